@@ -1,0 +1,66 @@
+"""Shared fixtures. Store tests run on SQLite always and on PostgreSQL when
+WORKBENCH_TEST_PG_URL is set (CI sets it); an unreachable server then fails the tests.
+
+Each PostgreSQL test gets its own schema (search_path), so that concurrent test runs
+against one server do not see each other.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import quote
+
+import pytest
+
+PG_ENV = "WORKBENCH_TEST_PG_URL"
+
+
+def _backends() -> list[str]:
+    return ["sqlite", "postgresql"] if os.environ.get(PG_ENV) else ["sqlite"]
+
+
+def _pg_schema_url(base: str, schema: str) -> str:
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture(params=_backends())
+def db_url(request, tmp_path):
+    """A URL for an empty database on each backend under test."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    from sqlalchemy import create_engine, text
+
+    base = os.environ[PG_ENV]
+    schema = f"wbtest_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    try:
+        with admin.begin() as conn:  # fails (does not skip) when the server is not there
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        yield _pg_schema_url(base, schema)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def db(db_url):
+    """An open, migrated, empty campaign database on each backend."""
+    from workbench.campaign.database import Database
+
+    database = Database.open(db_url)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def sqlite_db(tmp_path):
+    """An open, migrated, empty SQLite campaign database (for tests that need only one)."""
+    from workbench.campaign.database import Database
+
+    database = Database.open(str(tmp_path / "campaign.sqlite"))
+    yield database
+    database.close()

@@ -1,0 +1,114 @@
+"""The `workbench` command (DESIGN §4).
+
+Subcommands live one per module in this package and are imported only when run, so that
+`workbench eval` never imports Textual or SQLAlchemy. Exit codes: 0 ok, 1 bad input,
+2 usage.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from workbench.errors import WorkbenchError
+
+# name -> (module, attribute, one-line help). Order is the order of `workbench --help`.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "demo": ("workbench.cli.tui_cmd", "demo", "Open the TUI on a fresh copy of the sample database."),
+    "judge": ("workbench.cli.tui_cmd", "judge", "Open the judging screen for an assessor."),
+    "init": ("workbench.cli.db_cmd", "init", "Create or upgrade the database schema."),
+    "import": ("workbench.cli.import_cmd", "import_", "Import queries, documents, a run or qrels."),
+    "pool": ("workbench.cli.pool_cmd", "pool", "Build the judging pool and assign it to assessors."),
+    "grade": ("workbench.cli.grade_cmd", "grade", "Record grades without the TUI."),
+    "export": ("workbench.cli.export_cmd", "export", "Export qrels, judgments or scores."),
+    "eval": ("workbench.cli.eval_cmd", "eval_", "Evaluate run files against qrels (trec_eval compatible)."),
+    "quick": ("workbench.cli.quick_cmd", "quick", "Per-query calculator: DCG/nDCG/AP/RR from grades."),
+    "score": ("workbench.cli.score_cmd", "score", "Score stored systems against stored judgments."),
+    "agree": ("workbench.cli.agree_cmd", "agree", "Agreement between assessors (kappa, alpha)."),
+    "compare": ("workbench.cli.compare_cmd", "compare", "Compare systems: rankings, correlation, significance."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module_name, attr, help_text = COMMANDS[name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+
+            @click.command(name=name, help=help_text)
+            def missing() -> None:
+                raise click.UsageError(f"`workbench {name}` is not available in this build")
+
+            return missing
+        return getattr(module, attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help text from the table above: listing commands must not import them all.
+        rows = [(name, help_text) for name, (_, _, help_text) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.option("--db", envvar="WORKBENCH_DB", default=None, help="Database URL or SQLite path (default ./workbench.sqlite).")
+@click.version_option(package_name="workbench")
+@click.pass_context
+def cli(ctx: click.Context, db: str | None) -> None:
+    """workbench: judge relevance in the terminal and score systems like trec_eval."""
+    ctx.ensure_object(dict)
+    ctx.obj["db"] = db
+    if ctx.invoked_subcommand is None:
+        from workbench.cli.tui_cmd import open_tui
+
+        open_tui(db)
+
+
+def db_option(f):
+    """`--db` on a subcommand too (`workbench score --db x.sqlite`); falls back to the group's."""
+    return click.option(
+        "--db", "db", envvar="WORKBENCH_DB", default=None,
+        help="Database URL or SQLite path (default ./workbench.sqlite).",
+    )(f)
+
+
+def resolve_db(ctx: click.Context, db: str | None) -> str | None:
+    if db:
+        return db
+    root = ctx.find_root()
+    return (root.obj or {}).get("db")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point: maps WorkbenchError to its exit code with a one-line message."""
+    try:
+        cli.main(args=argv, prog_name="workbench", standalone_mode=False)
+    except WorkbenchError as exc:
+        click.echo(f"workbench: {exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 1
+    except click.ClickException as exc:
+        exc.show()
+        return 2 if isinstance(exc, click.UsageError) else exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

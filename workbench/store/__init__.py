@@ -1,0 +1,1 @@
+"""SQLAlchemy models, engine and session factory, array loaders. ORM rows stay here."""

@@ -1,0 +1,225 @@
+"""The campaign's tables (DESIGN §2). One database = one evaluation campaign.
+
+External ids (`ext_id`, `tag`, `name`) are what users and files use; integer ids are
+internal. Every grade change is appended to `judgment_event`, which is never updated.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Named constraints so that Alembic batch migrations can alter them later.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Campaign(Base):
+    """Campaign-wide settings: a single row with id 1."""
+
+    __tablename__ = "campaign"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), default="campaign")
+    # Grades >= threshold count as relevant for binary measures (trec_eval's -l).
+    relevance_threshold: Mapped[int] = mapped_column(Integer, default=1)
+    # Space-separated measure names shown by default (live panel, scoreboard).
+    default_measures: Mapped[str] = mapped_column(String(500), default="nDCG@10 AP bpref P@10")
+    pool_depth: Mapped[int] = mapped_column(Integer, default=10)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ScaleLevel(Base):
+    """One level of the relevance scale, e.g. 0 'Not relevant' ... 3 'Highly relevant'."""
+
+    __tablename__ = "scale_level"
+
+    grade: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    label: Mapped[str] = mapped_column(String(100))
+    description: Mapped[str] = mapped_column(Text, default="")
+
+
+class Query(Base):
+    __tablename__ = "query"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ext_id: Mapped[str] = mapped_column(String(200), unique=True)
+    title: Mapped[str] = mapped_column(Text, default="")
+    description: Mapped[str] = mapped_column(Text, default="")
+    narrative: Mapped[str] = mapped_column(Text, default="")
+
+
+class Document(Base):
+    __tablename__ = "document"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ext_id: Mapped[str] = mapped_column(String(200), unique=True)
+    title: Mapped[str] = mapped_column(Text, default="")
+    text: Mapped[str] = mapped_column(Text, default="")
+    url: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class System(Base):
+    """A retrieval system, identified by its run tag."""
+
+    __tablename__ = "system"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tag: Mapped[str] = mapped_column(String(200), unique=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+
+
+class Result(Base):
+    """One line of a run: system returned document for query at rank with score."""
+
+    __tablename__ = "result"
+
+    system_id: Mapped[int] = mapped_column(
+        ForeignKey("system.id", ondelete="CASCADE"), primary_key=True
+    )
+    query_id: Mapped[int] = mapped_column(
+        ForeignKey("query.id", ondelete="CASCADE"), primary_key=True
+    )
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("document.id", ondelete="CASCADE"), primary_key=True
+    )
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_result_query_system", "query_id", "system_id"),)
+
+
+class Assessor(Base):
+    __tablename__ = "assessor"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Judgment(Base):
+    """An assessor's current grade for a (query, document)."""
+
+    __tablename__ = "judgment"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    grade: Mapped[int] = mapped_column(Integer)
+    note: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("query_id", "document_id", "assessor_id"),
+        Index("ix_judgment_assessor_query", "assessor_id", "query_id"),
+    )
+
+
+class JudgmentEvent(Base):
+    """Append-only history of every change: set, change, clear, note, repeat, adjudicate.
+
+    `old_grade`/`new_grade` are NULL where there was or is no grade. A `repeat` event is a
+    second, blind grade of an already judged document (self-consistency); it does not change
+    the judgment. An `adjudicate` event is a lead's final grade (see `Adjudication`).
+    """
+
+    __tablename__ = "judgment_event"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(20))
+    old_grade: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    new_grade: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    # For an undo: the id of the event it reverts.
+    reverts_event_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_judgment_event_item", "query_id", "document_id", "assessor_id"),
+        Index("ix_judgment_event_assessor", "assessor_id", "id"),
+    )
+
+
+class Adjudication(Base):
+    """A lead's final grade for a (query, document), used by the 'adjudicated' qrels."""
+
+    __tablename__ = "adjudication"
+
+    query_id: Mapped[int] = mapped_column(
+        ForeignKey("query.id", ondelete="CASCADE"), primary_key=True
+    )
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("document.id", ondelete="CASCADE"), primary_key=True
+    )
+    grade: Mapped[int] = mapped_column(Integer)
+    adjudicator_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    note: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PoolEntry(Base):
+    """A (query, document) pair in the judging pool; `best_rank` is its best rank in any run."""
+
+    __tablename__ = "pool_entry"
+
+    query_id: Mapped[int] = mapped_column(
+        ForeignKey("query.id", ondelete="CASCADE"), primary_key=True
+    )
+    document_id: Mapped[int] = mapped_column(
+        ForeignKey("document.id", ondelete="CASCADE"), primary_key=True
+    )
+    best_rank: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Assignment(Base):
+    """An item in an assessor's queue, in the order shown (`position`, per query).
+
+    `repeat` marks a hidden second showing of an already assigned document.
+    """
+
+    __tablename__ = "assignment"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    repeat: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        UniqueConstraint("assessor_id", "query_id", "position"),
+        Index("ix_assignment_assessor_query", "assessor_id", "query_id", "position"),
+    )

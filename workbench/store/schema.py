@@ -1,0 +1,140 @@
+"""Schema versioning: create/upgrade through Alembic, and refuse databases we cannot use.
+
+`open_database` is what every command calls: a new, empty database is created at head; an
+older workbench database is upgraded only by `workbench init`; a database that is not a
+workbench database, or whose revision is newer than this code knows, gives a one-line error
+and is not touched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, inspect, text
+
+from workbench.errors import DatabaseError
+from workbench.store.engine import make_engine
+
+
+def migrations_dir() -> Path:
+    """The Alembic scripts: packaged copy in a wheel, else the repository's `migrations/`."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "_migrations", here.parent / "migrations"):
+        if (candidate / "env.py").is_file():
+            return candidate
+    raise DatabaseError("workbench installation is missing its migrations folder")
+
+
+def alembic_config(connection=None):
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def known_revisions() -> set[str]:
+    from alembic.script import ScriptDirectory
+
+    return {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+
+
+def _reader(engine: Engine) -> Engine:
+    return engine.execution_options(sqlite_begin="DEFERRED")
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The database's Alembic revision, None if it has no version table."""
+    with _reader(engine).connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+        return row[0] if row else None
+
+
+def _table_names(engine: Engine) -> list[str]:
+    with _reader(engine).connect() as conn:
+        return inspect(conn).get_table_names()
+
+
+def _describe(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    from alembic import command
+
+    with engine.connect() as conn:
+        command.upgrade(alembic_config(conn), revision)
+        if conn.in_transaction():
+            conn.commit()
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
+    with engine.connect() as conn:
+        command.downgrade(alembic_config(conn), revision)
+        if conn.in_transaction():
+            conn.commit()
+
+
+def check_database(engine: Engine, *, allow_older: bool = False) -> str:
+    """Raise DatabaseError unless `engine` is a usable workbench database; return 'new',
+    'current' or 'older'."""
+    try:
+        tables = _table_names(engine)
+    except Exception as exc:  # not a database file, unreachable server, ...
+        raise DatabaseError(f"cannot open database {_describe(engine)}: {_short(exc)}") from None
+    if not tables:
+        return "new"
+    rev = current_revision(engine) if "alembic_version" in tables else None
+    if rev is None:
+        raise DatabaseError(
+            f"{_describe(engine)} is not a workbench database (it has tables but no "
+            "workbench schema version); refusing to touch it"
+        )
+    if rev == head_revision():
+        return "current"
+    if rev not in known_revisions():
+        raise DatabaseError(
+            f"{_describe(engine)} has schema revision {rev}, newer than this workbench "
+            f"knows (head {head_revision()}); upgrade workbench to open it"
+        )
+    if not allow_older:
+        raise DatabaseError(
+            f"{_describe(engine)} has an older schema (revision {rev}); run `workbench init` "
+            "to upgrade it"
+        )
+    return "older"
+
+
+def open_database(db: str | None = None, *, create: bool = True) -> Engine:
+    """Engine for a usable workbench database; creates the schema in a new, empty one."""
+    engine = make_engine(db)
+    state = check_database(engine)
+    if state == "new":
+        if not create:
+            raise DatabaseError(f"{_describe(engine)} is empty; run `workbench init` first")
+        upgrade(engine)
+    return engine
+
+
+def init_database(db: str | None = None) -> Engine:
+    """`workbench init`: create or upgrade to head."""
+    engine = make_engine(db)
+    check_database(engine, allow_older=True)
+    upgrade(engine)
+    return engine
+
+
+def _short(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
