@@ -1,0 +1,41 @@
+"""The headless core stays headless: metrics and formats never pull in Textual or the
+database layer, and `workbench eval` starts without them (DESIGN §1, STYLE habit 4)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("textual", "sqlalchemy", "alembic")
+
+
+def _loaded_after(import_stmt: str) -> set[str]:
+    code = (
+        f"import sys; {import_stmt}; "
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return {m for m in out.stdout.strip().split(",") if m}
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["workbench.metrics", "workbench.formats", "workbench.formats.trec", "workbench.cli"],
+)
+def test_core_modules_do_not_import_tui_or_store(module):
+    assert _loaded_after(f"import {module}") == set()
+
+
+def test_metrics_never_import_other_workbench_layers():
+    code = (
+        "import sys, pkgutil, importlib, workbench.metrics as m\n"
+        "for info in pkgutil.iter_modules(m.__path__):\n"
+        "    importlib.import_module('workbench.metrics.' + info.name)\n"
+        "bad = [n for n in sys.modules if n.startswith('workbench.') and n.split('.')[1]"
+        " not in ('metrics', 'errors')]\n"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
