@@ -1,0 +1,107 @@
+"""Assessor read models and actions: queue order, blind grades, resume, notes, repeats."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+
+from tests.tui.factory import build_campaign
+from workbench.campaign import assessing as A
+from workbench.campaign.judging import record_grade
+from workbench.store.models import Assignment, Judgment, JudgmentEvent
+
+
+def test_queue_in_assignment_order_with_only_this_assessors_grades(db):
+    camp = build_campaign(db, n_queries=2, assessors=("alice", "bob"))
+    order = camp.queues["q1"]["alice"]
+    record_grade(db, "bob", "q1", order[0], 3)  # another assessor: must not show
+    record_grade(db, "alice", "q1", order[1], 2)
+    queue = A.load_queue(db, "alice", "q1")
+    assert [i.document for i in queue.items] == order
+    assert queue.items[0].grade is None
+    assert queue.items[1].grade == 2
+    assert queue.query.title == "Title of q1" and queue.query.narrative == "Narrative of q1"
+    assert queue.first_unjudged() == 0
+    # blind: the record has no field that could carry a system, rank or score
+    assert set(vars(queue.items[0])) == {"position", "document", "title", "text", "grade", "repeat", "note"}
+
+
+def test_progress_and_resume(db):
+    camp = build_campaign(db, n_queries=3)
+    q1 = camp.queues["q1"]["alice"]
+    for d in q1:
+        record_grade(db, "alice", "q1", d, 1)
+    q2 = camp.queues["q2"]["alice"]
+    record_grade(db, "alice", "q2", q2[0], 0)
+    record_grade(db, "alice", "q2", q2[1], 0)
+    progress = A.query_progress(db, "alice")
+    assert [(p.query, p.judged, p.pooled) for p in progress] == [
+        ("q1", len(q1), len(q1)), ("q2", 2, len(q2)), ("q3", 0, len(camp.queues["q3"]["alice"])),
+    ]
+    assert A.first_query_with_unjudged(progress) == "q2"
+    assert A.load_queue(db, "alice", "q2").first_unjudged() == 2
+    assert A.next_query_with_unjudged(progress, "q2", 1) == "q3"
+    assert A.next_query_with_unjudged(progress, "q3", 1) == "q2"
+    assert A.next_query_with_unjudged(progress, "q2", -1) == "q3"
+    assert A.next_query_with_unjudged(progress, "q1", -1) == "q3"
+
+
+def test_scale_from_campaign(db):
+    levels = A.scale(db)
+    assert [(s.grade, s.label) for s in levels] == [
+        (0, "Not relevant"), (1, "Marginally relevant"), (2, "Relevant"), (3, "Highly relevant"),
+    ]
+
+
+def test_note_on_judged_and_unjudged(db):
+    camp = build_campaign(db, n_queries=1)
+    d0, d1 = camp.queues["q1"]["alice"][:2]
+    record_grade(db, "alice", "q1", d0, 2)
+    A.set_note(db, "alice", "q1", d0, "only the intro is on topic")
+    A.set_note(db, "alice", "q1", d1, "come back to this")
+    with db.read() as s:
+        notes = s.execute(select(JudgmentEvent.kind, JudgmentEvent.note, JudgmentEvent.new_grade)
+                          .where(JudgmentEvent.kind == "note").order_by(JudgmentEvent.id)).all()
+        assert [tuple(n) for n in notes] == [
+            ("note", "only the intro is on topic", 2), ("note", "come back to this", None)]
+        assert s.scalar(select(Judgment.note)) == "only the intro is on topic"
+        assert s.scalar(select(Judgment.grade)) == 2
+    assert A.load_queue(db, "alice", "q1").items[0].note == "only the intro is on topic"
+
+
+def test_repeat_item_is_blind_and_does_not_change_the_judgment(db):
+    camp = build_campaign(db, n_queries=1, repeat_last=True)
+    order = camp.queues["q1"]["alice"]
+    queue = A.load_queue(db, "alice", "q1")
+    assert queue.items[-1].repeat and queue.items[-1].document == order[0]
+    A.grade_item(db, "alice", "q1", queue.items[0], 3)
+    queue = A.load_queue(db, "alice", "q1")
+    # the first grade does not mark the repeat as judged
+    assert queue.items[0].grade == 3 and queue.items[-1].grade is None
+    A.grade_item(db, "alice", "q1", queue.items[-1], 1, seconds=4.0)
+    queue = A.load_queue(db, "alice", "q1")
+    assert queue.items[0].grade == 3 and queue.items[-1].grade == 1
+    with db.read() as s:
+        assert s.scalar(select(Judgment.grade)) == 3
+        ev = s.execute(select(JudgmentEvent.kind, JudgmentEvent.old_grade, JudgmentEvent.new_grade)
+                       .order_by(JudgmentEvent.id.desc())).first()
+        assert tuple(ev) == ("repeat", 3, 1)
+    progress = A.query_progress(db, "alice")
+    assert progress[0].judged == 2 and progress[0].pooled == len(order) + 1
+
+
+def test_whole_pool_assigned_when_assessor_has_nothing(db):
+    camp = build_campaign(db, n_queries=2)
+    with db.write.begin() as s:
+        s.execute(delete(Assignment))
+    assert A.query_progress(db, "carol") == []
+    n = A.ensure_assignments(db, "carol")
+    pooled = sum(len(camp.queues[q]["alice"]) for q in camp.queues)
+    assert n == pooled
+    assert A.ensure_assignments(db, "carol") == 0  # already has them
+    q1 = A.load_queue(db, "carol", "q1")
+    assert sorted(i.document for i in q1.items) == sorted(camp.queues["q1"]["alice"])
+    assert [i.position for i in q1.items] == list(range(len(q1.items)))
+    # deterministic: a second assessor gets a (generally) different but reproducible order
+    A.ensure_assignments(db, "dave")
+    again = [i.document for i in A.load_queue(db, "dave", "q1").items]
+    assert sorted(again) == sorted(i.document for i in q1.items)

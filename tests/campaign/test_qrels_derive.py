@@ -1,0 +1,83 @@
+"""Qrels derived from stored judgments: per assessor and the three consensus methods."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import insert, select
+
+from tests.tui.factory import build_campaign
+from workbench.campaign.assessing import record_repeat
+from workbench.campaign.judging import record_grade
+from workbench.campaign.qrels import derive_qrels, majority_grade, mean_grade
+from workbench.errors import NotFoundError, UsageError
+from workbench.store.models import Adjudication, Assessor, Document, Query
+
+
+def test_majority_ties_go_to_the_lower_grade():
+    assert majority_grade([1, 3]) == 1
+    assert majority_grade([3, 3, 1]) == 3
+    assert majority_grade([2, 0, 2, 0, 1]) == 0
+
+
+def test_mean_rounds_half_up():
+    assert mean_grade([1, 2]) == 2  # 1.5
+    assert mean_grade([2, 3]) == 3  # 2.5
+    assert mean_grade([0, 1, 1]) == 1  # 0.667
+    assert mean_grade([0, 0, 1]) == 0  # 0.333
+    assert mean_grade([0, 3]) == 2  # 1.5
+
+
+@pytest.fixture
+def judged(db):
+    build_campaign(db, n_queries=2, assessors=("a", "b", "c"))
+    grades = {
+        "a": [("q1", "d001", 1), ("q1", "d002", 3), ("q2", "d003", 0)],
+        "b": [("q1", "d001", 3), ("q1", "d002", 2)],
+        "c": [("q1", "d001", 3), ("q1", "d002", 1)],
+    }
+    for who, rows in grades.items():
+        for q, d, g in rows:
+            record_grade(db, who, q, d, g)
+    # a repeat never changes qrels
+    record_repeat(db, "a", "q1", "d001", 0)
+    return db
+
+
+def test_assessor_qrels(judged):
+    qrels = derive_qrels(judged, assessor="a")
+    assert qrels.rows() == [("q1", "d001", 1), ("q1", "d002", 3), ("q2", "d003", 0)]
+    assert derive_qrels(judged, assessor="a", queries=["q2"]).rows() == [("q2", "d003", 0)]
+
+
+def test_consensus_methods(judged):
+    assert derive_qrels(judged, consensus="majority").rows() == [
+        ("q1", "d001", 3), ("q1", "d002", 1), ("q2", "d003", 0),
+    ]
+    # mean: d001 (1+3+3)/3 = 2.33 -> 2; d002 (3+2+1)/3 = 2
+    assert derive_qrels(judged, consensus="mean").rows() == [
+        ("q1", "d001", 2), ("q1", "d002", 2), ("q2", "d003", 0),
+    ]
+
+
+def test_adjudicated_overrides_majority(judged):
+    with judged.write.begin() as s:
+        qid = s.scalar(select(Query.id).where(Query.ext_id == "q1"))
+        d2 = s.scalar(select(Document.id).where(Document.ext_id == "d002"))
+        d9 = s.scalar(select(Document.id).where(Document.ext_id == "d009"))
+        aid = s.scalar(select(Assessor.id).where(Assessor.name == "a"))
+        s.execute(insert(Adjudication), [
+            {"query_id": qid, "document_id": d2, "grade": 3, "adjudicator_id": aid},
+            {"query_id": qid, "document_id": d9, "grade": 2, "adjudicator_id": aid},
+        ])
+    assert derive_qrels(judged, consensus="adjudicated").rows() == [
+        ("q1", "d001", 3), ("q1", "d002", 3), ("q1", "d009", 2), ("q2", "d003", 0),
+    ]
+
+
+def test_bad_sources(judged):
+    with pytest.raises(NotFoundError):
+        derive_qrels(judged, assessor="nobody")
+    with pytest.raises(UsageError):
+        derive_qrels(judged, consensus="median")
+    with pytest.raises(UsageError):
+        derive_qrels(judged, assessor="a", consensus="mean")
