@@ -8,9 +8,15 @@ and is not touched.
 
 from __future__ import annotations
 
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.request import pathname2url
 
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, inspect, text
+from sqlalchemy.pool import NullPool
 
 from workbench.errors import DatabaseError
 from workbench.store.engine import make_engine
@@ -47,13 +53,34 @@ def known_revisions() -> set[str]:
     return {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
 
 
-def _reader(engine: Engine) -> Engine:
-    return engine.execution_options(sqlite_begin="DEFERRED")
+def _sqlite_file(engine: Engine) -> str | None:
+    if engine.dialect.name != "sqlite" or engine.url.database in (None, "", ":memory:"):
+        return None
+    return os.path.abspath(engine.url.database)
+
+
+@contextmanager
+def _reader(engine: Engine) -> Iterator[Connection]:
+    """A connection that cannot change the database. For a SQLite file it is a plain
+    read-only one: the engine's connect hook switches the file to WAL, which would rewrite
+    a file that is not ours before we even know it."""
+    path = _sqlite_file(engine)
+    if path is None:
+        with engine.execution_options(sqlite_begin="DEFERRED").connect() as conn:
+            yield conn
+        return
+    uri = f"file:{pathname2url(path)}?mode=ro"
+    probe = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True), poolclass=NullPool)
+    try:
+        with probe.connect() as conn:
+            yield conn
+    finally:
+        probe.dispose()
 
 
 def current_revision(engine: Engine) -> str | None:
     """The database's Alembic revision, None if it has no version table."""
-    with _reader(engine).connect() as conn:
+    with _reader(engine) as conn:
         if not inspect(conn).has_table("alembic_version"):
             return None
         row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
@@ -61,7 +88,10 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def _table_names(engine: Engine) -> list[str]:
-    with _reader(engine).connect() as conn:
+    path = _sqlite_file(engine)
+    if path is not None and not os.path.exists(path):
+        return []  # a new SQLite file: created on first write
+    with _reader(engine) as conn:
         return inspect(conn).get_table_names()
 
 
