@@ -1,0 +1,149 @@
+"""`workbench grade`: record grades without the TUI, through the same code path
+(campaign.judging.record_grade): one transaction per grade, `ok query doc` printed and
+flushed only after its commit (DESIGN §4, §5).
+
+`--batch FILE|-` reads `query doc grade [note...]` lines, streaming (a producer may keep
+`-` open and feed it forever). A bad line is reported on stderr as `FILE:LINE: reason` and
+skipped; the exit code is 1 at the end if any line failed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+import click
+
+from workbench.cli import db_option, resolve_db
+
+STDIN_NAME = "<stdin>"
+
+
+def parse_grade_line(text: str) -> tuple[str, str, int, str | None] | None:
+    """(query, doc, grade, note) from one batch line; None for a blank or `#` line.
+    Raises ValueError with the reason for a malformed line."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    parts = stripped.split(None, 3)
+    if len(parts) < 3:
+        raise ValueError(
+            f"expected `query doc grade [note]`, got {len(parts)} column{'s' if len(parts) != 1 else ''}"
+        )
+    query, doc, grade_text = parts[:3]
+    grade = parse_grade(grade_text)
+    note = parts[3].strip() if len(parts) == 4 else None
+    return query, doc, grade, note
+
+
+def parse_grade(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"grade {text!r} is not an integer") from None
+
+
+def _lines(stream: TextIO) -> Iterator[str]:
+    # readline, not `for line in stream`: return each line as soon as it arrives.
+    return iter(stream.readline, "")
+
+
+@click.command("grade")
+@click.option("--assessor", "-a", required=True, metavar="NAME", help="Who is grading (created on first use).")
+@click.option("--batch", "batch", metavar="FILE|-", default=None,
+              help="Read `query doc grade [note]` lines from FILE, or stdin for -.")
+@click.option("--note", default=None, help="A note to store with a single grade.")
+@click.argument("args", nargs=-1, metavar="[QUERY DOC GRADE]")
+@db_option
+@click.pass_context
+def grade(ctx, assessor, batch, note, args, db):
+    """Record one grade (QUERY DOC GRADE) or a batch of them.
+
+    Each grade is committed on its own; `ok QUERY DOC` is printed only once it is on disk.
+    """
+    if batch is not None and args:
+        raise click.UsageError("give either QUERY DOC GRADE or --batch, not both")
+    if batch is None and len(args) != 3:
+        raise click.UsageError("expected QUERY DOC GRADE (or --batch FILE|-)")
+    if batch is not None and note is not None:
+        raise click.UsageError("--note is for a single grade; put notes in the batch lines")
+
+    from workbench.campaign.database import Database
+    from workbench.errors import InputError, WorkbenchError
+
+    if batch is None:
+        query, doc, grade_text = args
+        try:
+            value = parse_grade(grade_text)
+        except ValueError as exc:
+            raise InputError("GRADE", None, str(exc)) from None
+        database = Database.open(resolve_db(ctx, db), create=False)
+        try:
+            _record(database, assessor, query, doc, value, note)
+        except InputError as exc:  # "grade: ..." would name no file: give just the reason
+            raise WorkbenchError(exc.reason) from None
+        finally:
+            database.close()
+        _ok(query, doc)
+        return
+
+    batch_name = STDIN_NAME if batch == "-" else batch
+    if batch == "-":
+        failed = _run_batch(ctx, db, assessor, sys.stdin, STDIN_NAME)
+    else:
+        try:
+            stream = open(batch, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(batch, None, f"cannot read: {exc.strerror}") from None
+        with stream:
+            failed = _run_batch(ctx, db, assessor, stream, batch)
+    if failed:
+        # An error, not ctx.exit(1): main() maps WorkbenchError to exit code 1.
+        raise WorkbenchError(f"{failed} line{'s' if failed != 1 else ''} of {batch_name} failed")
+
+
+def _record(database, assessor, query, doc, value, note):
+    from workbench.campaign.judging import record_grade
+
+    return record_grade(database, assessor, query, doc, value, note=note)
+
+
+def _ok(query: str, doc: str) -> None:
+    sys.stdout.write(f"ok {query} {doc}\n")
+    sys.stdout.flush()
+
+
+def _run_batch(ctx, db, assessor: str, stream: TextIO, name: str) -> int:
+    """Grade every line of `stream`; return the number of lines that failed."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from workbench.campaign.database import Database
+    from workbench.errors import InputError, WorkbenchError
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    failed = 0
+    try:
+        for number, text in enumerate(_lines(stream), start=1):
+            try:
+                parsed = parse_grade_line(text)
+                if parsed is None:
+                    continue
+                query, doc, value, note = parsed
+                _record(database, assessor, query, doc, value, note)
+            except ValueError as exc:
+                reason = str(exc)
+            except InputError as exc:
+                reason = exc.reason
+            except WorkbenchError as exc:
+                reason = str(exc)
+            except SQLAlchemyError as exc:  # e.g. the database stayed locked: report, go on
+                reason = f"not saved: {str(exc).splitlines()[0]}"
+            else:
+                _ok(query, doc)
+                continue
+            failed += 1
+            click.echo(f"{name}:{number}: {reason}", err=True)
+    finally:
+        database.close()
+    return failed
