@@ -1,0 +1,395 @@
+"""TREC qrels and run files: vectorised readers and plain writers.
+
+Formats (DESIGN §3):
+
+- qrels: ``qid iter docno rel`` — ``iter`` ignored, ``rel`` an integer (negative = in the
+  pool but unjudged), ``#`` lines are comments;
+- run: ``qid iter docno rank score tag`` — ``rank`` ignored by evaluation (kept only on
+  request, for ``--ties rank``), ``score`` a finite number.
+
+Both: any ASCII whitespace between columns, blank lines skipped, CRLF and a UTF-8 byte
+order mark accepted, ``#`` comment lines skipped. The same docno twice for one query is an
+error (trec_eval refuses it too). A run file may carry several tags: the first one is the
+run's tag (trec_eval keeps the last; a mixed file is almost always a concatenation and the
+first tag names it as well as any); all distinct tags are listed in ``Run.tags``.
+
+Why vectorised: a run of 1 000 queries × 1 000 documents is a million lines; the file is
+read in chunks of whole lines and each chunk is tokenised with numpy byte operations, so
+no Python object is created per line (a 1 GB file never becomes 1 GB of Python objects).
+Every problem is reported as ``InputError(path, line, reason)``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Iterable
+
+import numpy as np
+
+from workbench.errors import InputError
+
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "CHUNK_BYTES"]
+
+CHUNK_BYTES = 16 << 20  # bytes per parsing chunk (whole lines); bounds temporary memory
+_BOM = b"\xef\xbb\xbf"
+_NL, _HASH = 10, 35
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Judgments as parallel arrays (one row per qrels line, file order).
+
+    qid, docno: fixed-width byte-string arrays (numpy ``S`` dtype, compact, compare like
+    C ``strcmp``); rel: int64 grades; line: 1-based line number of each row in ``path``.
+    """
+
+    qid: np.ndarray
+    docno: np.ndarray
+    rel: np.ndarray
+    path: str = ""
+    line: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.rel)
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A ranked result list file as parallel arrays (file order).
+
+    qid, docno: ``S`` arrays; score: float64; rank: int64 when read with
+    ``keep_rank=True`` else None; tag: the first tag of the file ("" if empty);
+    tags: every distinct tag in order of appearance; line: 1-based line numbers.
+    """
+
+    qid: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    tag: str = ""
+    path: str = ""
+    rank: np.ndarray | None = None
+    tags: tuple[str, ...] = ()
+    line: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[tuple[bytes, int]]:
+    """Yield (bytes of whole lines ending in \\n, number of lines before them)."""
+    carry = b""
+    lines_before = 0
+    first = True
+    while True:
+        block = fh.read(chunk_bytes)
+        if first:
+            first = False
+            if block.startswith(_BOM):
+                block = block[len(_BOM):]
+        if not block:
+            break
+        data = carry + block
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            carry = data
+            continue
+        carry = data[cut + 1:]
+        piece = data[: cut + 1]
+        yield piece, lines_before
+        lines_before += piece.count(b"\n")
+    if carry:
+        yield carry + b"\n", lines_before
+
+
+def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> None:
+    """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8."""
+    ctrl = a < 32
+    cpos = np.flatnonzero(ctrl)
+    cval = a[cpos]
+    bad = (cval < 9) | (cval > 13)
+    if bad.any():
+        pos = int(cpos[np.argmax(bad)])
+        line = lines_before + raw.count(b"\n", 0, pos) + 1
+        raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
+    if a.size and int(a.max()) >= 128:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = lines_before + raw.count(b"\n", 0, exc.start) + 1
+            raise InputError(path, line, "invalid UTF-8 text") from None
+
+
+def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
+    """Split a chunk of whole lines into exactly `ncols` tokens per content line.
+
+    Returns (a, starts, ends, line) where starts/ends are (rows, ncols) byte offsets into
+    the uint8 view `a` and line the 1-based file line of each row.
+    """
+    a = np.frombuffer(raw, dtype=np.uint8)
+    _check_bytes(a, raw, path, lines_before)
+    nonws = a > 32
+    edges = np.flatnonzero(nonws[1:] != nonws[:-1]) + 1
+    if a.size and nonws[0]:
+        edges = np.concatenate(([0], edges))
+    starts = edges[0::2]
+    ends = edges[1::2]  # chunk ends with \n, so every token ends
+    if starts.size == 0:
+        empty = np.empty((0, ncols), dtype=np.int64)
+        return a, empty, empty, np.empty(0, dtype=np.int64)
+    newlines = np.flatnonzero(a == _NL)
+    tok_line = np.searchsorted(newlines, starts)  # 0-based line within the chunk
+    first = np.empty(starts.size, dtype=bool)
+    first[0] = True
+    np.not_equal(tok_line[1:], tok_line[:-1], out=first[1:])
+    comment = first & (a[starts] == _HASH)
+    if comment.any():
+        bad_lines = np.zeros(newlines.size + 1, dtype=bool)
+        bad_lines[tok_line[comment]] = True
+        keep = ~bad_lines[tok_line]
+        starts, ends, tok_line, first = starts[keep], ends[keep], tok_line[keep], first[keep]
+        if starts.size == 0:
+            empty = np.empty((0, ncols), dtype=np.int64)
+            return a, empty, empty, np.empty(0, dtype=np.int64)
+    heads = np.flatnonzero(first)
+    counts = np.diff(np.append(heads, starts.size))
+    wrong = counts != ncols
+    if wrong.any():
+        i = int(np.argmax(wrong))
+        line = lines_before + int(tok_line[heads[i]]) + 1
+        raise InputError(
+            path, line,
+            f"expected {ncols} columns ({what}), found {int(counts[i])}",
+        )
+    rows = heads.size
+    return (
+        a,
+        starts.reshape(rows, ncols),
+        ends.reshape(rows, ncols),
+        tok_line[heads] + (lines_before + 1),
+    )
+
+
+def _gather(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Byte strings a[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded)."""
+    n = starts.size
+    if n == 0:
+        return np.empty(0, dtype="S1")
+    lengths = ends - starts
+    width = int(lengths.max())
+    offs = np.arange(width, dtype=np.int64)
+    idx = starts[:, None] + offs[None, :]
+    mask = offs[None, :] < lengths[:, None]
+    np.minimum(idx, a.size - 1, out=idx)
+    out = a[idx]
+    out[~mask] = 0
+    return out.view(f"S{width}").reshape(n)
+
+
+def _first_bad(values: np.ndarray, convert) -> int:
+    """Index of the first element `convert` rejects (slow path, errors only)."""
+    for i, v in enumerate(values):
+        try:
+            x = convert(v)
+        except (ValueError, OverflowError):
+            return i
+        if isinstance(x, float) and not np.isfinite(x):
+            return i
+    return -1
+
+
+def _to_int(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
+    try:
+        out = tokens.astype(np.int64)
+    except (ValueError, OverflowError):
+        i = _first_bad(tokens, lambda b: int(b.decode("utf-8", "replace"), 10))
+        raise InputError(
+            path, int(lines[i]),
+            f"{column} must be an integer, found {tokens[i].decode('utf-8', 'replace')!r}",
+        ) from None
+    return out
+
+
+def _to_float(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
+    try:
+        out = tokens.astype(np.float64)
+    except (ValueError, OverflowError):
+        out = None
+    if out is not None:
+        bad = ~np.isfinite(out)
+        if not bad.any():
+            return out
+        i = int(np.argmax(bad))
+    else:
+        i = _first_bad(tokens, lambda b: float(b))
+    raise InputError(
+        path, int(lines[i]),
+        f"{column} must be a finite number, found {tokens[i].decode('utf-8', 'replace')!r}",
+    )
+
+
+def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
+    if not parts:
+        return np.empty(0, dtype=dtype)
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+def _open(path) -> tuple[BinaryIO, str]:
+    name = os.fspath(path)
+    try:
+        return open(name, "rb"), name
+    except FileNotFoundError:
+        raise InputError(name, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(name, None, "is a directory, expected a file") from None
+    except OSError as exc:
+        raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, path: str) -> None:
+    """The same docno twice for one query is an error naming the second line."""
+    if qid.size < 2:
+        return
+    key = _pair_codes(qid, docno)
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    dup = np.flatnonzero(sk[1:] == sk[:-1])
+    if dup.size:
+        pairs = order[dup + 1]
+        i = int(pairs[np.argmin(lines[pairs])])
+        raise InputError(
+            path, int(lines[i]),
+            f"duplicate document {docno[i].decode('utf-8', 'replace')!r} "
+            f"for query {qid[i].decode('utf-8', 'replace')!r}",
+        )
+
+
+def _pair_codes(qid: np.ndarray, docno: np.ndarray) -> np.ndarray:
+    """One int64 per (qid, docno) pair, equal exactly when both strings are equal."""
+    from workbench.metrics.encode import factorize
+
+    qc, nq = factorize(qid)
+    dc, nd = factorize(docno)
+    return qc.astype(np.int64) * max(nd, 1) + dc
+
+
+def read_qrels(path, *, chunk_bytes: int = CHUNK_BYTES) -> Qrels:
+    """Read a TREC qrels file (``qid iter docno rel``); raises InputError on bad input."""
+    fh, name = _open(path)
+    qids, docnos, rels, lines = [], [], [], []
+    with fh:
+        for raw, before in _chunks(fh, name, chunk_bytes):
+            a, st, en, ln = _tokenise(raw, name, before, 4, "qid iter docno rel")
+            if ln.size == 0:
+                continue
+            qids.append(_gather(a, st[:, 0], en[:, 0]))
+            docnos.append(_gather(a, st[:, 2], en[:, 2]))
+            rels.append(_to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "relevance (column 4)"))
+            lines.append(ln)
+    qid = _concat(qids, "S1")
+    docno = _concat(docnos, "S1")
+    line = _concat(lines, np.int64)
+    _check_duplicates(qid, docno, line, name)
+    return Qrels(qid=qid, docno=docno, rel=_concat(rels, np.int64), path=name, line=line)
+
+
+def read_run(path, *, keep_rank: bool = False, chunk_bytes: int = CHUNK_BYTES) -> Run:
+    """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
+
+    keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
+    ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
+    """
+    fh, name = _open(path)
+    qids, docnos, scores, ranks, lines = [], [], [], [], []
+    tags: list[str] = []
+    with fh:
+        for raw, before in _chunks(fh, name, chunk_bytes):
+            a, st, en, ln = _tokenise(raw, name, before, 6, "qid iter docno rank score tag")
+            if ln.size == 0:
+                continue
+            qids.append(_gather(a, st[:, 0], en[:, 0]))
+            docnos.append(_gather(a, st[:, 2], en[:, 2]))
+            scores.append(_to_float(_gather(a, st[:, 4], en[:, 4]), ln, name, "score (column 5)"))
+            if keep_rank:
+                ranks.append(_to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "rank (column 4)"))
+            tag_tok = _gather(a, st[:, 5], en[:, 5])
+            heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
+            for t in tag_tok[heads]:
+                s = t.decode("utf-8")
+                if s not in tags:
+                    tags.append(s)
+            lines.append(ln)
+    qid = _concat(qids, "S1")
+    docno = _concat(docnos, "S1")
+    line = _concat(lines, np.int64)
+    _check_duplicates(qid, docno, line, name)
+    return Run(
+        qid=qid,
+        docno=docno,
+        score=_concat(scores, np.float64),
+        tag=tags[0] if tags else "",
+        path=name,
+        rank=_concat(ranks, np.int64) if keep_rank else None,
+        tags=tuple(tags),
+        line=line,
+    )
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def _text(v) -> str:
+    return v.decode("utf-8") if isinstance(v, (bytes, np.bytes_)) else str(v)
+
+
+def _check_token(value: str, what: str) -> str:
+    if not value or any(c.isspace() for c in value):
+        raise ValueError(f"{what} {value!r} is empty or contains whitespace")
+    return value
+
+
+def write_qrels(path_or_file, qid, docno, rel, *, iteration: str = "0") -> None:
+    """Write ``qid iter docno rel`` lines; path_or_file is a path or a text stream."""
+    lines = [
+        f"{_check_token(_text(q), 'qid')} {iteration} {_check_token(_text(d), 'docno')} {int(r)}\n"
+        for q, d, r in zip(qid, docno, rel)
+    ]
+    _write(path_or_file, lines)
+
+
+def write_run(path_or_file, qid, docno, score, tag: str, *, rank=None) -> None:
+    """Write ``qid Q0 docno rank score tag`` lines.
+
+    Rows are written in the given order; rank defaults to 1.. within each query in that
+    order. Scores are written with repr() precision so they read back exactly.
+    """
+    _check_token(tag, "tag")
+    lines = []
+    counter: dict[str, int] = {}
+    for i, (q, d, s) in enumerate(zip(qid, docno, score)):
+        qs = _check_token(_text(q), "qid")
+        if rank is None:
+            r = counter.get(qs, 0) + 1
+            counter[qs] = r
+        else:
+            r = int(rank[i])
+        lines.append(f"{qs} Q0 {_check_token(_text(d), 'docno')} {r} {float(s)!r} {tag}\n")
+    _write(path_or_file, lines)
+
+
+def _write(path_or_file, lines: list[str]) -> None:
+    if isinstance(path_or_file, (str, os.PathLike)):
+        # Write to a temporary name, then rename: nothing half-written on failure.
+        target = Path(path_or_file)
+        tmp = target.with_name(target.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.writelines(lines)
+        os.replace(tmp, target)
+    else:
+        assert isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write")
+        path_or_file.writelines(lines)
