@@ -190,24 +190,36 @@ def build_pool(db: Database, depth: int) -> PoolSummary:
 # --- assignment ---------------------------------------------------------------------------
 
 
+def shared_count(n: int, overlap: float) -> int:
+    """How many of n documents everyone judges: overlap * n rounded half up."""
+    return int(np.floor(overlap * n + 0.5))
+
+
 def split_pool(
-    docs: list[str], assessors: list[str], overlap: float | None, *, seed: int, query: str
+    docs: list[str],
+    assessors: list[str],
+    overlap: float | None,
+    *,
+    seed: int,
+    query: str,
+    start: int = 0,
 ) -> dict[str, list[str]]:
     """Which of `docs` (one query's unassigned documents) each assessor gets.
 
     `overlap=None` (or >= 1, or a single assessor): everyone gets everything. Otherwise the
     documents are shuffled (seeded by query), the first round(overlap * n) go to everyone
-    and the rest are dealt round-robin, so shares differ by at most one document.
+    and the rest are dealt round-robin beginning with assessor number `start` (the caller
+    carries the deal on from query to query), so shares differ by at most one document.
     """
     if overlap is None or overlap >= 1 or len(assessors) == 1:
         return {a: list(docs) for a in assessors}
     shuffled = sorted(docs)
     _rng(seed, "split", query).shuffle(shuffled)
-    n_shared = int(np.floor(overlap * len(shuffled) + 0.5))
+    n_shared = shared_count(len(shuffled), overlap)
     shared, rest = shuffled[:n_shared], shuffled[n_shared:]
     out = {a: list(shared) for a in assessors}
     for i, doc in enumerate(rest):
-        out[assessors[i % len(assessors)]].append(doc)
+        out[assessors[(start + i) % len(assessors)]].append(doc)
     return out
 
 
@@ -290,6 +302,7 @@ def assign(
         # gives each assessor what they lack; a split deals out what nobody has yet.
         everything = overlap is None or overlap >= 1 or len(names) == 1
         plan: dict[str, dict[int, list[str]]] = {name: {} for name in names}
+        dealt = 0
         for qid in sorted(pool, key=lambda i: qname[i]):
             if everything:
                 shares = {
@@ -298,7 +311,10 @@ def assign(
                 }
             else:
                 new_docs = [dname[d] for d in pool[qid] if d not in taken[qid]]
-                shares = split_pool(new_docs, names, overlap, seed=seed, query=qname[qid])
+                shares = split_pool(
+                    new_docs, names, overlap, seed=seed, query=qname[qid], start=dealt
+                )
+                dealt += len(new_docs) - shared_count(len(new_docs), overlap)
             for name, docs in shares.items():
                 if docs:
                     plan[name][qid] = queue_order(

@@ -1,0 +1,98 @@
+"""`workbench pool` end to end: pool size, per-assessor counts, idempotent re-runs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from workbench.campaign.database import Database
+from workbench.cli import cli
+from workbench.store.models import Assignment, Document, PoolEntry, Query, Result, System
+
+
+@pytest.fixture
+def campaign(db_url):
+    """3 queries x 2 systems x 10 documents, systems ranking in opposite orders."""
+    database = Database.open(db_url)
+    with database.write.begin() as s:
+        queries = [Query(ext_id=f"q{i}") for i in range(3)]
+        docs = [Document(ext_id=f"d{j:02d}") for j in range(10)]
+        systems = [System(tag="up"), System(tag="down")]
+        s.add_all(queries + docs + systems)
+        s.flush()
+        for q in queries:
+            for j, d in enumerate(docs):
+                s.add(Result(system_id=systems[0].id, query_id=q.id, document_id=d.id,
+                             rank=j + 1, score=10.0 - j))
+                s.add(Result(system_id=systems[1].id, query_id=q.id, document_id=d.id,
+                             rank=10 - j, score=float(j)))
+    database.close()
+    return db_url
+
+
+def invoke(url, *args):
+    return CliRunner().invoke(cli, ["--db", url, "pool", *args])
+
+
+def counts(url):
+    database = Database.open(url, create=False)
+    try:
+        with database.read() as s:
+            return (
+                s.scalar(select(func.count()).select_from(PoolEntry)),
+                s.scalar(select(func.count()).select_from(Assignment)),
+            )
+    finally:
+        database.close()
+
+
+def test_pool_and_split_assignment_print_counts(campaign):
+    # depth 3: up gives d00-d02, down gives d09-d07 -> 6 per query, 18 in all
+    result = invoke(campaign, "--depth", "3", "-a", "alice", "-a", "bob",
+                    "--overlap", "0.5", "--repeat", "0.1", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "pool depth 3: 18 documents over 3 queries (18 new)"
+    # per query 6 docs: 3 shared, 3 dealt out; the deal carries on across queries, so
+    # alice gets 5 of the 9 dealt and bob 4: alice 9 + 5 = 14, bob 9 + 4 = 13.
+    rows = {
+        cells[0]: cells[1:]
+        for cells in (re.findall(r"\w+", line) for line in lines[1:])
+        if cells and cells[0] in ("alice", "bob")
+    }
+    assigned = {name: int(rows[name][0]) for name in rows}
+    assert assigned == {"alice": 14, "bob": 13}
+    for name in ("alice", "bob"):
+        repeats, total = int(rows[name][1]), int(rows[name][2])
+        assert repeats == round(0.1 * assigned[name]) and total == assigned[name] + repeats
+    assert counts(campaign) == (18, 27 + 1 + 1)  # round(1.4) = round(1.3) = 1 repeat each
+
+
+def test_rerun_changes_nothing_and_deeper_pool_appends(campaign):
+    assert invoke(campaign, "--depth", "2", "-a", "alice").exit_code == 0
+    assert counts(campaign) == (12, 12)
+    again = invoke(campaign, "--depth", "2", "-a", "alice")
+    assert "(0 new)" in again.stdout and counts(campaign) == (12, 12)
+    deeper = invoke(campaign, "--depth", "4", "-a", "alice")
+    assert "pool depth 4: 24 documents over 3 queries (12 new)" in deeper.stdout
+    assert counts(campaign) == (24, 24)
+
+
+def test_without_assessor_builds_pool_only(campaign):
+    result = invoke(campaign, "--depth", "1")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "pool depth 1: 6 documents over 3 queries (6 new)",
+        "no assessor has a queue yet (use --assessor NAME)",
+    ]
+
+
+def test_depth_defaults_to_campaign_setting_and_usage_errors(campaign):
+    result = invoke(campaign)  # the new campaign's pool depth is 10: every document
+    assert result.stdout.startswith("pool depth 10: 30 documents over 3 queries")
+    assert invoke(campaign, "--depth", "0").exit_code == 2
+    assert invoke(campaign, "--depth", "2", "--overlap", "0.2").exit_code == 2
+    assert invoke(campaign, "--depth", "2", "-a", "x", "--overlap", "1.5").exit_code == 2
