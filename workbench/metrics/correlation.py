@@ -1,0 +1,272 @@
+"""Correlation between rankings: Kendall's tau (a and b), Spearman's rho, tau_AP and
+rank-biased overlap (RBO).
+
+Two input shapes are used:
+- **score vectors** `x`, `y` over the same items (e.g. each system's mean nDCG@10 under
+  two assessors' qrels): higher means ranked higher. Kendall, Spearman and tau_AP take these.
+- **orders**: sequences of item names best first (e.g. two systems' result lists for one
+  query, or system rankings from `rank_order`). RBO takes these; lists may differ in length
+  and content. `order_scores` turns an order into a score vector.
+
+Pair counts come from a vectorised merge sort (O(n log^2 n)), no Python loop over items.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+__all__ = [
+    "kendall_tau",
+    "spearman_rho",
+    "tau_ap",
+    "rbo",
+    "rank_order",
+    "average_ranks",
+    "order_scores",
+    "kendall_tau_lists",
+]
+
+def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"x and y differ in length ({x.size} vs {y.size})")
+    if np.isnan(x).any() or np.isnan(y).any():
+        raise ValueError("scores must not be NaN")
+    return x, y
+
+
+def _dense(v: np.ndarray) -> np.ndarray:
+    """Dense integer ranks 0..m-1 of `v` (equal values share one)."""
+    return np.unique(v, return_inverse=True)[1].astype(np.int64).ravel()
+
+
+def _greater_before(v: np.ndarray) -> np.ndarray:
+    """For each position i, how many j < i hold v[j] > v[i] (v: non-negative ints).
+
+    A bottom-up merge sort done level by level in numpy: at width w, each right half-block
+    counts the larger elements of its sorted left half with one `searchsorted` over all
+    blocks at once (keys offset by block number). O(n log^2 n), no loop over items.
+    """
+    n = v.size
+    counts = np.zeros(n, dtype=np.int64)
+    if n < 2:
+        return counts
+    m = int(v.max()) + 1
+    vals, ids, pos = v.astype(np.int64), np.arange(n), np.arange(n)
+    w = 1
+    while w < n:
+        block = pos // (2 * w)
+        right = (pos % (2 * w)) >= w
+        keys = block * m + vals
+        left_keys = keys[~right]  # sorted: each left half is sorted, blocks ascend
+        rb = block[right]
+        end = np.searchsorted(left_keys, (rb + 1) * m, side="left")
+        counts[ids[right]] += end - np.searchsorted(left_keys, keys[right], side="right")
+        order = np.argsort(keys, kind="stable")  # merge each pair of halves
+        vals, ids = vals[order], ids[order]
+        w *= 2
+    return counts
+
+
+def _equal_before(keys: np.ndarray) -> np.ndarray:
+    """For each position i, how many j < i hold keys[j] == keys[i]."""
+    n = keys.size
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    first = np.concatenate([[True], sk[1:] != sk[:-1]]) if n else np.array([], bool)
+    run_start = np.maximum.accumulate(np.where(first, np.arange(n), 0)) if n else first
+    out = np.empty(n, dtype=np.int64)
+    out[order] = np.arange(n) - run_start
+    return out
+
+
+def _tied_pairs(v: np.ndarray) -> float:
+    _, counts = np.unique(v, return_counts=True, axis=0)
+    return float((counts * (counts - 1) / 2).sum())
+
+
+def _concordance(x: np.ndarray, y: np.ndarray) -> float:
+    """Concordant minus discordant pairs, in O(n log^2 n).
+
+    Sorted by (x, y), the discordant pairs are the strict inversions of y; then
+    C = P - T_x - T_y + T_xy - D (T: pairs tied in x, in y, in both).
+    """
+    n = x.size
+    order = np.lexsort((y, x))
+    discordant = float(_greater_before(_dense(y[order])).sum())
+    pairs = n * (n - 1) / 2
+    t_x, t_y = _tied_pairs(x), _tied_pairs(y)
+    t_xy = _tied_pairs(np.stack([x, y], axis=1))
+    concordant = pairs - t_x - t_y + t_xy - discordant
+    return concordant - discordant
+
+
+def kendall_tau(x, y, variant: str = "b") -> float:
+    """Kendall's tau between two score vectors over the same items.
+
+    tau-a = (C - D) / (n(n-1)/2); tau-b = (C - D) / sqrt((P - T_x)(P - T_y)) with T the
+    pairs tied in one vector (Kendall 1945), as `scipy.stats.kendalltau` (its default).
+    Without ties both agree; [1,3,2,4] vs [1,2,3,4] gives 4/6 = 0.667. NaN for fewer than
+    two items, and tau-b NaN when one vector is constant.
+    """
+    x, y = _pair(x, y)
+    n = x.size
+    if n < 2:
+        return math.nan
+    pairs = n * (n - 1) / 2
+    s = _concordance(x, y)
+    if variant == "a":
+        return s / pairs
+    if variant == "b":
+        den = math.sqrt((pairs - _tied_pairs(x)) * (pairs - _tied_pairs(y)))
+        return s / den if den > 0 else math.nan
+    raise ValueError(f"variant must be 'a' or 'b', not {variant!r}")
+
+
+def average_ranks(v) -> np.ndarray:
+    """Ranks 1..n of `v` ascending, tied values sharing their average rank."""
+    v = np.asarray(v, dtype=np.float64).ravel()
+    order = np.argsort(v, kind="stable")
+    sorted_v = v[order]
+    first = np.concatenate([[True], sorted_v[1:] != sorted_v[:-1]])
+    group = np.cumsum(first) - 1
+    starts = np.flatnonzero(first)
+    ends = np.concatenate([starts[1:], [v.size]])
+    avg = (starts + ends + 1) / 2.0  # mean of ranks start+1 .. end
+    ranks = np.empty(v.size)
+    ranks[order] = avg[group]
+    return ranks
+
+
+def spearman_rho(x, y) -> float:
+    """Spearman's rho: Pearson correlation of the average ranks (as `scipy.stats.spearmanr`).
+    NaN when either vector is constant or has fewer than two items."""
+    x, y = _pair(x, y)
+    if x.size < 2:
+        return math.nan
+    rx, ry = average_ranks(x), average_ranks(y)
+    rx -= rx.mean()
+    ry -= ry.mean()
+    den = math.sqrt(float(rx @ rx) * float(ry @ ry))
+    return float(rx @ ry) / den if den > 0 else math.nan
+
+
+def tau_ap(x, y) -> float:
+    """AP rank correlation tau_AP of the ranking by `x` against the reference ranking by `y`
+    (Yilmaz, Aslam & Robertson, SIGIR 2008):
+
+        tau_AP = 2 / (n - 1) * sum_{i=2..n} C(i) / (i - 1) - 1
+
+    where items are taken in `x`'s order (highest first) and C(i) counts the items above
+    position i that `y` also ranks above the item at i. Swaps near the top cost more than
+    swaps near the bottom; identical rankings give 1, reversed -1. Not symmetric: `y` is the
+    reference. Ties are not part of the original definition: here a pair tied in either
+    vector counts one half.
+    """
+    x, y = _pair(x, y)
+    n = x.size
+    if n < 2:
+        return math.nan
+    order = np.argsort(-x, kind="stable")
+    xs, ys = x[order], -y[order]  # negate: "ranked above" = larger y = smaller -y
+    yr = _dense(ys)
+    group = _dense(-xs)  # runs of equal x, numbered top down
+    m = int(yr.max()) + 1
+    within = group * m + yr
+    # j above i and y ranks j above i (strictly), minus those tied in x; the key
+    # group*m + (m-1-yr) makes earlier x-groups never "greater", so only ties in x count.
+    correct = _less_before(yr) - _greater_before(group * m + (m - 1 - yr))
+    tied_y = _equal_before(yr)
+    tied_x = np.arange(n) - np.searchsorted(group, group, side="left")
+    tied_both = _equal_before(within)
+    c = correct + 0.5 * (tied_y + tied_x - tied_both)
+    i = np.arange(1, n)  # positions 2..n, 0-based 1..n-1
+    return float(2.0 / (n - 1) * (c[i] / i).sum() - 1.0)
+
+
+def _less_before(v: np.ndarray) -> np.ndarray:
+    """For each position i, how many j < i hold v[j] < v[i]."""
+    top = int(v.max()) if v.size else 0
+    return _greater_before(top - v)
+
+
+def _codes(a: Sequence, b: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes of the items of two lists (shared items share a code)."""
+    arr_a, arr_b = np.asarray(list(a)), np.asarray(list(b))
+    if arr_a.dtype != arr_b.dtype and arr_a.size and arr_b.size:
+        arr_a, arr_b = arr_a.astype(str), arr_b.astype(str)
+    both = np.concatenate([arr_a, arr_b]) if arr_a.size or arr_b.size else np.array([])
+    _, inverse = np.unique(both, return_inverse=True)
+    ca, cb = inverse[: arr_a.size], inverse[arr_a.size :]
+    for name, c in (("first", ca), ("second", cb)):
+        if np.unique(c).size != c.size:
+            raise ValueError(f"the {name} list repeats an item")
+    return ca, cb
+
+
+def rbo(a: Sequence, b: Sequence, p: float = 0.9) -> float:
+    """Rank-biased overlap RBO_ext of two orders (best first), persistence `p`
+    (Webber, Moffat & Zobel 2010, eq. 32: the extrapolated point estimate for finite,
+    possibly uneven lists). With s = len(short), l = len(long), X_d the overlap of the two
+    prefixes of depth d (the short list counted whole beyond s):
+
+        RBO_ext = (1-p)/p * [ sum_{d=1..l} X_d/d p^d + sum_{d=s+1..l} X_s (d-s)/(s d) p^d ]
+                  + [ (X_l - X_s)/l + X_s/s ] p^l
+
+    Identical lists give 1, disjoint 0; both empty 1, one empty 0. Lists must not repeat an
+    item. `p` in (0, 1): the expected depth a reader looks at is 1 / (1 - p).
+    """
+    if not 0.0 < p < 1.0:
+        raise ValueError("p must be in (0, 1)")
+    if len(a) == 0 and len(b) == 0:
+        return 1.0
+    if len(a) == 0 or len(b) == 0:
+        return 0.0
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    cs, cl = _codes(short, long_)
+    s, l = len(cs), len(cl)
+    # Depth at which each shared item has been seen in both lists.
+    pos_s = np.full(cs.max(initial=0) + cl.max(initial=0) + 2, np.inf)
+    pos_l = pos_s.copy()
+    pos_s[cs] = np.arange(1, s + 1)
+    pos_l[cl] = np.arange(1, l + 1)
+    seen = np.maximum(pos_s, pos_l)
+    seen = seen[np.isfinite(seen)].astype(np.int64)
+    x = np.cumsum(np.bincount(seen, minlength=l + 1)[1:])  # X_d for d = 1..l
+    d = np.arange(1, l + 1, dtype=np.float64)
+    weights = p**d
+    x_s, x_l = float(x[s - 1]), float(x[l - 1])
+    total = float((x / d * weights).sum())
+    tail = d > s
+    total += float((x_s * (d[tail] - s) / (s * d[tail]) * weights[tail]).sum())
+    return (1 - p) / p * total + ((x_l - x_s) / l + x_s / s) * p**l
+
+
+def rank_order(names: Sequence[str], scores) -> list[str]:
+    """Names best first by score (descending), ties broken by name so output is stable."""
+    scores = np.asarray(scores, dtype=np.float64)
+    names_arr = np.asarray(list(names), dtype=object)
+    if names_arr.size != scores.size:
+        raise ValueError("names and scores differ in length")
+    by_name = np.argsort(names_arr.astype(str), kind="stable")
+    order = by_name[np.argsort(-scores[by_name], kind="stable")]
+    return [str(n) for n in names_arr[order]]
+
+
+def order_scores(order: Sequence, items: Sequence) -> np.ndarray:
+    """A score vector over `items` from an order best first: n for the first, 1 for the
+    last; items not in the order get 0 (below everything listed)."""
+    position = {item: len(order) - i for i, item in enumerate(order)}
+    return np.array([position.get(item, 0) for item in items], dtype=np.float64)
+
+
+def kendall_tau_lists(a: Sequence, b: Sequence, variant: str = "b") -> float:
+    """Kendall's tau between two orders (e.g. two systems' result lists for one query),
+    over the items both contain. NaN when fewer than two items are shared."""
+    in_b = set(b)
+    shared = [item for item in a if item in in_b]
+    return kendall_tau(order_scores(a, shared), order_scores(b, shared), variant)
