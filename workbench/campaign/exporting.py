@@ -1,0 +1,198 @@
+"""Exports (DESIGN §4): judgments (current or full history) as CSV/JSONL, qrels as TREC
+text, scores as CSV. Rows are plain records streamed from one read transaction; the
+writers live in `formats/` (judgments.py, trec.py).
+
+`write_output` writes a file atomically (a temporary file in the same folder, then a
+rename), so a reader never sees half an export and a failed export leaves the old file.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from sqlalchemy import select
+
+from workbench.campaign.database import Database
+from workbench.campaign.qrels import QrelsArrays, derive_qrels
+from workbench.errors import NotFoundError, UsageError
+from workbench.formats.judgments import JudgmentRow, write_judgments
+from workbench.formats.trec import write_qrels
+from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query
+
+JUDGMENT_FORMATS = ("csv", "jsonl")
+_STREAM_ROWS = 5_000  # rows fetched per round trip when streaming an export
+
+
+def _assessor_filter(session, assessor: str | None) -> int | None:
+    if assessor is None:
+        return None
+    aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
+    if aid is None:
+        raise NotFoundError(f"unknown assessor {assessor!r}")
+    return aid
+
+
+def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
+    stmt = (
+        select(Query.ext_id, Document.ext_id, Assessor.name, Judgment.grade, Judgment.note,
+               Judgment.seconds, Judgment.updated_at)
+        .join(Query, Query.id == Judgment.query_id)
+        .join(Document, Document.id == Judgment.document_id)
+        .join(Assessor, Assessor.id == Judgment.assessor_id)
+        .order_by(Query.ext_id, Document.ext_id, Assessor.name)
+    )
+    if aid is not None:
+        stmt = stmt.where(Judgment.assessor_id == aid)
+    for q, d, a, grade, note, seconds, at in session.execute(
+        stmt.execution_options(yield_per=_STREAM_ROWS)
+    ):
+        yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at)
+
+
+def _history_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
+    stmt = (
+        select(Query.ext_id, Document.ext_id, Assessor.name, JudgmentEvent.new_grade,
+               JudgmentEvent.note, JudgmentEvent.seconds, JudgmentEvent.created_at,
+               JudgmentEvent.kind)
+        .join(Query, Query.id == JudgmentEvent.query_id)
+        .join(Document, Document.id == JudgmentEvent.document_id)
+        .join(Assessor, Assessor.id == JudgmentEvent.assessor_id)
+        .order_by(JudgmentEvent.id)  # the order things happened
+    )
+    if aid is not None:
+        stmt = stmt.where(JudgmentEvent.assessor_id == aid)
+    for q, d, a, grade, note, seconds, at, kind in session.execute(
+        stmt.execution_options(yield_per=_STREAM_ROWS)
+    ):
+        yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
+
+
+def judgment_rows(
+    db: Database, *, assessor: str | None = None, history: bool = False
+) -> list[JudgmentRow]:
+    """Current judgments sorted by (query, document, assessor), or with `history` every
+    judgment_event in the order it happened (`event` = its kind, `grade` = the new grade)."""
+    with db.read() as session:
+        aid = _assessor_filter(session, assessor)
+        return list((_history_rows if history else _current_rows)(session, aid))
+
+
+def export_judgments(
+    db: Database,
+    out: TextIO,
+    *,
+    format: str = "csv",
+    history: bool = False,
+    assessor: str | None = None,
+) -> int:
+    """Write judgments (or their history) to `out`, streaming; return the row count.
+
+    CSV header: query,document,assessor,grade,note,seconds,updated_at (+ event)."""
+    if format not in JUDGMENT_FORMATS:
+        raise UsageError(f"unknown judgments format {format!r}; expected csv or jsonl")
+    with db.read() as session:
+        aid = _assessor_filter(session, assessor)
+        rows = (_history_rows if history else _current_rows)(session, aid)
+        return write_judgments(rows, out, format=format, history=history)
+
+
+def qrels_for(
+    db: Database, *, assessor: str | None = None, consensus: str | None = None
+) -> QrelsArrays:
+    """The qrels of exactly one source (campaign.qrels), sorted by qid then docno."""
+    if (assessor is None) == (consensus is None):
+        raise UsageError("give exactly one of --assessor NAME or --consensus METHOD")
+    return derive_qrels(db, assessor=assessor, consensus=consensus)
+
+
+def export_qrels(
+    db: Database, out: TextIO, *, assessor: str | None = None, consensus: str | None = None
+) -> int:
+    """Write TREC qrels lines `qid 0 docno rel` for one source; return the line count."""
+    qrels = qrels_for(db, assessor=assessor, consensus=consensus)
+    write_qrels(out, qrels.qid, qrels.docno, qrels.rel)
+    return len(qrels)
+
+
+SCORE_COLUMNS = ("system", "query", "measure", "value")
+
+
+def export_scores(
+    db: Database,
+    out: TextIO,
+    *,
+    measures: list[str] | None = None,
+    assessor: str | None = None,
+    consensus: str | None = None,
+    per_query: bool = False,
+) -> int:
+    """CSV `system,query,measure,value` of every stored system (query `all` = the mean,
+    as in trec_eval), from campaign.scoring; return the row count."""
+    from workbench.campaign.scoring import score_campaign
+
+    if assessor is not None and consensus is not None:
+        raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
+    table = score_campaign(db, measures, assessor=assessor, consensus=consensus)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SCORE_COLUMNS)
+    count = 0
+    for system in table.systems:
+        if per_query:
+            for query in sorted(table.per_query):
+                values = table.per_query[query].get(system)
+                for measure in table.measures if values else ():
+                    writer.writerow([system, query, measure, _value(measure, values[measure])])
+                    count += 1
+        for measure in table.measures:
+            value = table.means[system][measure]
+            writer.writerow([system, "all", measure, _value(measure, value)])
+            count += 1
+    return count
+
+
+_COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_q")
+
+
+def _value(measure: str, v: float) -> str:
+    """Counts as integers, everything else with 6 decimals (more than trec_eval's 4)."""
+    return str(int(v)) if measure in _COUNTS else f"{float(v):.6f}"
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike) -> Iterator[TextIO]:
+    """A text stream whose content replaces `path` only when the block succeeds."""
+    target = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target), dir=folder)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual file mode
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_output(path: str | os.PathLike | None, write: Callable[[TextIO], int], stdout: TextIO) -> int:
+    """Run `write` on `path` atomically, or on `stdout` when path is None or '-'."""
+    if path is None or os.fspath(path) == "-":
+        return write(stdout)
+    with atomic_output(path) as fh:
+        return write(fh)

@@ -1,0 +1,103 @@
+"""`workbench export qrels|judgments|scores` (DESIGN §4). `-o FILE` is written atomically;
+without it the export goes to stdout."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from workbench.cli import db_option, resolve_db
+
+CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
+
+
+@click.group("export")
+def export() -> None:
+    """Export qrels, judgments or scores from the database."""
+
+
+def _open(ctx, db):
+    from workbench.campaign.database import Database
+
+    return Database.open(resolve_db(ctx, db), create=False)
+
+
+def _done(output, count: int, what: str) -> None:
+    if output not in (None, "-"):
+        click.echo(f"wrote {count} {what} to {output}", err=True)
+
+
+@export.command("judgments")
+@click.option("--history", is_flag=True, help="Every judgment event (with an `event` column), not only current grades.")
+@click.option("--assessor", "-a", default=None, metavar="NAME", help="Only this assessor's judgments.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True)
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@db_option
+@click.pass_context
+def judgments(ctx, history, assessor, fmt, output, db):
+    """Judgments as CSV (query,document,assessor,grade,note,seconds,updated_at) or JSONL."""
+    from workbench.campaign.exporting import export_judgments, write_output
+
+    database = _open(ctx, db)
+    try:
+        count = write_output(
+            output,
+            lambda out: export_judgments(database, out, format=fmt, history=history, assessor=assessor),
+            sys.stdout,
+        )
+    finally:
+        database.close()
+    _done(output, count, "events" if history else "judgments")
+
+
+@export.command("qrels")
+@click.option("--assessor", "-a", default=None, metavar="NAME", help="This assessor's current grades.")
+@click.option("--consensus", type=CONSENSUS, default=None, help="A consensus over all assessors.")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@db_option
+@click.pass_context
+def qrels(ctx, assessor, consensus, output, db):
+    """TREC qrels `qid 0 docno rel`, sorted by qid then docno."""
+    if (assessor is None) == (consensus is None):
+        raise click.UsageError("give exactly one of --assessor NAME or --consensus METHOD")
+    from workbench.campaign.exporting import export_qrels, write_output
+
+    database = _open(ctx, db)
+    try:
+        count = write_output(
+            output,
+            lambda out: export_qrels(database, out, assessor=assessor, consensus=consensus),
+            sys.stdout,
+        )
+    finally:
+        database.close()
+    _done(output, count, "qrels lines")
+
+
+@export.command("scores")
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+              help="Measure name (repeatable; default: the campaign's measures).")
+@click.option("--assessor", "-a", default=None, metavar="NAME", help="Score against this assessor's grades.")
+@click.option("--consensus", type=CONSENSUS, default=None, help="Score against a consensus (default majority).")
+@click.option("-q", "per_query", is_flag=True, help="Per-query rows as well as the means (query `all`).")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@db_option
+@click.pass_context
+def scores(ctx, measures, assessor, consensus, per_query, output, db):
+    """Scores of every stored system as CSV `system,query,measure,value`."""
+    if assessor is not None and consensus is not None:
+        raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
+    from workbench.campaign.exporting import export_scores, write_output
+
+    database = _open(ctx, db)
+    try:
+        count = write_output(
+            output,
+            lambda out: export_scores(database, out, measures=list(measures) or None,
+                                      assessor=assessor, consensus=consensus, per_query=per_query),
+            sys.stdout,
+        )
+    finally:
+        database.close()
+    _done(output, count, "score rows")
