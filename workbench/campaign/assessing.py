@@ -12,8 +12,6 @@ that event, never from the first grade (which would give the repeat away).
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
@@ -313,60 +311,24 @@ def ensure_assessor(db: Database, assessor: str) -> None:
         get_or_create_assessor(s, assessor)
 
 
-def _fallback_order(assessor: str, query: str, docs: list[str]) -> list[str]:
-    # Deterministic shuffle per (assessor, query): sort by a hash of (assessor, query, doc).
-    def key(d: str) -> str:
-        return hashlib.sha256(f"{assessor}\x00{query}\x00{d}".encode()).hexdigest()
-
-    return sorted(docs, key=key)
-
-
 def ensure_assignments(db: Database, assessor: str) -> int:
-    """Give `assessor` the whole pool when they have no assignments yet; returns how many
-    items were assigned (0 when they already had some or there is no pool).
+    """Give `assessor` the whole pool when they have no assignments yet (through pooling's
+    `assign`, so the order is the campaign's deterministic shuffle); returns how many items
+    were assigned (0 when they already had some or there is no pool)."""
+    from workbench.campaign.pooling import assign
 
-    Uses the pooling use case when it is available so that the order is the campaign's
-    deterministic shuffle; otherwise shuffles the same way on its own.
-    """
     with db.read() as s:
         aid = _assessor_id(s, assessor)
-        if aid is not None and s.scalar(
-            select(func.count()).select_from(Assignment).where(Assignment.assessor_id == aid)
-        ):
+        if aid is not None and _assignment_count(s, aid):
             return 0
         if not s.scalar(select(func.count()).select_from(PoolEntry)):
             return 0
-    assign = _pooling_assign()
-    if assign is not None:
-        assign(db, [assessor])
-        with db.read() as s:
-            aid = _assessor_id(s, assessor)
-            return s.scalar(
-                select(func.count()).select_from(Assignment).where(Assignment.assessor_id == aid)
-            ) or 0
-    n = 0
-    with db.write.begin() as s:
-        aid = get_or_create_assessor(s, assessor)
-        pool: dict[int, list[tuple[str, int]]] = {}
-        for qid, qext, dext, did in s.execute(
-            select(PoolEntry.query_id, Query.ext_id, Document.ext_id, Document.id)
-            .join(Query, Query.id == PoolEntry.query_id)
-            .join(Document, Document.id == PoolEntry.document_id)
-        ):
-            pool.setdefault(qid, []).append((qext, dext, did))
-        for qid, entries in pool.items():
-            ids = {d: did for _, d, did in entries}
-            order = _fallback_order(assessor, entries[0][0], list(ids))
-            for pos, d in enumerate(order):
-                s.add(Assignment(assessor_id=aid, query_id=qid, document_id=ids[d], position=pos))
-                n += 1
-    return n
+    assign(db, [assessor])
+    with db.read() as s:
+        return _assignment_count(s, _assessor_id(s, assessor))
 
 
-def _pooling_assign():
-    """H3b's pooling `assign(db, assessors)` if present (looked up lazily)."""
-    try:
-        module = importlib.import_module("workbench.campaign.pooling")
-    except ModuleNotFoundError:
-        return None
-    return getattr(module, "assign_whole_pool", None)
+def _assignment_count(s: Session, aid: int | None) -> int:
+    return s.scalar(
+        select(func.count()).select_from(Assignment).where(Assignment.assessor_id == aid)
+    ) or 0

@@ -1,0 +1,45 @@
+"""Shared helpers for Pilot tests."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query
+
+
+async def settle(app, pilot, rounds: int = 4) -> None:
+    """Wait for workers and the messages they post (handlers may start new workers)."""
+    for _ in range(rounds):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def screen_text(app) -> str:
+    """Every character currently drawn on the screen."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def judgments(db, assessor: str) -> dict[tuple[str, str], int]:
+    with db.read() as s:
+        rows = s.execute(
+            select(Query.ext_id, Document.ext_id, Judgment.grade)
+            .join(Query, Query.id == Judgment.query_id)
+            .join(Document, Document.id == Judgment.document_id)
+            .join(Assessor, Assessor.id == Judgment.assessor_id)
+            .where(Assessor.name == assessor)
+        ).all()
+    return {(q, d): g for q, d, g in rows}
+
+
+def events(db, assessor: str) -> list[tuple[str, str, str, int | None, int | None]]:
+    with db.read() as s:
+        rows = s.execute(
+            select(JudgmentEvent.kind, Query.ext_id, Document.ext_id, JudgmentEvent.old_grade,
+                   JudgmentEvent.new_grade)
+            .join(Query, Query.id == JudgmentEvent.query_id)
+            .join(Document, Document.id == JudgmentEvent.document_id)
+            .join(Assessor, Assessor.id == JudgmentEvent.assessor_id)
+            .where(Assessor.name == assessor)
+            .order_by(JudgmentEvent.id)
+        ).all()
+    return [tuple(r) for r in rows]

@@ -1,0 +1,170 @@
+"""Pilot tests of the judging screen: keys write grades, undo, resume, notes, failures."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from tests.tui.helpers import events, judgments, screen_text, settle
+from workbench.campaign import assessing
+from workbench.campaign.judging import record_grade
+from workbench.errors import DatabaseError
+from workbench.store.models import Judgment
+from workbench.tui.app import make_app
+from workbench.tui.screens.judge import JudgeScreen
+
+SIZE = (150, 44)
+
+
+async def open_judge(app, pilot):
+    await settle(app, pilot)
+    assert isinstance(app.screen, JudgeScreen)
+    return app.screen
+
+
+async def test_five_grades_by_keys_write_five_judgments_and_events(campaign):
+    db, camp = campaign
+    order = camp.queues["q1"]["alice"]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        assert screen.query_ext == "q1" and screen.cursor == 0
+        # typed ahead without waiting: the screen queues keys while a save is in flight
+        await pilot.press("2", "3", "0", "1", "2")
+        await settle(app, pilot)
+        assert screen.cursor == 5
+        assert [it.grade for it in screen.items[:6]] == [2, 3, 0, 1, 2, None]
+    expected = dict(zip([("q1", d) for d in order[:5]], [2, 3, 0, 1, 2]))
+    assert judgments(db, "alice") == expected
+    assert events(db, "alice") == [("set", "q1", d, None, g) for (_, d), g in expected.items()]
+    with db.read() as s:
+        assert all(sec >= 0 for sec in s.scalars(select(Judgment.seconds)))
+
+
+async def test_undo_restores_the_previous_grade(campaign):
+    db, camp = campaign
+    d0 = camp.queues["q1"]["alice"][0]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        await pilot.press("k", "3")  # back to the first document, change 2 -> 3
+        await settle(app, pilot)
+        assert judgments(db, "alice") == {("q1", d0): 3}
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert judgments(db, "alice") == {("q1", d0): 2}
+        assert screen.items[0].grade == 2 and screen.cursor == 0
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert judgments(db, "alice") == {}
+        assert screen.items[0].grade is None
+    assert [e[0] for e in events(db, "alice")] == ["set", "change", "undo", "undo"]
+
+
+async def test_resume_lands_on_the_first_unjudged(campaign):
+    db, camp = campaign
+    q1 = camp.queues["q1"]["alice"]
+    for d in q1:  # q1 done
+        record_grade(db, "alice", "q1", d, 1)
+    q2 = camp.queues["q2"]["alice"]
+    for d in (q2[0], q2[1], q2[3]):
+        record_grade(db, "alice", "q2", d, 0)
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        assert screen.query_ext == "q2"
+        assert screen.cursor == 2
+        assert screen.items[screen.cursor].document == q2[2]
+        await pilot.press("3")  # the next unjudged skips the judged q2[3]
+        await settle(app, pilot)
+        assert screen.cursor == 4
+
+
+async def test_failed_save_shows_an_error_and_keeps_the_cursor(campaign, monkeypatch):
+    db, _ = campaign
+
+    def broken(*args, **kwargs):
+        raise DatabaseError("disk I/O error")
+
+    monkeypatch.setattr(assessing, "record_grade", broken)
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert screen.cursor == 0
+        assert screen.items[0].grade is None
+        text = screen_text(app)
+        assert "NOT SAVED: disk I/O error" in text
+        assert "✓" not in text
+    assert judgments(db, "alice") == {}
+
+
+async def test_grade_off_the_scale_is_refused(campaign):
+    db, _ = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("7")
+        await settle(app, pilot)
+        assert screen.cursor == 0
+    assert judgments(db, "alice") == {}
+
+
+async def test_markup_in_document_text_is_shown_literally(campaign):
+    db, camp = campaign
+    order = camp.queues["q1"]["alice"]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press(*["j"] * order.index("d001"))
+        await settle(app, pilot)
+        text = screen_text(app)
+        assert "[bold]not bold[/bold] and [/x] and [link=http://x]click[/link] end." in text
+
+
+async def test_note_is_saved_as_an_event(campaign):
+    db, camp = campaign
+    d0 = camp.queues["q1"]["alice"][0]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_judge(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"odd [/x] one", "enter")
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+    evs = events(db, "alice")
+    assert evs == [("note", "q1", d0, None, None), ("set", "q1", d0, None, 2)]
+    with db.read() as s:
+        assert s.scalar(select(Judgment.note)) == "odd [/x] one"
+
+
+async def test_next_and_previous_query_keys(campaign):
+    db, camp = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("right_square_bracket")
+        await settle(app, pilot)
+        assert screen.query_ext == "q2"
+        assert "Title of q2" in screen_text(app)
+        await pilot.press("left_square_bracket")
+        await settle(app, pilot)
+        assert screen.query_ext == "q1"
+
+
+async def test_help_and_palette_list_the_actions(campaign):
+    db, _ = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        titles = [c[0] for c in screen.palette_commands()]
+        assert "Undo last grade" in titles and "Grade 3: Highly relevant" in titles
+        assert {"Add a note", "Next query", "Toggle live scores"} <= set(titles)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Undo" in text and "3 Highly relevant" in text

@@ -1,0 +1,270 @@
+"""Scores of every stored system against qrels derived from the stored judgments.
+
+One code path for `workbench score` and the TUI's live panel: a `ScoreTracker` loads every
+system's results once (cached as per-system, per-query arrays), derives the qrels from one
+source (an assessor or a consensus, see qrels.py) and evaluates through the metrics
+package's `evaluate` (trec_eval semantics). After a grade the panel calls
+`update_query(q)`: only query q's qrels are re-read and only q's values are recomputed for
+each system; the means are then re-averaged from the cached per-query values.
+
+Averages follow trec_eval: a system's mean is over the queries present both in its results
+and in the qrels (queries judged so far, for an assessor). Count measures (num_ret,
+num_rel, num_rel_ret) are summed instead, as in trec_eval's `all` line.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+from sqlalchemy import select
+
+from workbench.campaign.database import Database
+from workbench.campaign.qrels import qrels_rows, source_label
+from workbench.store.models import Campaign, Document, Query, Result, System
+
+DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
+_SEP = "\x1f"  # joins (system index, query) into one evaluation key
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """Per-query and mean values. `systems` are run tags in stable (import) order."""
+
+    measures: tuple[str, ...]
+    systems: tuple[str, ...]
+    # query -> system -> measure -> value
+    per_query: dict[str, dict[str, dict[str, float]]]
+    # system -> measure -> mean (or sum for counts) over that system's evaluated queries
+    means: dict[str, dict[str, float]]
+    # system -> number of queries averaged
+    n_queries: dict[str, int]
+    source: str = ""
+    queries: tuple[str, ...] = field(default_factory=tuple)
+
+
+def campaign_measures(db: Database) -> list[str]:
+    """The campaign's default measures (Campaign.default_measures), else nDCG@10 AP bpref P@10."""
+    with db.read() as s:
+        value = s.scalar(select(Campaign.default_measures).where(Campaign.id == 1))
+    names = (value or "").split()
+    return names or list(DEFAULT_MEASURES)
+
+
+def campaign_threshold(db: Database) -> int:
+    with db.read() as s:
+        value = s.scalar(select(Campaign.relevance_threshold).where(Campaign.id == 1))
+    return int(value) if value is not None else 1
+
+
+class ScoreTracker:
+    """Cached runs + per-query values for one qrels source; thread-safe (one lock)."""
+
+    def __init__(
+        self,
+        db: Database,
+        measures: list[str] | tuple[str, ...] | None = None,
+        *,
+        assessor: str | None = None,
+        consensus: str | None = None,
+        relevance_level: int | None = None,
+    ) -> None:
+        self.db = db
+        self.assessor = assessor
+        self.consensus = consensus
+        # Resolved on first load (in the caller's worker thread, not in the constructor).
+        self._given_measures = tuple(measures) if measures else None
+        self._given_level = relevance_level
+        self.measures: tuple[str, ...] = self._given_measures or ()
+        self.level = relevance_level if relevance_level is not None else 1
+        self._evaluator: _Evaluator | None = None
+        self._lock = threading.RLock()
+        self._dirty: set[str] = set()
+        self.systems: tuple[str, ...] = ()
+        # system index -> query -> (docnos, scores)
+        self._runs: list[dict[str, tuple[np.ndarray, np.ndarray]]] = []
+        self._run_queries: set[str] = set()
+        # query -> system tag -> measure -> value (only queries with qrels and results)
+        self._values: dict[str, dict[str, dict[str, float]]] = {}
+        self._query_order: dict[str, int] = {}
+        self.loaded = False
+
+    # ---- loading ---------------------------------------------------------------------
+
+    def load(self) -> ScoreTable:
+        """Read every system's results and the qrels; evaluate everything."""
+        with self._lock:
+            if self._evaluator is None:
+                self.measures = self._given_measures or tuple(campaign_measures(self.db))
+                if self._given_level is None:
+                    self.level = campaign_threshold(self.db)
+                self._evaluator = _Evaluator(self.measures, self.level)
+            with self.db.read() as s:
+                systems = s.execute(select(System.id, System.tag).order_by(System.id)).all()
+                index = {sid: i for i, (sid, _) in enumerate(systems)}
+                self._query_order = {
+                    ext: i for i, ext in enumerate(s.scalars(select(Query.ext_id).order_by(Query.id)))
+                }
+                rows = s.execute(
+                    select(Result.system_id, Query.ext_id, Document.ext_id, Result.score)
+                    .join(Query, Query.id == Result.query_id)
+                    .join(Document, Document.id == Result.document_id)
+                ).all()
+                qrels = qrels_rows(s, assessor=self.assessor, consensus=self.consensus)
+            self.systems = tuple(tag for _, tag in systems)
+            self._runs = _group_runs(rows, index, len(systems))
+            self._run_queries = {q for run in self._runs for q in run}
+            by_query = _group_qrels(qrels)
+            self._values = self._evaluate(by_query)
+            self.loaded = True
+            return self._table()
+
+    def update_query(self, query: str) -> ScoreTable:
+        """Re-read `query`'s qrels and recompute only that query's values."""
+        return self.update_queries([query])
+
+    def update_queries(self, queries: list[str] | set[str]) -> ScoreTable:
+        """Re-read these queries' qrels and recompute only their values."""
+        with self._lock:
+            if not self.loaded:
+                return self.load()
+            queries = sorted(queries)
+            if queries:
+                with self.db.read() as s:
+                    rows = qrels_rows(
+                        s, assessor=self.assessor, consensus=self.consensus, queries=queries
+                    )
+                for q in queries:
+                    self._values.pop(q, None)
+                self._values.update(self._evaluate(_group_qrels(rows)))
+            return self._table()
+
+    def mark_dirty(self, query: str) -> None:
+        """Note that `query`'s judgments changed; `refresh` recomputes it."""
+        with self._lock:
+            self._dirty.add(query)
+
+    def refresh(self) -> ScoreTable:
+        """Load everything the first time, then recompute only the queries marked dirty."""
+        with self._lock:
+            dirty, self._dirty = self._dirty, set()
+            if not self.loaded:
+                return self.load()
+            return self.update_queries(dirty)
+
+    def table(self) -> ScoreTable:
+        with self._lock:
+            return self._table()
+
+    # ---- internals -------------------------------------------------------------------
+
+    def _evaluate(
+        self, qrels_by_query: dict[str, tuple[np.ndarray, np.ndarray]]
+    ) -> dict[str, dict[str, dict[str, float]]]:
+        """Evaluate every system on the given queries in ONE metrics call: each
+        (system, query) becomes its own evaluation key, with that query's qrels."""
+        q_qid, q_doc, q_rel, r_qid, r_doc, r_score = [], [], [], [], [], []
+        for query, (docs, rels) in qrels_by_query.items():
+            if query not in self._run_queries:
+                continue
+            for i, run in enumerate(self._runs):
+                if query not in run:
+                    continue
+                key = f"{i}{_SEP}{query}"
+                q_qid.append(np.full(len(docs), key, dtype=object))
+                q_doc.append(docs)
+                q_rel.append(rels)
+                rdocs, rscores = run[query]
+                r_qid.append(np.full(len(rdocs), key, dtype=object))
+                r_doc.append(rdocs)
+                r_score.append(rscores)
+        out: dict[str, dict[str, dict[str, float]]] = {}
+        if not q_qid:
+            return out
+        values = self._evaluator(
+            (np.concatenate(q_qid), np.concatenate(q_doc), np.concatenate(q_rel)),
+            (np.concatenate(r_qid), np.concatenate(r_doc), np.concatenate(r_score)),
+        )
+        for key, by_measure in values.items():
+            i, query = key.split(_SEP, 1)
+            out.setdefault(query, {})[self.systems[int(i)]] = by_measure
+        return out
+
+    def _table(self) -> ScoreTable:
+        queries = tuple(sorted(self._values, key=lambda q: (self._query_order.get(q, 1 << 30), q)))
+        means: dict[str, dict[str, float]] = {}
+        counts: dict[str, int] = {}
+        for tag in self.systems:
+            rows = [self._values[q][tag] for q in queries if tag in self._values[q]]
+            counts[tag] = len(rows)
+            means[tag] = {
+                m: (
+                    float(sum(r[m] for r in rows))
+                    if _is_count(m)
+                    else (float(np.mean([r[m] for r in rows])) if rows else 0.0)
+                )
+                for m in self.measures
+            }
+        per_query = {q: {t: dict(v) for t, v in self._values[q].items()} for q in queries}
+        return ScoreTable(
+            self.measures, self.systems, per_query, means, counts,
+            source_label(self.assessor, self.consensus), queries,
+        )
+
+
+def score_campaign(
+    db: Database,
+    measures: list[str] | None = None,
+    *,
+    assessor: str | None = None,
+    consensus: str | None = None,
+) -> ScoreTable:
+    """Every stored system's per-query and mean scores under one qrels source."""
+    return ScoreTracker(db, measures, assessor=assessor, consensus=consensus).load()
+
+
+def _is_count(measure: str) -> bool:
+    return measure in ("num_ret", "num_rel", "num_rel_ret", "num_q")
+
+
+def _group_runs(rows, index: dict[int, int], n: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+    grouped: list[dict[str, tuple[list, list]]] = [{} for _ in range(n)]
+    for sid, q, d, score in rows:
+        docs, scores = grouped[index[sid]].setdefault(q, ([], []))
+        docs.append(d)
+        scores.append(score)
+    return [
+        {q: (np.array(d, dtype=object), np.array(sc, dtype=np.float64)) for q, (d, sc) in g.items()}
+        for g in grouped
+    ]
+
+
+def _group_qrels(rows) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    grouped: dict[str, tuple[list, list]] = {}
+    for q, d, g in rows:
+        docs, rels = grouped.setdefault(q, ([], []))
+        docs.append(d)
+        rels.append(g)
+    return {
+        q: (np.array(d, dtype=object), np.array(r, dtype=np.int64)) for q, (d, r) in grouped.items()
+    }
+
+
+class _Evaluator:
+    """Adapter to the metrics package's public `evaluate` (the only place that knows it)."""
+
+    def __init__(self, measures: tuple[str, ...], level: int) -> None:
+        from workbench import metrics
+
+        self._metrics = metrics
+        self.names = measures
+        self.parsed = [metrics.parse_measure(m) for m in measures]
+        self.level = level
+
+    def __call__(self, qrels, run) -> dict[str, dict[str, float]]:
+        result = self._metrics.evaluate(qrels, run, self.parsed, relevance_level=self.level)
+        return {
+            q: {name: float(vals[m]) for name, m in zip(self.names, self.parsed)}
+            for q, vals in result.items()
+        }

@@ -1,0 +1,94 @@
+"""The workbench Textual app and its factory (`make_app`), used by the CLI and the tests.
+
+Modes (Textual MODES: independent screen stacks). The assessor's flow is the `assess` mode:
+AssessorScreen -> QueryListScreen -> JudgeScreen. Team-lead screens (scores, agreement,
+systems) are further modes: add them to `MODES` below (name -> Screen class taking no
+arguments; a screen reaches the database as `self.app.db`) and, if they need a key, to
+`MODE_KEYS`. Assessor screens are blind; lead screens are not, so keep them out of the
+`assess` stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from workbench.campaign.database import Database
+from workbench.campaign.scoring import ScoreTracker
+from workbench.tui.screens.assessor_select import AssessorScreen
+from workbench.tui.settings import remember_assessor
+
+
+class WorkbenchApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "workbench"
+    DEFAULT_MODE = "assess"
+    # mode name -> base screen type. Lead screens go here (e.g. "scores": ScoresScreen).
+    MODES = {"assess": AssessorScreen}
+    # mode name -> key that switches to it (e.g. "scores": "f2"); none for assessors.
+    MODE_KEYS: dict[str, str] = {}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        assessor: str | None = None,
+        measures: list[str] | None = None,
+        owns_db: bool = False,
+    ) -> None:
+        super().__init__()
+        self.db = db
+        self.start_assessor = assessor
+        self.measures = measures
+        self._owns_db = owns_db
+        self._trackers: dict[str, ScoreTracker] = {}
+        for mode, key in self.MODE_KEYS.items():
+            self.bind(key, f"switch_mode('{mode}')", description=mode.title())
+
+    def on_mount(self) -> None:
+        if self.start_assessor:
+            self.open_assessor(self.start_assessor, open_first=True)
+
+    def open_assessor(self, name: str, *, open_first: bool = False) -> None:
+        """Continue as assessor `name`: remember it for this database, show their queries."""
+        from workbench.tui.screens.query_list import QueryListScreen
+
+        remember_assessor(self.db.url, name)
+        self.sub_title = name
+        self.push_screen(QueryListScreen(name, open_first=open_first))
+
+    def score_tracker(self, assessor: str) -> ScoreTracker:
+        """One cached tracker per assessor (the live panel's scores from their grades)."""
+        if assessor not in self._trackers:
+            self._trackers[assessor] = ScoreTracker(self.db, self.measures, assessor=assessor)
+        return self._trackers[assessor]
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        palette = getattr(screen, "palette_commands", None)
+        if palette is not None:
+            for title, help_text, callback in palette():
+                yield SystemCommand(title, help_text, callback)
+
+    async def on_unmount(self) -> None:
+        if self._owns_db:
+            self.db.close()
+
+
+def make_app(
+    db: Database | str | Path | None,
+    *,
+    assessor: str | None = None,
+    measures: list[str] | None = None,
+) -> WorkbenchApp:
+    """The app on `db` (an open Database, or a URL/path opened and closed by the app).
+    With `assessor`, it opens straight on that assessor's judging screen (resume)."""
+    if isinstance(db, Database):
+        return WorkbenchApp(db, assessor=assessor, measures=measures)
+    database = Database.open(None if db is None else str(db))
+    return WorkbenchApp(database, assessor=assessor, measures=measures, owns_db=True)

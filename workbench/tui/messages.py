@@ -1,0 +1,66 @@
+"""Messages that thread workers post to screens (typed, plain records only)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from workbench.campaign.assessing import QueryProgress, Queue, ScaleEntry
+from workbench.campaign.judging import GradeRecord
+from workbench.campaign.scoring import ScoreTable
+
+
+@dataclass
+class QueueLoaded(Message):
+    """A query's queue and the assessor's progress over all queries."""
+
+    queue: Queue
+    progress: list[QueryProgress]
+    levels: list[ScaleEntry] | None = None
+
+
+@dataclass
+class ProgressLoaded(Message):
+    progress: list[QueryProgress]
+    assigned: int = 0  # items newly assigned (whole pool given to a new assessor)
+
+
+@dataclass
+class GradeSaved(Message):
+    """A grade is COMMITTED: only now may the screen show it as saved."""
+
+    index: int
+    record: GradeRecord
+    note: str | None = None
+
+
+@dataclass
+class GradeFailed(Message):
+    index: int
+    error: str
+
+
+@dataclass
+class UndoDone(Message):
+    record: GradeRecord | None
+
+
+@dataclass
+class NoteSaved(Message):
+    index: int
+    note: str
+
+
+@dataclass
+class ScoresUpdated(Message):
+    table: ScoreTable
+    query: str | None
+
+
+@dataclass
+class WorkFailed(Message):
+    """A background read or write that is not a grade failed."""
+
+    what: str
+    error: str

@@ -1,0 +1,67 @@
+"""Start screen: choose an assessor or create one (remembered for this database)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from workbench.campaign import assessing
+from workbench.tui.settings import remembered_assessor
+
+
+class AssessorScreen(Screen):
+    """The base screen of the `assess` mode."""
+
+    BINDINGS = [Binding("ctrl+q", "app.quit", "Quit")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="assessor-box"):
+            yield Static(Text("Who is judging?", style="bold"), id="assessor-title")
+            yield Static(Text(""), id="assessor-db")
+            yield OptionList(id="assessor-list")
+            yield Input(placeholder="or type a new assessor name and press Enter", id="assessor-new")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#assessor-db", Static).update(Text(f"database: {self.app.db.url}", style="dim"))
+        self._load()
+
+    @work(thread=True, group="load")
+    def _load(self) -> None:
+        names = assessing.list_assessors(self.app.db)
+        self.app.call_from_thread(self._show, names)
+
+    def _show(self, names: list[str]) -> None:
+        self.names = names
+        options = self.query_one("#assessor-list", OptionList)
+        options.set_options(Option(Text(n)) for n in names)
+        options.display = bool(names)
+        remembered = remembered_assessor(self.app.db.url)
+        if names:
+            options.highlighted = names.index(remembered) if remembered in names else 0
+            options.focus()
+        else:
+            self.query_one("#assessor-new", Input).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.app.open_assessor(self.names[event.option_index])
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        name = event.value.strip()
+        if not name:
+            self.notify("Type a name first.", markup=False)
+            return
+        event.input.value = ""
+        self.app.open_assessor(name)

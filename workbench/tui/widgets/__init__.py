@@ -1,0 +1,1 @@
+"""One widget per module, grouped by the screen area they fill."""
