@@ -1,0 +1,67 @@
+"""Start screen (choose/create an assessor, remembered per database) and the query list."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete
+
+from tests.tui.helpers import screen_text, settle
+from workbench.campaign.judging import record_grade
+from workbench.store.models import Assignment
+from workbench.tui.app import make_app
+from workbench.tui.screens.assessor_select import AssessorScreen
+from workbench.tui.screens.judge import JudgeScreen
+from workbench.tui.screens.query_list import QueryListScreen
+from workbench.tui.settings import remembered_assessor
+
+SIZE = (150, 44)
+
+
+async def test_new_assessor_gets_the_whole_pool_and_is_remembered(campaign):
+    db, camp = campaign
+    with db.write.begin() as s:
+        s.execute(delete(Assignment))
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)
+        app.screen.query_one("#assessor-new").focus()
+        await pilot.press(*"zoe", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen)
+        pooled = sum(len(camp.queues[q]["alice"]) for q in camp.queries)
+        assert f"zoe: 0/{pooled} documents judged" in screen_text(app)
+        assert [p.pooled for p in app.screen.progress] == [len(camp.queues[q]["alice"]) for q in camp.queries]
+    assert remembered_assessor(db.url) == "zoe"
+
+
+async def test_query_list_shows_progress_and_enter_opens_the_query(campaign):
+    db, camp = campaign
+    q1 = camp.queues["q1"]["alice"]
+    for d in q1[:4]:
+        record_grade(db, "alice", "q1", d, 1)
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)
+        await pilot.press("enter")  # alice, the only (and highlighted) assessor
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen)
+        text = screen_text(app)
+        assert f"4/{len(q1)}" in text and "Title of q2" in text
+        await pilot.press("down", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, JudgeScreen) and app.screen.query_ext == "q2"
+        await pilot.press("1")
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen)
+        assert f"1/{len(camp.queues['q2']['alice'])}" in screen_text(app)
+
+
+async def test_empty_database_says_what_to_do(sqlite_db):
+    app = make_app(sqlite_db, assessor="me")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen)
+        assert "workbench pool --depth" in screen_text(app)
