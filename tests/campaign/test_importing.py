@@ -1,0 +1,337 @@
+"""Importers on both backends: good files of every format, exact file:line errors, and
+all-or-nothing (a bad line leaves the database as it was)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import sqlite3
+
+import numpy as np
+import pytest
+from sqlalchemy import func, select
+
+import workbench.campaign.importing as importing
+from workbench.campaign.importing import (
+    import_documents,
+    import_qrels,
+    import_queries,
+    import_run,
+    trec_order_ranks,
+)
+from workbench.errors import InputError
+from workbench.formats.trec import read_qrels, write_qrels
+from workbench.store.models import (
+    Assessor,
+    Base,
+    Document,
+    Judgment,
+    JudgmentEvent,
+    Query,
+    Result,
+    System,
+)
+
+
+def write(tmp_path, name, content: str | bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return str(path)
+
+
+def snapshot(db) -> dict[str, list[tuple]]:
+    """Every row of every table, sorted: equal snapshots = nothing written."""
+    out = {}
+    with db.read() as s:
+        for table in Base.metadata.sorted_tables:
+            rows = s.execute(select(table)).all()
+            out[table.name] = sorted(tuple(map(repr, r)) for r in rows)
+    return out
+
+
+def rows(db, stmt):
+    with db.read() as s:
+        return s.execute(stmt).all()
+
+
+def results_of(db, tag):
+    return rows(
+        db,
+        select(Query.ext_id, Document.ext_id, Result.rank, Result.score)
+        .join(Query, Query.id == Result.query_id)
+        .join(Document, Document.id == Result.document_id)
+        .join(System, System.id == Result.system_id)
+        .where(System.tag == tag)
+        .order_by(Query.ext_id, Result.rank),
+    )
+
+
+def grades_of(db, assessor):
+    return rows(
+        db,
+        select(Query.ext_id, Document.ext_id, Judgment.grade)
+        .join(Query, Query.id == Judgment.query_id)
+        .join(Document, Document.id == Judgment.document_id)
+        .join(Assessor, Assessor.id == Judgment.assessor_id)
+        .where(Assessor.name == assessor)
+        .order_by(Query.ext_id, Document.ext_id),
+    )
+
+
+def count(db, model) -> int:
+    with db.read() as s:
+        return s.scalar(select(func.count()).select_from(model))
+
+
+# --- queries ----------------------------------------------------------------------------
+
+TOPICS = {
+    "q.tsv": "q1\tfirst title\nq2\tsecond title\tsecond desc\tsecond narr\n",
+    "q.jsonl": '{"id": "q1", "title": "first title"}\n'
+               '{"qid": "q2", "query": "second title", "desc": "second desc", "narrative": "second narr"}\n',
+    "q.txt": "<top>\n<num> Number: q1\n<title> first title\n</top>\n"
+             "<top>\n<num> Number: q2\n<title> second title\n<desc> Description:\nsecond desc\n"
+             "<narr> Narrative:\nsecond narr\n</top>\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOPICS))
+def test_import_queries_every_format(db, tmp_path, name):
+    summary = import_queries(db, write(tmp_path, name, TOPICS[name]))
+    assert (summary.records, summary.inserted, summary.updated) == (2, 2, 0)
+    assert summary.message() == f"imported 2 queries from {name} (2 new, 0 updated)"
+    assert rows(db, select(Query.ext_id, Query.title, Query.description, Query.narrative)
+                .order_by(Query.ext_id)) == [
+        ("q1", "first title", "", ""),
+        ("q2", "second title", "second desc", "second narr"),
+    ]
+
+
+def test_reimporting_queries_updates_them(db, tmp_path):
+    import_queries(db, write(tmp_path, "a.tsv", "q1\told\n"))
+    summary = import_queries(db, write(tmp_path, "b.tsv", "q1\tnew\nq2\tother\n"))
+    assert (summary.inserted, summary.updated) == (1, 1)
+    assert rows(db, select(Query.ext_id, Query.title).order_by(Query.ext_id)) == [
+        ("q1", "new"), ("q2", "other")]
+
+
+# --- documents --------------------------------------------------------------------------
+
+DOCS = {
+    "d.tsv": "d1\tTitle one\tText one\nd2\t\tText [/b] two\n",
+    "d.jsonl": '{"id": "d1", "title": "Title one", "text": "Text one", "url": "http://x/1"}\n'
+               '{"docno": "d2", "contents": "Text [/b] two"}\n',
+    "d.trec": "<DOC>\n<DOCNO> d1 </DOCNO>\n<HEADLINE>Title one</HEADLINE>\n<TEXT>\nText one\n</TEXT>\n</DOC>\n"
+              "<DOC>\n<DOCNO>d2</DOCNO>\n<TEXT>Text [/b] two</TEXT>\n</DOC>\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOCS))
+def test_import_documents_every_format(db, tmp_path, name):
+    summary = import_documents(db, write(tmp_path, name, DOCS[name]))
+    assert summary.message() == f"imported 2 documents from {name} (2 new, 0 updated)"
+    got = rows(db, select(Document.ext_id, Document.title, Document.text).order_by(Document.ext_id))
+    assert got == [("d1", "Title one", "Text one"), ("d2", "", "Text [/b] two")]
+
+
+def test_documents_fill_stubs_created_by_a_run(db, tmp_path):
+    import_run(db, write(tmp_path, "run.txt", "q1 Q0 d1 1 2.0 sys\nq1 Q0 d2 2 1.0 sys\n"))
+    assert rows(db, select(Document.ext_id, Document.text).order_by(Document.ext_id)) == [
+        ("d1", ""), ("d2", "")]
+    summary = import_documents(db, write(tmp_path, "d.tsv", DOCS["d.tsv"]))
+    assert (summary.inserted, summary.updated) == (0, 2)
+    assert count(db, Document) == 2
+    assert results_of(db, "sys") == [("q1", "d1", 1, 2.0), ("q1", "d2", 2, 1.0)]
+
+
+# --- runs -------------------------------------------------------------------------------
+
+RUN = """\
+q1 Q0 a 1 3.0 bm25
+q1 Q0 b 2 3.0 bm25
+q1 Q0 c 3 3.0 bm25
+q1 Q0 d 4 5.5 bm25
+q2\tQ0\ta\t1\t-1\tbm25
+"""
+
+
+def test_import_run_ranks_in_trec_eval_order_and_creates_stubs(db, tmp_path):
+    import_queries(db, write(tmp_path, "q.tsv", "q1\tknown\n"))
+    summary = import_run(db, write(tmp_path, "run.txt", RUN))
+    assert summary.message() == (
+        "imported run 'bm25' from run.txt: 5 results for 2 queries "
+        "(created 1 stub query and 4 stub documents)"
+    )
+    # Ties on score: docno descending (c, b, a), as trec_eval orders them.
+    assert results_of(db, "bm25") == [
+        ("q1", "d", 1, 5.5), ("q1", "c", 2, 3.0), ("q1", "b", 3, 3.0), ("q1", "a", 4, 3.0),
+        ("q2", "a", 1, -1.0),
+    ]
+
+
+def test_trec_order_ranks_vectorised():
+    q = np.array([0, 0, 1, 0, 1])
+    d = np.array([0, 1, 0, 2, 1])
+    s = np.array([1.0, 1.0, 2.0, 0.5, 2.0])
+    assert trec_order_ranks(q, d, s).tolist() == [2, 1, 2, 3, 1]
+
+
+def test_run_tag_name_duplicate_and_replace(db, tmp_path):
+    path = write(tmp_path, "run.txt", RUN)
+    import_run(db, path)
+    with pytest.raises(InputError) as info:
+        import_run(db, path)
+    assert str(info.value) == (
+        f"{path}: run 'bm25' is already imported (5 results); pass --replace to replace it, "
+        "or --name to import it under another tag"
+    )
+    other = import_run(db, path, name="bm25-copy")
+    assert (other.tag, other.stub_documents) == ("bm25-copy", 0)
+    smaller = write(tmp_path, "run2.txt", "q1 Q0 z 1 1.0 bm25\n")
+    summary = import_run(db, smaller, replace=True)
+    assert summary.replaced == 5
+    assert summary.message().endswith("(created 0 stub queries and 1 stub document; replaced 5 earlier results)")
+    assert results_of(db, "bm25") == [("q1", "z", 1, 1.0)]
+    assert len(results_of(db, "bm25-copy")) == 5
+    assert count(db, System) == 2
+
+
+def test_run_with_two_tags_is_refused_without_name(db, tmp_path):
+    path = write(tmp_path, "run.txt", "q1 Q0 a 1 1 one\n# comment\nq1 Q0 b 2 0.5 two\n")
+    with pytest.raises(InputError) as info:
+        import_run(db, path)
+    assert str(info.value) == (
+        f"{path}:3: run tag 'two' differs from 'one' on the first line; a run file holds one "
+        "system (split the file, or pass --name to import it all under one tag)"
+    )
+    assert import_run(db, path, name="merged").inserted == 2
+
+
+# --- qrels ------------------------------------------------------------------------------
+
+QRELS = "q1 0 a 2\nq1 0 b 0\nq2 0 a 3\n"
+
+
+def test_import_qrels_writes_judgments_and_set_events(db, tmp_path):
+    summary = import_qrels(db, write(tmp_path, "qrels.txt", QRELS), assessor="ann")
+    assert summary.message() == (
+        "imported 3 judgments by 'ann' from qrels.txt for 2 queries (3 new, 0 changed, "
+        "0 unchanged; created 2 stub queries and 2 stub documents)"
+    )
+    assert grades_of(db, "ann") == [("q1", "a", 2), ("q1", "b", 0), ("q2", "a", 3)]
+    events = rows(db, select(JudgmentEvent.kind, JudgmentEvent.old_grade, JudgmentEvent.new_grade,
+                             JudgmentEvent.note).order_by(JudgmentEvent.id))
+    assert events == [("set", None, 2, "imported from qrels.txt")] * 1 + [
+        ("set", None, 0, "imported from qrels.txt"), ("set", None, 3, "imported from qrels.txt")]
+
+
+def test_reimporting_qrels_changes_only_different_grades(db, tmp_path):
+    import_qrels(db, write(tmp_path, "qrels.txt", QRELS), assessor="ann")
+    summary = import_qrels(db, write(tmp_path, "fix.txt", "q1 0 a 1\nq1 0 b 0\nq3 0 c 1\n"),
+                           assessor="ann")
+    assert (summary.inserted, summary.updated, summary.unchanged) == (1, 1, 1)
+    assert grades_of(db, "ann") == [("q1", "a", 1), ("q1", "b", 0), ("q2", "a", 3), ("q3", "c", 1)]
+    change = rows(db, select(JudgmentEvent.kind, JudgmentEvent.old_grade, JudgmentEvent.new_grade,
+                             JudgmentEvent.note).where(JudgmentEvent.kind == "change"))
+    assert change == [("change", 2, 1, "imported from fix.txt")]
+    assert count(db, JudgmentEvent) == 5
+
+
+def test_qrels_grade_outside_scale_names_its_line(db, tmp_path):
+    path = write(tmp_path, "qrels.txt", "# header\nq1 0 a 2\n\nq1 0 b -1\n")
+    before = snapshot(db)
+    with pytest.raises(InputError) as info:
+        import_qrels(db, path, assessor="ann")
+    assert str(info.value) == f"{path}:4: grade -1 is not on the campaign scale (0, 1, 2, 3)"
+    assert snapshot(db) == before
+
+
+def test_qrels_need_an_assessor(db, tmp_path):
+    with pytest.raises(InputError, match="needs an assessor"):
+        import_qrels(db, write(tmp_path, "qrels.txt", QRELS), assessor=" ")
+
+
+def test_qrels_round_trip_between_assessors(db, tmp_path):
+    """Import as A, export A's judgments as qrels, re-import as B: the same grades."""
+    import_qrels(db, write(tmp_path, "qrels.txt", QRELS + "q10 0 doc-ü 1\n"), assessor="A")
+    exported = grades_of(db, "A")
+    out = io.StringIO()
+    write_qrels(out, [q for q, _, _ in exported], [d for _, d, _ in exported], [g for *_, g in exported])
+    path = write(tmp_path, "exported.qrels", out.getvalue())
+    assert read_qrels(path).rel.tolist() == [g for *_, g in exported]
+    summary = import_qrels(db, path, assessor="B")
+    assert (summary.inserted, summary.stub_queries, summary.stub_documents) == (4, 0, 0)
+    assert grades_of(db, "B") == exported
+
+
+# --- all-or-nothing ---------------------------------------------------------------------
+
+BAD_FILES = [
+    (import_queries, "q.tsv", "".join(f"q{i}\tt{i}\n" for i in range(7)) + "q7\n",
+     ":8: expected 2 to 4 tab-separated columns (qid, title[, description[, narrative]]), found 1", {}),
+    (import_queries, "q.jsonl", "".join(f'{{"id": "q{i}"}}\n' for i in range(7)) + '{"id": "q0"}\n',
+     ":8: duplicate query id 'q0' (first on line 1)", {}),
+    (import_queries, "q.txt", "<top><num>1</num></top>\n" * 1 + "<top><num>2</num>\n",
+     ":2: <top> topic is never closed (expected </top> before the end of the file at line 2)", {}),
+    (import_documents, "d.tsv", "".join(f"d{i}\tx\ty\n" for i in range(7)) + "d7\tonly two\n",
+     ":8: expected 3 tab-separated columns (id, title, text) like the first document, found 2", {}),
+    (import_documents, "d.jsonl", "".join(f'{{"id": "d{i}"}}\n' for i in range(7)) + b'{"id": "\xff"}\n'.decode("latin-1"),
+     ":8: invalid UTF-8 at byte 9 of the line", {}),
+    (import_documents, "d.trec", "<DOC><DOCNO>d1</DOCNO></DOC>\n<DOC><TEXT>no docno</TEXT></DOC>\n",
+     ":2: document without a <DOCNO>", {}),
+    (import_run, "run.txt", "q1 Q0 a 1 1.0 t\nq1 Q0 b 2 0.5 t\nq1 Q0 c 3 x t\n",
+     ":3: score (column 5) must be a finite number, found 'x'", {}),
+    (import_run, "run.txt", "q1 Q0 a 1 1.0 t\nq1 Q0 b 2 0.5\n",
+     ":2: expected 6 columns (qid iter docno rank score tag), found 5", {}),
+    (import_qrels, "qrels.txt", "q1 0 a 1\nq1 0 b 2\nq1 0 a 3\n",
+     ":3: duplicate document 'a' for query 'q1'", {"assessor": "ann"}),
+    (import_qrels, "qrels.txt", "q1 0 a 1\nq1 0 b 2\nq1 0 c 9\n",
+     ":3: grade 9 is not on the campaign scale (0, 1, 2, 3)", {"assessor": "ann"}),
+]
+
+
+@pytest.mark.parametrize("importer, name, content, message, kwargs", BAD_FILES,
+                         ids=[f"{f.__name__}-{n}-{i}" for i, (f, n, *_) in enumerate(BAD_FILES)])
+def test_bad_last_line_writes_nothing(db, tmp_path, monkeypatch, importer, name, content, message, kwargs):
+    # Earlier records are flushed in batches of 3 before the bad line is read: the rollback
+    # must still remove them.
+    monkeypatch.setattr(importing, "BATCH", 3)
+    import_queries(db, write(tmp_path, "seed.tsv", "q1\tseed\n"))
+    import_qrels(db, write(tmp_path, "seed.qrels", "q1 0 seed 1\n"), assessor="ann")
+    content = content.encode("latin-1") if "\xff" in content else content
+    path = write(tmp_path, name, content)
+    before = snapshot(db)
+    with pytest.raises(InputError) as info:
+        importer(db, path, **kwargs)
+    assert str(info.value) == path + message
+    assert snapshot(db) == before
+
+
+def test_sqlite_file_unchanged_by_a_failed_import(sqlite_db, tmp_path):
+    import_queries(sqlite_db, write(tmp_path, "q.tsv", "q1\tone\n"))
+    db_file = sqlite_db.engine.url.database
+
+    def dump() -> list[str]:
+        conn = sqlite3.connect(db_file)
+        try:
+            return list(conn.iterdump())
+        finally:
+            conn.close()
+
+    before_dump = dump()
+    before_bytes = hashlib.sha256(open(db_file, "rb").read()).hexdigest()
+    big = "".join(f"q{i} Q0 d{i} 1 1.0 tag\n" for i in range(25_000)) + "q0 Q0 d0 2 1.0 tag\n"
+    with pytest.raises(InputError, match=r":25001: duplicate document 'd0' for query 'q0'"):
+        import_run(sqlite_db, write(tmp_path, "run.txt", big))
+    late = "".join(f"d{i}\ttext\n" for i in range(25_000)) + "d1\tagain\n"
+    with pytest.raises(InputError, match=r":25001: duplicate document id 'd1' \(first on line 2\)"):
+        import_documents(sqlite_db, write(tmp_path, "docs.tsv", late))
+    assert dump() == before_dump
+    assert hashlib.sha256(open(db_file, "rb").read()).hexdigest() == before_bytes
+
+
+def test_progress_callback_reports_writing(db, tmp_path, monkeypatch):
+    monkeypatch.setattr(importing, "BATCH", 2)
+    calls = []
+    import_run(db, write(tmp_path, "run.txt", RUN), progress=lambda *a: calls.append(a))
+    assert calls == [("reading", 0, None), ("writing", 2, 5), ("writing", 4, 5), ("writing", 5, 5)]
