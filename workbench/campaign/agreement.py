@@ -1,0 +1,262 @@
+"""Agreement between assessors, from the database or from qrels files (`workbench agree`).
+
+Both sources become the same plain input: a label matrix of (query, document) items x
+assessors with MISSING (-1) where an assessor has no grade, then one `AgreementReport`
+from `workbench.metrics.agreement`. Pairwise coefficients use the items both assessors
+graded; Fleiss' kappa and alpha use every item at least two assessors graded (`n_items`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from workbench.campaign.database import Database
+from workbench.errors import NotFoundError, UsageError
+from workbench.metrics import agreement as ag
+
+__all__ = [
+    "Labels",
+    "PairRow",
+    "AgreementReport",
+    "labels_from_rows",
+    "compute_agreement",
+    "load_labels",
+    "agreement_from_db",
+    "agreement_from_qrels_files",
+]
+
+
+@dataclass(frozen=True)
+class Labels:
+    """items x assessors grades (MISSING = -1), with each item's query and document."""
+
+    assessors: tuple[str, ...]
+    queries: np.ndarray
+    documents: np.ndarray
+    grades: np.ndarray  # int64, shape (items, assessors)
+
+
+@dataclass(frozen=True)
+class PairRow:
+    a: str
+    b: str
+    stats: ag.PairAgreement
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    assessors: tuple[str, ...]
+    n_items: int  # items graded by at least two assessors
+    binary: bool
+    threshold: int | None
+    pairs: list[PairRow]
+    fleiss_kappa: float
+    alpha_nominal: float
+    alpha_ordinal: float
+    alpha_interval: float
+    per_query: list[ag.QueryAgreement] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The DESIGN §4 `agree --format json` object (NaN -> null); `per_query` only if
+        it was asked for."""
+        out = {
+            "assessors": list(self.assessors),
+            "n_items": self.n_items,
+            "pairs": [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "n": p.stats.n,
+                    "observed": _num(p.stats.observed),
+                    "cohen_kappa": _num(p.stats.cohen_kappa),
+                    "pooled_kappa": _num(p.stats.pooled_kappa),
+                    "weighted_kappa_linear": _num(p.stats.weighted_kappa_linear),
+                    "weighted_kappa_quadratic": _num(p.stats.weighted_kappa_quadratic),
+                }
+                for p in self.pairs
+            ],
+            "fleiss_kappa": _num(self.fleiss_kappa),
+            "krippendorff_alpha_nominal": _num(self.alpha_nominal),
+            "krippendorff_alpha_ordinal": _num(self.alpha_ordinal),
+            "krippendorff_alpha_interval": _num(self.alpha_interval),
+        }
+        if self.per_query:
+            out["per_query"] = [
+                {
+                    "query": str(q.query),
+                    "n_items": q.n_items,
+                    "observed": _num(q.observed),
+                    "fleiss_kappa": _num(q.fleiss_kappa),
+                    "krippendorff_alpha_nominal": _num(q.alpha_nominal),
+                }
+                for q in self.per_query
+            ]
+        return out
+
+
+def _num(value: float) -> float | None:
+    return None if value is None or math.isnan(value) else float(value)
+
+
+def labels_from_rows(
+    assessors: Sequence[str], queries, documents, raters, grades
+) -> Labels:
+    """Pivot long rows (query, document, assessor index, grade) into an items x assessors
+    matrix. Vectorised: items are coded by np.unique on (query code, document code)."""
+    queries = np.asarray(queries)
+    documents = np.asarray(documents)
+    raters = np.asarray(raters, dtype=np.int64)
+    grades = np.asarray(grades, dtype=np.int64)
+    n_assessors = len(assessors)
+    if queries.size == 0:
+        empty = np.array([], dtype=object)
+        return Labels(tuple(assessors), empty, empty, np.zeros((0, n_assessors), np.int64))
+    q_keys, q_code = np.unique(queries, return_inverse=True)
+    d_keys, d_code = np.unique(documents, return_inverse=True)
+    item_key = q_code.astype(np.int64) * len(d_keys) + d_code
+    items, item_code = np.unique(item_key, return_inverse=True)
+    matrix = np.full((len(items), n_assessors), ag.MISSING, dtype=np.int64)
+    matrix[item_code, raters] = grades
+    return Labels(
+        tuple(assessors),
+        _text(q_keys[items // len(d_keys)]),
+        _text(d_keys[items % len(d_keys)]),
+        matrix,
+    )
+
+
+def _text(values: np.ndarray) -> np.ndarray:
+    if values.dtype.kind == "S":
+        return np.char.decode(values, "utf-8").astype(object)
+    return values.astype(object)
+
+
+def compute_agreement(
+    labels: Labels,
+    *,
+    binary: bool = False,
+    threshold: int = 1,
+    per_query: bool = False,
+) -> AgreementReport:
+    """Every coefficient over `labels`; `binary` binarises at `threshold` first (grade >=
+    threshold is relevant, as trec_eval's -l)."""
+    if len(labels.assessors) < 2:
+        raise UsageError(
+            f"agreement needs at least two assessors; got {len(labels.assessors)}"
+        )
+    grades = ag.binarize(labels.grades, threshold) if binary else labels.grades
+    pairs = [
+        PairRow(
+            labels.assessors[i],
+            labels.assessors[j],
+            ag.pair_agreement(grades[:, i], grades[:, j]),
+        )
+        for i, j in itertools.combinations(range(len(labels.assessors)), 2)
+    ]
+    n_items = int(np.count_nonzero((grades >= 0).sum(axis=1) >= 2))
+    return AgreementReport(
+        assessors=labels.assessors,
+        n_items=n_items,
+        binary=binary,
+        threshold=threshold if binary else None,
+        pairs=pairs,
+        fleiss_kappa=ag.fleiss_kappa(grades),
+        alpha_nominal=ag.krippendorff_alpha(grades, "nominal"),
+        alpha_ordinal=ag.krippendorff_alpha(grades, "ordinal"),
+        alpha_interval=ag.krippendorff_alpha(grades, "interval"),
+        per_query=ag.per_query_agreement(labels.queries, grades) if per_query else [],
+    )
+
+
+# ---------------------------------------------------------------- database
+
+
+def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
+    """Every assessor's current grades (or only `assessors`, in that order) as Labels.
+
+    Only `judgment` rows count (current grades); repeats and history do not.
+    """
+    from sqlalchemy import select
+
+    from workbench.store.models import Assessor, Document, Judgment, Query
+
+    with db.read() as s:
+        known = list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
+        if assessors:
+            missing = [a for a in assessors if a not in known]
+            if missing:
+                raise NotFoundError(f"unknown assessor {missing[0]!r}")
+            names = list(dict.fromkeys(assessors))
+        else:
+            names = known
+        stmt = (
+            select(Query.ext_id, Document.ext_id, Assessor.name, Judgment.grade)
+            .join(Query, Query.id == Judgment.query_id)
+            .join(Document, Document.id == Judgment.document_id)
+            .join(Assessor, Assessor.id == Judgment.assessor_id)
+            .where(Assessor.name.in_(names))
+        )
+        rows = s.execute(stmt).all()
+    index = {name: i for i, name in enumerate(names)}
+    q = np.array([r[0] for r in rows], dtype=object)
+    d = np.array([r[1] for r in rows], dtype=object)
+    a = np.array([index[r[2]] for r in rows], dtype=np.int64)
+    g = np.array([r[3] for r in rows], dtype=np.int64)
+    return labels_from_rows(names, q.astype(str), d.astype(str), a, g)
+
+
+def campaign_threshold(db: Database) -> int:
+    from sqlalchemy import select
+
+    from workbench.store.models import Campaign
+
+    with db.read() as s:
+        value = s.scalar(select(Campaign.relevance_threshold).where(Campaign.id == 1))
+    return int(value) if value is not None else 1
+
+
+def agreement_from_db(
+    db: Database,
+    assessors: Sequence[str] | None = None,
+    *,
+    binary: bool = False,
+    threshold: int | None = None,
+    per_query: bool = False,
+) -> AgreementReport:
+    """Agreement of the stored current grades; `threshold` defaults to the campaign's."""
+    labels = load_labels(db, assessors)
+    if threshold is None:
+        threshold = campaign_threshold(db)
+    return compute_agreement(labels, binary=binary, threshold=threshold, per_query=per_query)
+
+
+# ---------------------------------------------------------------- files
+
+
+def agreement_from_qrels_files(
+    paths: Sequence[str],
+    *,
+    names: Sequence[str] | None = None,
+    binary: bool = False,
+    threshold: int = 1,
+    per_query: bool = False,
+) -> AgreementReport:
+    """Agreement between qrels files, one assessor per file (named by its path unless
+    `names` is given). Negative grades mean "in the pool, unjudged": missing."""
+    from workbench.formats.trec import read_qrels
+
+    qrels = [read_qrels(p) for p in paths]
+    names = list(names) if names is not None else [str(p) for p in paths]
+    if len(set(names)) != len(names):
+        raise UsageError("the same qrels file is given twice")
+    q = np.concatenate([r.qid for r in qrels]) if qrels else np.array([])
+    d = np.concatenate([r.docno for r in qrels]) if qrels else np.array([])
+    a = np.concatenate([np.full(len(r), i, dtype=np.int64) for i, r in enumerate(qrels)]) if qrels else np.array([], np.int64)
+    g = np.concatenate([r.rel for r in qrels]) if qrels else np.array([], np.int64)
+    labels = labels_from_rows(names, q, d, a, g)
+    return compute_agreement(labels, binary=binary, threshold=threshold, per_query=per_query)

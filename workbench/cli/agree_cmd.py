@@ -1,0 +1,175 @@
+"""`workbench agree`: agreement between assessors, from the database or from qrels files.
+
+    workbench agree [--db URL] [--assessor NAME ...] [--binary] [-l N] [-q] [--format F]
+    workbench agree --qrels a.txt b.txt [c.txt ...] [--binary] [-l N] [-q] [--format F]
+
+Formats: `table` (rich, with a reading next to each coefficient), `csv` (one row per
+coefficient: query,a,b,n,coefficient,value,interpretation; empty query = all queries,
+empty a/b = all assessors) and `json` (DESIGN §4).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+
+import click
+
+from workbench.cli import db_option, resolve_db
+
+FORMATS = click.Choice(["table", "csv", "json"])
+
+
+@click.command("agree")
+@click.option("--qrels", "qrels_mode", is_flag=True,
+              help="Compare qrels FILES (one assessor per file) instead of the database.")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME",
+              help="Only these assessors (repeatable; default: all).")
+@click.option("--binary", is_flag=True, help="Binarise grades at the threshold first.")
+@click.option("-l", "--level", "level", type=int, default=None, metavar="N",
+              help="Relevance threshold for --binary: grade >= N is relevant "
+                   "(default: the campaign's; 1 for files).")
+@click.option("-q", "--per-query", "per_query", is_flag=True, help="Per-query breakdown too.")
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@db_option
+@click.pass_context
+def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, fmt, db):
+    """Agreement between assessors: P(A), Cohen's, pooled and weighted kappa per pair;
+    Fleiss' kappa and Krippendorff's alpha over all. Kappa in [2/3, 1] reads as acceptable,
+    below it as a methodology problem (reference notes)."""
+    if qrels_mode and not files:
+        raise click.UsageError("--qrels needs two or more qrels files")
+    if files:
+        if assessors:
+            raise click.UsageError("--assessor applies to the database, not to qrels files")
+        if len(files) < 2:
+            raise click.UsageError("agreement needs two or more qrels files")
+        from workbench.campaign.agreement import agreement_from_qrels_files
+
+        report = agreement_from_qrels_files(
+            files, binary=binary, threshold=1 if level is None else level, per_query=per_query
+        )
+    else:
+        from workbench.campaign.agreement import agreement_from_db
+        from workbench.campaign.database import Database
+
+        database = Database.open(resolve_db(ctx, db), create=False)
+        try:
+            report = agreement_from_db(
+                database, list(assessors) or None, binary=binary, threshold=level,
+                per_query=per_query,
+            )
+        finally:
+            database.close()
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2))
+    elif fmt == "csv":
+        _write_csv(report, sys.stdout)
+    else:
+        _print_table(report)
+
+
+def _fmt(value: float) -> str:
+    return "—" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def _reading(value: float) -> str:
+    from workbench.metrics.agreement import interpret, landis_koch
+
+    if value is None or math.isnan(value):
+        return "undefined"
+    return f"{interpret(value)} ({landis_koch(value)})"
+
+
+def _csv_rows(report):
+    from workbench.metrics.agreement import interpret
+
+    for p in report.pairs:
+        s = p.stats
+        for name, value in (
+            ("observed", s.observed),
+            ("expected_cohen", s.expected_cohen),
+            ("expected_pooled", s.expected_pooled),
+            ("cohen_kappa", s.cohen_kappa),
+            ("pooled_kappa", s.pooled_kappa),
+            ("weighted_kappa_linear", s.weighted_kappa_linear),
+            ("weighted_kappa_quadratic", s.weighted_kappa_quadratic),
+        ):
+            reading = "" if name.startswith(("observed", "expected")) else interpret(value)
+            yield ("", p.a, p.b, s.n, name, value, reading)
+    for name, value in (
+        ("fleiss_kappa", report.fleiss_kappa),
+        ("krippendorff_alpha_nominal", report.alpha_nominal),
+        ("krippendorff_alpha_ordinal", report.alpha_ordinal),
+        ("krippendorff_alpha_interval", report.alpha_interval),
+    ):
+        yield ("", "", "", report.n_items, name, value, interpret(value))
+    for q in report.per_query:
+        yield (str(q.query), "", "", q.n_items, "observed", q.observed, "")
+        yield (str(q.query), "", "", q.n_items, "fleiss_kappa", q.fleiss_kappa, interpret(q.fleiss_kappa))
+        yield (str(q.query), "", "", q.n_items, "krippendorff_alpha_nominal", q.alpha_nominal,
+               interpret(q.alpha_nominal))
+
+
+def _write_csv(report, out) -> None:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["query", "a", "b", "n", "coefficient", "value", "interpretation"])
+    for query, a, b, n, name, value, reading in _csv_rows(report):
+        writer.writerow([query, a, b, n, name, "" if math.isnan(value) else f"{value:.6f}", reading])
+
+
+def _print_table(report) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from workbench.metrics.agreement import interpret
+
+    console = Console()
+    if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
+        console.width = 120
+    title = "Agreement between assessors"
+    if report.binary:
+        title += f" (binary: grade >= {report.threshold} relevant)"
+    pairs = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("a", "b", "n", "P(A)", "κ Cohen", "κ pooled", "κw linear", "κw quadr.", "reading"):
+        pairs.add_column(col, justify="left" if col in ("a", "b", "reading") else "right",
+                         min_width=19 if col == "reading" else None)
+    for p in report.pairs:
+        s = p.stats
+        pairs.add_row(
+            Text(p.a), Text(p.b), str(s.n), _fmt(s.observed), _fmt(s.cohen_kappa),
+            _fmt(s.pooled_kappa), _fmt(s.weighted_kappa_linear),
+            _fmt(s.weighted_kappa_quadratic), interpret(s.cohen_kappa),
+        )
+    console.print(pairs)
+
+    overall = Table(title=f"All assessors ({report.n_items} items graded by two or more)",
+                    title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    overall.add_column("coefficient")
+    overall.add_column("value", justify="right")
+    overall.add_column("reading")
+    for name, value in (
+        ("Fleiss' kappa", report.fleiss_kappa),
+        ("Krippendorff's alpha (nominal)", report.alpha_nominal),
+        ("Krippendorff's alpha (ordinal)", report.alpha_ordinal),
+        ("Krippendorff's alpha (interval)", report.alpha_interval),
+    ):
+        overall.add_row(name, _fmt(value), _reading(value))
+    console.print(overall)
+
+    if report.per_query:
+        per_q = Table(title="Per query", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("query", "items", "P(A)", "kappa (Fleiss)", "alpha (nominal)", "reading"):
+            per_q.add_column(col, justify="left" if col in ("query", "reading") else "right")
+        for q in report.per_query:
+            per_q.add_row(Text(str(q.query)), str(q.n_items), _fmt(q.observed),
+                          _fmt(q.fleiss_kappa), _fmt(q.alpha_nominal), interpret(q.fleiss_kappa))
+        console.print(per_q)
+    console.print(Text("Reading: kappa/alpha in [2/3, 1] acceptable, below that a methodology "
+                       "problem (reference notes); Landis & Koch (1977) band in brackets. "
+                       "P(E) and every coefficient: --format csv.", style="dim"))
