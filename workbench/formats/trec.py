@@ -109,12 +109,10 @@ def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[tuple[bytes, 
 
 def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> None:
     """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8."""
-    ctrl = a < 32
-    cpos = np.flatnonzero(ctrl)
-    cval = a[cpos]
-    bad = (cval < 9) | (cval > 13)
-    if bad.any():
-        pos = int(cpos[np.argmax(bad)])
+    # bytes 0-8 and 14-31 are junk; 9-13 (\t \n \v \f \r) are whitespace
+    junk = (a < 9) | ((a - np.uint8(14)) < 18)
+    if junk.any():
+        pos = int(np.argmax(junk))
         line = lines_before + raw.count(b"\n", 0, pos) + 1
         raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
     if a.size and int(a.max()) >= 128:
@@ -128,8 +126,9 @@ def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> Non
 def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
     """Split a chunk of whole lines into exactly `ncols` tokens per content line.
 
-    Returns (a, starts, ends, line) where starts/ends are (rows, ncols) byte offsets into
-    the uint8 view `a` and line the 1-based file line of each row.
+    Returns (a, starts, ends, line): `a` a uint8 view of the chunk (zero padded at the
+    end), starts/ends (rows, ncols) byte offsets of the tokens, line the 1-based file
+    line of each row.
     """
     a = np.frombuffer(raw, dtype=np.uint8)
     _check_bytes(a, raw, path, lines_before)
@@ -138,11 +137,24 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
     if a.size and nonws[0]:
         edges = np.concatenate(([0], edges))
     starts = edges[0::2]
-    ends = edges[1::2]  # chunk ends with \n, so every token ends
+    ends = edges[1::2]  # the chunk ends with \n, so every token ends
+    newlines = np.flatnonzero(a == _NL)
+    padded = np.frombuffer(raw + bytes(_PAD), dtype=np.uint8)
+    rows = newlines.size
+    # Fast path: every line holds exactly ncols tokens (no blank or comment lines).
+    if starts.size == rows * ncols and rows:
+        firsts = starts[0::ncols]
+        lasts = ends[ncols - 1::ncols]
+        if (
+            np.all(lasts <= newlines)
+            and np.all(firsts[1:] > newlines[:-1])
+            and not np.any(a[firsts] == _HASH)
+        ):
+            line = np.arange(lines_before + 1, lines_before + rows + 1, dtype=np.int64)
+            return padded, starts.reshape(rows, ncols), ends.reshape(rows, ncols), line
     if starts.size == 0:
         empty = np.empty((0, ncols), dtype=np.int64)
-        return a, empty, empty, np.empty(0, dtype=np.int64)
-    newlines = np.flatnonzero(a == _NL)
+        return padded, empty, empty, np.empty(0, dtype=np.int64)
     tok_line = np.searchsorted(newlines, starts)  # 0-based line within the chunk
     first = np.empty(starts.size, dtype=bool)
     first[0] = True
@@ -155,7 +167,7 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
         starts, ends, tok_line, first = starts[keep], ends[keep], tok_line[keep], first[keep]
         if starts.size == 0:
             empty = np.empty((0, ncols), dtype=np.int64)
-            return a, empty, empty, np.empty(0, dtype=np.int64)
+            return padded, empty, empty, np.empty(0, dtype=np.int64)
     heads = np.flatnonzero(first)
     counts = np.diff(np.append(heads, starts.size))
     wrong = counts != ncols
@@ -168,26 +180,32 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
         )
     rows = heads.size
     return (
-        a,
+        padded,
         starts.reshape(rows, ncols),
         ends.reshape(rows, ncols),
         tok_line[heads] + (lines_before + 1),
     )
 
 
+_PAD = 64  # zero bytes after a chunk so that fixed-width windows never run off its end
+
+
 def _gather(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Byte strings a[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded)."""
+    """Byte strings a[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded).
+
+    `a` must extend at least max(width) - 1 bytes past the last token (see _PAD), or
+    the token is copied through a slower path.
+    """
     n = starts.size
     if n == 0:
         return np.empty(0, dtype="S1")
     lengths = ends - starts
     width = int(lengths.max())
-    offs = np.arange(width, dtype=np.int64)
-    idx = starts[:, None] + offs[None, :]
-    mask = offs[None, :] < lengths[:, None]
-    np.minimum(idx, a.size - 1, out=idx)
-    out = a[idx]
-    out[~mask] = 0
+    if int(starts.max()) + width > a.size:
+        a = np.concatenate((a, np.zeros(width, dtype=np.uint8)))
+    windows = np.lib.stride_tricks.sliding_window_view(a, width)
+    out = windows[starts]  # one copy of `width` bytes per token
+    out[np.arange(width)[None, :] >= lengths[:, None]] = 0
     return out.view(f"S{width}").reshape(n)
 
 
@@ -253,29 +271,17 @@ def _open(path) -> tuple[BinaryIO, str]:
 
 def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, path: str) -> None:
     """The same docno twice for one query is an error naming the second line."""
-    if qid.size < 2:
-        return
-    key = _pair_codes(qid, docno)
-    order = np.argsort(key, kind="stable")
-    sk = key[order]
-    dup = np.flatnonzero(sk[1:] == sk[:-1])
+    from workbench.metrics.encode import duplicate_pairs, factorize
+
+    qc, _ = factorize(qid)
+    dup = duplicate_pairs(qc, docno)
     if dup.size:
-        pairs = order[dup + 1]
-        i = int(pairs[np.argmin(lines[pairs])])
+        i = int(dup[np.argmin(lines[dup])])
         raise InputError(
             path, int(lines[i]),
             f"duplicate document {docno[i].decode('utf-8', 'replace')!r} "
             f"for query {qid[i].decode('utf-8', 'replace')!r}",
         )
-
-
-def _pair_codes(qid: np.ndarray, docno: np.ndarray) -> np.ndarray:
-    """One int64 per (qid, docno) pair, equal exactly when both strings are equal."""
-    from workbench.metrics.encode import factorize
-
-    qc, nq = factorize(qid)
-    dc, nd = factorize(docno)
-    return qc.astype(np.int64) * max(nd, 1) + dc
 
 
 def read_qrels(path, *, chunk_bytes: int = CHUNK_BYTES) -> Qrels:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_bytes", "factorize", "factorize_many"]
+__all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "duplicate_pairs"]
 
 
 def as_bytes(values) -> np.ndarray:
@@ -53,17 +53,77 @@ def _dense(keys: np.ndarray) -> tuple[np.ndarray, int]:
 def factorize(values) -> tuple[np.ndarray, int]:
     """(codes, n): codes[i] < codes[j] iff values[i] < values[j] as byte strings.
 
-    Equal strings get equal codes; codes are dense in 0..n-1.
+    Equal strings get equal codes; codes are dense in 0..n-1. Runs of equal neighbours
+    (query ids in a file) are collapsed first, so grouped input costs little.
     """
     arr = as_bytes(values)
     if arr.size == 0:
         return np.empty(0, dtype=np.int64), 0
+    change = np.flatnonzero(arr[1:] != arr[:-1]) + 1
+    if change.size < arr.size // 4:
+        heads = np.concatenate(([0], change))
+        codes, n = _factorize_words(arr[heads])
+        lengths = np.diff(np.append(heads, arr.size))
+        return np.repeat(codes, lengths), n
+    return _factorize_words(arr)
+
+
+def _factorize_words(arr: np.ndarray) -> tuple[np.ndarray, int]:
     words = _words(arr)
     codes, n = _dense(words[0])
     for w in words[1:]:
         wc, wn = _dense(w)
         codes, n = _dense(codes * wn + wc)
     return codes, n
+
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser (in place on a fresh uint64 array)."""
+    x ^= x >> np.uint64(30)
+    x *= _M1
+    x ^= x >> np.uint64(27)
+    x *= _M2
+    x ^= x >> np.uint64(31)
+    return x
+
+
+def hash_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each (query code, docno bytes) pair (equal pairs, equal hashes)."""
+    with np.errstate(over="ignore"):
+        h = _mix(qcodes.astype(np.uint64) * _GOLD + np.uint64(1))
+        for w in _words(as_bytes(docno)):
+            h = _mix(h ^ w)
+    return h
+
+
+def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
+    """Indices of rows whose (query code, docno) pair occurred on an earlier row.
+
+    Hash, sort the hashes, then confirm equal neighbours byte for byte; a 64-bit hash
+    collision between different pairs (never seen in practice) falls back to an exact sort.
+    """
+    if qcodes.size < 2:
+        return np.empty(0, dtype=np.int64)
+    h = hash_pairs(qcodes, docno)
+    order = np.argsort(h, kind="stable")
+    sh = h[order]
+    cand = np.flatnonzero(sh[1:] == sh[:-1])
+    if cand.size == 0:
+        return np.empty(0, dtype=np.int64)
+    a, b = order[cand], order[cand + 1]
+    same = (qcodes[a] == qcodes[b]) & (docno[a] == docno[b])
+    if same.all():
+        return np.unique(b)
+    dc, nd = factorize(docno)
+    key = qcodes.astype(np.int64) * max(nd, 1) + dc
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    return np.unique(order[np.flatnonzero(sk[1:] == sk[:-1]) + 1])
 
 
 def factorize_many(*arrays) -> tuple[list[np.ndarray], int]:

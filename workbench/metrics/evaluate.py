@@ -1,0 +1,221 @@
+"""Evaluate runs against qrels: per-query values and trec_eval's aggregates.
+
+Entry points (plain arrays in, plain arrays out; no files, no database):
+
+- ``evaluate(qrels_qid, qrels_docno, qrels_rel, run_qid, run_docno, run_score,
+  measures, ...)`` -> ``Evaluation`` for one run;
+- ``evaluate_many(qrels_qid, qrels_docno, qrels_rel, runs, measures, ...)`` -> one
+  ``Evaluation`` per run, sharing the qrels encoding (``runs`` is a sequence of
+  ``RunArrays`` or of (qid, docno, score) tuples).
+
+Aggregation follows trec_eval: the arithmetic mean over the evaluated queries for most
+measures, the geometric mean for gm_map (values floored at 1e-5), the sum for num_ret,
+num_rel and num_rel_ret, a count for num_q. Evaluated queries are those of the qrels that
+the run retrieved something for; with ``complete=True`` (``-c``) every qrels query, a
+query missing from the run scoring 0 (trec_eval 10 prints NaN for some iprec levels of
+such queries: we print 0). Run queries absent from the qrels are ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from workbench.metrics.kernels import MIN_GEO_MEAN, compute
+from workbench.metrics.measures import Measure, parse_measures
+from workbench.metrics.ranking import NONPOOL, UNJUDGED, QrelsIndex, rank_run
+
+__all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex"]
+
+
+@dataclass(frozen=True)
+class RunArrays:
+    """One run as arrays (what ``evaluate_many`` takes); rank only for ties='rank'."""
+
+    qid: object
+    docno: object
+    score: object
+    tag: str = ""
+    rank: object = None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of evaluating one run.
+
+    qids: evaluated query ids (str, trec_eval's order); per_query[m]: float64 array
+    aligned with qids (for gm_map: the query's AP); summary[m]: the 'all' value;
+    missing: qrels queries the run retrieved nothing for (averaged in only with -c);
+    ties: the tie policy used; tag: the run's tag.
+    """
+
+    measures: tuple[Measure, ...]
+    qids: tuple[str, ...]
+    per_query: dict[Measure, np.ndarray]
+    summary: dict[Measure, float]
+    missing: tuple[str, ...] = ()
+    tag: str = ""
+    ties: str = "trec_eval"
+    settings: dict = field(default_factory=dict)
+
+    def value(self, measure: Measure | str, qid: str | None = None) -> float:
+        """One value: the summary, or the value for one query."""
+        m = measure if isinstance(measure, Measure) else _one(measure)
+        if qid is None:
+            return self.summary[m]
+        return float(self.per_query[m][self.qids.index(qid)])
+
+
+def _one(name: str) -> Measure:
+    from workbench.metrics.measures import parse_measure
+
+    return parse_measure(name)
+
+
+def aggregate(measure: Measure, values: np.ndarray) -> float:
+    """trec_eval's 'all' value of a measure from its per-query values."""
+    n = values.size
+    if measure.family in ("num_ret", "num_rel", "num_rel_ret", "num_q"):
+        return float(values.sum())
+    if n == 0:
+        return 0.0
+    if measure.family == "gm_map":
+        return float(np.exp(np.log(np.maximum(values, MIN_GEO_MEAN)).sum() / n))
+    return float(values.sum() / n)
+
+
+def _measures(measures) -> tuple[Measure, ...]:
+    if isinstance(measures, Measure):
+        return (measures,)
+    if isinstance(measures, str):
+        return parse_measures([measures])
+    out: list[Measure] = []
+    names = [m for m in measures if not isinstance(m, Measure)]
+    objs = [m for m in measures if isinstance(m, Measure)]
+    out.extend(objs)
+    out.extend(parse_measures(names) if names else ())
+    seen: dict[Measure, Measure] = {}
+    for m in out:
+        seen.setdefault(m, m)
+    return tuple(sorted(seen.values(), key=lambda m: m.sort_key))
+
+
+def evaluate_many(
+    qrels_qid,
+    qrels_docno,
+    qrels_rel,
+    runs: Sequence,
+    measures,
+    *,
+    rel_level: int = 1,
+    ties: str = "trec_eval",
+    max_depth: int | None = None,
+    complete: bool = False,
+    compat: int = 10,
+    unjudged_as: int | None = None,
+    index: QrelsIndex | None = None,
+) -> list[Evaluation]:
+    """Evaluate several runs against one qrels (encoded once). See ``evaluate``."""
+    ms = _measures(measures)
+    if compat not in (9, 10):
+        raise ValueError("compat must be 9 or 10")
+    if max_depth is not None and max_depth < 0:
+        raise ValueError("max_depth must be >= 0")
+    if index is None:
+        index = QrelsIndex(qrels_qid, qrels_docno, qrels_rel)
+    out = []
+    for run in runs:
+        if not isinstance(run, RunArrays):
+            run = RunArrays(*run)
+        ev_index = index
+        if unjudged_as is not None:
+            ev_index = _with_unjudged_as(index, run, unjudged_as)
+        rk = rank_run(ev_index, run.qid, run.docno, run.score, ties=ties, rank=run.rank,
+                      max_depth=max_depth)
+        qsel = np.arange(index.nq) if complete else np.flatnonzero(rk.present)
+        cache: dict = {}
+        per_query = {}
+        summary = {}
+        for m in ms:
+            vals = compute(m, ev_index, rk, rel_level, compat, cache)[qsel]
+            per_query[m] = vals
+            summary[m] = aggregate(m, vals)
+        qids = tuple(q.decode("utf-8", "replace") for q in index.qids[qsel].tolist())
+        missing = tuple(
+            q.decode("utf-8", "replace") for q in index.qids[~rk.present].tolist()
+        )
+        out.append(Evaluation(
+            measures=ms, qids=qids, per_query=per_query, summary=summary, missing=missing,
+            tag=run.tag, ties=ties,
+            settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
+                      "compat": compat, "unjudged_as": unjudged_as},
+        ))
+    return out
+
+
+def _with_unjudged_as(index: QrelsIndex, run: RunArrays, grade: int) -> QrelsIndex:
+    """A qrels index in which every document the run retrieved without a judgment
+    (absent from the qrels, or a negative grade) has `grade` — the upper bound of
+    ``--bounds``: how far the holes in the judgments could move a score."""
+    from workbench.metrics.encode import as_bytes
+
+    qidx = index.query_index(run.qid)
+    docno = as_bytes(run.docno)
+    keep = qidx >= 0
+    qidx, docno = qidx[keep], docno[keep]
+    rel = index.lookup(qidx, docno)
+    holes = (rel == NONPOOL) | (rel == UNJUDGED)
+    qrel = index.rel.copy()
+    # regrade qrels rows with negative grades that the run retrieved
+    unj_run = rel == UNJUDGED
+    if unj_run.any():
+        sub = QrelsIndex(index.qids[qidx[unj_run]], docno[unj_run], np.zeros(int(unj_run.sum()), dtype=np.int64))
+        sub_q = sub.query_index(index.qids[index.qcode])
+        found = np.zeros(qrel.size, dtype=bool)
+        ok = sub_q >= 0
+        found[ok] = sub.lookup(sub_q[ok], index.docno[ok]) == 0
+        qrel[found & (qrel == UNJUDGED)] = grade
+    add = rel == NONPOOL
+    qid_all = np.concatenate((index.qids[index.qcode], index.qids[qidx[add]]))
+    doc_all = np.concatenate((index.docno, docno[add]))
+    rel_all = np.concatenate((qrel, np.full(int(add.sum()), grade, dtype=np.int64)))
+    return QrelsIndex(qid_all, doc_all, rel_all)
+
+
+def evaluate(
+    qrels_qid,
+    qrels_docno,
+    qrels_rel,
+    run_qid,
+    run_docno,
+    run_score,
+    measures,
+    *,
+    rel_level: int = 1,
+    ties: str = "trec_eval",
+    max_depth: int | None = None,
+    complete: bool = False,
+    compat: int = 10,
+    run_rank=None,
+    tag: str = "",
+    unjudged_as: int | None = None,
+) -> Evaluation:
+    """Evaluate one run (arrays) against qrels (arrays), exactly as trec_eval does.
+
+    qrels_*: parallel arrays (ids as str/bytes/int; rel integers, negative = unjudged).
+    run_*: parallel arrays; run_rank only for ties='rank'.
+    measures: names (``"map"``, ``"P.5,10"``, ``"nDCG@10"``…) or Measure objects.
+    rel_level: relevance threshold (trec_eval ``-l``); ties: ``trec_eval`` | ``input`` |
+    ``rank``; max_depth: top n per query (``-M``); complete: average over every qrels
+    query (``-c``); compat: 10, or 9 for trec_eval 9's recall-level rounding;
+    unjudged_as: treat unjudged retrieved documents as having this grade (bounds).
+    Raises ValueError on inconsistent input (duplicate pairs, unequal lengths).
+    """
+    return evaluate_many(
+        qrels_qid, qrels_docno, qrels_rel,
+        [RunArrays(run_qid, run_docno, run_score, tag, run_rank)],
+        measures, rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
+        compat=compat, unjudged_as=unjudged_as,
+    )[0]

@@ -1,0 +1,321 @@
+"""Array kernels: per-query values of each measure family over a flat ``Ranking``.
+
+Every kernel returns one float64 per qrels query (length ``nq``) and follows the
+trec_eval source it is named after (usnistgov/trec_eval, ``m_<name>.c``), including the
+order of floating-point operations, so values match trec_eval to the last bits. Rows
+are (query, rank) sorted; "within query" cumulative counts come from one global
+``cumsum`` minus the count at the start of each query.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from workbench.metrics.measures import Measure
+from workbench.metrics.ranking import QrelsIndex, Ranking
+
+__all__ = ["compute", "MIN_GEO_MEAN", "INFAP_EPSILON"]
+
+MIN_GEO_MEAN = 1e-5  # trec_eval.h
+INFAP_EPSILON = 1e-5  # trec_eval.h
+
+
+class _Ctx:
+    """Per (ranking, level) intermediate arrays, computed once and shared by kernels."""
+
+    def __init__(self, index: QrelsIndex, rk: Ranking, level: int, compat: int) -> None:
+        self.index, self.rk, self.level, self.compat = index, rk, level, compat
+        self.nq = rk.nq
+        self.R, self.N = index.counts(level)
+        self.isrel = rk.rel >= level
+        self._cache: dict = {}
+
+    def seg_cumsum(self, x: np.ndarray) -> np.ndarray:
+        """Inclusive cumulative sum of x within each query."""
+        c = np.cumsum(x, dtype=np.int64)
+        if c.size == 0:
+            return c
+        grp = self.rk.grp
+        starts = self.starts
+        base = np.zeros(self.nq, dtype=np.int64)
+        base[grp[starts]] = c[starts] - x[starts]
+        return c - base[grp]
+
+    @property
+    def starts(self) -> np.ndarray:
+        if "starts" not in self._cache:
+            grp = self.rk.grp
+            if grp.size == 0:
+                self._cache["starts"] = np.empty(0, dtype=np.int64)
+            else:
+                self._cache["starts"] = np.flatnonzero(np.concatenate(([True], grp[1:] != grp[:-1])))
+        return self._cache["starts"]
+
+    @property
+    def crel(self) -> np.ndarray:
+        """Relevant documents at or above each row, within its query."""
+        if "crel" not in self._cache:
+            self._cache["crel"] = self.seg_cumsum(self.isrel.astype(np.int64))
+        return self._cache["crel"]
+
+    def per_query(self, weights, mask=None) -> np.ndarray:
+        grp = self.rk.grp
+        if mask is not None:
+            grp = grp[mask]
+            if not np.isscalar(weights):
+                weights = weights[mask]
+        if np.isscalar(weights):
+            return np.bincount(grp, minlength=self.nq).astype(np.float64) * weights
+        return np.bincount(grp, weights=weights, minlength=self.nq)
+
+    def num_rel_ret(self, cutoff: int | None = None) -> np.ndarray:
+        key = ("nrr", cutoff)
+        if key not in self._cache:
+            mask = self.isrel if cutoff is None else self.isrel & (self.rk.rank <= cutoff)
+            self._cache[key] = self.per_query(1.0, mask)
+        return self._cache[key]
+
+    def ap_terms(self) -> np.ndarray:
+        if "ap_terms" not in self._cache:
+            self._cache["ap_terms"] = np.where(self.isrel, self.crel / self.rk.rank, 0.0)
+        return self._cache["ap_terms"]
+
+
+def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    den = np.asarray(den, dtype=np.float64)
+    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _ap(ctx: _Ctx, cutoff: int | None) -> np.ndarray:
+    terms = ctx.ap_terms()
+    mask = None if cutoff is None else ctx.rk.rank <= cutoff
+    return _safe_div(ctx.per_query(terms, mask), ctx.R)
+
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    f = np.floor(x)
+    return np.where(x - f >= 0.5, f + 1, f)
+
+
+def _recall_cuts(ctx: _Ctx, levels) -> np.ndarray:
+    """(len(levels), nq) number of relevant documents each recall level stands for."""
+    p = np.asarray(levels, dtype=np.float64)[:, None]
+    x = p * ctx.R[None, :].astype(np.float64)
+    if ctx.compat == 9:
+        return np.floor(x + 0.9).astype(np.int64)  # trec_eval 9: (long)(p*R + 0.9)
+    return _round_half_away(x).astype(np.int64)  # trec_eval 10: lround(p*R)
+
+
+def _interpolated(ctx: _Ctx, levels) -> np.ndarray:
+    """(len(levels), nq) interpolated precision at each recall level (m_iprec_at_recall.c)."""
+    rk = ctx.rk
+    nq = ctx.nq
+    cuts = _recall_cuts(ctx, levels)
+    out = np.zeros((len(levels), nq), dtype=np.float64)
+    if rk.grp.size == 0:
+        return out
+    prec = ctx.crel / rk.rank
+    # max precision at this rank or below, within the query: a reversed running max,
+    # lifted by 2 per query segment so one global accumulate never crosses queries
+    starts = ctx.starts
+    seg = np.zeros(rk.grp.size, dtype=np.int64)
+    seg[starts[1:]] = 1
+    seg = np.cumsum(seg)
+    lifted = prec + 2.0 * (seg[-1] - seg)
+    rmax = np.maximum.accumulate(lifted[::-1])[::-1] - 2.0 * (seg[-1] - seg)
+    nrr = ctx.num_rel_ret().astype(np.int64)
+    # value at the c-th relevant retrieved document, for c >= 1
+    rel_rows = np.flatnonzero(ctx.isrel)
+    g = rk.grp[rel_rows]
+    c = ctx.crel[rel_rows]
+    for i in range(len(levels)):
+        want = cuts[i]
+        hit = c == want[g]
+        out[i, g[hit]] = rmax[rel_rows[hit]]
+        zero = (want == 0) & rk.present & (rk.num_ret > 0)
+        qs = np.flatnonzero(zero)
+        if qs.size:
+            firsts = np.zeros(nq, dtype=np.int64)
+            firsts[rk.grp[starts]] = starts
+            out[i, qs] = rmax[firsts[qs]]
+        out[i, want > nrr] = 0.0
+    return out
+
+
+def _gains(rel: np.ndarray, gain: str) -> np.ndarray:
+    g = np.where(rel > 0, rel, 0).astype(np.float64)
+    return np.exp2(g) - 1.0 if gain == "exp" else g
+
+
+def _discount(rank: np.ndarray, discount: str, base: float) -> np.ndarray:
+    r = rank.astype(np.float64)
+    if discount == "log2":
+        return np.log2(r + 1.0)
+    return np.maximum(1.0, np.log(r) / math.log(base))
+
+
+def _dcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
+    rk = ctx.rk
+    g = _gains(rk.rel, gain)
+    w = g if cumulative else g / _discount(rk.rank, discount, base)
+    mask = None if cutoff is None else rk.rank <= cutoff
+    return ctx.per_query(w, mask)
+
+
+def _idcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
+    grp, grade = ctx.index.ideal()
+    if grp.size == 0:
+        return np.zeros(ctx.nq)
+    starts = np.flatnonzero(np.concatenate(([True], grp[1:] != grp[:-1])))
+    first = np.zeros(ctx.nq, dtype=np.int64)
+    first[grp[starts]] = starts
+    rank = np.arange(grp.size, dtype=np.int64) - first[grp] + 1
+    g = _gains(grade, gain)
+    w = g if cumulative else g / _discount(rank, discount, base)
+    if cutoff is not None:
+        keep = rank <= cutoff
+        grp, w = grp[keep], w[keep]
+    return np.bincount(grp, weights=w, minlength=ctx.nq)
+
+
+def _bpref(ctx: _Ctx) -> np.ndarray:
+    rk = ctx.rk
+    nonrel = (rk.rel >= 0) & ~ctx.isrel
+    nonrel_so_far = ctx.seg_cumsum(nonrel.astype(np.int64))
+    rows = ctx.isrel
+    g = rk.grp[rows]
+    nsf = nonrel_so_far[rows].astype(np.float64)
+    R = ctx.R[g].astype(np.float64)
+    N = ctx.N[g].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = np.where(nsf > 0, 1.0 - (np.minimum(nsf, R) / np.minimum(N, R)), 1.0)
+    return _safe_div(np.bincount(g, weights=term, minlength=ctx.nq), ctx.R)
+
+
+def _infap(ctx: _Ctx) -> np.ndarray:
+    rk = ctx.rk
+    nonrel = (rk.rel >= 0) & ~ctx.isrel
+    unj = rk.rel == -2
+    nonrel_so_far = ctx.seg_cumsum(nonrel.astype(np.int64))
+    unj_so_far = ctx.seg_cumsum(unj.astype(np.int64))
+    rows = ctx.isrel
+    g = rk.grp[rows]
+    fj = (rk.rank[rows] - 1).astype(np.float64)
+    rsf = ctx.crel[rows].astype(np.float64)
+    nsf = nonrel_so_far[rows].astype(np.float64)
+    usf = unj_so_far[rows].astype(np.float64)
+    e = INFAP_EPSILON
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = (
+            1.0 / (fj + 1.0)
+            + (fj / (fj + 1.0)) * ((rsf - 1 + nsf + usf) / fj) * ((rsf - 1 + e) / (rsf - 1 + nsf + 2 * e))
+        )
+    term = np.where(fj == 0, 1.0, term)
+    return _safe_div(np.bincount(g, weights=term, minlength=ctx.nq), ctx.R)
+
+
+def _recip_rank(ctx: _Ctx, cutoff: int | None) -> np.ndarray:
+    rk = ctx.rk
+    rows = np.flatnonzero(ctx.isrel)
+    out = np.zeros(ctx.nq)
+    if rows.size == 0:
+        return out
+    g = rk.grp[rows]
+    first = np.concatenate(([True], g[1:] != g[:-1]))
+    r = rk.rank[rows[first]].astype(np.float64)
+    gg = g[first]
+    if cutoff is not None:
+        ok = r <= cutoff
+        gg, r = gg[ok], r[ok]
+    out[gg] = 1.0 / r
+    return out
+
+
+def _f(P: np.ndarray, Rc: np.ndarray, beta: float, nrr: np.ndarray) -> np.ndarray:
+    x = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = (x + 1.0) * P * Rc / (x * P + Rc)
+    return np.where(nrr > 0, v, 0.0)
+
+
+def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat: int,
+            _ctx_cache: dict | None = None) -> np.ndarray:
+    """Per-query values (length nq) of one measure on one ranking."""
+    lvl = level if measure.rel is None else measure.rel
+    cache = _ctx_cache if _ctx_cache is not None else {}
+    if lvl not in cache:
+        cache[lvl] = _Ctx(index, rk, lvl, compat)
+    ctx = cache[lvl]
+    f, k = measure.family, measure.cutoff
+    R = ctx.R.astype(np.float64)
+    if f == "num_ret":
+        return rk.num_ret.astype(np.float64)
+    if f == "num_rel":
+        return R
+    if f == "num_rel_ret":
+        return ctx.num_rel_ret()
+    if f == "num_q":
+        return np.ones(ctx.nq)
+    if f == "runid":
+        return np.zeros(ctx.nq)
+    if f in ("map", "gm_map"):
+        return _ap(ctx, None)
+    if f == "map_cut":
+        return _ap(ctx, k)
+    if f == "P":
+        return ctx.num_rel_ret(k) / k
+    if f == "recall":
+        return _safe_div(ctx.num_rel_ret(k), R)
+    if f == "success":
+        return (ctx.num_rel_ret(k) > 0).astype(np.float64)
+    if f == "Rprec":
+        mask = ctx.isrel & (rk.rank <= ctx.R[rk.grp])
+        return _safe_div(ctx.per_query(1.0, mask), R)
+    if f == "recip_rank":
+        return _recip_rank(ctx, k)
+    if f == "bpref":
+        return _bpref(ctx)
+    if f == "infAP":
+        return _infap(ctx)
+    if f == "iprec_at_recall":
+        return _interpolated(ctx, [measure.level])[0]
+    if f == "11pt_avg":
+        return _interpolated(ctx, measure.levels).sum(axis=0) / len(measure.levels)
+    if f == "set_P":
+        return _safe_div(ctx.num_rel_ret(), rk.num_ret)
+    if f == "set_recall":
+        return _safe_div(ctx.num_rel_ret(), R)
+    if f in ("set_F", "F"):
+        nrr = ctx.num_rel_ret(k)
+        ret = rk.num_ret if k is None else np.full(ctx.nq, float(k))
+        return _f(_safe_div(nrr, ret), _safe_div(nrr, R), measure.beta, nrr)
+    if f == "Judged":
+        judged = rk.rel >= 0
+        if k is None:
+            return _safe_div(ctx.per_query(1.0, judged), rk.num_ret)
+        return ctx.per_query(1.0, judged & (rk.rank <= k)) / k
+    if f in ("dcg", "ideal_dcg", "ndcg", "ndcg_cut"):
+        key = ("trec_dcg", k)
+        if key not in ctx._cache:
+            ctx._cache[key] = (_dcg(ctx, k), _idcg(ctx, k))
+        dcg, idcg = ctx._cache[key]
+        if f == "dcg":
+            return dcg
+        if f == "ideal_dcg":
+            return idcg
+        return np.where(idcg > 0, _safe_div(dcg, idcg), dcg)
+    if f in ("CG", "DCG", "IDCG", "nDCG"):
+        args = (k, measure.gain, measure.discount, measure.base)
+        if f == "CG":
+            return _dcg(ctx, *args, cumulative=True)
+        if f == "DCG":
+            return _dcg(ctx, *args)
+        idcg = _idcg(ctx, *args)
+        if f == "IDCG":
+            return idcg
+        return _safe_div(_dcg(ctx, *args), idcg)
+    raise ValueError(f"no kernel for measure family {f!r}")

@@ -1,0 +1,259 @@
+"""From qrels and run arrays to the flat, query-grouped ranking every kernel reads.
+
+``QrelsIndex`` encodes the qrels once (shared by every run evaluated against them);
+``rank_run`` sorts one run the way trec_eval does and looks up each retrieved document's
+grade. The result, ``Ranking``, is a set of flat arrays sorted by (query, rank): one row
+per retrieved document, no padding, so one cumulative sum serves all queries at once.
+
+Grades of retrieved documents follow trec_eval (form_res_rels.c): the qrels grade, or
+NONPOOL (-1) for a document absent from the qrels, or UNJUDGED (-2) for a qrels entry
+with a negative grade ("in the pool but unjudged").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.metrics.encode import as_bytes, factorize, hash_pairs
+
+__all__ = ["NONPOOL", "UNJUDGED", "TIES", "QrelsIndex", "Ranking", "rank_run"]
+
+NONPOOL = -1
+UNJUDGED = -2
+TIES = ("trec_eval", "input", "rank")
+
+
+class QrelsIndex:
+    """Qrels encoded for fast lookups: sorted query ids, per-query grades, a hash index.
+
+    qids: the qrels query ids in trec_eval's order (byte-string order), as an ``S``
+    array; every ranking and result is indexed by position in it.
+    """
+
+    def __init__(self, qid, docno, rel) -> None:
+        qid = as_bytes(qid)
+        docno = as_bytes(docno)
+        rel = np.asarray(rel, dtype=np.int64)
+        if not (qid.size == docno.size == rel.size):
+            raise ValueError("qrels arrays differ in length")
+        qcode, nq = factorize(qid)
+        self.nq = nq
+        self.qids = np.empty(nq, dtype=qid.dtype)
+        self.qids[qcode] = qid
+        self.docno = docno
+        self.qcode = qcode
+        # trec_eval: every negative grade means "in the pool, unjudged"
+        self.rel = np.where(rel < 0, UNJUDGED, rel)
+        h = hash_pairs(qcode, docno)
+        order = np.argsort(h)
+        self._hash = h[order]
+        self._order = order
+        dup = np.flatnonzero(self._hash[1:] == self._hash[:-1])
+        if dup.size:
+            a, b = order[dup], order[dup + 1]
+            same = (qcode[a] == qcode[b]) & (docno[a] == docno[b])
+            if same.any():
+                i = int(b[np.argmax(same)])
+                raise ValueError(
+                    f"duplicate qrels entry for query {qid[i].decode(errors='replace')!r}, "
+                    f"document {docno[i].decode(errors='replace')!r}"
+                )
+            self._collision = True  # distinct pairs, equal hashes: use exact lookups
+        else:
+            self._collision = False
+        self._levels: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._ideal: np.ndarray | None = None
+
+    def counts(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """(R, N) per query: grades >= level, and judged grades 0 <= g < level."""
+        if level not in self._levels:
+            judged = self.rel >= 0
+            rel = self.rel >= level
+            R = np.bincount(self.qcode, weights=rel, minlength=self.nq).astype(np.int64)
+            J = np.bincount(self.qcode, weights=judged, minlength=self.nq).astype(np.int64)
+            self._levels[level] = (R, J - R if level >= 0 else J * 0)
+        return self._levels[level]
+
+    def ideal(self) -> tuple[np.ndarray, np.ndarray]:
+        """(grp, grade): positive grades of each query sorted descending, flat by query."""
+        if self._ideal is None:
+            pos = self.rel > 0
+            g = self.qcode[pos]
+            v = self.rel[pos]
+            order = np.lexsort((-v, g))
+            self._ideal = (g[order], v[order])
+        return self._ideal
+
+    def lookup(self, qidx: np.ndarray, docno: np.ndarray) -> np.ndarray:
+        """Grade of each (query index, docno) pair: qrels grade, NONPOOL or UNJUDGED."""
+        out = np.full(qidx.size, NONPOOL, dtype=np.int64)
+        if qidx.size == 0 or self._hash.size == 0:
+            return out
+        if self._collision:
+            return self._lookup_exact(qidx, docno)
+        h = hash_pairs(qidx, docno)
+        pos = np.searchsorted(self._hash, h)
+        pos[pos == self._hash.size] = 0
+        cand = self._order[pos]
+        hit = (self._hash[pos] == h) & (self.qcode[cand] == qidx) & (self.docno[cand] == docno)
+        out[hit] = self.rel[cand[hit]]
+        return out
+
+    def _lookup_exact(self, qidx, docno) -> np.ndarray:
+        from workbench.metrics.encode import factorize_many
+
+        (dq, dr), nd = factorize_many(self.docno, docno)
+        kq = self.qcode * max(nd, 1) + dq
+        kr = qidx * max(nd, 1) + dr
+        order = np.argsort(kq)
+        sk = kq[order]
+        pos = np.searchsorted(sk, kr)
+        pos[pos == sk.size] = 0
+        hit = sk[pos] == kr
+        out = np.full(qidx.size, NONPOOL, dtype=np.int64)
+        out[hit] = self.rel[order[pos[hit]]]
+        return out
+
+    def query_index(self, run_qid) -> np.ndarray:
+        """Position of each run query id in ``qids``, or -1 when the qrels lack it."""
+        run_qid = as_bytes(run_qid)
+        if run_qid.size == 0 or self.nq == 0:
+            return np.full(run_qid.size, -1, dtype=np.int64)
+        change = np.flatnonzero(run_qid[1:] != run_qid[:-1]) + 1
+        heads = np.concatenate(([0], change))
+        hq = run_qid[heads]
+        pos = np.searchsorted(self.qids, hq)
+        pos[pos == self.nq] = 0
+        found = self.qids[pos] == hq
+        idx = np.where(found, pos, -1)
+        return np.repeat(idx, np.diff(np.append(heads, run_qid.size)))
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """One run, sorted and joined with the qrels: flat rows grouped by query.
+
+    grp: query index (into QrelsIndex.qids) of each row, non-decreasing;
+    rank: 1-based rank within the query; rel: grade, NONPOOL or UNJUDGED;
+    num_ret: retrieved documents per query (length nq); present: queries the run
+    retrieved anything for (before -M).
+    """
+
+    nq: int
+    grp: np.ndarray
+    rank: np.ndarray
+    rel: np.ndarray
+    num_ret: np.ndarray
+    present: np.ndarray
+
+
+def _desc_float32_key(score: np.ndarray) -> np.ndarray:
+    """uint32 keys whose ascending order is the descending order of float32(score)."""
+    bits = score.astype(np.float32).view(np.uint32)
+    neg = (bits >> np.uint32(31)).astype(bool)
+    key = np.where(neg, ~bits, bits | np.uint32(0x80000000))
+    key = np.where(key == np.uint32(0x7FFFFFFF), np.uint32(0x80000000), key)  # -0.0 == +0.0
+    return ~key
+
+
+def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.ndarray | None:
+    """Row order (query, score desc as float32, docno desc) or None if already in it."""
+    skey = _desc_float32_key(score)
+    key = (qidx.astype(np.uint64) << np.uint64(32)) | skey.astype(np.uint64)
+    n = key.size
+    if n > 1:
+        # Already sorted? Query ids need only be contiguous, not ordered.
+        same_q = qidx[1:] == qidx[:-1]
+        heads = np.count_nonzero(~same_q) + 1
+        contiguous = heads == np.unique(qidx).size
+        if contiguous:
+            ks = skey[1:].astype(np.int64) - skey[:-1].astype(np.int64)
+            within = same_q
+            ok = np.all(ks[within] >= 0)
+            if ok:
+                tied = within & (ks == 0)
+                if not tied.any() or np.all(docno[1:][tied] < docno[:-1][tied]):
+                    # also the query groups must come in index order for the flat layout
+                    gstart = np.concatenate(([True], ~same_q))
+                    if np.all(np.diff(qidx[gstart]) > 0):
+                        return None
+    order = np.argsort(key)
+    sk = key[order]
+    tie = np.flatnonzero(sk[1:] == sk[:-1])
+    if tie.size:
+        rows = np.unique(np.concatenate((tie, tie + 1)))
+        sub = order[rows]
+        dcode, _ = factorize(docno[sub])
+        sub_order = np.lexsort((-dcode, key[sub]))
+        order[rows] = sub[sub_order]
+    return order
+
+
+def rank_run(
+    index: QrelsIndex,
+    qid,
+    docno,
+    score,
+    *,
+    ties: str = "trec_eval",
+    rank=None,
+    max_depth: int | None = None,
+) -> Ranking:
+    """Sort a run as trec_eval does and join it with the qrels.
+
+    ties: ``trec_eval`` — score descending (compared as float32, as trec_eval stores
+    scores), ties by docno descending; ``input`` — the input order within each query;
+    ``rank`` — the rank column ascending (then input order). Rows of queries absent
+    from the qrels are dropped. max_depth keeps the top n of each query (``-M``).
+    """
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {', '.join(TIES)}")
+    qidx = index.query_index(qid)
+    docno = as_bytes(docno)
+    score = np.asarray(score, dtype=np.float64)
+    if not (qidx.size == docno.size == score.size):
+        raise ValueError("run arrays differ in length")
+    keep = qidx >= 0
+    if not keep.all():
+        qidx, docno, score = qidx[keep], docno[keep], score[keep]
+        if rank is not None:
+            rank = np.asarray(rank)[keep]
+    if ties == "trec_eval":
+        order = _trec_order(qidx, score, docno)
+    elif ties == "input":
+        order = np.argsort(qidx, kind="stable")
+    else:
+        if rank is None:
+            raise ValueError("ties='rank' needs the rank column")
+        order = np.lexsort((np.asarray(rank, dtype=np.float64), qidx))
+    if order is not None:
+        qidx, docno = qidx[order], docno[order]
+    nq = index.nq
+    n = qidx.size
+    starts = np.flatnonzero(np.concatenate(([True], qidx[1:] != qidx[:-1]))) if n else np.empty(0, np.int64)
+    present = np.zeros(nq, dtype=bool)
+    present[qidx[starts]] = True
+    pos = np.arange(n, dtype=np.int64)
+    first = np.zeros(nq, dtype=np.int64)
+    first[qidx[starts]] = starts
+    rk = pos - first[qidx] + 1
+    if n:
+        # duplicates within a query are an error (trec_eval refuses them too)
+        from workbench.metrics.encode import duplicate_pairs
+
+        dup = duplicate_pairs(qidx, docno)
+        if dup.size:
+            i = int(dup[0])
+            raise ValueError(
+                f"duplicate document {docno[i].decode(errors='replace')!r} for query "
+                f"{index.qids[qidx[i]].decode(errors='replace')!r} in the run"
+            )
+    if max_depth is not None:
+        cut = rk <= max_depth
+        if not cut.all():
+            qidx, docno, rk = qidx[cut], docno[cut], rk[cut]
+    rel = index.lookup(qidx, docno)
+    num_ret = np.bincount(qidx, minlength=nq).astype(np.int64)
+    return Ranking(nq=nq, grp=qidx, rank=rk, rel=rel, num_ret=num_ret, present=present)
