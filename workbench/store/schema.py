@@ -13,7 +13,6 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.request import pathname2url
 
 from sqlalchemy import Connection, Engine, create_engine, inspect, text
 from sqlalchemy.pool import NullPool
@@ -61,16 +60,19 @@ def _sqlite_file(engine: Engine) -> str | None:
 
 @contextmanager
 def _reader(engine: Engine) -> Iterator[Connection]:
-    """A connection that cannot change the database. For a SQLite file it is a plain
-    read-only one: the engine's connect hook switches the file to WAL, which would rewrite
-    a file that is not ours before we even know it."""
+    """A connection that does not change the database. For a SQLite file it is a plain
+    driver connection without the engine's connect hook, which switches the file to WAL
+    and would so rewrite a file that is not ours before we even know it. (Not mode=ro:
+    a read-only connection cannot remove the -wal/-shm files it creates.)"""
     path = _sqlite_file(engine)
     if path is None:
         with engine.execution_options(sqlite_begin="DEFERRED").connect() as conn:
             yield conn
         return
-    uri = f"file:{pathname2url(path)}?mode=ro"
-    probe = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True), poolclass=NullPool)
+    probe = create_engine(
+        "sqlite://", poolclass=NullPool,
+        creator=lambda: sqlite3.connect(path, timeout=10, isolation_level=None),
+    )
     try:
         with probe.connect() as conn:
             yield conn

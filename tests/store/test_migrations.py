@@ -1,0 +1,184 @@
+"""Alembic migrations on SQLite and PostgreSQL: the initial revision creates exactly the
+models' schema, upgrade/downgrade round-trips, and batch table rebuilds on SQLite never
+cascade-delete child rows (DESIGN §7)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import func, inspect, select, text
+
+from workbench.campaign.judging import record_grade
+from workbench.store.engine import make_engine
+from workbench.store.models import Base, Document, Judgment, Query, Result, ScaleLevel, System
+from workbench.store.schema import (
+    alembic_config,
+    current_revision,
+    downgrade,
+    head_revision,
+    migrations_dir,
+    upgrade,
+)
+
+TABLES = {t.name for t in Base.metadata.sorted_tables}
+
+
+def _tables(engine) -> set[str]:
+    with engine.connect() as conn:
+        return set(inspect(conn).get_table_names()) - {"alembic_version"}
+
+
+def test_autogenerate_finds_no_difference_between_models_and_migrations(db_url):
+    engine = make_engine(db_url)
+    upgrade(engine)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(
+            conn, opts={"compare_type": True, "render_as_batch": conn.dialect.name == "sqlite"}
+        )
+        diff = compare_metadata(context, Base.metadata)
+    engine.dispose()
+    assert diff == []
+
+
+def test_upgrade_downgrade_upgrade(db_url):
+    engine = make_engine(db_url)
+    upgrade(engine)
+    assert _tables(engine) == TABLES
+    assert current_revision(engine) == head_revision()
+    with engine.connect() as conn:
+        # A new campaign is usable at once: the settings row and the 0-3 scale.
+        assert conn.execute(text("SELECT id, relevance_threshold FROM campaign")).all() == [(1, 1)]
+        assert conn.execute(select(ScaleLevel.grade).order_by(ScaleLevel.grade)).scalars().all() == [0, 1, 2, 3]
+    downgrade(engine, "base")
+    assert _tables(engine) == set()
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert _tables(engine) == TABLES
+    assert current_revision(engine) == head_revision()
+    engine.dispose()
+
+
+def _seed(engine) -> None:
+    from workbench.campaign.database import Database
+
+    db = Database.from_engine(engine)
+    with db.write.begin() as s:
+        s.add_all([Query(ext_id="q1"), Document(ext_id="d1"), System(tag="sys")])
+    with db.write.begin() as s:
+        s.add(Result(system_id=1, query_id=1, document_id=1, rank=1, score=1.0))
+    record_grade(db, "ann", "q1", "d1", 2)
+
+
+def _counts(engine) -> tuple[int, int, int]:
+    with engine.connect() as conn:
+        return tuple(conn.execute(select(func.count()).select_from(m)).scalar_one()
+                     for m in (Query, Result, Judgment))
+
+
+BATCH_REVISION = '''\
+"""rebuild query (batch mode on SQLite)"""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "9002"
+down_revision = "{head}"
+branch_labels = None
+depends_on = None
+
+
+def _recreate() -> str:
+    # Force SQLite's copy-drop-rename rebuild; PostgreSQL alters in place.
+    return "always" if op.get_context().dialect.name == "sqlite" else "auto"
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("query", recreate=_recreate()) as batch:
+        batch.add_column(sa.Column("extra", sa.Text(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("query", recreate=_recreate()) as batch:
+        batch.drop_column("extra")
+'''
+
+
+def _scripts_with_batch_revision(tmp_path, *, keep_foreign_keys_on: bool = False):
+    scripts = tmp_path / "migrations"
+    shutil.copytree(migrations_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "9002_rebuild_query.py").write_text(BATCH_REVISION.format(head=head_revision()))
+    if keep_foreign_keys_on:
+        env = scripts / "env.py"
+        source = env.read_text()
+        assert 'execute("PRAGMA foreign_keys = OFF")' in source
+        env.write_text(source.replace('execute("PRAGMA foreign_keys = OFF")', 'execute("PRAGMA foreign_keys = ON")'))
+    return scripts
+
+
+def _migrate(engine, scripts, target: str) -> None:
+    with engine.connect() as conn:
+        cfg = alembic_config(conn)
+        cfg.set_main_option("script_location", str(scripts))
+        (command.upgrade if target == "9002" else command.downgrade)(cfg, target)
+        if conn.in_transaction():
+            conn.commit()
+
+
+def test_batch_rebuild_of_a_parent_table_keeps_child_rows(db_url, tmp_path):
+    """Rebuilding `query` drops and recreates it: with foreign keys on, SQLite would
+    cascade-delete every result and judgment. env.py switches them off and checks after."""
+    scripts = _scripts_with_batch_revision(tmp_path)
+    engine = make_engine(db_url)
+    upgrade(engine)
+    _seed(engine)
+    assert _counts(engine) == (1, 1, 1)
+    for target in ("9002", head_revision()):
+        _migrate(engine, scripts, target)
+        assert _counts(engine) == (1, 1, 1)
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as conn:  # switched back on for normal work
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    engine.dispose()
+
+
+def test_the_cascade_hazard_is_real_without_the_env_guard(tmp_path):
+    """Control for the test above: the same rebuild with foreign keys left on loses the
+    child rows, so the guard in env.py is what keeps them."""
+    scripts = _scripts_with_batch_revision(tmp_path, keep_foreign_keys_on=True)
+    engine = make_engine(str(tmp_path / "hazard.sqlite"))
+    upgrade(engine)
+    _seed(engine)
+    _migrate(engine, scripts, "9002")
+    assert _counts(engine) == (1, 0, 0)
+    engine.dispose()
+
+
+def test_foreign_key_violation_aborts_a_sqlite_migration(tmp_path):
+    engine = make_engine(str(tmp_path / "fk.sqlite"))
+    upgrade(engine)
+    raw = engine.raw_connection()
+    try:
+        raw.driver_connection.execute("PRAGMA foreign_keys = OFF")
+        raw.driver_connection.execute(
+            "INSERT INTO result (system_id, query_id, document_id, rank, score) VALUES (7, 7, 7, 1, 1.0)"
+        )
+    finally:
+        raw.close()
+    engine.dispose()
+    engine = make_engine(str(tmp_path / "fk.sqlite"))
+    with pytest.raises(RuntimeError, match="foreign key check failed after migration"):
+        upgrade(engine)
+    engine.dispose()
+
+
+def test_one_linear_history():
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory.from_config(alembic_config())
+    revisions = list(scripts.walk_revisions())
+    assert revisions[0].revision == head_revision()
+    assert revisions[-1].down_revision is None
+    assert len(scripts.get_heads()) == 1
