@@ -11,7 +11,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from workbench.campaign.database import Database
 from workbench.store.models import (
@@ -127,3 +127,19 @@ def build_campaign(
                     )
         s.execute(insert(Assignment), assignments)
     return Campaign(queries, docs, systems, list(assessors), queues)
+
+
+def stored_runs(db: Database) -> dict[str, dict[str, dict[str, float]]]:
+    """tag -> query -> doc -> score, for oracles (pytrec_eval's run dict)."""
+    from workbench.store.models import Result as R
+
+    runs: dict[str, dict[str, dict[str, float]]] = {}
+    with db.read() as s:
+        for tag, q, d, score in s.execute(
+            select(System.tag, Query.ext_id, Document.ext_id, R.score)
+            .join(System, System.id == R.system_id)
+            .join(Query, Query.id == R.query_id)
+            .join(Document, Document.id == R.document_id)
+        ):
+            runs.setdefault(tag, {}).setdefault(q, {})[d] = score
+    return runs

@@ -8,8 +8,9 @@ package's `evaluate` (trec_eval semantics). After a grade the panel calls
 each system; the means are then re-averaged from the cached per-query values.
 
 Averages follow trec_eval: a system's mean is over the queries present both in its results
-and in the qrels (queries judged so far, for an assessor). Count measures (num_ret,
-num_rel, num_rel_ret) are summed instead, as in trec_eval's `all` line.
+and in the qrels (queries judged so far, for an assessor), aggregated by the metrics
+package's `aggregate` (so gm_map is a geometric mean and counts are summed, as in
+trec_eval's `all` line).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class ScoreTable:
     n_queries: dict[str, int]
     source: str = ""
     queries: tuple[str, ...] = field(default_factory=tuple)
+    # labels of count measures (num_ret, num_rel, ...): printed as integers
+    counts: frozenset[str] = frozenset()
 
 
 def campaign_measures(db: Database) -> list[str]:
@@ -100,6 +103,7 @@ class ScoreTracker:
                 if self._given_level is None:
                     self.level = campaign_threshold(self.db)
                 self._evaluator = _Evaluator(self.measures, self.level)
+                self.measures = self._evaluator.labels
             with self.db.read() as s:
                 systems = s.execute(select(System.id, System.tag).order_by(System.id)).all()
                 index = {sid: i for i, (sid, _) in enumerate(systems)}
@@ -157,6 +161,10 @@ class ScoreTracker:
         with self._lock:
             return self._table()
 
+    def is_count(self, label: str) -> bool:
+        """Whether a measure label is a count (printed as an integer, summed)."""
+        return self._evaluator is not None and self._evaluator.is_count(label)
+
     # ---- internals -------------------------------------------------------------------
 
     def _evaluate(
@@ -199,17 +207,13 @@ class ScoreTracker:
             rows = [self._values[q][tag] for q in queries if tag in self._values[q]]
             counts[tag] = len(rows)
             means[tag] = {
-                m: (
-                    float(sum(r[m] for r in rows))
-                    if _is_count(m)
-                    else (float(np.mean([r[m] for r in rows])) if rows else 0.0)
-                )
-                for m in self.measures
+                m: self._evaluator.aggregate(m, [r[m] for r in rows]) for m in self.measures
             }
         per_query = {q: {t: dict(v) for t, v in self._values[q].items()} for q in queries}
         return ScoreTable(
             self.measures, self.systems, per_query, means, counts,
             source_label(self.assessor, self.consensus), queries,
+            frozenset(m for m in self.measures if self.is_count(m)),
         )
 
 
@@ -222,10 +226,6 @@ def score_campaign(
 ) -> ScoreTable:
     """Every stored system's per-query and mean scores under one qrels source."""
     return ScoreTracker(db, measures, assessor=assessor, consensus=consensus).load()
-
-
-def _is_count(measure: str) -> bool:
-    return measure in ("num_ret", "num_rel", "num_rel_ret", "num_q")
 
 
 def _group_runs(rows, index: dict[int, int], n: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
@@ -252,19 +252,34 @@ def _group_qrels(rows) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 
 class _Evaluator:
-    """Adapter to the metrics package's public `evaluate` (the only place that knows it)."""
+    """Adapter to the metrics package's `evaluate` (the only place that knows it).
 
-    def __init__(self, measures: tuple[str, ...], level: int) -> None:
-        from workbench import metrics
+    Measures are parsed once; a name may expand (`P` -> P_5 ... P_1000). Values are keyed
+    by the measure's printed label (trec_eval's name where there is one: `ndcg_cut_10`,
+    `map`, `P_10`), the names `eval --format trec` prints.
+    """
 
-        self._metrics = metrics
-        self.names = measures
-        self.parsed = [metrics.parse_measure(m) for m in measures]
+    def __init__(self, names: tuple[str, ...], level: int) -> None:
+        from workbench.metrics.evaluate import aggregate, evaluate
+        from workbench.metrics.measures import parse_measures
+
+        self._evaluate = evaluate
+        self._aggregate = aggregate
+        parsed = parse_measures(list(names))
+        self.parsed = tuple(m for m in parsed if m.family != "runid")
+        self.labels = tuple(m.label or str(m) for m in self.parsed)
         self.level = level
 
     def __call__(self, qrels, run) -> dict[str, dict[str, float]]:
-        result = self._metrics.evaluate(qrels, run, self.parsed, relevance_level=self.level)
+        ev = self._evaluate(*qrels, *run, self.parsed, rel_level=self.level)
         return {
-            q: {name: float(vals[m]) for name, m in zip(self.names, self.parsed)}
-            for q, vals in result.items()
+            q: {label: float(ev.per_query[m][i]) for label, m in zip(self.labels, self.parsed)}
+            for i, q in enumerate(ev.qids)
         }
+
+    def aggregate(self, label: str, values: list[float]) -> float:
+        m = self.parsed[self.labels.index(label)]
+        return self._aggregate(m, np.asarray(values, dtype=np.float64))
+
+    def is_count(self, label: str) -> bool:
+        return self.parsed[self.labels.index(label)].is_count

@@ -1,0 +1,176 @@
+"""Judging TUI speed (issue 7): keystroke -> committed -> live panel updated, and startup.
+
+    .venv/bin/python bench/tui_bench.py [--queries 50 --systems 20 --depth 100 --grades 200]
+
+1. Builds a SQLite campaign of Q queries x S systems x depth D (pool = union of every
+   system's top D per query, the whole pool assigned to one assessor).
+2. Runs the real app headless (App.run_test) on its judging screen with the live panel
+   open and presses grade keys one at a time, timing from the key press to the commit
+   reported by the save worker and to the panel showing the recomputed scores.
+   Target: p95 < 16 ms (one frame at 60 Hz).
+3. Times the bare commit (`record_grade`) alone, the number behind "write in a worker".
+4. Startup: wall time from launching a Python process to the first usable screen (the
+   judging screen with its queue shown) on the sample database (a fresh copy); target < 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def row(name: str, ms: list[float]) -> str:
+    return (f"{name:<34} n={len(ms):<5} p50={pct(ms, 50):7.2f} ms  p95={pct(ms, 95):7.2f} ms"
+            f"  max={max(ms):7.2f} ms")
+
+
+def build(path: Path, queries: int, systems: int, depth: int) -> None:
+    from tests.tui.factory import build_campaign
+    from workbench.campaign.database import Database
+
+    db = Database.open(str(path))
+    # Enough documents that pools are deep (about depth * 4 per query).
+    build_campaign(db, n_queries=queries, n_systems=systems, depth=depth, n_docs=depth * 4,
+                   assessors=("bench",), markup_doc=False)
+    db.close()
+
+
+async def keystrokes(path: Path, grades: int) -> tuple[list[float], list[float], float]:
+    from workbench.campaign.database import Database
+    from workbench.tui.app import make_app
+    from workbench.tui.screens.judge import JudgeScreen
+
+    db = Database.open(str(path))
+    app = make_app(db, assessor="bench")
+    commit, panel = [], []
+    async with app.run_test(size=(160, 48)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, JudgeScreen) and app.screen.loaded:
+                break
+        screen = app.screen
+        t0 = time.perf_counter()
+        await pilot.press("s")  # open the panel: the first, full evaluation
+        while not screen.query_one("#scores").query_one("#score-query").render():
+            await asyncio.sleep(0.001)
+        await app.workers.wait_for_complete()
+        first_load = (time.perf_counter() - t0) * 1000
+        for i in range(grades):
+            n_before = len(screen.timings)
+            start = time.perf_counter()
+            await pilot.press(str(i % 4))
+            while len(screen.timings) == n_before or not screen.timings[-1][2]:
+                await asyncio.sleep(0.0002)
+            t_key, t_commit, t_panel = screen.timings[-1]
+            commit.append((t_commit - start) * 1000)
+            panel.append((t_panel - start) * 1000)
+            await app.workers.wait_for_complete()
+    db.close()
+    return commit, panel, first_load
+
+
+def bare_commits(path: Path, n: int) -> list[float]:
+    from workbench.campaign import assessing
+    from workbench.campaign.database import Database
+    from workbench.campaign.judging import record_grade
+
+    db = Database.open(str(path))
+    queue = assessing.load_queue(db, "bench", "q50" if os.path.exists(path) else "q1")
+    items = [it for it in queue.items if not it.judged][:n]
+    out = []
+    for i, item in enumerate(items):
+        t = time.perf_counter()
+        record_grade(db, "bench2", queue.query.query, item.document, i % 4)
+        out.append((time.perf_counter() - t) * 1000)
+    db.close()
+    return out
+
+
+def startup_child(db: str) -> None:
+    """Run in a fresh process: print READY when the judging screen shows its queue."""
+    from workbench.tui.app import make_app
+    from workbench.tui.screens.judge import JudgeScreen
+
+    async def run() -> None:
+        app = make_app(db, assessor="bench-startup")
+        async with app.run_test(size=(160, 48)) as pilot:
+            while not (isinstance(app.screen, JudgeScreen) and app.screen.loaded):
+                await asyncio.sleep(0.002)
+            print("READY", flush=True)
+            await pilot.pause()
+
+    asyncio.run(run())
+
+
+def startup(sample: Path, runs: int = 5) -> list[float]:
+    times = []
+    for _ in range(runs):
+        tmp = Path(tempfile.mkdtemp(prefix="tui-bench-"))
+        copy = tmp / "sample.sqlite"
+        shutil.copyfile(sample, copy)
+        t = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "--startup-child", str(copy)],
+            stdout=subprocess.PIPE, text=True, env={**os.environ, "XDG_CONFIG_HOME": str(tmp)},
+        )
+        for line in proc.stdout:
+            if line.startswith("READY"):
+                times.append((time.perf_counter() - t) * 1000)
+                break
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--queries", type=int, default=50)
+    ap.add_argument("--systems", type=int, default=20)
+    ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("--grades", type=int, default=200)
+    ap.add_argument("--startup-child")
+    args = ap.parse_args()
+    if args.startup_child:
+        startup_child(args.startup_child)
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="tui-bench-"))
+    os.environ["XDG_CONFIG_HOME"] = str(tmp)
+    path = tmp / "bench.sqlite"
+    t = time.perf_counter()
+    build(path, args.queries, args.systems, args.depth)
+    print(f"campaign: {args.queries} queries x {args.systems} systems x depth {args.depth} "
+          f"(built in {time.perf_counter() - t:.1f} s)")
+    commit, panel, first = asyncio.run(keystrokes(path, args.grades))
+    print(row("key -> committed (TUI)", commit))
+    print(row("key -> committed -> panel updated", panel))
+    print(f"{'first panel load (all queries)':<34} {first:7.1f} ms")
+    print(row("record_grade alone (SQLite WAL)", bare_commits(path, 100)))
+    sample = ROOT / "sample_db" / "sample.sqlite"
+    if sample.is_file() and sample.stat().st_size:
+        times = startup(sample)
+        print(row("startup to judging screen (sample)", times))
+    else:
+        print("startup: sample_db/sample.sqlite is empty; timing on the bench campaign instead")
+        print(row("startup to judging screen (bench db)", startup(path, 3)))
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""`workbench score`: formats, sources, errors; trec output checked against pytrec_eval."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import pytrec_eval
+
+from tests.tui.factory import build_campaign, stored_runs
+from workbench.campaign.judging import record_grade
+from workbench.campaign.qrels import derive_qrels
+from workbench.cli import main
+
+
+@pytest.fixture
+def scored(sqlite_db):
+    camp = build_campaign(sqlite_db, n_queries=3, n_systems=2, depth=8)
+    for i, d in enumerate(camp.queues["q1"]["alice"]):
+        record_grade(sqlite_db, "alice", "q1", d, i % 4)
+    for i, d in enumerate(camp.queues["q2"]["alice"][:5]):
+        record_grade(sqlite_db, "alice", "q2", d, (i + 1) % 3)
+    return sqlite_db, camp
+
+
+def _trec(out: str) -> dict[str, dict[tuple[str, str], str]]:
+    blocks: dict[str, dict[tuple[str, str], str]] = {}
+    current = None
+    for line in out.strip().splitlines():
+        m, q, v = line.split("\t")
+        if m == "runid":
+            current = blocks.setdefault(v, {})
+        else:
+            current[(m, q)] = v
+    return blocks
+
+
+def test_trec_format_matches_pytrec_eval(scored, capsys):
+    db, camp = scored
+    assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec",
+                 "-m", "map", "-m", "P.5", "-m", "num_rel_ret"]) == 0
+    blocks = _trec(capsys.readouterr().out)
+    assert list(blocks) == camp.systems
+    qrels: dict[str, dict[str, int]] = {}
+    for q, d, g in derive_qrels(db, assessor="alice").rows():
+        qrels.setdefault(q, {})[d] = g
+    for tag, run in stored_runs(db).items():
+        oracle = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5", "num_rel_ret"}).evaluate(run)
+        got = blocks[tag]
+        assert got[("num_q", "all")] == "2"
+        for q in ("q1", "q2"):
+            assert got[("map", q)] == f"{oracle[q]['map']:.4f}"
+            assert got[("P_5", q)] == f"{oracle[q]['P_5']:.4f}"
+            assert got[("num_rel_ret", q)] == str(int(oracle[q]["num_rel_ret"]))
+        assert got[("map", "all")] == f"{(oracle['q1']['map'] + oracle['q2']['map']) / 2:.4f}"
+        assert got[("num_rel_ret", "all")] == str(
+            int(oracle["q1"]["num_rel_ret"] + oracle["q2"]["num_rel_ret"]))
+
+
+def test_json_csv_and_table(scored, capsys):
+    db, camp = scored
+    assert main(["score", "--db", db.url, "--format", "json", "-q", "-m", "nDCG@10"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["source"] == "consensus:majority" and data["measures"] == ["ndcg_cut_10"]
+    assert [s["system"] for s in data["systems"]] == camp.systems
+    assert set(data["systems"][0]["per_query"]) == {"q1", "q2"}
+    assert main(["score", "--db", db.url, "--format", "csv", "-m", "P@10"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "system,query,measure,value"
+    assert [ln.split(",")[:3] for ln in lines[1:]] == [[t, "all", "P_10"] for t in camp.systems]
+    assert main(["score", "--db", db.url]) == 0
+    assert camp.systems[0] in capsys.readouterr().out
+
+
+def test_errors(scored, capsys):
+    db, _ = scored
+    assert main(["score", "--db", db.url, "-m", "nope"]) == 2
+    assert "unknown measure" in capsys.readouterr().err
+    assert main(["score", "--db", db.url, "--assessor", "ghost"]) == 1
+    assert "unknown assessor 'ghost'" in capsys.readouterr().err
+    assert main(["score", "--db", db.url, "--assessor", "alice", "--consensus", "mean"]) == 2

@@ -1,0 +1,89 @@
+"""The live score panel: equals `workbench score`, updates per grade, stays blind."""
+
+from __future__ import annotations
+
+from tests.tui.factory import SYSTEM_TAG
+from tests.tui.helpers import screen_text, settle
+from workbench.campaign.judging import record_grade
+from workbench.cli import main
+from workbench.tui.app import make_app
+from workbench.tui.screens.judge import JudgeScreen
+from workbench.tui.widgets.score_panel import ScorePanel
+
+SIZE = (190, 50)
+
+
+def _score_trec(db, capsys) -> dict[str, dict[tuple[str, str], str]]:
+    assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec"]) == 0
+    blocks: dict[str, dict[tuple[str, str], str]] = {}
+    current = None
+    for line in capsys.readouterr().out.strip().splitlines():
+        m, q, v = line.split("\t")
+        if m == "runid":
+            current = blocks.setdefault(v, {})
+        else:
+            current[(m, q)] = v
+    return blocks
+
+
+async def test_panel_values_equal_workbench_score(campaign, capsys):
+    db, camp = campaign
+    for i, d in enumerate(camp.queues["q2"]["alice"]):
+        record_grade(db, "alice", "q2", d, (i * 7) % 4)
+    record_grade(db, "bob", "q1", camp.queues["q1"]["alice"][0], 3)  # another assessor
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, JudgeScreen) and screen.query_ext == "q1"
+        panel = screen.query_one(ScorePanel)
+        assert not panel.display  # off by default
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert panel.display
+        await pilot.press("3", "0", "2", "1", "3", "2")
+        await settle(app, pilot)
+        table = app.score_tracker("alice").table()
+        shown = screen_text(app)
+    expected = _score_trec(db, capsys)
+    assert list(expected) == list(table.systems) == camp.systems
+    assert set(table.queries) == {"q1", "q2"}
+    for i, tag in enumerate(table.systems):
+        row = [line for line in shown.splitlines() if f"System {i + 1} " in line]
+        assert len(row) == 2  # the query table and the means table
+        for q in ("q1", "q2"):
+            for m in table.measures:
+                assert f"{table.per_query[q][tag][m]:.4f}" == expected[tag][(m, q)]
+        for m in table.measures:
+            assert f"{table.means[tag][m]:.4f}" == expected[tag][(m, "all")]
+        # what is drawn is the same numbers: current query (q1) row, then the means row
+        q_cells = [f"{table.per_query['q1'][tag][m]:.4f}" for m in table.measures]
+        mean_cells = [f"{table.means[tag][m]:.4f}" for m in table.measures]
+        label = f"System {i + 1} "
+        n = len(table.measures)
+        assert row[0].split(label, 1)[1].split()[:n] == q_cells
+        assert row[1].split(label, 1)[1].split()[:n] == mean_cells
+
+
+async def test_judging_screen_is_blind(campaign):
+    db, camp = campaign
+    record_grade(db, "bob", "q1", camp.queues["q1"]["alice"][1], 3)
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        await pilot.press("s", "2")
+        await settle(app, pilot)
+        texts = [screen_text(app)]
+        for _ in range(len(screen.items)):
+            await pilot.press("j")
+            await pilot.pause()
+            texts.append(screen_text(app))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        texts.append(screen_text(app))
+        # bob's 3 on the second document is not shown to alice
+        assert screen.items[1].grade is None
+    for text in texts:
+        assert SYSTEM_TAG not in text
+        assert "System 1" in texts[0]

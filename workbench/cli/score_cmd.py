@@ -1,0 +1,144 @@
+"""`workbench score`: every stored system against qrels derived from the stored judgments.
+
+The numbers come from `campaign.scoring.ScoreTracker`, the same code as the TUI's live
+panel. `--format trec` prints `measure<TAB>qid<TAB>value` with trec_eval's measure names,
+values as %.4f and counts as integers; each system's block starts with its `runid` line
+(trec_eval prints one run; `score` prints every stored system).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+import click
+
+from workbench.cli import db_option, resolve_db
+from workbench.errors import UsageError
+
+FORMATS = ("trec", "table", "csv", "json")
+
+
+def _value(table, measure: str, value: float) -> str:
+    return str(int(round(value))) if measure in table.counts else f"{value:.4f}"
+
+
+def _trec_lines(table, per_query: bool) -> list[str]:
+    """trec_eval layout: per-query lines (query by query, measures in trec_eval order),
+    then the `all` lines."""
+    lines = []
+    for tag in table.systems:
+        lines.append(f"runid\tall\t{tag}")
+        if per_query:
+            for q in sorted(table.per_query):
+                values = table.per_query[q].get(tag)
+                if values is None:
+                    continue
+                lines.extend(f"{m}\t{q}\t{_value(table, m, values[m])}" for m in table.measures)
+        lines.append(f"num_q\tall\t{table.n_queries[tag]}")
+        lines.extend(
+            f"{m}\tall\t{_value(table, m, table.means[tag][m])}"
+            for m in table.measures
+            if m != "num_q"
+        )
+    return lines
+
+
+def _rows(table, per_query: bool):
+    """(system, query, measure, value) in output order; query 'all' for the means."""
+    for tag in table.systems:
+        if per_query:
+            for q in table.queries:
+                values = table.per_query[q].get(tag)
+                if values is not None:
+                    for m in table.measures:
+                        yield tag, q, m, values[m]
+        for m in table.measures:
+            yield tag, "all", m, table.means[tag][m]
+
+
+def _print_table(table, per_query: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table(title=Text(f"scores against {table.source}"), show_lines=False)
+    grid.add_column("system")
+    if per_query:
+        grid.add_column("query")
+    grid.add_column("queries", justify="right")
+    for m in table.measures:
+        grid.add_column(Text(m), justify="right")
+    for tag in table.systems:
+        if per_query:
+            for q in table.queries:
+                values = table.per_query[q].get(tag)
+                if values is not None:
+                    grid.add_row(Text(tag), Text(q), "", *[_value(table, m, values[m]) for m in table.measures])
+        cells = [Text(tag)] + ([Text("all")] if per_query else [])
+        grid.add_row(*cells, str(table.n_queries[tag]),
+                     *[_value(table, m, table.means[tag][m]) for m in table.measures])
+    Console().print(grid)
+
+
+def _json(table, per_query: bool) -> dict:
+    return {
+        "source": table.source,
+        "measures": list(table.measures),
+        "systems": [
+            {
+                "system": tag,
+                "n_queries": table.n_queries[tag],
+                "mean": table.means[tag],
+                **(
+                    {"per_query": {q: table.per_query[q][tag] for q in table.queries
+                                   if tag in table.per_query[q]}}
+                    if per_query else {}
+                ),
+            }
+            for tag in table.systems
+        ],
+    }
+
+
+@click.command()
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="Measure name (trec_eval or ir_measures style); repeatable. "
+                   "Default: the campaign's default measures.")
+@click.option("--assessor", default=None, help="Qrels from this assessor's grades.")
+@click.option("--consensus", type=click.Choice(["majority", "mean", "adjudicated"]), default=None,
+              help="Qrels from a consensus of all assessors (default: majority).")
+@click.option("-q", "per_query", is_flag=True, help="Also print per-query values.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@db_option
+@click.pass_context
+def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
+    """Score every stored system against qrels derived from the stored judgments."""
+    from workbench.campaign.database import Database
+    from workbench.campaign.scoring import ScoreTracker
+
+    if assessor and consensus:
+        raise UsageError("give either --assessor or --consensus, not both")
+    names = [n for raw in measures for n in raw.replace(",", " ").split()] or None
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        try:
+            table = ScoreTracker(database, names, assessor=assessor, consensus=consensus).load()
+        except ValueError as exc:  # an unknown measure name (metrics' MeasureError)
+            raise UsageError(str(exc)) from exc
+    finally:
+        database.close()
+    if not table.queries:
+        click.echo(f"workbench: warning: no judged query to score against {table.source}", err=True)
+    if fmt == "trec":
+        click.echo("\n".join(_trec_lines(table, per_query)))
+    elif fmt == "json":
+        click.echo(json.dumps(_json(table, per_query), indent=2))
+    elif fmt == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["system", "query", "measure", "value"])
+        for tag, q, m, v in _rows(table, per_query):
+            writer.writerow([tag, q, m, _value(table, m, v)])
+    else:
+        _print_table(table, per_query)
