@@ -1,0 +1,93 @@
+"""`workbench compare` through the real command on a stored campaign."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import insert, select
+
+from workbench.campaign.database import Database
+from workbench.campaign.judging import record_grade
+from workbench.cli import cli, main
+from workbench.store.models import Document, Query, Result, System
+
+
+@pytest.fixture
+def campaign_url(db_url):
+    """4 queries x 4 docs; systems up (d1 d2 d3 d4) and down (reversed); d1 relevant for
+    ann everywhere, d4 relevant for ben everywhere: the two rankings swap."""
+    db = Database.open(db_url)
+    with db.write.begin() as s:
+        s.execute(insert(Query), [{"ext_id": f"q{i}"} for i in range(1, 5)])
+        s.execute(insert(Document), [{"ext_id": f"d{i}"} for i in range(1, 5)])
+        s.execute(insert(System), [{"tag": "up"}, {"tag": "down"}])
+    with db.write.begin() as s:
+        q = dict(s.execute(select(Query.ext_id, Query.id)).all())
+        d = dict(s.execute(select(Document.ext_id, Document.id)).all())
+        sy = dict(s.execute(select(System.tag, System.id)).all())
+        orders = {"up": [1, 2, 3, 4], "down": [4, 3, 2, 1]}
+        s.execute(insert(Result), [
+            {"system_id": sy[t], "query_id": q[qe], "document_id": d[f"d{doc}"], "rank": r,
+             "score": 10.0 - r}
+            for t, order in orders.items() for qe in q for r, doc in enumerate(order, 1)
+        ])
+    for qe in ("q1", "q2", "q3", "q4"):
+        for doc in range(1, 5):
+            record_grade(db, "ann", qe, f"d{doc}", 2 if doc == 1 else 0)
+            record_grade(db, "ben", qe, f"d{doc}", 2 if doc == 4 else 0)
+    db.close()
+    return db_url
+
+
+def run(url, *args):
+    return CliRunner().invoke(cli, ["--db", url, "compare", *args])
+
+
+def test_json_by_assessor(campaign_url):
+    result = run(campaign_url, "-m", "P@1", "--by-assessor", "--format", "json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert list(out)[:4] == ["measure", "rankings", "correlations", "tests"]
+    assert out["measure"] == "P@1"
+    assert out["rankings"]["assessor:ann"] == ["up", "down"]
+    assert out["rankings"]["assessor:ben"] == ["down", "up"]
+    ann_ben = next(c for c in out["correlations"] if c["a"] == "assessor:ann" and c["b"] == "assessor:ben")
+    assert ann_ben["kendall_tau_b"] == -1.0 and ann_ben["tau_ap"] == -1.0
+    assert list(ann_ben) == ["a", "b", "kendall_tau_b", "kendall_tau_a", "tau_ap", "rbo"]
+    (test,) = out["tests"]
+    assert list(test) == ["a", "b", "mean_diff", "p_value", "p_holm"]
+    # consensus majority: ann and ben tie on d1 and d4 -> lower grade 0: nothing relevant
+    assert test["mean_diff"] == 0.0 and test["p_value"] == 1.0
+
+
+def test_table_and_csv(campaign_url):
+    result = run(campaign_url, "-m", "P@1", "--by-assessor")
+    assert result.exit_code == 0, result.output
+    assert "Systems ranked by P@1" in result.stdout
+    assert "Rank correlation" in result.stdout and "Holm" in result.stdout
+    rows = list(csv.DictReader(io.StringIO(run(campaign_url, "-m", "P@1", "-a", "ann",
+                                                "--format", "csv").stdout)))
+    ranks = [(r["source"], r["a"], r["value"]) for r in rows if r["statistic"] == "rank"]
+    assert ("assessor:ann", "up", "1") in ranks
+    assert {r["kind"] for r in rows} == {"ranking", "correlation", "test"}
+
+
+def test_randomization_seeded_and_consensus_choice(campaign_url):
+    args = ["-m", "P@1", "--consensus", "mean", "--test", "randomization", "-n", "999", "--seed", "3",
+            "--format", "json"]
+    first, second = (json.loads(run(campaign_url, *args).stdout) for _ in range(2))
+    assert first == second
+    # mean of 2 and 0 rounds half up to 1: d1 and d4 relevant -> both P@1 = 1
+    assert first["rankings"]["consensus:mean"] == ["down", "up"]
+    assert first["tests"][0]["p_value"] == 1.0
+
+
+def test_errors(campaign_url, capsys):
+    assert main(["--db", campaign_url, "compare", "-m", "nonsense@x"]) == 2
+    assert main(["--db", campaign_url, "compare", "-a", "zed"]) == 1
+    assert "zed" in capsys.readouterr().err
+    assert main(["--db", campaign_url, "compare", "--test", "wilcoxon"]) == 2

@@ -1,0 +1,257 @@
+"""Comparing systems (`workbench compare`): do the rankings survive a change of assessor,
+and which differences are significant?
+
+For one measure, every stored system is scored per query under several qrels sources
+(the consensus, and with `by_assessor` each assessor's own grades; scoring is
+`campaign.scoring`'s). From those scores:
+- **rankings**: per source, the systems best first by their mean (ties by name);
+- **correlations**: for each pair of sources, Kendall tau-b and tau-a of the systems' means,
+  tau_AP of the second source's ranking with the first as reference, and RBO_ext of the two
+  ranked lists (persistence `rbo_p`), over the systems scored under both;
+- **tests**: for each pair of systems, a paired test over the queries both were scored on
+  under the primary source (the first: the consensus), with Holm–Bonferroni adjusted
+  p-values over all pairs.
+The computing part (`compare_tables`) takes plain score tables, so it is tested without a
+database; `compare_systems` is the use case over the database.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from workbench.metrics import correlation as corr
+from workbench.metrics import significance as sig
+
+__all__ = [
+    "SourceScores",
+    "CorrelationRow",
+    "TestRow",
+    "ComparisonReport",
+    "compare_tables",
+    "source_scores",
+    "compare_systems",
+]
+
+
+@dataclass(frozen=True)
+class SourceScores:
+    """One measure under one qrels source: per_query[query][system] and means[system]
+    (the mean over the queries the system was scored on)."""
+
+    source: str
+    systems: tuple[str, ...]
+    per_query: dict[str, dict[str, float]]
+    means: dict[str, float]
+
+
+@dataclass(frozen=True)
+class CorrelationRow:
+    a: str
+    b: str
+    n_systems: int
+    kendall_tau_b: float
+    kendall_tau_a: float
+    tau_ap: float
+    rbo: float
+
+
+@dataclass(frozen=True)
+class TestRow:
+    __test__ = False  # not a pytest class
+
+    a: str
+    b: str
+    n_queries: int
+    mean_diff: float
+    p_value: float
+    p_holm: float
+    low: float = math.nan
+    high: float = math.nan
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    measure: str
+    sources: tuple[str, ...]
+    means: dict[str, dict[str, float]]  # source -> system -> mean
+    rankings: dict[str, list[str]]
+    correlations: list[CorrelationRow]
+    tests: list[TestRow]
+    test: str
+    tests_source: str
+    alpha: float = 0.05
+
+    def to_json(self) -> dict:
+        """DESIGN §4 `compare --format json` (NaN -> null), plus `test`, `tests_source`
+        and `means` after the contract's keys."""
+        return {
+            "measure": self.measure,
+            "rankings": {s: list(r) for s, r in self.rankings.items()},
+            "correlations": [
+                {
+                    "a": c.a,
+                    "b": c.b,
+                    "kendall_tau_b": _num(c.kendall_tau_b),
+                    "kendall_tau_a": _num(c.kendall_tau_a),
+                    "tau_ap": _num(c.tau_ap),
+                    "rbo": _num(c.rbo),
+                }
+                for c in self.correlations
+            ],
+            "tests": [
+                {
+                    "a": t.a,
+                    "b": t.b,
+                    "mean_diff": _num(t.mean_diff),
+                    "p_value": _num(t.p_value),
+                    "p_holm": _num(t.p_holm),
+                }
+                for t in self.tests
+            ],
+            "test": self.test,
+            "tests_source": self.tests_source,
+            "means": {s: {k: _num(v) for k, v in m.items()} for s, m in self.means.items()},
+        }
+
+
+def _num(value: float) -> float | None:
+    return None if value is None or math.isnan(value) else float(value)
+
+
+def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationRow:
+    common = [s for s in a.systems if s in a.means and s in b.means]
+    x = np.array([a.means[s] for s in common], dtype=np.float64)
+    y = np.array([b.means[s] for s in common], dtype=np.float64)
+    nan = math.nan
+    if len(common) < 2:
+        return CorrelationRow(a.source, b.source, len(common), nan, nan, nan, nan)
+    return CorrelationRow(
+        a.source,
+        b.source,
+        len(common),
+        corr.kendall_tau(x, y, "b"),
+        corr.kendall_tau(x, y, "a"),
+        corr.tau_ap(y, x),  # b's ranking judged against a's
+        corr.rbo(corr.rank_order(common, x), corr.rank_order(common, y), rbo_p),
+    )
+
+
+def _paired(scores: SourceScores, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
+    rows = [
+        (by_system[a], by_system[b])
+        for by_system in scores.per_query.values()
+        if a in by_system and b in by_system
+        and not (math.isnan(by_system[a]) or math.isnan(by_system[b]))
+    ]
+    pairs = np.array(rows, dtype=np.float64).reshape(-1, 2)
+    return pairs[:, 0], pairs[:, 1]
+
+
+def compare_tables(
+    measure: str,
+    sources: Sequence[SourceScores],
+    *,
+    test: str = "t",
+    seed: int = 0,
+    n_resamples: int | None = None,
+    rbo_p: float = 0.9,
+) -> ComparisonReport:
+    """Rankings, correlations between every pair of sources, and the system-pair tests
+    under `sources[0]`. `test` is one of t, randomization, bootstrap."""
+    if test not in sig.TESTS:
+        raise ValueError(f"unknown test {test!r}; choose from {', '.join(sig.TESTS)}")
+    rankings = {
+        s.source: corr.rank_order(
+            [x for x in s.systems if x in s.means], [s.means[x] for x in s.systems if x in s.means]
+        )
+        for s in sources
+    }
+    correlations = [_correlation(a, b, rbo_p) for a, b in itertools.combinations(sources, 2)]
+    tests: list[TestRow] = []
+    primary = sources[0] if sources else None
+    if primary is not None:
+        order = rankings[primary.source]  # pairs in ranking order: a ranked above b
+        raw = []
+        for a, b in itertools.combinations(order, 2):
+            x, y = _paired(primary, a, b)
+            if x.size == 0:
+                raw.append((a, b, 0, math.nan, math.nan, math.nan, math.nan))
+                continue
+            r = sig.run_test(test, x, y, seed=seed, n=n_resamples)
+            raw.append((a, b, x.size, r.mean_diff, r.p_value, r.low, r.high))
+        adjusted = sig.holm([r[4] for r in raw])
+        tests = [
+            TestRow(a, b, n, diff, p, float(ph), low, high)
+            for (a, b, n, diff, p, low, high), ph in zip(raw, adjusted)
+        ]
+    return ComparisonReport(
+        measure=measure,
+        sources=tuple(s.source for s in sources),
+        means={s.source: dict(s.means) for s in sources},
+        rankings=rankings,
+        correlations=correlations,
+        tests=tests,
+        test=test,
+        tests_source=primary.source if primary is not None else "",
+    )
+
+
+# ---------------------------------------------------------------- database
+
+
+def source_scores(table, measure: str) -> SourceScores:
+    """One measure out of a `campaign.scoring.ScoreTable`. Systems scored on no query
+    are left out of the means (they cannot be ranked). The table may label the measure
+    canonically (nDCG@10 -> ndcg_cut_10): a one-measure table's only label is used."""
+    if measure not in table.measures and len(table.measures) == 1:
+        measure = table.measures[0]
+    per_query = {
+        q: {sys: vals[measure] for sys, vals in by_system.items() if measure in vals}
+        for q, by_system in table.per_query.items()
+    }
+    means = {
+        s: table.means[s][measure]
+        for s in table.systems
+        if table.n_queries.get(s, 0) > 0 and measure in table.means.get(s, {})
+    }
+    return SourceScores(table.source, tuple(table.systems), per_query, means)
+
+
+def compare_systems(
+    db,
+    measure: str,
+    *,
+    by_assessor: bool = False,
+    consensus: str = "majority",
+    assessors: Sequence[str] | None = None,
+    test: str = "t",
+    seed: int = 0,
+    n_resamples: int | None = None,
+    rbo_p: float = 0.9,
+) -> ComparisonReport:
+    """Score every stored system under the consensus (and, `by_assessor`, each assessor's
+    qrels, or only `assessors`) and compare: the use case behind `workbench compare`."""
+    from sqlalchemy import select
+
+    from workbench.campaign.scoring import score_campaign
+    from workbench.errors import NotFoundError
+    from workbench.store.models import Assessor
+
+    tables = [score_campaign(db, [measure], consensus=consensus)]
+    if by_assessor or assessors:
+        with db.read() as s:
+            known = list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
+        names = list(assessors) if assessors else known
+        for name in names:
+            if name not in known:
+                raise NotFoundError(f"unknown assessor {name!r}")
+            tables.append(score_campaign(db, [measure], assessor=name))
+    sources = [source_scores(t, measure) for t in tables]
+    return compare_tables(
+        measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
+    )

@@ -1,0 +1,168 @@
+"""`workbench compare`: systems ranked under each qrels source, rank correlation between
+those rankings, and the significance of every system pair.
+
+    workbench compare [-m MEASURE] [--by-assessor] [--assessor NAME ...]
+                      [--consensus majority|mean|adjudicated] [--test t|randomization|bootstrap]
+                      [-n N] [--seed S] [--rbo-p P] [--format table|csv|json] [--db URL]
+
+Formats: `table` (rich), `json` (DESIGN §4) and `csv` (one value per row:
+kind,source,a,b,statistic,value).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+
+import click
+
+from workbench.cli import db_option, resolve_db
+
+FORMATS = click.Choice(["table", "csv", "json"])
+TESTS = click.Choice(["t", "randomization", "bootstrap"])
+CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
+
+
+@click.command("compare")
+@click.option("-m", "--measure", default=None, metavar="MEASURE",
+              help="Measure to rank by (default: the campaign's first default measure).")
+@click.option("--by-assessor", is_flag=True,
+              help="Also rank under each assessor's own grades and correlate the rankings.")
+@click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME",
+              help="Rank under these assessors' grades (repeatable; implies --by-assessor).")
+@click.option("--consensus", type=CONSENSUS, default="majority", show_default=True,
+              help="The consensus qrels: the first source, and the one tests use.")
+@click.option("--test", "test", type=TESTS, default="t", show_default=True,
+              help="Paired significance test between systems (two-sided, Holm-corrected).")
+@click.option("-n", "--resamples", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Permutations (randomization) or resamples (bootstrap); default 10 000.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random tests.")
+@click.option("--rbo-p", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.9,
+              show_default=True, help="RBO persistence p.")
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@db_option
+@click.pass_context
+def compare(ctx, measure, by_assessor, assessors, consensus, test, resamples, seed, rbo_p, fmt, db):
+    """Compare stored systems: rankings under the consensus (and each assessor with
+    --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
+    of every system pair with Holm-Bonferroni correction."""
+    from workbench.campaign.comparison import compare_systems
+    from workbench.campaign.database import Database
+    from workbench.campaign.scoring import campaign_measures
+    from workbench.metrics.measures import MeasureError
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        if measure is None:
+            measure = campaign_measures(database)[0]
+        try:
+            report = compare_systems(
+                database, measure, by_assessor=by_assessor, consensus=consensus,
+                assessors=list(assessors) or None, test=test, seed=seed,
+                n_resamples=resamples, rbo_p=rbo_p,
+            )
+        except MeasureError as exc:
+            raise click.UsageError(str(exc)) from exc
+    finally:
+        database.close()
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2))
+    elif fmt == "csv":
+        _write_csv(report, sys.stdout)
+    else:
+        _print_tables(report)
+
+
+def _fmt(value: float, digits: int = 4) -> str:
+    return "—" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _p(value: float) -> str:
+    if value is None or math.isnan(value):
+        return "—"
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
+def _csv_rows(report):
+    for source, order in report.rankings.items():
+        for rank, system in enumerate(order, 1):
+            yield ("ranking", source, system, "", "rank", rank)
+            yield ("ranking", source, system, "", "mean", report.means[source][system])
+    for c in report.correlations:
+        for name in ("kendall_tau_b", "kendall_tau_a", "tau_ap", "rbo"):
+            yield ("correlation", "", c.a, c.b, name, getattr(c, name))
+    for t in report.tests:
+        for name in ("mean_diff", "p_value", "p_holm"):
+            yield ("test", report.tests_source, t.a, t.b, name, getattr(t, name))
+
+
+def _write_csv(report, out) -> None:
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["kind", "source", "a", "b", "statistic", "value"])
+    for kind, source, a, b, name, value in _csv_rows(report):
+        if isinstance(value, int):
+            text = str(value)
+        else:
+            text = "" if math.isnan(value) else f"{value:.6f}"
+        writer.writerow([kind, source, a, b, name, text])
+
+
+def _print_tables(report) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
+        console.width = 120
+    sources = list(report.rankings)
+    ranks = Table(title=f"Systems ranked by {report.measure}", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    ranks.add_column("#", justify="right")
+    for source in sources:
+        ranks.add_column(source)
+        ranks.add_column("mean", justify="right")
+    depth = max((len(r) for r in report.rankings.values()), default=0)
+    for i in range(depth):
+        cells: list = [str(i + 1)]
+        for source in sources:
+            order = report.rankings[source]
+            if i < len(order):
+                cells += [Text(order[i]), _fmt(report.means[source][order[i]])]
+            else:
+                cells += ["", ""]
+        ranks.add_row(*cells)
+    console.print(ranks)
+    if depth == 0:
+        console.print(Text("No system could be scored: no stored runs, or no judgments yet."))
+        return
+
+    if report.correlations:
+        table = Table(title="Rank correlation between the rankings", title_justify="left",
+                      box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("a (reference)", "b", "systems", "τ-b", "τ-a", "τ_AP", "RBO"):
+            table.add_column(col, justify="right" if col not in ("a (reference)", "b") else "left")
+        for c in report.correlations:
+            table.add_row(Text(c.a), Text(c.b), str(c.n_systems), _fmt(c.kendall_tau_b),
+                          _fmt(c.kendall_tau_a), _fmt(c.tau_ap), _fmt(c.rbo))
+        console.print(table)
+
+    if report.tests:
+        names = {"t": "paired t-test", "randomization": "randomization test",
+                 "bootstrap": "bootstrap test"}
+        table = Table(
+            title=f"{names[report.test]} under {report.tests_source}, Holm-corrected over "
+                  f"{len(report.tests)} pairs",
+            title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+        )
+        for col in ("a", "b", "queries", "mean a−b", "p", "p Holm", ""):
+            table.add_column(col, justify="left" if col in ("a", "b", "") else "right")
+        for t in report.tests:
+            mark = "significant" if not math.isnan(t.p_holm) and t.p_holm < report.alpha else ""
+            table.add_row(Text(t.a), Text(t.b), str(t.n_queries), _fmt(t.mean_diff),
+                          _p(t.p_value), _p(t.p_holm), mark)
+        console.print(table)
+        console.print(Text(f"significant: Holm-adjusted p < {report.alpha}", style="dim"))
