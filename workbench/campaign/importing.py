@@ -355,7 +355,7 @@ def import_run(
             if not replace:
                 raise InputError(
                     path, None,
-                    f"run {tag!r} is already imported ({replaced} results); pass --replace to "
+                    f"run {tag!r} is already imported ({_n(replaced, 'result', 'results')}); pass --replace to "
                     "replace it, or --name to import it under another tag",
                 )
             conn.execute(delete(_RESULT).where(_RESULT.c.system_id == system_id))
