@@ -91,3 +91,57 @@ def test_errors(campaign_url, capsys):
     assert main(["--db", campaign_url, "compare", "-a", "zed"]) == 1
     assert "zed" in capsys.readouterr().err
     assert main(["--db", campaign_url, "compare", "--test", "wilcoxon"]) == 2
+
+
+# ---------------------------------------------------------------- files
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name, text):
+        path = tmp_path / name
+        path.write_text(text)
+        return str(path)
+
+    qa = write("A.qrels", "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 1\nq2 0 d1 0\nq2 0 d2 1\n")
+    qb = write("B.qrels", "q1 0 d1 0\nq1 0 d2 2\nq2 0 d1 1\nq2 0 d2 0\n")
+    up = write("up.run", "q1 Q0 d1 1 3 up\nq1 Q0 d2 2 2 up\nq1 Q0 d3 3 1 up\n"
+                         "q2 Q0 d1 1 2 up\nq2 Q0 d2 2 1 up\n")
+    down = write("down.run", "q1 Q0 d3 1 3 down\nq1 Q0 d2 2 2 down\nq1 Q0 d1 3 1 down\n"
+                             "q2 Q0 d2 1 2 down\nq2 Q0 d1 2 1 down\n")
+    return qa, qb, up, down
+
+
+def test_compare_on_files(files):
+    qa, qb, up, down = files
+    result = CliRunner().invoke(
+        cli, ["compare", "--qrels", qa, qb, "--run", up, down, "-m", "P@1", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    # under A: up P@1 = (1 + 0) / 2, down = (1 + 1) / 2; under B: up = (0 + 1) / 2, down = 0
+    assert out["rankings"] == {qa: ["down", "up"], qb: ["up", "down"]}
+    assert out["means"][qa] == {"up": 0.5, "down": 1.0}
+    (c,) = out["correlations"]
+    assert c["kendall_tau_b"] == -1.0 and c["tau_ap"] == -1.0
+    (t,) = out["tests"]
+    # d = down - up under A = [0, 1]: t = 0.5 / (sqrt(0.5) / sqrt(2)) = 1, df 1 -> p = 0.5
+    assert (t["a"], t["b"]) == ("down", "up")
+    assert t["mean_diff"] == pytest.approx(0.5)
+    assert t["p_value"] == pytest.approx(0.5)
+
+
+def test_compare_on_files_level_and_errors(files, tmp_path, capsys):
+    qa, qb, up, down = files
+    out = json.loads(CliRunner().invoke(
+        cli, ["compare", "-l", "2", "-m", "P@1", "--format", "json", "--qrels", qa, "--run", up, down]
+    ).stdout)
+    # only grade 2 counts: up finds d1 in q1; down finds nothing
+    assert out["means"][qa] == {"up": 0.5, "down": 0.0}
+    assert main(["compare", "--qrels", qa]) == 2
+    assert main(["compare", "--qrels", qa, "--run", up, "--nope"]) == 2
+    assert main(["compare", "--qrels", qa, "--run", up, "-m", "P"]) == 2  # P expands to many
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 d1 1 notanumber x\n")
+    assert main(["compare", "--qrels", qa, "--run", up, str(bad)]) == 1
+    assert f"{bad}:1:" in capsys.readouterr().err

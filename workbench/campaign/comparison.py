@@ -35,6 +35,7 @@ __all__ = [
     "compare_tables",
     "source_scores",
     "compare_systems",
+    "compare_files",
 ]
 
 
@@ -252,6 +253,60 @@ def compare_systems(
                 raise NotFoundError(f"unknown assessor {name!r}")
             tables.append(score_campaign(db, [measure], assessor=name))
     sources = [source_scores(t, measure) for t in tables]
+    return compare_tables(
+        measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
+    )
+
+
+# ---------------------------------------------------------------- files
+
+
+def compare_files(
+    qrels_paths: Sequence[str],
+    run_paths: Sequence[str],
+    measure: str,
+    *,
+    rel_level: int = 1,
+    test: str = "t",
+    seed: int = 0,
+    n_resamples: int | None = None,
+    rbo_p: float = 0.9,
+) -> ComparisonReport:
+    """The same comparison from files: each qrels file is a source (the first one is the
+    reference and the one tests use), each run file a system (named by its tag, or by its
+    path when tags repeat). Scores are trec_eval's (metrics.evaluate)."""
+    from workbench.errors import UsageError
+    from workbench.formats.trec import read_qrels, read_run
+    from workbench.metrics.evaluate import RunArrays, evaluate_many
+    from workbench.metrics.measures import parse_measures
+
+    parsed = parse_measures([measure])
+    if len(parsed) != 1:
+        raise UsageError(f"compare ranks by one measure; {measure!r} names {len(parsed)}")
+    if not qrels_paths or not run_paths:
+        raise UsageError("give --qrels FILE [FILE ...] and --run FILE [FILE ...]")
+    runs = [read_run(p) for p in run_paths]
+    tags = [r.tag or str(p) for r, p in zip(runs, run_paths)]
+    if len(set(tags)) != len(tags):
+        tags = [str(p) for p in run_paths]
+    if len(set(tags)) != len(tags):
+        raise UsageError("the same run file is given twice")
+    arrays = [RunArrays(r.qid, r.docno, r.score, t) for r, t in zip(runs, tags)]
+    sources = []
+    for path in qrels_paths:
+        qrels = read_qrels(path)
+        evaluations = evaluate_many(
+            qrels.qid, qrels.docno, qrels.rel, arrays, parsed, rel_level=rel_level
+        )
+        per_query: dict[str, dict[str, float]] = {}
+        means: dict[str, float] = {}
+        for tag, ev in zip(tags, evaluations):
+            m = ev.measures[0]
+            for q, v in zip(ev.qids, ev.per_query[m].tolist()):
+                per_query.setdefault(q, {})[tag] = v
+            if ev.qids:
+                means[tag] = ev.summary[m]
+        sources.append(SourceScores(str(path), tuple(tags), per_query, means))
     return compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )

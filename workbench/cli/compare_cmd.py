@@ -5,8 +5,11 @@ those rankings, and the significance of every system pair.
                       [--consensus majority|mean|adjudicated] [--test t|randomization|bootstrap]
                       [-n N] [--seed S] [--rbo-p P] [--format table|csv|json] [--db URL]
 
-Formats: `table` (rich), `json` (DESIGN §4) and `csv` (one value per row:
-kind,source,a,b,statistic,value).
+    workbench compare --qrels A.txt [B.txt ...] --run r1 r2 [...] [-m MEASURE] [-l N] [...]
+
+On files each qrels file is a source (the first one is the reference and the one the tests
+use) and each run file a system. Formats: `table` (rich), `json` (DESIGN §4) and `csv` (one
+value per row: kind,source,a,b,statistic,value).
 """
 
 from __future__ import annotations
@@ -25,9 +28,13 @@ TESTS = click.Choice(["t", "randomization", "bootstrap"])
 CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 
-@click.command("compare")
+@click.command("compare", context_settings={"ignore_unknown_options": True})
+@click.argument("files", nargs=-1, type=click.UNPROCESSED)
 @click.option("-m", "--measure", default=None, metavar="MEASURE",
-              help="Measure to rank by (default: the campaign's first default measure).")
+              help="Measure to rank by (default: the campaign's first default measure; "
+                   "nDCG@10 on files).")
+@click.option("-l", "--level", "level", type=int, default=1, show_default=True, metavar="N",
+              help="Relevance threshold on files (grade >= N relevant).")
 @click.option("--by-assessor", is_flag=True,
               help="Also rank under each assessor's own grades and correlate the rankings.")
 @click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME",
@@ -44,14 +51,32 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
-def compare(ctx, measure, by_assessor, assessors, consensus, test, resamples, seed, rbo_p, fmt, db):
+def compare(ctx, files, measure, level, by_assessor, assessors, consensus, test, resamples,
+            seed, rbo_p, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
-    of every system pair with Holm-Bonferroni correction."""
+    of every system pair with Holm-Bonferroni correction.
+
+    On files: `compare --qrels A.txt [B.txt ...] --run r1 r2 ...`."""
+    from workbench.metrics.measures import MeasureError
+
+    if files:
+        qrels_paths, run_paths = _split_files(files)
+        from workbench.campaign.comparison import compare_files
+
+        try:
+            report = compare_files(
+                qrels_paths, run_paths, measure or "nDCG@10", rel_level=level, test=test,
+                seed=seed, n_resamples=resamples, rbo_p=rbo_p,
+            )
+        except MeasureError as exc:
+            raise click.UsageError(str(exc)) from exc
+        _output(report, fmt)
+        return
+
     from workbench.campaign.comparison import compare_systems
     from workbench.campaign.database import Database
     from workbench.campaign.scoring import campaign_measures
-    from workbench.metrics.measures import MeasureError
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
@@ -67,6 +92,31 @@ def compare(ctx, measure, by_assessor, assessors, consensus, test, resamples, se
             raise click.UsageError(str(exc)) from exc
     finally:
         database.close()
+    _output(report, fmt)
+
+
+def _split_files(tokens) -> tuple[list[str], list[str]]:
+    """`--qrels A B --run r1 r2` (either order, flags repeatable) -> qrels and run paths."""
+    qrels: list[str] = []
+    runs: list[str] = []
+    target = None
+    for token in tokens:
+        if token == "--qrels":
+            target = qrels
+        elif token == "--run":
+            target = runs
+        elif token.startswith("-") and token != "-":
+            raise click.UsageError(f"no such option: {token}")
+        elif target is None:
+            raise click.UsageError(f"unexpected argument {token!r}: files follow --qrels or --run")
+        else:
+            target.append(token)
+    if not qrels or not runs:
+        raise click.UsageError("on files, give --qrels FILE [FILE ...] and --run FILE [FILE ...]")
+    return qrels, runs
+
+
+def _output(report, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
     elif fmt == "csv":
