@@ -26,7 +26,7 @@ PYTREC_MEASURES = [
     "ndcg_cut.1,2,3,5,10", "map_cut.2,5", "success.1,2,5", "set_P", "set_recall", "set_F",
 ]
 
-DOCS = [f"d{i}" for i in range(12)] + ["D1", "d10x", "a", "zz"]
+DOCS = [f"d{i}" for i in range(12)] + ["D1", "d10x", "a", "zz", "clueweb09-en0000-00-00001", "clueweb09-en0000-00-00002"]
 QIDS = ["1", "2", "10", "q3", "Q3"]
 # 1.0 and 1.0 + 1e-9 are distinct doubles but equal float32s: trec_eval ties them
 SCORES = [0.0, 0.5, 1.0, 1.0 + 1e-9, 2.0, 2.5, -1.0, 3.25, 1e-3]

@@ -96,8 +96,10 @@ def hash_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     """A 64-bit hash of each (query code, docno bytes) pair (equal pairs, equal hashes)."""
     with np.errstate(over="ignore"):
         h = _mix(qcodes.astype(np.uint64) * _GOLD + np.uint64(1))
-        for w in _words(as_bytes(docno)):
-            h = _mix(h ^ w)
+        for i, w in enumerate(_words(as_bytes(docno))):
+            # all-zero words are padding only: skipping them makes the hash independent
+            # of the array's string width
+            h = _mix(h ^ w) if i == 0 else np.where(w == 0, h, _mix(h ^ w))
     return h
 
 

@@ -1,0 +1,243 @@
+"""`workbench eval QRELS RUN [RUN ...]`: trec_eval-compatible evaluation of run files.
+
+``--format trec`` prints exactly what ``trec_eval [-q] -m ...`` prints (same names, same
+numbers, same layout: ``%-22s\\t%s\\t%6.4f``, counts as integers, per-query lines then the
+``all`` lines), so it can replace trec_eval in scripts; with several runs the blocks
+follow in the order the runs were given. This path imports neither Textual nor
+SQLAlchemy (nor Rich unless a table is printed).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from workbench.errors import InputError, UsageError
+
+FORMATS = ("trec", "table", "csv", "json")
+
+
+def _parse(measure_names):
+    from workbench.metrics.measures import MeasureError, parse_measures
+
+    names = list(measure_names) or ["official"]
+    try:
+        return parse_measures(names)
+    except MeasureError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _fmt(m, v: float) -> str:
+    return str(int(round(v))) if m.is_count else f"{v:6.4f}"
+
+
+def _trec_lines(ev, per_query: bool, upper=None) -> list[str]:
+    """trec_eval's output for one run (print_single / print_final layouts)."""
+    out: list[str] = []
+    ms = [m for m in ev.measures]
+    if per_query:
+        cols = {m: ev.per_query[m] for m in ms}
+        ucols = {m: upper.per_query[m] for m in ms} if upper else None
+        for i, q in enumerate(ev.qids):
+            for m in ms:
+                if m.family in ("gm_map", "runid", "num_q"):
+                    continue  # trec_eval prints these in the summary only
+                out.append(f"{m.label:<22}\t{q}\t{_fmt(m, cols[m][i])}")
+                if ucols is not None:
+                    out.append(f"{m.label + '_upper':<22}\t{q}\t{_fmt(m, ucols[m][i])}")
+    for m in ms:
+        if m.family == "runid":
+            out.append(f"{'runid':<22}\tall\t{ev.tag}")
+            continue
+        if m.family == "num_q":
+            out.append(f"{'num_q':<22}\tall\t{len(ev.qids)}")
+            continue
+        out.append(f"{m.label:<22}\tall\t{_fmt(m, ev.summary[m])}")
+        if upper is not None:
+            out.append(f"{m.label + '_upper':<22}\tall\t{_fmt(m, upper.summary[m])}")
+    return out
+
+
+def _value(m, ev, v):
+    if m.family == "runid":
+        return ev.tag
+    if m.family == "num_q":
+        return len(ev.qids)
+    return int(round(v)) if m.is_count else float(v)
+
+
+def _csv(evs, names, per_query, uppers) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    header = ["run", "query", "measure", "value"] + (["upper"] if uppers else [])
+    w.writerow(header)
+    for k, (ev, name) in enumerate(zip(evs, names)):
+        up = uppers[k] if uppers else None
+        rows = []
+        if per_query:
+            for i, q in enumerate(ev.qids):
+                for m in ev.measures:
+                    if m.family in ("gm_map", "runid", "num_q"):
+                        continue
+                    row = [name, q, m.label, _value(m, ev, ev.per_query[m][i])]
+                    if up:
+                        row.append(_value(m, up, up.per_query[m][i]))
+                    rows.append(row)
+        for m in ev.measures:
+            row = [name, "all", m.label, _value(m, ev, ev.summary.get(m, 0.0))]
+            if up:
+                row.append(_value(m, up, up.summary.get(m, 0.0)))
+            rows.append(row)
+        w.writerows(rows)
+    return buf.getvalue()
+
+
+def _json(evs, names, per_query, uppers, settings) -> str:
+    runs = []
+    for k, (ev, name) in enumerate(zip(evs, names)):
+        item = {
+            "run": name,
+            "tag": ev.tag,
+            "queries": len(ev.qids),
+            "missing": list(ev.missing),
+            "summary": {m.label: _value(m, ev, ev.summary.get(m, 0.0)) for m in ev.measures},
+        }
+        if uppers:
+            up = uppers[k]
+            item["upper"] = {m.label: _value(m, up, up.summary.get(m, 0.0)) for m in up.measures}
+        if per_query:
+            item["per_query"] = {
+                q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
+                    if m.family not in ("gm_map", "runid", "num_q")}
+                for i, q in enumerate(ev.qids)
+            }
+        runs.append(item)
+    return json.dumps({"settings": settings, "runs": runs}, indent=2)
+
+
+def _table(evs, names, per_query, uppers, settings) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    ms = [m for m in evs[0].measures if m.family != "runid"]
+    caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
+    if settings["max_depth"] is not None:
+        caption += f" · top {settings['max_depth']}"
+    if settings["complete"]:
+        caption += " · all qrels queries (-c)"
+    if uppers:
+        caption += " · [value, upper bound if unjudged were relevant]"
+
+    def cell(m, ev, v, up=None, uv=None) -> Text:
+        s = _fmt(m, v) if m.family != "num_q" else str(len(ev.qids))
+        if up is not None and m.family != "num_q":
+            s += f" / {_fmt(m, uv)}"
+        return Text(s)
+
+    table = Table(title="Evaluation", caption=caption)
+    table.add_column("run", no_wrap=True)
+    for m in ms:
+        table.add_column(m.label, justify="right")
+    for k, (ev, name) in enumerate(zip(evs, names)):
+        up = uppers[k] if uppers else None
+        table.add_row(Text(name), *[
+            cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in ms
+        ])
+    console.print(table)
+    if per_query:
+        pq = [m for m in ms if m.family not in ("gm_map", "num_q")]
+        for k, (ev, name) in enumerate(zip(evs, names)):
+            up = uppers[k] if uppers else None
+            t = Table(title=Text(f"{name}: per query"), caption=caption)
+            t.add_column("query", no_wrap=True)
+            for m in pq:
+                t.add_column(m.label, justify="right")
+            for i, q in enumerate(ev.qids):
+                t.add_row(Text(q), *[
+                    cell(m, ev, ev.per_query[m][i], up, up.per_query[m][i] if up else None)
+                    for m in pq
+                ])
+            console.print(t)
+
+
+@click.command(name="eval")
+@click.argument("qrels", type=click.Path(dir_okay=False))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-m", "--measure", "measures", multiple=True,
+              help="Measure (trec_eval or ir_measures name), repeatable: map, P.5,10, nDCG@10, "
+                   "P(rel=2)@5 ... Default: trec_eval's official set.")
+@click.option("-q", "per_query", is_flag=True, help="Also print each query's values.")
+@click.option("-c", "complete", is_flag=True,
+              help="Average over every qrels query; a query missing from the run scores 0.")
+@click.option("-l", "rel_level", type=int, default=1, show_default=True,
+              help="Relevance threshold: grades >= N are relevant.")
+@click.option("-M", "max_depth", type=click.IntRange(min=0), default=None,
+              help="Evaluate only the top N documents of each query.")
+@click.option("--compat", type=click.Choice(["9", "10"]), default="10", show_default=True,
+              help="trec_eval version for iprec_at_recall / 11pt_avg rounding.")
+@click.option("--ties", type=click.Choice(["trec_eval", "input", "rank"]), default="trec_eval",
+              show_default=True,
+              help="Order of tied scores: trec_eval (docno descending), input (file order), "
+                   "rank (the rank column).")
+@click.option("--bounds", is_flag=True,
+              help="Also give each value if every unjudged retrieved document were relevant "
+                   "(at the top grade).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="trec", show_default=True)
+def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
+          bounds, fmt) -> None:
+    """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
+    from workbench.formats.trec import read_qrels, read_run
+    from workbench.metrics.evaluate import RunArrays, evaluate_many
+    from workbench.metrics.ranking import QrelsIndex
+
+    ms = _parse(measures)
+    if rel_level < 0:
+        raise UsageError("-l must be >= 0")
+    q = read_qrels(qrels)
+    index = QrelsIndex(q.qid, q.docno, q.rel)
+    settings = {"ties": ties, "rel_level": rel_level, "max_depth": max_depth,
+                "complete": complete, "compat": int(compat)}
+    evs, uppers, names = [], [], []
+    top_grade = max(int(q.rel.max()) if len(q) else 1, rel_level, 1)
+    for path in runs:
+        r = read_run(path, keep_rank=(ties == "rank"))
+        arrays = RunArrays(r.qid, r.docno, r.score, r.tag or path, r.rank)
+        kw = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
+                  compat=int(compat), index=index)
+        try:
+            (ev,) = evaluate_many(None, None, None, [arrays], ms, **kw)
+            if bounds:
+                (up,) = evaluate_many(None, None, None, [arrays], ms, unjudged_as=top_grade, **kw)
+                uppers.append(up)
+        except ValueError as exc:
+            raise InputError(path, None, str(exc)) from None
+        if not ev.qids:
+            raise InputError(path, None, "no query of the run is in the qrels "
+                                         "(trec_eval: no queries with both results and relevance info)")
+        if ev.missing and not complete:
+            click.echo(
+                f"workbench: warning: {path}: {len(ev.missing)} qrels "
+                f"quer{'y' if len(ev.missing) == 1 else 'ies'} missing from the run, not averaged "
+                f"(use -c to count them as 0)", err=True,
+            )
+        evs.append(ev)
+        names.append(r.tag or path)
+    out = sys.stdout
+    if fmt == "trec":
+        lines: list[str] = []
+        for k, ev in enumerate(evs):
+            lines.extend(_trec_lines(ev, per_query, uppers[k] if bounds else None))
+        out.write("\n".join(lines) + ("\n" if lines else ""))
+    elif fmt == "csv":
+        out.write(_csv(evs, names, per_query, uppers if bounds else None))
+    elif fmt == "json":
+        out.write(_json(evs, names, per_query, uppers if bounds else None, settings) + "\n")
+    else:
+        _table(evs, names, per_query, uppers if bounds else None, settings)

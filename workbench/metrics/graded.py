@@ -1,0 +1,153 @@
+"""The per-query calculator behind ``workbench quick``: one list of grades, every formula.
+
+For a ranked list of grades (rank 1 first) it gives, rank by rank, the gain, the
+discount, DCG so far and the ideal DCG so far, and the summary measures (CG, DCG, IDCG,
+nDCG under each formulation of DESIGN §3, P@k, AP, RR). The ideal ordering is the same
+grades sorted descending (all the judged documents of the query are the ones given),
+unless more relevant documents exist than the list shows (``num_rel``).
+
+Formulas (ranks i = 1, 2, …; grades g_i, negative grades count as 0):
+- gain: linear g_i, or exponential 2^g_i − 1;
+- discount: ``log2`` → divide by log2(i + 1) at every rank;
+  ``jk`` (Järvelin–Kekäläinen, base b) → no discount before rank b, then divide by
+  log_b(i);
+- DCG@k = Σ_{i<=k} gain_i / discount_i; IDCG@k the same over the ideal order;
+  nDCG@k = DCG@k / IDCG@k (0 when IDCG is 0); CG@k = Σ_{i<=k} gain_i.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Formulation", "FORMULATIONS", "RankTable", "QuickSummary", "rank_table", "quick_summary"]
+
+
+@dataclass(frozen=True)
+class Formulation:
+    """One way of computing DCG: gain ``linear``|``exp``, discount ``log2``|``jk``, base b."""
+
+    gain: str = "linear"
+    discount: str = "log2"
+    base: float = 2.0
+
+    @property
+    def name(self) -> str:
+        d = "log2(i+1)" if self.discount == "log2" else f"J-K b={_num(self.base)}"
+        return f"{'exponential' if self.gain == 'exp' else 'linear'} gain, {d}"
+
+
+def _num(x: float) -> str:
+    if abs(x - math.e) < 1e-12:
+        return "e"
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+FORMULATIONS = (
+    Formulation("linear", "log2"),
+    Formulation("linear", "jk", 2.0),
+    Formulation("exp", "log2"),
+    Formulation("exp", "jk", 2.0),
+)
+
+
+def gains(grades: np.ndarray, gain: str) -> np.ndarray:
+    g = np.maximum(np.asarray(grades, dtype=np.float64), 0.0)
+    return np.exp2(g) - 1.0 if gain == "exp" else g
+
+
+def discounts(n: int, discount: str, base: float = 2.0) -> np.ndarray:
+    """The divisor at ranks 1..n."""
+    i = np.arange(1, n + 1, dtype=np.float64)
+    if discount == "log2":
+        return np.log2(i + 1.0)
+    return np.maximum(1.0, np.log(i) / math.log(base))
+
+
+@dataclass(frozen=True)
+class RankTable:
+    """Per-rank columns for one formulation (arrays of length len(grades))."""
+
+    formulation: Formulation
+    grade: np.ndarray
+    gain: np.ndarray
+    discount: np.ndarray
+    dcg: np.ndarray
+    ideal_grade: np.ndarray
+    idcg: np.ndarray
+
+
+def rank_table(grades, formulation: Formulation = FORMULATIONS[0]) -> RankTable:
+    """Gain, discount, DCG so far and ideal DCG so far at each rank."""
+    g = np.asarray(list(grades), dtype=np.int64)
+    ideal = np.sort(g)[::-1]
+    disc = discounts(g.size, formulation.discount, formulation.base)
+    gain = gains(g, formulation.gain)
+    return RankTable(
+        formulation=formulation,
+        grade=g,
+        gain=gain,
+        discount=disc,
+        dcg=np.cumsum(gain / disc),
+        ideal_grade=ideal,
+        idcg=np.cumsum(gains(ideal, formulation.gain) / disc),
+    )
+
+
+@dataclass(frozen=True)
+class QuickSummary:
+    """Summary values at depth k (k = the list length when not given)."""
+
+    k: int
+    rel_level: int
+    num_rel: int
+    cg: float
+    dcg: dict[Formulation, tuple[float, float, float]]  # (DCG, IDCG, nDCG)
+    precision: float
+    ap: float
+    rr: float
+
+
+def quick_summary(
+    grades, *, k: int | None = None, rel_level: int = 1, num_rel: int | None = None,
+    formulations=FORMULATIONS,
+) -> QuickSummary:
+    """CG, DCG/IDCG/nDCG per formulation, P@k, AP and RR for one list of grades.
+
+    AP = Σ over relevant ranks of (relevant so far / rank) / R, with R = num_rel or the
+    number of grades >= rel_level in the list; RR = 1 / rank of the first relevant.
+    AP and RR use the whole list; DCG family and P use the top k.
+    """
+    g = np.asarray(list(grades), dtype=np.int64)
+    n = g.size
+    k = n if k is None else int(k)
+    if k <= 0:
+        raise ValueError("k must be positive")
+    rel = g >= rel_level
+    R = int(rel.sum()) if num_rel is None else int(num_rel)
+    if R < int(rel.sum()):
+        raise ValueError(f"num_rel ({R}) is smaller than the relevant grades given ({int(rel.sum())})")
+    ranks = np.arange(1, n + 1)
+    crel = np.cumsum(rel)
+    ap = float((crel[rel] / ranks[rel]).sum() / R) if R else 0.0
+    first = np.flatnonzero(rel)
+    rr = 1.0 / (first[0] + 1) if first.size else 0.0
+    top = g[:k]
+    ideal_all = np.sort(g)[::-1]
+    # more relevant documents than listed: the ideal list holds them at grade rel_level
+    extra = R - int(rel.sum())
+    if extra:
+        ideal_all = np.sort(np.concatenate((g, np.full(extra, rel_level))))[::-1]
+    out = {}
+    for f in formulations:
+        d = discounts(max(k, 1), f.discount, f.base)
+        dcg = float((gains(top, f.gain) / d[: top.size]).sum())
+        it = ideal_all[:k]
+        idcg = float((gains(it, f.gain) / d[: it.size]).sum())
+        out[f] = (dcg, idcg, dcg / idcg if idcg > 0 else 0.0)
+    return QuickSummary(
+        k=k, rel_level=rel_level, num_rel=R, cg=float(gains(top, "linear").sum()),
+        dcg=out, precision=float(rel[:k].sum()) / k, ap=ap, rr=rr,
+    )
