@@ -354,8 +354,11 @@ def _text(v) -> str:
 
 
 def _check_token(value: str, what: str) -> str:
-    if not value or any(c.isspace() for c in value):
+    # the readers split on ASCII whitespace and control bytes (<= 0x20) only
+    if not value or any(ord(c) <= 32 for c in value):
         raise ValueError(f"{what} {value!r} is empty or contains whitespace")
+    if what == "qid" and value.startswith("#"):
+        raise ValueError(f"qid {value!r} would read back as a comment line")
     return value
 
 

@@ -1,0 +1,220 @@
+"""`workbench eval`: trec_eval's output layout and numbers, formats, exit codes, imports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+import pytrec_eval
+
+from workbench.cli import main
+
+QRELS = """\
+1 0 a 1
+1 0 b 0
+1 0 c 2
+1 0 z 1
+2 0 x 1
+2 0 y 0
+3 0 k 1
+10 0 m 2
+"""
+RUN = """\
+1 Q0 a 1 1.0 runA
+1 Q0 b 2 0.5 runA
+1 Q0 c 3 0.5 runA
+1 Q0 e 4 0.25 runA
+2 Q0 y 1 2 runA
+2 Q0 x 2 1 runA
+10 Q0 m 1 3 runA
+10 Q0 n 2 3 runA
+99 Q0 m 1 3 runA
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    q = tmp_path / "qrels.txt"
+    r = tmp_path / "run.txt"
+    q.write_text(QRELS)
+    r.write_text(RUN)
+    return q, r
+
+
+def run_cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _dicts():
+    qrels, run = {}, {}
+    for line in QRELS.splitlines():
+        q, _, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+    for line in RUN.splitlines():
+        q, _, d, _, s, _ = line.split()
+        run.setdefault(q, {})[d] = float(s)
+    return qrels, run
+
+
+def test_trec_format_is_trec_eval_layout(files, capsys):
+    q, r = files
+    code, out, err = run_cli(capsys, "eval", q, r, "-q", "-m", "map", "-m", "P.5", "-m", "num_ret",
+                             "-m", "ndcg_cut.3", "-m", "bpref")
+    assert code == 0
+    qrels, run = _dicts()
+    names = ["num_ret", "map", "bpref", "P_5", "ndcg_cut_3"]
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"num_ret", "map", "bpref", "P.5", "ndcg_cut.3"}).evaluate(run)
+    expected = []
+    for qid in sorted(ref):  # trec_eval: queries in byte-string order: "1" < "10" < "2"
+        for n in names:
+            v = ref[qid][n]
+            expected.append(f"{n:<22}\t{qid}\t{int(v)}" if n == "num_ret" else f"{n:<22}\t{qid}\t{v:6.4f}")
+    for n in names:
+        vals = [ref[qid][n] for qid in ref]
+        agg = pytrec_eval.compute_aggregated_measure(n, vals)
+        expected.append(f"{n:<22}\tall\t{int(agg)}" if n == "num_ret" else f"{n:<22}\tall\t{agg:6.4f}")
+    assert out.splitlines() == expected
+    assert "1 qrels query missing from the run" in err
+
+
+def test_default_measures_are_trec_eval_official(files, capsys):
+    code, out, _ = run_cli(capsys, "eval", *files)
+    assert code == 0
+    names = [line.split("\t")[0].strip() for line in out.splitlines()]
+    assert names[:7] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map"]
+    assert out.splitlines()[0] == f"{'runid':<22}\tall\trunA"
+    assert out.splitlines()[1] == f"{'num_q':<22}\tall\t3"
+    assert "P_1000" in names and "iprec_at_recall_1.00" in names
+
+
+def test_complete_flag_averages_missing_queries(files, capsys):
+    _, out, _ = run_cli(capsys, "eval", *files, "-m", "map", "-m", "num_q", "-c")
+    lines = dict((line.split("\t")[0].strip(), line.split("\t")[2]) for line in out.splitlines())
+    assert lines["num_q"] == "4"
+    qrels, run = _dicts()
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    assert lines["map"] == f"{sum(v['map'] for v in ref.values()) / 4:6.4f}"
+
+
+def test_max_depth_and_level(files, capsys):
+    _, out, _ = run_cli(capsys, "eval", *files, "-m", "num_ret", "-m", "num_rel", "-M", "1", "-l", "2")
+    lines = dict((line.split("\t")[0].strip(), line.split("\t")[2]) for line in out.splitlines())
+    assert lines == {"num_ret": "3", "num_rel": "2"}
+
+
+def test_ties_policy(tmp_path, capsys):
+    q = tmp_path / "q"
+    r = tmp_path / "r"
+    q.write_text("1 0 a 1\n1 0 b 0\n")
+    r.write_text("1 Q0 a 1 1.0 t\n1 Q0 b 2 1.0 t\n")  # tied: trec_eval puts b (desc) first
+    _, out, _ = run_cli(capsys, "eval", q, r, "-m", "recip_rank")
+    assert out.split("\t")[-1].strip() == "0.5000"
+    _, out, _ = run_cli(capsys, "eval", q, r, "-m", "recip_rank", "--ties", "input")
+    assert out.split("\t")[-1].strip() == "1.0000"
+    r.write_text("1 Q0 a 2 1.0 t\n1 Q0 b 1 1.0 t\n")
+    _, out, _ = run_cli(capsys, "eval", q, r, "-m", "recip_rank", "--ties", "rank", "--format", "json")
+    data = json.loads(out)
+    assert data["settings"]["ties"] == "rank"
+    assert data["runs"][0]["summary"]["recip_rank"] == 0.5
+
+
+def test_bounds(tmp_path, capsys):
+    q = tmp_path / "q"
+    r = tmp_path / "r"
+    q.write_text("1 0 a 2\n1 0 b 0\n1 0 c -1\n")
+    r.write_text("1 Q0 u 1 4 t\n1 Q0 a 2 3 t\n1 Q0 c 3 2 t\n1 Q0 b 4 1 t\n")
+    _, out, _ = run_cli(capsys, "eval", q, r, "-m", "P.2", "-m", "map", "--bounds", "--format", "json")
+    run = json.loads(out)["runs"][0]
+    assert run["summary"] == {"map": 0.5, "P_2": 0.5}
+    # u (unjudged) and c (negative grade) become relevant: relevant at ranks 1, 2, 3 of R = 3
+    assert run["upper"] == {"map": 1.0, "P_2": 1.0}
+    _, out, _ = run_cli(capsys, "eval", q, r, "-m", "map", "--bounds")
+    assert out.splitlines() == [f"{'map':<22}\tall\t0.5000", f"{'map_upper':<22}\tall\t1.0000"]
+
+
+def test_csv_and_json_formats(files, capsys):
+    _, out, _ = run_cli(capsys, "eval", *files, "-m", "map", "-m", "num_rel", "-q", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0].keys() == {"run", "query", "measure", "value"}
+    assert {r["query"] for r in rows} == {"1", "10", "2", "all"}
+    assert [r["value"] for r in rows if r["query"] == "all" and r["measure"] == "num_rel"] == ["5"]
+    _, out, _ = run_cli(capsys, "eval", *files, "-m", "map", "-q", "--format", "json")
+    data = json.loads(out)
+    assert set(data["runs"][0]["per_query"]) == {"1", "10", "2"}
+    assert data["runs"][0]["missing"] == ["3"]
+
+
+def test_table_format_compares_runs(files, tmp_path, capsys):
+    q, r = files
+    r2 = tmp_path / "run2.txt"
+    r2.write_text(RUN.replace("runA", "runB").replace("1 Q0 a 1 1.0", "1 Q0 a 1 0.1"))
+    code, out, _ = run_cli(capsys, "eval", q, r, r2, "-m", "map", "--format", "table")
+    assert code == 0
+    assert "runA" in out and "runB" in out and "ties: trec_eval" in out
+
+
+def test_several_runs_trec_blocks(files, tmp_path, capsys):
+    q, r = files
+    _, one, _ = run_cli(capsys, "eval", q, r, "-m", "map")
+    _, two, _ = run_cli(capsys, "eval", q, r, r, "-m", "map")
+    assert two == one + one
+
+
+@pytest.mark.parametrize("content, where", [
+    ("1 Q0 a 1 1.0 t\n1 Q0 b 2 oops t\n", ":2: score (column 5) must be a finite number"),
+    ("1 Q0 a 1 1.0 t\n1 Q0 a 2 0.5 t\n", ":2: duplicate document 'a' for query '1'"),
+    ("1 Q0 a 1\n", ":1: expected 6 columns"),
+])
+def test_bad_run_exits_1_with_file_line(files, tmp_path, capsys, content, where):
+    q, _ = files
+    bad = tmp_path / "bad.run"
+    bad.write_text(content)
+    code, out, err = run_cli(capsys, "eval", q, bad, "-m", "map")
+    assert code == 1 and out == ""
+    assert f"{bad}{where}" in err
+
+
+def test_usage_errors_exit_2(files, capsys):
+    assert run_cli(capsys, "eval", *files, "-m", "nonsense")[0] == 2
+    assert run_cli(capsys, "eval", files[0])[0] == 2
+    assert run_cli(capsys, "eval", *files, "--ties", "random")[0] == 2
+
+
+def test_no_common_query_is_an_error(tmp_path, capsys):
+    q = tmp_path / "q"
+    r = tmp_path / "r"
+    q.write_text("1 0 a 1\n")
+    r.write_text("2 Q0 a 1 1 t\n")
+    code, _, err = run_cli(capsys, "eval", q, r, "-m", "map")
+    assert code == 1 and "no query of the run is in the qrels" in err
+
+
+def test_eval_path_imports_no_textual_sqlalchemy_or_rich(files):
+    q, r = files
+    code = (
+        "import sys\n"
+        "from workbench.cli import main\n"
+        f"rc = main(['eval', {str(q)!r}, {str(r)!r}, '-m', 'map'])\n"
+        "bad = [m for m in ('textual', 'sqlalchemy', 'rich', 'scipy') if m in sys.modules]\n"
+        "assert rc == 0 and not bad, bad\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"{'map':<22}\tall\t" + proc.stdout.split("\t")[-1]
+
+
+def test_console_script_exit_codes(files, tmp_path):
+    q, r = files
+    exe = [sys.executable, "-m", "workbench"]
+    ok = subprocess.run(exe + ["eval", str(q), str(r), "-m", "P.5"], capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.startswith("P_5")
+    bad = tmp_path / "b"
+    bad.write_text("1 0 a\n")
+    proc = subprocess.run(exe + ["eval", str(bad), str(r)], capture_output=True, text=True)
+    assert proc.returncode == 1 and f"{bad}:1: expected 4 columns" in proc.stderr

@@ -1,0 +1,58 @@
+"""`workbench quick`: the worked example by eye, stdin, options, exit codes."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+from workbench.cli import main
+
+
+def run_cli(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_worked_example(capsys):
+    code, out, _ = run_cli(capsys, "quick", "3", "2", "3", "0", "1", "2")
+    assert code == 0
+    for text in ("6.861", "7.141", "0.961", "8.097", "8.693", "0.932", "13.848", "14.595", "0.949",
+                 "CG@6 = 11", "P@6 = 0.833", "RR = 1.000"):
+        assert text in out, text
+
+
+def test_k_num_rel_and_level(capsys):
+    # relevant (grade >= 1) at ranks 1, 2, 4, 7 of R = 4 -> AP 0.830
+    code, out, _ = run_cli(capsys, "quick", "1", "1", "0", "1", "0", "0", "1", "--k", "3")
+    assert code == 0 and "AP = 0.830" in out and "P@3 = 0.667" in out
+    _, out, _ = run_cli(capsys, "quick", "1", "0", "1", "0", "1", "--num-rel", "5")
+    assert "AP = 0.453" in out
+    _, out, _ = run_cli(capsys, "quick", "1", "2", "-l", "2")
+    assert "RR = 0.500" in out
+
+
+def test_base_e_formulation(capsys):
+    code, out, _ = run_cli(capsys, "quick", "3", "2", "3", "--discount", "jk", "--base", "e")
+    assert code == 0 and "J-K b=e" in out
+
+
+def test_grades_from_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3 2 3\n0 1 2\n"))
+    code, out, _ = run_cli(capsys, "quick")
+    assert code == 0 and "0.961" in out
+
+
+def test_bad_grades(monkeypatch, capsys):
+    code, _, err = run_cli(capsys, "quick", "3", "x")
+    assert code == 2 and "'x'" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n2 y\n"))
+    code, _, err = run_cli(capsys, "quick", "-")
+    assert code == 1 and "<stdin>:2:" in err
+
+
+def test_subprocess_stdin():
+    proc = subprocess.run([sys.executable, "-m", "workbench", "quick"], input="3 2 3 0 1 2",
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "0.961" in proc.stdout
