@@ -164,3 +164,28 @@ def test_compare_without_judgments_is_empty(db):
     report = compare_systems(db, "nDCG@10", by_assessor=True)
     assert report.rankings == {"consensus:majority": []}
     assert report.tests == [] and report.correlations == []
+
+
+def test_rankings_under_two_measures(stored):
+    report = compare_systems(stored, "P@2", other_measures=["P@1", "recip_rank"], assessors=["alice"])
+    assert report.sources == (
+        "consensus:majority", "assessor:alice", "consensus:majority P@1",
+        "consensus:majority recip_rank",
+    )
+    # consensus: only d1 relevant. P@1: good 1 (d1 first), mid 0 (d3), bad 0 (d5)
+    assert report.means["consensus:majority P@1"] == {"good": 1.0, "bad": 0.0, "mid": 0.0}
+    # RR: good 1, mid 1/2 (d1 at rank 2), bad 1/5
+    assert report.means["consensus:majority recip_rank"] == pytest.approx(
+        {"good": 1.0, "bad": 0.2, "mid": 0.5}
+    )
+    assert report.rankings["consensus:majority recip_rank"] == ["good", "mid", "bad"]
+    assert len(report.correlations) == 6  # 4 sources, every pair
+    # tests stay on the first measure under the consensus
+    assert report.measure == "P@2" and report.tests_source == "consensus:majority"
+
+
+def test_one_measure_at_a_time(stored):
+    from workbench.errors import UsageError
+
+    with pytest.raises(UsageError):
+        compare_systems(stored, "P")  # trec_eval's P expands to nine cutoffs

@@ -145,3 +145,19 @@ def test_compare_on_files_level_and_errors(files, tmp_path, capsys):
     bad.write_text("q1 Q0 d1 1 notanumber x\n")
     assert main(["compare", "--qrels", qa, "--run", up, str(bad)]) == 1
     assert f"{bad}:1:" in capsys.readouterr().err
+
+
+def test_files_second_measure_and_bootstrap_csv(files):
+    qa, qb, up, down = files
+    result = CliRunner().invoke(cli, ["compare", "--qrels", qa, "--run", up, down, "-m", "P@1",
+                                      "-m", "P@3", "--test", "bootstrap", "-n", "500", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    sources = {r["source"] for r in rows if r["kind"] == "ranking"}
+    assert sources == {qa, f"{qa} P@3"}
+    stats = {r["statistic"] for r in rows if r["kind"] == "test"}
+    assert stats == {"mean_diff", "p_value", "p_holm", "ci_low", "ci_high"}
+    # P@3 under A: up q1 (d1 2, d2 0, d3 1) -> 2/3, q2 (d1 0, d2 1) -> 1/3; down the same sets
+    means = {r["a"]: float(r["value"]) for r in rows
+             if r["source"] == f"{qa} P@3" and r["statistic"] == "mean"}
+    assert means == pytest.approx({"up": 0.5, "down": 0.5})

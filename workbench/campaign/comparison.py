@@ -205,12 +205,23 @@ def compare_tables(
 # ---------------------------------------------------------------- database
 
 
+def measure_label(measure: str) -> str:
+    """The label scoring keys values by (nDCG@10 -> ndcg_cut_10); one measure only."""
+    from workbench.errors import UsageError
+    from workbench.metrics.measures import parse_measures
+
+    parsed = parse_measures([measure])
+    if len(parsed) != 1:
+        raise UsageError(f"compare ranks by one measure at a time; {measure!r} names {len(parsed)}")
+    return parsed[0].label or str(parsed[0])
+
+
 def source_scores(table, measure: str) -> SourceScores:
     """One measure out of a `campaign.scoring.ScoreTable`. Systems scored on no query
-    are left out of the means (they cannot be ranked). The table may label the measure
-    canonically (nDCG@10 -> ndcg_cut_10): a one-measure table's only label is used."""
-    if measure not in table.measures and len(table.measures) == 1:
-        measure = table.measures[0]
+    are left out of the means (they cannot be ranked). The table labels measures
+    canonically (nDCG@10 -> ndcg_cut_10)."""
+    if measure not in table.measures:
+        measure = measure_label(measure)
     per_query = {
         q: {sys: vals[measure] for sys, vals in by_system.items() if measure in vals}
         for q, by_system in table.per_query.items()
@@ -230,20 +241,28 @@ def compare_systems(
     by_assessor: bool = False,
     consensus: str = "majority",
     assessors: Sequence[str] | None = None,
+    other_measures: Sequence[str] = (),
     test: str = "t",
     seed: int = 0,
     n_resamples: int | None = None,
     rbo_p: float = 0.9,
 ) -> ComparisonReport:
     """Score every stored system under the consensus (and, `by_assessor`, each assessor's
-    qrels, or only `assessors`) and compare: the use case behind `workbench compare`."""
+    qrels, or only `assessors`) and compare: the use case behind `workbench compare`.
+
+    `other_measures` adds, for each, the ranking by that measure under the consensus as
+    one more source named "<consensus source> <measure>" (rankings under two measures);
+    tests always use `measure` under the consensus."""
     from sqlalchemy import select
 
     from workbench.campaign.scoring import score_campaign
     from workbench.errors import NotFoundError
     from workbench.store.models import Assessor
 
-    tables = [score_campaign(db, [measure], consensus=consensus)]
+    for name in (measure, *other_measures):
+        measure_label(name)  # one measure each, or a usage error before any work
+    consensus_table = score_campaign(db, [measure, *other_measures], consensus=consensus)
+    sources = [source_scores(consensus_table, measure)]
     if by_assessor or assessors:
         with db.read() as s:
             known = list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
@@ -251,8 +270,11 @@ def compare_systems(
         for name in names:
             if name not in known:
                 raise NotFoundError(f"unknown assessor {name!r}")
-            tables.append(score_campaign(db, [measure], assessor=name))
-    sources = [source_scores(t, measure) for t in tables]
+            sources.append(source_scores(score_campaign(db, [measure], assessor=name), measure))
+    for other in other_measures:
+        extra = source_scores(consensus_table, other)
+        sources.append(SourceScores(f"{extra.source} {other}", extra.systems, extra.per_query,
+                                    extra.means))
     return compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )
@@ -266,6 +288,7 @@ def compare_files(
     run_paths: Sequence[str],
     measure: str,
     *,
+    other_measures: Sequence[str] = (),
     rel_level: int = 1,
     test: str = "t",
     seed: int = 0,
@@ -274,15 +297,15 @@ def compare_files(
 ) -> ComparisonReport:
     """The same comparison from files: each qrels file is a source (the first one is the
     reference and the one tests use), each run file a system (named by its tag, or by its
-    path when tags repeat). Scores are trec_eval's (metrics.evaluate)."""
+    path when tags repeat); `other_measures` add rankings by those measures under the first
+    qrels file ("<path> <measure>"). Scores are trec_eval's (metrics.evaluate_many)."""
     from workbench.errors import UsageError
     from workbench.formats.trec import read_qrels, read_run
     from workbench.metrics.evaluate import RunArrays, evaluate_many
-    from workbench.metrics.measures import parse_measures
+    from workbench.metrics.measures import parse_measure
 
-    parsed = parse_measures([measure])
-    if len(parsed) != 1:
-        raise UsageError(f"compare ranks by one measure; {measure!r} names {len(parsed)}")
+    for name in (measure, *other_measures):
+        measure_label(name)  # exactly one measure each
     if not qrels_paths or not run_paths:
         raise UsageError("give --qrels FILE [FILE ...] and --run FILE [FILE ...]")
     runs = [read_run(p) for p in run_paths]
@@ -292,21 +315,23 @@ def compare_files(
     if len(set(tags)) != len(tags):
         raise UsageError("the same run file is given twice")
     arrays = [RunArrays(r.qid, r.docno, r.score, t) for r, t in zip(runs, tags)]
-    sources = []
-    for path in qrels_paths:
-        qrels = read_qrels(path)
-        evaluations = evaluate_many(
-            qrels.qid, qrels.docno, qrels.rel, arrays, parsed, rel_level=rel_level
-        )
+
+    def scores(qrels, name: str, label: str) -> SourceScores:
+        m = parse_measure(name)
+        evaluations = evaluate_many(qrels.qid, qrels.docno, qrels.rel, arrays, [m],
+                                    rel_level=rel_level)
         per_query: dict[str, dict[str, float]] = {}
         means: dict[str, float] = {}
         for tag, ev in zip(tags, evaluations):
-            m = ev.measures[0]
             for q, v in zip(ev.qids, ev.per_query[m].tolist()):
                 per_query.setdefault(q, {})[tag] = v
             if ev.qids:
                 means[tag] = ev.summary[m]
-        sources.append(SourceScores(str(path), tuple(tags), per_query, means))
+        return SourceScores(label, tuple(tags), per_query, means)
+
+    all_qrels = [read_qrels(p) for p in qrels_paths]  # every file checked before scoring
+    sources = [scores(q, measure, str(p)) for q, p in zip(all_qrels, qrels_paths)]
+    sources += [scores(all_qrels[0], other, f"{qrels_paths[0]} {other}") for other in other_measures]
     return compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )

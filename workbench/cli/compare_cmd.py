@@ -30,9 +30,10 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 @click.command("compare", context_settings={"ignore_unknown_options": True})
 @click.argument("files", nargs=-1, type=click.UNPROCESSED)
-@click.option("-m", "--measure", default=None, metavar="MEASURE",
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to rank by (default: the campaign's first default measure; "
-                   "nDCG@10 on files).")
+                   "nDCG@10 on files). Repeat to add rankings by other measures under the "
+                   "consensus (or the first qrels file); tests use the first.")
 @click.option("-l", "--level", "level", type=int, default=1, show_default=True, metavar="N",
               help="Relevance threshold on files (grade >= N relevant).")
 @click.option("--by-assessor", is_flag=True,
@@ -51,7 +52,7 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
-def compare(ctx, files, measure, level, by_assessor, assessors, consensus, test, resamples,
+def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test, resamples,
             seed, rbo_p, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
@@ -60,13 +61,15 @@ def compare(ctx, files, measure, level, by_assessor, assessors, consensus, test,
     On files: `compare --qrels A.txt [B.txt ...] --run r1 r2 ...`."""
     from workbench.metrics.measures import MeasureError
 
+    measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
     if files:
         qrels_paths, run_paths = _split_files(files)
         from workbench.campaign.comparison import compare_files
 
         try:
             report = compare_files(
-                qrels_paths, run_paths, measure or "nDCG@10", rel_level=level, test=test,
+                qrels_paths, run_paths, measure or "nDCG@10", other_measures=others,
+                rel_level=level, test=test,
                 seed=seed, n_resamples=resamples, rbo_p=rbo_p,
             )
         except MeasureError as exc:
@@ -85,6 +88,7 @@ def compare(ctx, files, measure, level, by_assessor, assessors, consensus, test,
         try:
             report = compare_systems(
                 database, measure, by_assessor=by_assessor, consensus=consensus,
+                other_measures=others,
                 assessors=list(assessors) or None, test=test, seed=seed,
                 n_resamples=resamples, rbo_p=rbo_p,
             )
@@ -143,9 +147,13 @@ def _csv_rows(report):
     for c in report.correlations:
         for name in ("kendall_tau_b", "kendall_tau_a", "tau_ap", "rbo"):
             yield ("correlation", "", c.a, c.b, name, getattr(c, name))
+    names = ("mean_diff", "p_value", "p_holm")
+    if report.test == "bootstrap":
+        names += ("ci_low", "ci_high")
     for t in report.tests:
-        for name in ("mean_diff", "p_value", "p_holm"):
-            yield ("test", report.tests_source, t.a, t.b, name, getattr(t, name))
+        for name in names:
+            value = t.low if name == "ci_low" else t.high if name == "ci_high" else getattr(t, name)
+            yield ("test", report.tests_source, t.a, t.b, name, value)
 
 
 def _write_csv(report, out) -> None:
@@ -208,11 +216,14 @@ def _print_tables(report) -> None:
                   f"{len(report.tests)} pairs",
             title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
         )
-        for col in ("a", "b", "queries", "mean a−b", "p", "p Holm", ""):
+        ci = report.test == "bootstrap"
+        cols = ("a", "b", "queries", "mean a−b") + (("95% CI",) if ci else ()) + ("p", "p Holm", "")
+        for col in cols:
             table.add_column(col, justify="left" if col in ("a", "b", "") else "right")
         for t in report.tests:
             mark = "significant" if not math.isnan(t.p_holm) and t.p_holm < report.alpha else ""
-            table.add_row(Text(t.a), Text(t.b), str(t.n_queries), _fmt(t.mean_diff),
+            interval = (f"[{_fmt(t.low)}, {_fmt(t.high)}]",) if ci else ()
+            table.add_row(Text(t.a), Text(t.b), str(t.n_queries), _fmt(t.mean_diff), *interval,
                           _p(t.p_value), _p(t.p_holm), mark)
         console.print(table)
         console.print(Text(f"significant: Holm-adjusted p < {report.alpha}", style="dim"))
