@@ -43,22 +43,26 @@ def wb(url, *args, input=None):
                           env=env, timeout=60)
 
 
+def cli_run(url, *args, input=None):
+    return CliRunner().invoke(cli, ["--db", url, *args], input=input)
+
+
 def test_graded_exported_reimported_qrels_round_trip_exactly(campaign, tmp_path):
-    assert wb(campaign, "grade", "-a", "alice", "--batch", "-", input=GRADES).returncode == 0
+    assert cli_run(campaign, "grade", "-a", "alice", "--batch", "-", input=GRADES).exit_code == 0
     first = tmp_path / "alice.qrels"
-    proc = wb(campaign, "export", "qrels", "--assessor", "alice", "-o", str(first))
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == f"wrote 4 qrels lines to {first}\n"
+    result = cli_run(campaign, "export", "qrels", "--assessor", "alice", "-o", str(first))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"wrote 4 qrels lines to {first}\n"
     assert first.read_text() == "q1 0 d1 3\nq1 0 d3 0\nq10 0 d1 2\nq2 0 d2 1\n"
-    proc = wb(campaign, "import", "qrels", str(first), "--assessor", "copy")
-    assert proc.returncode == 0, proc.stderr
-    again = wb(campaign, "export", "qrels", "-a", "copy")
-    assert again.returncode == 0 and again.stdout == first.read_text()
+    result = cli_run(campaign, "import", "qrels", str(first), "--assessor", "copy")
+    assert result.exit_code == 0, result.output
+    again = cli_run(campaign, "export", "qrels", "-a", "copy")
+    assert again.exit_code == 0 and again.stdout == first.read_text()
 
 
-def test_export_judgments_csv_through_the_command(campaign):
-    wb(campaign, "grade", "-a", "alice", "--batch", "-", input=GRADES)
-    wb(campaign, "grade", "-a", "bob", "q1", "d1", "2")
+def test_export_judgments_csv_through_the_installed_command(campaign):
+    cli_run(campaign, "grade", "-a", "alice", "--batch", "-", input=GRADES)
+    cli_run(campaign, "grade", "-a", "bob", "q1", "d1", "2")
     proc = wb(campaign, "export", "judgments")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -71,6 +75,8 @@ def test_export_judgments_csv_through_the_command(campaign):
         ["q10", "d1", "alice", "2", ""],
         ["q2", "d2", "alice", "1", ""],
     ]
+    unknown = wb(campaign, "export", "qrels", "-a", "nobody")
+    assert (unknown.returncode, unknown.stderr) == (1, "workbench: unknown assessor 'nobody'\n")
 
 
 def run(url, *args):
@@ -100,5 +106,3 @@ def test_consensus_qrels_and_errors(campaign):
     assert run(campaign, "qrels").exit_code == 2
     assert run(campaign, "qrels", "-a", "a", "--consensus", "mean").exit_code == 2
     assert run(campaign, "qrels", "--consensus", "median").exit_code == 2
-    unknown = wb(campaign, "export", "qrels", "-a", "nobody")
-    assert (unknown.returncode, unknown.stderr) == (1, "workbench: unknown assessor 'nobody'\n")
