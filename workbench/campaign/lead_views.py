@@ -1,0 +1,181 @@
+"""Read models for the team-lead screens that no CLI use case gives: a system's ranked list
+for one query with every assessor's grade, interpolated precision–recall points, the
+confusion matrix of two assessors, and the quick calculator on typed text.
+
+NOT blind (system names, ranks, every assessor's grade): lead screens only. Numbers come
+from the same places as the CLI: scoring.py (the metrics registry) and metrics.graded /
+metrics.agreement, so a screen and `workbench score|agree|quick` cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from workbench.campaign.database import Database
+from workbench.campaign.qrels import qrels_rows
+from workbench.errors import InputError, NotFoundError
+from workbench.store.models import (
+    Adjudication,
+    Assessor,
+    Document,
+    Judgment,
+    Query,
+    Result,
+    System,
+)
+
+RECALL_LEVELS = tuple(i / 10 for i in range(11))
+
+
+@dataclass(frozen=True)
+class RankedDoc:
+    rank: int  # 1-based, trec_eval order (score descending, ties by docno descending)
+    document: str
+    title: str
+    score: float
+    grade: int | None  # under the chosen qrels source; None = unjudged there
+    grades: tuple[tuple[str, int], ...]  # every assessor's current grade
+    final: int | None  # adjudicated grade, if any
+
+
+def ranked_list(
+    db: Database,
+    system: str,
+    query: str,
+    *,
+    assessor: str | None = None,
+    consensus: str | None = None,
+) -> list[RankedDoc]:
+    """`system`'s results for `query` in evaluation order, with the source's grade."""
+    with db.read() as s:
+        sid = s.scalar(select(System.id).where(System.tag == system))
+        if sid is None:
+            raise NotFoundError(f"unknown system {system!r}")
+        qid = s.scalar(select(Query.id).where(Query.ext_id == query))
+        if qid is None:
+            raise NotFoundError(f"unknown query {query!r}")
+        results = s.execute(
+            select(Document.id, Document.ext_id, Document.title, Result.score)
+            .join(Document, Document.id == Result.document_id)
+            .where(Result.system_id == sid, Result.query_id == qid)
+        ).all()
+        grades: dict[int, list[tuple[str, int]]] = {}
+        for did, name, g in s.execute(
+            select(Judgment.document_id, Assessor.name, Judgment.grade)
+            .join(Assessor, Assessor.id == Judgment.assessor_id)
+            .where(Judgment.query_id == qid)
+        ):
+            grades.setdefault(did, []).append((name, g))
+        finals = dict(s.execute(
+            select(Adjudication.document_id, Adjudication.grade).where(Adjudication.query_id == qid)
+        ).all())
+        source = {d: g for _, d, g in qrels_rows(
+            s, assessor=assessor, consensus=consensus, queries=[query])}
+    # trec_eval's order: score descending, ties by docno descending (DESIGN §3).
+    ordered = sorted(results, key=lambda r: (r[3], r[1]), reverse=True)
+    return [
+        RankedDoc(i + 1, ext, title or "", float(score), source.get(ext),
+                  tuple(sorted(grades.get(did, []))), finals.get(did))
+        for i, (did, ext, title, score) in enumerate(ordered)
+    ]
+
+
+def pr_curves(
+    db: Database,
+    *,
+    assessor: str | None = None,
+    consensus: str | None = None,
+) -> dict[str, list[float]]:
+    """Each system's mean interpolated precision at recall 0.0, 0.1, ... 1.0 (trec_eval's
+    iprec_at_recall, through scoring.py), system -> 11 values."""
+    from workbench.campaign.scoring import score_campaign
+
+    table = score_campaign(db, ["iprec_at_recall"], assessor=assessor, consensus=consensus)
+    return {
+        system: [table.means[system][m] for m in table.measures]
+        for system in table.systems
+        if table.n_queries.get(system, 0)
+    }
+
+
+@dataclass(frozen=True)
+class Confusion:
+    a: str
+    b: str
+    categories: tuple[int, ...]
+    counts: tuple[tuple[int, ...], ...]  # rows: a's grade, columns: b's grade
+
+    @property
+    def n(self) -> int:
+        return sum(map(sum, self.counts))
+
+
+def confusion(db: Database, a: str, b: str) -> Confusion:
+    """How often assessor `a` gave grade i where `b` gave j, over items both graded."""
+    from workbench.campaign.agreement import load_labels
+    from workbench.campaign.assessing import scale
+    from workbench.metrics.agreement import confusion_matrix
+
+    labels = load_labels(db, [a, b])
+    cats = [e.grade for e in scale(db)] or None
+    matrix, categories = confusion_matrix(labels.grades[:, 0], labels.grades[:, 1], cats)
+    return Confusion(a, b, tuple(int(c) for c in categories),
+                     tuple(tuple(int(v) for v in row) for row in matrix))
+
+
+# ---------------------------------------------------------------- quick calculator
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    grades: tuple[int, ...]
+    summary: object  # metrics.graded.QuickSummary
+    table: object  # metrics.graded.RankTable of the chosen formulation
+    formulations: tuple  # every formulation in summary.dcg, in display order
+
+
+def parse_grades(text: str, where: str = "grades") -> list[int]:
+    """Integers separated by spaces, commas or newlines (`#` starts a comment);
+    InputError names the line and the bad token."""
+    out = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        for token in line.split("#", 1)[0].replace(",", " ").replace(";", " ").split():
+            try:
+                out.append(int(token))
+            except ValueError:
+                raise InputError(where, lineno, f"{token!r} is not an integer grade") from None
+    if not out:
+        raise InputError(where, None, "type some grades, e.g. 3 2 3 0 1 2")
+    return out
+
+
+def quick_score(
+    text: str,
+    *,
+    k: int | None = None,
+    rel_level: int = 1,
+    num_rel: int | None = None,
+    gain: str = "linear",
+    discount: str = "log2",
+    base: float = 2.0,
+) -> QuickResult:
+    """`workbench quick` on typed text: InputError for anything a user can get wrong."""
+    from workbench.metrics.graded import FORMULATIONS, Formulation, quick_summary, rank_table
+
+    grades = parse_grades(text)
+    chosen = Formulation(gain, discount, base)
+    formulations = list(FORMULATIONS) + ([chosen] if chosen not in FORMULATIONS else [])
+    try:
+        summary = quick_summary(grades, k=k, rel_level=rel_level, num_rel=num_rel,
+                                formulations=formulations)
+    except ValueError as exc:
+        raise InputError("grades", None, str(exc)) from None
+    return QuickResult(tuple(grades), summary, rank_table(grades, chosen), tuple(formulations))
+
+
+def grades_of_ranked_list(items: list[RankedDoc]) -> list[int]:
+    """A ranked list's grades for the calculator (unjudged -> 0, as trec_eval counts them)."""
+    return [0 if d.grade is None or d.grade < 0 else d.grade for d in items]
+
