@@ -161,3 +161,20 @@ def test_files_second_measure_and_bootstrap_csv(files):
     means = {r["a"]: float(r["value"]) for r in rows
              if r["source"] == f"{qa} P@3" and r["statistic"] == "mean"}
     assert means == pytest.approx({"up": 0.5, "down": 0.5})
+
+
+def test_lists_on_files_and_database(files, campaign_url):
+    _, _, up, down = files
+    out = json.loads(CliRunner().invoke(cli, ["compare", "--run", up, down, "--lists", "up", "down",
+                                              "--format", "json"]).stdout)
+    # q1: up d1 d2 d3, down d3 d2 d1 -> reversed: tau-b -1
+    assert [q["kendall_tau_b"] for q in out["queries"]] == [-1.0, -1.0]
+    assert out["queries"][0]["shared"] == 3
+    result = run(campaign_url, "--lists", "up", "down", "--depth", "2", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["shared"] for r in rows] == ["0"] * 4  # top 2 of d1..d4 vs d4..d1
+    assert rows[0]["rbo"] == "0.000000"
+    table = run(campaign_url, "--lists", "up", "down")
+    assert "mean" in table.stdout and "RBO" in table.stdout
+    assert main(["--db", campaign_url, "compare", "--lists", "up", "nope"]) == 1

@@ -49,11 +49,16 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random tests.")
 @click.option("--rbo-p", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.9,
               show_default=True, help="RBO persistence p.")
+@click.option("--lists", nargs=2, default=None, metavar="SYSTEM SYSTEM",
+              help="Instead: compare two systems' result lists query by query (shared "
+                   "documents, Kendall tau-b over them, RBO).")
+@click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
+              help="With --lists: cut each list at K documents.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
 def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test, resamples,
-            seed, rbo_p, fmt, db):
+            seed, rbo_p, lists, depth, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
     of every system pair with Holm-Bonferroni correction.
@@ -62,6 +67,9 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
     from workbench.metrics.measures import MeasureError
 
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
+    if lists:
+        _compare_lists(ctx, db, files, lists, depth, rbo_p, fmt)
+        return
     if files:
         qrels_paths, run_paths = _split_files(files)
         from workbench.campaign.comparison import compare_files
@@ -99,7 +107,66 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
     _output(report, fmt)
 
 
-def _split_files(tokens) -> tuple[list[str], list[str]]:
+def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
+    from workbench.campaign.comparison_lists import compare_lists, lists_from_db, lists_from_run
+    from workbench.errors import NotFoundError
+
+    a, b = systems
+    if files:
+        _, run_paths = _split_files(files, need_qrels=False)
+        from workbench.formats.trec import read_run
+
+        runs = {}
+        for path in run_paths:
+            run = read_run(path)
+            runs[run.tag or path] = run
+            runs.setdefault(path, run)
+        for name in (a, b):
+            if name not in runs:
+                raise NotFoundError(f"no run file with tag or path {name!r}")
+        lists_a, lists_b = lists_from_run(runs[a]), lists_from_run(runs[b])
+    else:
+        from workbench.campaign.database import Database
+
+        database = Database.open(resolve_db(ctx, db), create=False)
+        try:
+            lists_a, lists_b = lists_from_db(database, a), lists_from_db(database, b)
+        finally:
+            database.close()
+    report = compare_lists(a, b, lists_a, lists_b, p=rbo_p, depth=depth)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2))
+        return
+    if fmt == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["query", "n_a", "n_b", "shared", "kendall_tau_b", "rbo"])
+        for r in report.rows:
+            writer.writerow([r.query, r.n_a, r.n_b, r.shared,
+                             "" if math.isnan(r.kendall_tau_b) else f"{r.kendall_tau_b:.6f}",
+                             f"{r.rbo:.6f}"])
+        return
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = 120
+    cut = f", top {depth}" if depth else ""
+    table = Table(title=f"Result lists of {a} and {b} (RBO p = {rbo_p}{cut})",
+                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("query", f"|{a}|", f"|{b}|", "shared", "τ-b shared", "RBO"):
+        table.add_column(Text(col), justify="left" if col == "query" else "right")
+    for r in report.rows:
+        table.add_row(Text(r.query), str(r.n_a), str(r.n_b), str(r.shared),
+                      _fmt(r.kendall_tau_b), _fmt(r.rbo))
+    table.add_row("mean", "", "", "", _fmt(report.mean_kendall_tau_b), _fmt(report.mean_rbo),
+                  style="bold")
+    console.print(table)
+
+
+def _split_files(tokens, need_qrels: bool = True) -> tuple[list[str], list[str]]:
     """`--qrels A B --run r1 r2` (either order, flags repeatable) -> qrels and run paths."""
     qrels: list[str] = []
     runs: list[str] = []
@@ -115,7 +182,7 @@ def _split_files(tokens) -> tuple[list[str], list[str]]:
             raise click.UsageError(f"unexpected argument {token!r}: files follow --qrels or --run")
         else:
             target.append(token)
-    if not qrels or not runs:
+    if (need_qrels and not qrels) or not runs:
         raise click.UsageError("on files, give --qrels FILE [FILE ...] and --run FILE [FILE ...]")
     return qrels, runs
 
