@@ -206,3 +206,18 @@ def test_kendall_on_two_result_lists():
         -1 / 3
     )
     assert math.isnan(c.kendall_tau_lists(["a"], ["a", "b"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 15), unique=True, max_size=12),
+    st.lists(st.integers(0, 15), unique=True, max_size=12),
+    st.floats(0.05, 0.95),
+)
+def test_generated_rbo_properties(a, b, p):
+    value = c.rbo(a, b, p)
+    assert -1e-12 <= value <= 1 + 1e-12
+    assert value == pytest.approx(c.rbo(b, a, p), abs=1e-12)  # symmetric
+    assert c.rbo(a, a, p) == pytest.approx(1.0)
+    if a and b and not set(a) & set(b):
+        assert value == 0.0

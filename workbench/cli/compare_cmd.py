@@ -63,7 +63,9 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
     of every system pair with Holm-Bonferroni correction.
 
-    On files: `compare --qrels A.txt [B.txt ...] --run r1 r2 ...`."""
+    On files: `compare --qrels A.txt [B.txt ...] --run r1 r2 ...` (each qrels file a
+    source, the first the reference; each run a system). Result lists: `compare --lists
+    SYS_A SYS_B` (stored systems) or `compare --run r1 r2 --lists TAG_A TAG_B`."""
     from workbench.metrics.measures import MeasureError
 
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
