@@ -1,0 +1,137 @@
+"""Adjudication use case: disagreements, reading an item, the final grade, the
+"adjudicated" qrels source and the scores built on it (both backends)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from tests.tui.factory import build_campaign
+from workbench.campaign import adjudication as adj
+from workbench.campaign.judging import record_grade
+from workbench.campaign.qrels import derive_qrels
+from workbench.campaign.scoring import score_campaign
+from workbench.errors import InputError, NotFoundError
+from workbench.store.models import Adjudication, Assessor, JudgmentEvent
+
+
+@pytest.fixture
+def graded(db):
+    camp = build_campaign(db, n_queries=2, n_systems=2, depth=4,
+                          assessors=("alice", "bob", "carol"), markup_doc=False)
+    q1, q2 = camp.queries
+    d = camp.queues[q1]["alice"]
+    # q1: d0 agreed, d1 spread 1, d2 spread 3, d3 only one assessor
+    for who, g in (("alice", 2), ("bob", 2), ("carol", 2)):
+        record_grade(db, who, q1, d[0], g)
+    for who, g in (("alice", 1), ("bob", 2), ("carol", 1)):
+        record_grade(db, who, q1, d[1], g)
+    for who, g in (("alice", 0), ("bob", 3)):
+        record_grade(db, who, q1, d[2], g)
+    record_grade(db, "alice", q1, d[3], 3)
+    e = camp.queues[q2]["alice"]
+    record_grade(db, "alice", q2, e[0], 0)
+    record_grade(db, "carol", q2, e[0], 1)
+    return db, camp, d, e
+
+
+def test_lists_only_items_graded_differently(graded):
+    db, camp, d, e = graded
+    q1, q2 = camp.queries
+    items = adj.list_disagreements(db)
+    keys = [(i.query, i.document) for i in items]
+    assert sorted(keys[:2]) == sorted([(q1, d[1]), (q1, d[2])])
+    assert keys[2] == (q2, e[0])
+    assert len(items) == 3
+    by_key = {(i.query, i.document): i for i in items}
+    one = by_key[(q1, d[1])]
+    assert one.grades == (("alice", 1), ("bob", 2), ("carol", 1))
+    assert one.spread == 1 and one.majority == 1 and one.final is None
+    assert by_key[(q1, d[2])].spread == 3
+    assert by_key[(q1, d[2])].majority == 0  # tie 0/3 goes to the lower grade
+    assert [(i.query, i.document) for i in adj.list_disagreements(db, min_spread=2)] == [(q1, d[2])]
+    assert [i.query for i in adj.list_disagreements(db, query=q2)] == [q2]
+
+
+def test_adjudicate_writes_row_and_event_and_changes_adjudicated_qrels(graded):
+    db, camp, d, e = graded
+    q1 = camp.queries[0]
+    before = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="adjudicated").rows())
+    assert before[(q1, d[2])] == 0  # the majority until a lead decides
+    rec = adj.adjudicate(db, "lead", q1, d[2], 2, note="partly on topic")
+    assert (rec.old_grade, rec.new_grade, rec.adjudicator) == (None, 2, "lead")
+    after = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="adjudicated").rows())
+    assert after[(q1, d[2])] == 2
+    assert {k: v for k, v in after.items() if k != (q1, d[2])} == {
+        k: v for k, v in before.items() if k != (q1, d[2])}
+    majority = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="majority").rows())
+    assert majority[(q1, d[2])] == 0  # other sources untouched
+    # change, then remove: each an `adjudicate` event with old -> new
+    adj.adjudicate(db, "lead", q1, d[2], 3)
+    adj.adjudicate(db, "lead", q1, d[2], None)
+    with db.read() as s:
+        events = s.execute(
+            select(JudgmentEvent.kind, JudgmentEvent.old_grade, JudgmentEvent.new_grade,
+                   JudgmentEvent.note, Assessor.name)
+            .join(Assessor, Assessor.id == JudgmentEvent.assessor_id)
+            .where(JudgmentEvent.kind == "adjudicate").order_by(JudgmentEvent.id)
+        ).all()
+        assert s.scalar(select(Adjudication.grade)) is None
+    assert [tuple(r) for r in events] == [
+        ("adjudicate", None, 2, "partly on topic", "lead"),
+        ("adjudicate", 2, 3, "", "lead"),
+        ("adjudicate", 3, None, "", "lead"),
+    ]
+    final = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="adjudicated").rows())
+    assert final == before
+
+
+def test_adjudicated_scores_follow_the_final_grade(graded):
+    db, camp, d, e = graded
+    q1 = camp.queries[0]
+    adj.adjudicate(db, "lead", q1, d[1], 0)
+    adj.adjudicate(db, "lead", q1, d[2], 0)
+    adj.adjudicate(db, "lead", q1, d[0], 0)
+    # every q1 item but d3 (alice 3) is now non-relevant; scores computed by the CLI's path
+    table = score_campaign(db, ["num_rel", "P@10"], consensus="adjudicated")
+    for system in table.systems:
+        values = table.per_query.get(q1, {}).get(system)
+        if values is not None:
+            assert values["num_rel"] == 1
+    maj = score_campaign(db, ["num_rel"], consensus="majority")
+    some = next(iter(maj.per_query[q1].values()))
+    assert some["num_rel"] == 3  # d0 (2), d1 (1), d3 (3); d2's majority is 0
+
+
+def test_read_item_shows_every_grade_and_the_final(graded):
+    db, camp, d, e = graded
+    q1 = camp.queries[0]
+    record_grade(db, "bob", q1, d[2], 3, note="[b]see[/b] the intro")
+    adj.adjudicate(db, "boss", q1, d[2], 1, note="decided")
+    item = adj.read_item(db, q1, d[2])
+    assert item.grades == (("alice", 0, ""), ("bob", 3, "[b]see[/b] the intro"))
+    assert (item.final, item.final_note, item.adjudicator) == (1, "decided", "boss")
+    assert item.query_title == f"Title of {q1}" and item.text.startswith(f"Body of {d[2]}")
+
+
+def test_bad_input_writes_nothing(graded):
+    db, camp, d, e = graded
+    q1 = camp.queries[0]
+    with pytest.raises(InputError):
+        adj.adjudicate(db, "lead", q1, d[1], 9)
+    with pytest.raises(NotFoundError):
+        adj.adjudicate(db, "lead", q1, "nope", 1)
+    with pytest.raises(NotFoundError):
+        adj.adjudicate(db, "lead", "nope", d[1], 1)
+    with pytest.raises(InputError):
+        adj.adjudicate(db, "  ", q1, d[1], 1)
+    with db.read() as s:
+        assert s.scalar(select(Adjudication.grade)) is None
+        assert s.scalar(select(JudgmentEvent.id).where(JudgmentEvent.kind == "adjudicate")) is None
+        assert "lead" not in s.scalars(select(Assessor.name)).all()
+
+
+def test_lead_is_not_a_judging_assessor(graded):
+    db, camp, d, e = graded
+    adj.adjudicate(db, "lead", camp.queries[0], d[1], 1)
+    assert adj.judging_assessors(db) == ["alice", "bob", "carol"]
