@@ -218,3 +218,11 @@ def test_console_script_exit_codes(files, tmp_path):
     bad.write_text("1 0 a\n")
     proc = subprocess.run(exe + ["eval", str(bad), str(r)], capture_output=True, text=True)
     assert proc.returncode == 1 and f"{bad}:1: expected 4 columns" in proc.stderr
+
+
+def test_duplicate_qrels_line(files, tmp_path, capsys):
+    _, r = files
+    q = tmp_path / "dup.qrels"
+    q.write_text("1 0 a 1\n2 0 a 1\n1 0 b 0\n1 0 a 0\n")
+    code, _, err = run_cli(capsys, "eval", q, r, "-m", "map")
+    assert code == 1 and f"{q}:4: duplicate document 'a' for query '1'" in err

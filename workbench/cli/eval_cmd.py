@@ -200,14 +200,20 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     ms = _parse(measures)
     if rel_level < 0:
         raise UsageError("-l must be >= 0")
-    q = read_qrels(qrels)
-    index = QrelsIndex(q.qid, q.docno, q.rel)
+    from workbench.metrics.ranking import DuplicatePairError
+
+    # Duplicates are checked once, by the evaluation's own hash sort; rows map to lines.
+    q = read_qrels(qrels, check_duplicates=False)
+    try:
+        index = QrelsIndex(q.qid, q.docno, q.rel)
+    except DuplicatePairError as exc:
+        raise InputError(q.path, int(q.line[exc.row]), str(exc).replace(" in the qrels", "")) from None
     settings = {"ties": ties, "rel_level": rel_level, "max_depth": max_depth,
                 "complete": complete, "compat": int(compat)}
     evs, uppers, names = [], [], []
     top_grade = max(int(q.rel.max()) if len(q) else 1, rel_level, 1)
     for path in runs:
-        r = read_run(path, keep_rank=(ties == "rank"))
+        r = read_run(path, keep_rank=(ties == "rank"), check_duplicates=False)
         arrays = RunArrays(r.qid, r.docno, r.score, r.tag or path, r.rank)
         kw = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
                   compat=int(compat), index=index)
@@ -216,6 +222,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
             if bounds:
                 (up,) = evaluate_many(None, None, None, [arrays], ms, unjudged_as=top_grade, **kw)
                 uppers.append(up)
+        except DuplicatePairError as exc:
+            raise InputError(path, int(r.line[exc.row]), str(exc).replace(" in the run", "")) from None
         except ValueError as exc:
             raise InputError(path, None, str(exc)) from None
         if not ev.qids:

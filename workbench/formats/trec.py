@@ -284,8 +284,12 @@ def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, pat
         )
 
 
-def read_qrels(path, *, chunk_bytes: int = CHUNK_BYTES) -> Qrels:
-    """Read a TREC qrels file (``qid iter docno rel``); raises InputError on bad input."""
+def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_BYTES) -> Qrels:
+    """Read a TREC qrels file (``qid iter docno rel``); raises InputError on bad input.
+
+    check_duplicates=False skips the duplicate (qid, docno) check, for callers that
+    check anyway (the evaluation does, and maps the row back to ``Qrels.line``).
+    """
     fh, name = _open(path)
     qids, docnos, rels, lines = [], [], [], []
     with fh:
@@ -300,15 +304,18 @@ def read_qrels(path, *, chunk_bytes: int = CHUNK_BYTES) -> Qrels:
     qid = _concat(qids, "S1")
     docno = _concat(docnos, "S1")
     line = _concat(lines, np.int64)
-    _check_duplicates(qid, docno, line, name)
+    if check_duplicates:
+        _check_duplicates(qid, docno, line, name)
     return Qrels(qid=qid, docno=docno, rel=_concat(rels, np.int64), path=name, line=line)
 
 
-def read_run(path, *, keep_rank: bool = False, chunk_bytes: int = CHUNK_BYTES) -> Run:
+def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
+             chunk_bytes: int = CHUNK_BYTES) -> Run:
     """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
 
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
+    check_duplicates: as for read_qrels.
     """
     fh, name = _open(path)
     qids, docnos, scores, ranks, lines = [], [], [], [], []
@@ -333,7 +340,8 @@ def read_run(path, *, keep_rank: bool = False, chunk_bytes: int = CHUNK_BYTES) -
     qid = _concat(qids, "S1")
     docno = _concat(docnos, "S1")
     line = _concat(lines, np.int64)
-    _check_duplicates(qid, docno, line, name)
+    if check_duplicates:
+        _check_duplicates(qid, docno, line, name)
     return Run(
         qid=qid,
         docno=docno,

@@ -116,8 +116,14 @@ def evaluate_many(
     compat: int = 10,
     unjudged_as: int | None = None,
     index: QrelsIndex | None = None,
+    check_duplicates: bool = True,
 ) -> list[Evaluation]:
-    """Evaluate several runs against one qrels (encoded once). See ``evaluate``."""
+    """Evaluate several runs against one qrels (encoded once). See ``evaluate``.
+
+    index: a ``QrelsIndex`` already built from the qrels (then the qrels arrays are
+    ignored); check_duplicates=False skips the run duplicate check (readers did it).
+    Raises ``DuplicatePairError`` (a ValueError, with the row) for a repeated pair.
+    """
     ms = _measures(measures)
     if compat not in (9, 10):
         raise ValueError("compat must be 9 or 10")
@@ -133,7 +139,7 @@ def evaluate_many(
         if unjudged_as is not None:
             ev_index = _with_unjudged_as(index, run, unjudged_as)
         rk = rank_run(ev_index, run.qid, run.docno, run.score, ties=ties, rank=run.rank,
-                      max_depth=max_depth)
+                      max_depth=max_depth, check_duplicates=check_duplicates)
         qsel = np.arange(index.nq) if complete else np.flatnonzero(rk.present)
         cache: dict = {}
         per_query = {}

@@ -18,11 +18,38 @@ import numpy as np
 
 from workbench.metrics.encode import as_bytes, factorize, hash_pairs
 
-__all__ = ["NONPOOL", "UNJUDGED", "TIES", "QrelsIndex", "Ranking", "rank_run"]
+__all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
 
 NONPOOL = -1
 UNJUDGED = -2
 TIES = ("trec_eval", "input", "rank")
+
+
+class DuplicatePairError(ValueError):
+    """The same (query, docno) pair twice in the qrels or in a run.
+
+    row: index of the second occurrence in the arrays given (callers map it to a file line);
+    which: "qrels" or "run".
+    """
+
+    def __init__(self, which: str, row: int, qid: bytes, docno: bytes) -> None:
+        self.which, self.row = which, row
+        q = qid.decode("utf-8", "replace")
+        d = docno.decode("utf-8", "replace")
+        super().__init__(f"duplicate document {d!r} for query {q!r}" + (" in the run" if which == "run" else " in the qrels"))
+
+
+def _first_duplicate(h_sorted, order, qcodes, docno):
+    """Row of the earliest-found second occurrence of an exact duplicate, -1 if none,
+    -2 if only hash collisions (different pairs with equal hashes) were seen."""
+    cand = np.flatnonzero(h_sorted[1:] == h_sorted[:-1])
+    if cand.size == 0:
+        return -1
+    a, b = order[cand], order[cand + 1]
+    same = (qcodes[a] == qcodes[b]) & (docno[a] == docno[b])
+    if same.any():
+        return int(np.maximum(a, b)[same].min())
+    return -2
 
 
 class QrelsIndex:
@@ -50,19 +77,11 @@ class QrelsIndex:
         order = np.argsort(h)
         self._hash = h[order]
         self._order = order
-        dup = np.flatnonzero(self._hash[1:] == self._hash[:-1])
-        if dup.size:
-            a, b = order[dup], order[dup + 1]
-            same = (qcode[a] == qcode[b]) & (docno[a] == docno[b])
-            if same.any():
-                i = int(b[np.argmax(same)])
-                raise ValueError(
-                    f"duplicate qrels entry for query {qid[i].decode(errors='replace')!r}, "
-                    f"document {docno[i].decode(errors='replace')!r}"
-                )
-            self._collision = True  # distinct pairs, equal hashes: use exact lookups
-        else:
-            self._collision = False
+        dup = _first_duplicate(self._hash, order, qcode, docno)
+        if dup >= 0:
+            raise DuplicatePairError("qrels", dup, qid[dup], docno[dup])
+        # distinct pairs with equal hashes (never seen in practice): exact lookups
+        self._collision = dup == -2
         self._levels: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._ideal: np.ndarray | None = None
 
@@ -86,19 +105,31 @@ class QrelsIndex:
             self._ideal = (g[order], v[order])
         return self._ideal
 
-    def lookup(self, qidx: np.ndarray, docno: np.ndarray) -> np.ndarray:
-        """Grade of each (query index, docno) pair: qrels grade, NONPOOL or UNJUDGED."""
+    def lookup(self, qidx: np.ndarray, docno: np.ndarray, h: np.ndarray | None = None,
+               order: np.ndarray | None = None) -> np.ndarray:
+        """Grade of each (query index, docno) pair: qrels grade, NONPOOL or UNJUDGED.
+
+        h, order: the pairs' hash_pairs() and its argsort, when the caller has them
+        (looking up sorted hashes walks the index in order, which is much faster).
+        """
         out = np.full(qidx.size, NONPOOL, dtype=np.int64)
         if qidx.size == 0 or self._hash.size == 0:
             return out
         if self._collision:
             return self._lookup_exact(qidx, docno)
-        h = hash_pairs(qidx, docno)
-        pos = np.searchsorted(self._hash, h)
+        if h is None:
+            h = hash_pairs(qidx, docno)
+        if order is None:
+            order = np.argsort(h)
+        sh = h[order]
+        pos = np.searchsorted(self._hash, sh)
         pos[pos == self._hash.size] = 0
         cand = self._order[pos]
-        hit = (self._hash[pos] == h) & (self.qcode[cand] == qidx) & (self.docno[cand] == docno)
-        out[hit] = self.rel[cand[hit]]
+        rows = order
+        hit = (self._hash[pos] == sh)
+        rows, cand = rows[hit], cand[hit]
+        exact = (self.qcode[cand] == qidx[rows]) & (self.docno[cand] == docno[rows])
+        out[rows[exact]] = self.rel[cand[exact]]
         return out
 
     def _lookup_exact(self, qidx, docno) -> np.ndarray:
@@ -167,7 +198,7 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.nd
         # Already sorted? Query ids need only be contiguous, not ordered.
         same_q = qidx[1:] == qidx[:-1]
         heads = np.count_nonzero(~same_q) + 1
-        contiguous = heads == np.unique(qidx).size
+        contiguous = heads == np.count_nonzero(np.bincount(qidx))
         if contiguous:
             ks = skey[1:].astype(np.int64) - skey[:-1].astype(np.int64)
             within = same_q
@@ -200,6 +231,7 @@ def rank_run(
     ties: str = "trec_eval",
     rank=None,
     max_depth: int | None = None,
+    check_duplicates: bool = True,
 ) -> Ranking:
     """Sort a run as trec_eval does and join it with the qrels.
 
@@ -215,11 +247,28 @@ def rank_run(
     score = np.asarray(score, dtype=np.float64)
     if not (qidx.size == docno.size == score.size):
         raise ValueError("run arrays differ in length")
+    rows = None  # positions in the caller's arrays of the rows kept
     keep = qidx >= 0
     if not keep.all():
-        qidx, docno, score = qidx[keep], docno[keep], score[keep]
+        rows = np.flatnonzero(keep)
+        qidx, docno, score = qidx[rows], docno[rows], score[rows]
         if rank is not None:
-            rank = np.asarray(rank)[keep]
+            rank = np.asarray(rank)[rows]
+    # One sort of the (query, docno) hashes serves the duplicate check and the lookup.
+    h = hash_pairs(qidx, docno)
+    horder = np.argsort(h)
+    if check_duplicates and qidx.size > 1:
+        dup = _first_duplicate(h[horder], horder, qidx, docno)
+        if dup == -2:
+            from workbench.metrics.encode import duplicate_pairs
+
+            d = duplicate_pairs(qidx, docno)
+            dup = int(d.min()) if d.size else -1
+        if dup >= 0:
+            raise DuplicatePairError(
+                "run", int(dup if rows is None else rows[dup]), index.qids[qidx[dup]], docno[dup]
+            )
+    rel = index.lookup(qidx, docno, h, horder)
     if ties == "trec_eval":
         order = _trec_order(qidx, score, docno)
     elif ties == "input":
@@ -229,31 +278,18 @@ def rank_run(
             raise ValueError("ties='rank' needs the rank column")
         order = np.lexsort((np.asarray(rank, dtype=np.float64), qidx))
     if order is not None:
-        qidx, docno = qidx[order], docno[order]
+        qidx, rel = qidx[order], rel[order]
     nq = index.nq
     n = qidx.size
     starts = np.flatnonzero(np.concatenate(([True], qidx[1:] != qidx[:-1]))) if n else np.empty(0, np.int64)
     present = np.zeros(nq, dtype=bool)
     present[qidx[starts]] = True
-    pos = np.arange(n, dtype=np.int64)
     first = np.zeros(nq, dtype=np.int64)
     first[qidx[starts]] = starts
-    rk = pos - first[qidx] + 1
-    if n:
-        # duplicates within a query are an error (trec_eval refuses them too)
-        from workbench.metrics.encode import duplicate_pairs
-
-        dup = duplicate_pairs(qidx, docno)
-        if dup.size:
-            i = int(dup[0])
-            raise ValueError(
-                f"duplicate document {docno[i].decode(errors='replace')!r} for query "
-                f"{index.qids[qidx[i]].decode(errors='replace')!r} in the run"
-            )
+    rk = np.arange(n, dtype=np.int64) - first[qidx] + 1
     if max_depth is not None:
         cut = rk <= max_depth
         if not cut.all():
-            qidx, docno, rk = qidx[cut], docno[cut], rk[cut]
-    rel = index.lookup(qidx, docno)
+            qidx, rel, rk = qidx[cut], rel[cut], rk[cut]
     num_ret = np.bincount(qidx, minlength=nq).astype(np.int64)
     return Ranking(nq=nq, grp=qidx, rank=rk, rel=rel, num_ret=num_ret, present=present)
