@@ -165,3 +165,15 @@ def test_database_table_per_query(campaign_url):
     assert result.exit_code == 0, result.output
     assert "binary: grade >= 1" in result.stdout
     assert "q1" in result.stdout
+
+
+def test_confusion_matrix_in_all_formats(notes_files):
+    a, b = notes_files
+    out = json.loads(run("agree", "--qrels", a, b, "--confusion", "--format", "json").stdout)
+    assert out["confusion"] == [{"a": a, "b": b, "categories": [0, 1], "matrix": [[70, 10], [20, 300]]}]
+    assert "confusion" not in json.loads(run("agree", "--qrels", a, b, "--format", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run("agree", "--qrels", a, b, "--confusion", "--format", "csv").stdout)))
+    counts = {r["coefficient"]: r["value"] for r in rows if r["coefficient"].startswith("count_")}
+    assert counts == {"count_0_0": "70", "count_0_1": "10", "count_1_0": "20", "count_1_1": "300"}
+    table = run("agree", "--qrels", a, b, "--confusion").stdout
+    assert "Confusion:" in table and "300" in table

@@ -43,9 +43,14 @@ class Labels:
 
 @dataclass(frozen=True)
 class PairRow:
+    """One pair of assessors: the coefficients and their confusion matrix (rows = a's
+    grade, columns = b's, over `categories`, the grades anyone used)."""
+
     a: str
     b: str
     stats: ag.PairAgreement
+    categories: tuple[int, ...] = ()
+    confusion: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,9 +66,9 @@ class AgreementReport:
     alpha_interval: float
     per_query: list[ag.QueryAgreement] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self, *, confusion: bool = False) -> dict:
         """The DESIGN §4 `agree --format json` object (NaN -> null); `per_query` only if
-        it was asked for."""
+        it was computed, `confusion` (each pair's matrix) only if asked for."""
         out = {
             "assessors": list(self.assessors),
             "n_items": self.n_items,
@@ -85,6 +90,12 @@ class AgreementReport:
             "krippendorff_alpha_ordinal": _num(self.alpha_ordinal),
             "krippendorff_alpha_interval": _num(self.alpha_interval),
         }
+        if confusion:
+            out["confusion"] = [
+                {"a": p.a, "b": p.b, "categories": list(p.categories),
+                 "matrix": [list(row) for row in p.confusion]}
+                for p in self.pairs
+            ]
         if self.per_query:
             out["per_query"] = [
                 {
@@ -150,14 +161,17 @@ def compute_agreement(
             f"agreement needs at least two assessors; got {len(labels.assessors)}"
         )
     grades = ag.binarize(labels.grades, threshold) if binary else labels.grades
-    pairs = [
-        PairRow(
+    categories = ag.categories_of(grades)
+    pairs = []
+    for i, j in itertools.combinations(range(len(labels.assessors)), 2):
+        matrix, _ = ag.confusion_matrix(grades[:, i], grades[:, j], categories)
+        pairs.append(PairRow(
             labels.assessors[i],
             labels.assessors[j],
             ag.pair_agreement(grades[:, i], grades[:, j]),
-        )
-        for i, j in itertools.combinations(range(len(labels.assessors)), 2)
-    ]
+            tuple(int(c) for c in categories),
+            tuple(tuple(int(v) for v in row) for row in matrix),
+        ))
     n_items = int(np.count_nonzero((grades >= 0).sum(axis=1) >= 2))
     return AgreementReport(
         assessors=labels.assessors,

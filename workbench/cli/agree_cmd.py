@@ -33,10 +33,11 @@ FORMATS = click.Choice(["table", "csv", "json"])
               help="Relevance threshold for --binary: grade >= N is relevant "
                    "(default: the campaign's; 1 for files).")
 @click.option("-q", "--per-query", "per_query", is_flag=True, help="Per-query breakdown too.")
+@click.option("--confusion", is_flag=True, help="Each pair's confusion matrix too.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
-def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, fmt, db):
+def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion, fmt, db):
     """Agreement between assessors: P(A), Cohen's, pooled and weighted kappa per pair;
     Fleiss' kappa and Krippendorff's alpha over all. Kappa in [2/3, 1] reads as acceptable,
     below it as a methodology problem (reference notes)."""
@@ -65,11 +66,11 @@ def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, fmt, db):
         finally:
             database.close()
     if fmt == "json":
-        click.echo(json.dumps(report.to_json(), indent=2))
+        click.echo(json.dumps(report.to_json(confusion=confusion), indent=2))
     elif fmt == "csv":
-        _write_csv(report, sys.stdout)
+        _write_csv(report, sys.stdout, confusion)
     else:
-        _print_table(report)
+        _print_table(report, confusion)
 
 
 def _fmt(value: float) -> str:
@@ -84,7 +85,7 @@ def _reading(value: float) -> str:
     return f"{interpret(value)} ({landis_koch(value)})"
 
 
-def _csv_rows(report):
+def _csv_rows(report, confusion: bool = False):
     from workbench.metrics.agreement import interpret
 
     for p in report.pairs:
@@ -107,6 +108,11 @@ def _csv_rows(report):
         ("krippendorff_alpha_interval", report.alpha_interval),
     ):
         yield ("", "", "", report.n_items, name, value, interpret(value))
+    if confusion:  # count_<a's grade>_<b's grade>
+        for p in report.pairs:
+            for ga, row in zip(p.categories, p.confusion):
+                for gb, count in zip(p.categories, row):
+                    yield ("", p.a, p.b, p.stats.n, f"count_{ga}_{gb}", count, "")
     for q in report.per_query:
         yield (str(q.query), "", "", q.n_items, "observed", q.observed, "")
         yield (str(q.query), "", "", q.n_items, "fleiss_kappa", q.fleiss_kappa, interpret(q.fleiss_kappa))
@@ -114,14 +120,18 @@ def _csv_rows(report):
                interpret(q.alpha_nominal))
 
 
-def _write_csv(report, out) -> None:
+def _write_csv(report, out, confusion: bool = False) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["query", "a", "b", "n", "coefficient", "value", "interpretation"])
-    for query, a, b, n, name, value, reading in _csv_rows(report):
-        writer.writerow([query, a, b, n, name, "" if math.isnan(value) else f"{value:.6f}", reading])
+    for query, a, b, n, name, value, reading in _csv_rows(report, confusion):
+        if isinstance(value, int):
+            text = str(value)
+        else:
+            text = "" if math.isnan(value) else f"{value:.6f}"
+        writer.writerow([query, a, b, n, name, text, reading])
 
 
-def _print_table(report) -> None:
+def _print_table(report, confusion: bool = False) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -147,6 +157,16 @@ def _print_table(report) -> None:
             _fmt(s.weighted_kappa_quadratic), interpret(s.cohen_kappa),
         )
     console.print(pairs)
+    if confusion:
+        for p in report.pairs:
+            console.print(Text(f"Confusion: {p.a} (rows) x {p.b} (columns)", style="italic"))
+            matrix = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+            matrix.add_column("grade", justify="right")
+            for g in p.categories:
+                matrix.add_column(str(g), justify="right")
+            for g, row in zip(p.categories, p.confusion):
+                matrix.add_row(str(g), *(str(v) for v in row))
+            console.print(matrix)
 
     overall = Table(title=f"All assessors ({report.n_items} items graded by two or more)",
                     title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
