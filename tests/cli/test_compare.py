@@ -178,3 +178,14 @@ def test_lists_on_files_and_database(files, campaign_url):
     table = run(campaign_url, "--lists", "up", "down")
     assert "mean" in table.stdout and "RBO" in table.stdout
     assert main(["--db", campaign_url, "compare", "--lists", "up", "nope"]) == 1
+
+
+def test_significance_matrix_with_three_systems(files, tmp_path):
+    qa, _, up, down = files
+    mid = tmp_path / "mid.run"
+    mid.write_text("q1 Q0 d3 1 3 mid\nq1 Q0 d1 2 2 mid\nq2 Q0 d1 1 2 mid\nq2 Q0 d2 2 1 mid\n")
+    result = CliRunner().invoke(cli, ["compare", "--qrels", qa, "--run", up, down, str(mid),
+                                      "-m", "P@1"])
+    assert result.exit_code == 0, result.output
+    assert "Significance matrix" in result.stdout
+    assert "Holm-corrected over 3 pairs" in result.stdout

@@ -295,4 +295,34 @@ def _print_tables(report) -> None:
             table.add_row(Text(t.a), Text(t.b), str(t.n_queries), _fmt(t.mean_diff), *interval,
                           _p(t.p_value), _p(t.p_holm), mark)
         console.print(table)
+        order = report.rankings[report.tests_source]
+        if len(order) >= 3:
+            console.print(_matrix(report, order))
         console.print(Text(f"significant: Holm-adjusted p < {report.alpha}", style="dim"))
+
+
+def _matrix(report, order):
+    """Systems x systems in ranking order: Holm p of row vs column, * when significant."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    p_holm = {}
+    for t in report.tests:
+        p_holm[(t.a, t.b)] = p_holm[(t.b, t.a)] = t.p_holm
+    matrix = Table(title="Significance matrix (Holm p; * significant)", title_justify="left",
+                   box=box.SIMPLE_HEAD, pad_edge=False)
+    matrix.add_column("")
+    for name in order[1:]:
+        matrix.add_column(Text(name), justify="right")
+    for i, row in enumerate(order[:-1]):
+        cells = []
+        for j, col in enumerate(order[1:], 1):
+            if j <= i:
+                cells.append("")
+                continue
+            p = p_holm.get((row, col), math.nan)
+            star = "*" if not math.isnan(p) and p < report.alpha else " "
+            cells.append(f"{_p(p)}{star}")
+        matrix.add_row(Text(row), *cells)
+    return matrix
