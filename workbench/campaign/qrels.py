@@ -87,10 +87,20 @@ def assessor_rows(
     session: Session, assessor: str, queries: Iterable[str] | None = None
 ) -> list[tuple[str, str, int]]:
     """(qid, docno, grade) rows of one assessor's current grades, in `session`."""
-    aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
-    if aid is None:
+    stmt = (
+        select(Query.ext_id, Document.ext_id, Judgment.grade)
+        .join(Query, Query.id == Judgment.query_id)
+        .join(Document, Document.id == Judgment.document_id)
+        .join(Assessor, Assessor.id == Judgment.assessor_id)
+        .where(Assessor.name == assessor)
+    )
+    if queries is not None:
+        stmt = stmt.where(Query.ext_id.in_(list(queries)))
+    rows = [tuple(r) for r in session.execute(stmt)]
+    # One query on the hot path (the live panel); the existence check only when empty.
+    if not rows and session.scalar(select(Assessor.id).where(Assessor.name == assessor)) is None:
         raise NotFoundError(f"unknown assessor {assessor!r}")
-    return _judgment_rows(session, aid, queries)
+    return rows
 
 
 def consensus_rows(

@@ -179,12 +179,12 @@ class ScoreTracker:
             for i, run in enumerate(self._runs):
                 if query not in run:
                     continue
-                key = f"{i}{_SEP}{query}"
-                q_qid.append(np.full(len(docs), key, dtype=object))
+                key = f"{i}{_SEP}{query}".encode()
+                q_qid.append(np.full(len(docs), key))
                 q_doc.append(docs)
                 q_rel.append(rels)
                 rdocs, rscores = run[query]
-                r_qid.append(np.full(len(rdocs), key, dtype=object))
+                r_qid.append(np.full(len(rdocs), key))
                 r_doc.append(rdocs)
                 r_score.append(rscores)
         out: dict[str, dict[str, dict[str, float]]] = {}
@@ -235,9 +235,15 @@ def _group_runs(rows, index: dict[int, int], n: int) -> list[dict[str, tuple[np.
         docs.append(d)
         scores.append(score)
     return [
-        {q: (np.array(d, dtype=object), np.array(sc, dtype=np.float64)) for q, (d, sc) in g.items()}
+        {q: (_bytes(d), np.array(sc, dtype=np.float64)) for q, (d, sc) in g.items()}
         for g in grouped
     ]
+
+
+def _bytes(ids: list[str]) -> np.ndarray:
+    # Ids as a numpy bytes array once, here: the metrics encode them to bytes anyway, and
+    # doing it per evaluation was most of the live panel's time.
+    return np.array([i.encode("utf-8") for i in ids], dtype="S") if ids else np.empty(0, "S1")
 
 
 def _group_qrels(rows) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -247,7 +253,7 @@ def _group_qrels(rows) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         docs.append(d)
         rels.append(g)
     return {
-        q: (np.array(d, dtype=object), np.array(r, dtype=np.int64)) for q, (d, r) in grouped.items()
+        q: (_bytes(d), np.array(r, dtype=np.int64)) for q, (d, r) in grouped.items()
     }
 
 

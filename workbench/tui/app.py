@@ -10,6 +10,7 @@ arguments; a screen reaches the database as `self.app.db`) and, if they need a k
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,7 +19,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring import ScoreTracker
 from workbench.tui.screens.assessor_select import AssessorScreen
 from workbench.tui.settings import remember_assessor
 
@@ -46,7 +46,9 @@ class WorkbenchApp(App):
         self.start_assessor = assessor
         self.measures = measures
         self._owns_db = owns_db
-        self._trackers: dict[str, ScoreTracker] = {}
+        self._trackers: dict = {}
+        self._trackers_lock = threading.Lock()
+        self._score_dirty: dict[str, set[str]] = {}
         for mode, key in self.MODE_KEYS.items():
             self.bind(key, f"switch_mode('{mode}')", description=mode.title())
 
@@ -62,11 +64,19 @@ class WorkbenchApp(App):
         self.sub_title = name
         self.push_screen(QueryListScreen(name, open_first=open_first))
 
-    def score_tracker(self, assessor: str) -> ScoreTracker:
-        """One cached tracker per assessor (the live panel's scores from their grades)."""
-        if assessor not in self._trackers:
-            self._trackers[assessor] = ScoreTracker(self.db, self.measures, assessor=assessor)
-        return self._trackers[assessor]
+    def score_tracker(self, assessor: str):
+        """One cached ScoreTracker per assessor (the live panel's scores from their grades).
+        Imported here: scoring pulls in numpy, which startup does not need."""
+        from workbench.campaign.scoring import ScoreTracker
+
+        with self._trackers_lock:  # called from worker threads
+            if assessor not in self._trackers:
+                self._trackers[assessor] = ScoreTracker(self.db, self.measures, assessor=assessor)
+            return self._trackers[assessor]
+
+    def score_dirty(self, assessor: str) -> set[str]:
+        """Queries whose scores changed while the panel was closed (main thread only)."""
+        return self._score_dirty.setdefault(assessor, set())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from workbench.campaign.assessing import QueryProgress, Queue, ScaleEntry
 from workbench.campaign.judging import GradeRecord
-from workbench.campaign.scoring import ScoreTable
+
+if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
+    from workbench.campaign.scoring import ScoreTable
 
 
 @dataclass
@@ -54,7 +57,7 @@ class NoteSaved(Message):
 
 @dataclass
 class ScoresUpdated(Message):
-    table: ScoreTable
+    table: "ScoreTable"
     query: str | None
 
 

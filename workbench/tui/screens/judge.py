@@ -92,6 +92,7 @@ class JudgeScreen(Screen):
         # Bench/diagnostics: (key pressed, commit reported, panel updated) perf_counter times.
         self.timings: list[list[float]] = []
         self._t_key = 0.0
+        self._panel_on = False  # the live panel is off by default
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -240,6 +241,10 @@ class JudgeScreen(Screen):
             self.post_message(GradeFailed(index, describe(exc)))
             return
         self.post_message(GradeSaved(index, record))
+        # Still in this thread, right after the commit: recompute this query's scores, so
+        # the panel is updated without another hop through the event loop.
+        if self.panel_on:
+            self._scores_now([record.query])
 
     def on_grade_saved(self, message: GradeSaved) -> None:
         index = message.index
@@ -256,7 +261,8 @@ class JudgeScreen(Screen):
         else:
             self._set_cursor(nxt)
             self._update_status(f"saved {message.record.new_grade}")
-        self._refresh_scores()
+        if not self._panel_on:  # the save worker recomputed it when the panel is open
+            self.app.score_dirty(self.assessor).add(self.query_ext)
         self._drain()
 
     def on_grade_failed(self, message: GradeFailed) -> None:
@@ -327,7 +333,7 @@ class JudgeScreen(Screen):
             self._sync_progress()
             shown = "ungraded" if record.new_grade is None else f"back to {record.new_grade}"
             self._update_status(f"undone: {record.document} {shown}")
-            self._refresh_scores()
+            self._refresh_scores(record.query)
         self._drain()
 
     def action_note(self) -> None:
@@ -365,29 +371,42 @@ class JudgeScreen(Screen):
 
     # ---- live scores -----------------------------------------------------------------
 
+    @property
+    def panel_on(self) -> bool:
+        return self._panel_on
+
     def action_toggle_scores(self) -> None:
         panel = self.query_one("#scores", ScorePanel)
-        panel.display = not panel.display
-        if panel.display:
+        panel.display = self._panel_on = not panel.display
+        if self._panel_on:
             self._refresh_scores()
 
-    def _refresh_scores(self) -> None:
-        """Recompute the current query's scores (all of them the first time), in a worker."""
-        if self.query_ext is None:
-            return
-        tracker = self.app.score_tracker(self.assessor)
-        tracker.mark_dirty(self.query_ext)
-        if self.query_one("#scores", ScorePanel).display:
-            self._compute_scores(tracker, self.query_ext)
+    def _refresh_scores(self, query: str | None = None) -> None:
+        """After a change that did not recompute in the save worker: recompute `query` now
+        if the panel is open, else remember it for when the panel opens."""
+        dirty = self.app.score_dirty(self.assessor)
+        if query is not None:
+            dirty.add(query)
+        if self._panel_on:
+            queries = list(dirty)
+            dirty.clear()
+            self._compute_scores(queries)
 
     @work(thread=True, group="scores")
-    def _compute_scores(self, tracker, query: str) -> None:
+    def _compute_scores(self, queries: list[str]) -> None:
+        self._scores_now(queries)
+
+    def _scores_now(self, queries: list[str]) -> None:
+        """(worker thread) Recompute `queries` (everything the first time) and post it."""
         try:
+            tracker = self.app.score_tracker(self.assessor)
+            for q in queries:
+                tracker.mark_dirty(q)
             table = tracker.refresh()
         except Exception as exc:
             self.post_message(WorkFailed("scores", describe(exc)))
             return
-        self.post_message(ScoresUpdated(table, query))
+        self.post_message(ScoresUpdated(table, self.query_ext))
 
     def on_scores_updated(self, message: ScoresUpdated) -> None:
         self.query_one("#scores", ScorePanel).show(message.table, self.query_ext)

@@ -6,43 +6,50 @@ screen stays blind to system names even with the panel open.
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from workbench.campaign.scoring import ScoreTable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy only when the panel is first used
+    from workbench.campaign.scoring import ScoreTable
 
 
 def anonymous_labels(table: ScoreTable) -> list[str]:
     return [f"System {i + 1}" for i in range(len(table.systems))]
 
 
-def panel_renderable(table: ScoreTable, query: str | None) -> Table:
-    grid = Table(box=None, pad_edge=False, expand=False, show_edge=False)
-    grid.add_column(Text("system"), no_wrap=True)
-    for m in table.measures:
-        grid.add_column(Text(m), justify="right", no_wrap=True)
+def _grid(table: ScoreTable, rows: list[tuple[str, dict[str, float] | None]]) -> Text:
+    """A fixed-width text grid: plain Text renders far faster than a rich Table, and the
+    panel redraws after every grade."""
+    widths = [max(len(m), 6) for m in table.measures]
+    label_w = max([len(label) for label, _ in rows] + [6])
+    text = Text(no_wrap=True)
+    text.append("system".ljust(label_w), style="bold")
+    for m, w in zip(table.measures, widths):
+        text.append("  " + m.rjust(w), style="bold")
+    for label, values in rows:
+        text.append("\n" + label.ljust(label_w))
+        for m, w in zip(table.measures, widths):
+            cell = f"{values[m]:.4f}" if values is not None else "-"
+            text.append("  " + cell.rjust(w), style=None if values is not None else "dim")
+    return text
+
+
+def panel_renderable(table: ScoreTable, query: str | None) -> Text:
+    """The current query's values per (anonymous) system."""
     per = table.per_query.get(query or "", {})
-    for label, tag in zip(anonymous_labels(table), table.systems):
-        row = per.get(tag)
-        cells = [Text(f"{row[m]:.4f}") if row else Text("-", style="dim") for m in table.measures]
-        grid.add_row(Text(label), *cells)
-    return grid
+    return _grid(table, [(label, per.get(tag)) for label, tag in
+                         zip(anonymous_labels(table), table.systems)])
 
 
-def means_renderable(table: ScoreTable) -> Table:
-    grid = Table(box=None, pad_edge=False, show_edge=False)
-    grid.add_column(Text("system"), no_wrap=True)
-    for m in table.measures:
-        grid.add_column(Text(m), justify="right", no_wrap=True)
-    for label, tag in zip(anonymous_labels(table), table.systems):
-        if table.n_queries.get(tag):
-            cells = [Text(f"{table.means[tag][m]:.4f}") for m in table.measures]
-        else:
-            cells = [Text("-", style="dim") for _ in table.measures]
-        grid.add_row(Text(label), *cells)
-    return grid
+def means_renderable(table: ScoreTable) -> Text:
+    """Each system's mean over the queries judged so far."""
+    return _grid(table, [
+        (label, table.means[tag] if table.n_queries.get(tag) else None)
+        for label, tag in zip(anonymous_labels(table), table.systems)
+    ])
 
 
 class ScorePanel(VerticalScroll, can_focus=False):
@@ -55,7 +62,7 @@ class ScorePanel(VerticalScroll, can_focus=False):
     def show(self, table: ScoreTable, query: str | None) -> None:
         n = max(table.n_queries.values(), default=0)
         self.query_one("#score-query-head", Static).update(
-            Text(f"This query, your grades so far", style="bold")
+            Text("This query, from your grades so far", style="bold")
         )
         self.query_one("#score-query", Static).update(panel_renderable(table, query))
         self.query_one("#score-mean-head", Static).update(
