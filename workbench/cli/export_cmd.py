@@ -81,23 +81,31 @@ def qrels(ctx, assessor, consensus, output, db):
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="Score against this assessor's grades.")
 @click.option("--consensus", type=CONSENSUS, default=None, help="Score against a consensus (default majority).")
 @click.option("-q", "per_query", is_flag=True, help="Per-query rows as well as the means (query `all`).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json", "markdown", "latex"]), default="csv",
+              show_default=True,
+              help="csv: long rows system,query,measure,value; json/markdown/latex: a systems x measures table of means.")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
 @db_option
 @click.pass_context
-def scores(ctx, measures, assessor, consensus, per_query, output, db):
-    """Scores of every stored system as CSV `system,query,measure,value`."""
+def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):
+    """Scores of every stored system as CSV `system,query,measure,value` (or a table of means)."""
     if assessor is not None and consensus is not None:
         raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
+    if per_query and fmt != "csv":
+        raise click.UsageError("-q (per-query rows) needs --format csv")
     from workbench.campaign.exporting import export_scores, write_output
+    from workbench.campaign.score_export import export_score_table
+
+    def write(out):
+        if fmt != "csv":
+            return export_score_table(database, out, fmt, measures=list(measures) or None,
+                                      assessor=assessor, consensus=consensus)
+        return export_scores(database, out, measures=list(measures) or None,
+                             assessor=assessor, consensus=consensus, per_query=per_query)
 
     database = _open(ctx, db)
     try:
-        count = write_output(
-            output,
-            lambda out: export_scores(database, out, measures=list(measures) or None,
-                                      assessor=assessor, consensus=consensus, per_query=per_query),
-            sys.stdout,
-        )
+        count = write_output(output, write, sys.stdout)
     finally:
         database.close()
     _done(output, count, "score rows")

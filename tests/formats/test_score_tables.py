@@ -1,0 +1,100 @@
+"""Score tables (CSV/JSON/Markdown/LaTeX) and `workbench export scores --format ...`."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from workbench.formats.score_tables import ScoresGrid, render_scores, tex_escape
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
+
+GRID = ScoresGrid(
+    "consensus:majority",
+    ("map", "P_5", "num_rel"),
+    (
+        ("bm25", 10, (0.81283, 0.94, 145.0)),
+        ("run|x_1", 9, (0.5, 0.94000000001, 145.0)),
+        ("zero", 0, (math.nan, math.nan, 0.0)),
+    ),
+    frozenset({"num_rel"}),
+)
+
+
+def test_markdown_bolds_the_best_per_column_and_escapes_pipes():
+    text = render_scores(GRID, "markdown")
+    assert text.splitlines() == [
+        "Scores against consensus:majority",
+        "",
+        "| system | queries | map | P_5 | num_rel |",
+        "|:---|---:|---:|---:|---:|",
+        "| bm25 | 10 | **0.8128** | **0.9400** | 145 |",
+        "| run\\|x_1 | 9 | 0.5000 | **0.9400** | 145 |",  # tie at 4 decimals: both bold
+        "| zero | 0 | – | – | 0 |",
+    ]
+
+
+def test_latex_escapes_and_bolds():
+    text = render_scores(GRID, "latex")
+    assert "System & Queries & map & P\\_5 & num\\_rel \\\\" in text
+    assert "bm25 & 10 & \\textbf{0.8128} & \\textbf{0.9400} & 145 \\\\" in text
+    assert "run|x\\_1 & 9 & 0.5000 & \\textbf{0.9400} & 145 \\\\" in text
+    assert "zero & 0 & -- & -- & 0 \\\\" in text
+    assert text.count("\\begin{tabular}{lrrrr}") == 1 and text.rstrip().endswith("\\end{table}")
+    assert tex_escape("a_b&c%d$e#f{g}h~i^j\\") == (
+        "a\\_b\\&c\\%d\\$e\\#f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\textbackslash{}")
+
+
+def test_csv_and_json_keep_full_precision():
+    lines = render_scores(GRID, "csv").splitlines()
+    assert lines[0] == "system,queries,map,P_5,num_rel"
+    assert lines[1] == "bm25,10,0.81283,0.94,145"
+    assert lines[3] == "zero,0,,,0"
+    data = json.loads(render_scores(GRID, "json"))
+    assert data["systems"][1] == {"system": "run|x_1", "n_queries": 9,
+                                  "mean": {"map": 0.5, "P_5": 0.94000000001, "num_rel": 145}}
+    assert data["systems"][2]["mean"]["map"] is None
+    with pytest.raises(ValueError):
+        render_scores(GRID, "html")
+
+
+@pytest.fixture
+def sample(tmp_path):
+    copy = tmp_path / "sample.sqlite"
+    shutil.copyfile(SAMPLE, copy)
+    return str(copy)
+
+
+def _run(*args):
+    from workbench.cli import cli
+
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_export_scores_json_equals_score_json(sample):
+    exported = _run("export", "scores", "--db", sample, "--format", "json",
+                    "-m", "nDCG@10", "-m", "AP", "--consensus", "mean")
+    scored = _run("score", "--db", sample, "--format", "json", "-m", "nDCG@10", "-m", "AP",
+                  "--consensus", "mean")
+    assert exported.exit_code == 0 and scored.exit_code == 0
+    a, b = json.loads(exported.output), json.loads(scored.output)
+    assert a["source"] == b["source"] == "consensus:mean"
+    assert {s["system"]: s["mean"] for s in a["systems"]} == {
+        s["system"]: s["mean"] for s in b["systems"]}
+
+
+def test_export_scores_markdown_to_file_and_usage_errors(sample, tmp_path):
+    out = tmp_path / "scores.md"
+    result = _run("export", "scores", "--db", sample, "--format", "markdown", "-m", "P@5",
+                  "-o", str(out))
+    assert result.exit_code == 0
+    lines = out.read_text().splitlines()
+    assert lines[2] == "| system | queries | P_5 |"
+    assert lines[4] == "| bm25 | 10 | **0.9400** |"  # the CLI's score table says 0.9400
+    bad = _run("export", "scores", "--db", sample, "--format", "latex", "-q")
+    assert bad.exit_code == 2
