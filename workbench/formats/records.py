@@ -73,6 +73,8 @@ def iter_json_objects(path: str) -> Iterator[tuple[int, dict]]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(path, number, f"invalid JSON: {exc.msg} at column {exc.colno}") from None
+        except (RecursionError, ValueError) as exc:  # nested too deep; a >4300-digit number
+            raise InputError(path, number, f"invalid JSON: {str(exc).split(';')[0]}") from None
         if not isinstance(obj, dict):
             raise InputError(path, number, f"expected a JSON object, found {type(obj).__name__}")
         yield number, obj
