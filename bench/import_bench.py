@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -47,17 +48,25 @@ def make_run(path: Path, queries: int, per_query: int, collection: int, tag: str
             ))
 
 
-def timed(args: list[str], db: str) -> float:
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(args: list[str], db: str) -> tuple[float, float]:
+    """Wall seconds and CPU seconds of the workbench process (the machine is shared: CPU
+    time is the steadier number when others are busy)."""
+    cpu = _child_cpu()
     start = time.perf_counter()
     proc = subprocess.run(WORKBENCH + args + ["--db", db], capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"failed: {' '.join(args)}\n{proc.stderr}")
     print(f"    {proc.stdout.strip()}")
-    return elapsed
+    return elapsed, _child_cpu() - cpu
 
 
-def bench(db: str, run_a: Path, run_b: Path, label: str, replace: bool) -> list[tuple[str, str, float]]:
+def bench(db: str, run_a: Path, run_b: Path, label: str, replace: bool) -> list[tuple[str, str, tuple[float, float]]]:
     rows = []
     subprocess.run(WORKBENCH + ["init", "--db", db], check=True, capture_output=True)
     rows.append((label, "first run (stubs + results)", timed(["import", "run", str(run_a)], db)))
@@ -102,9 +111,10 @@ def main() -> None:
                 conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
             admin.dispose()
 
-    print(f"\n{'backend':<11} {'import':<30} {'lines':>9} {'seconds':>8} {'lines/s':>9}")
-    for backend, what, secs in rows:
-        print(f"{backend:<11} {what:<30} {opts.lines:>9} {secs:>8.1f} {opts.lines / secs:>9.0f}")
+    print(f"\nload average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'backend':<11} {'import':<30} {'lines':>9} {'wall s':>7} {'cpu s':>6} {'lines/s':>9}")
+    for backend, what, (secs, cpu) in rows:
+        print(f"{backend:<11} {what:<30} {opts.lines:>9} {secs:>7.1f} {cpu:>6.1f} {opts.lines / secs:>9.0f}")
 
 
 if __name__ == "__main__":

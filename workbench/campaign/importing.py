@@ -97,21 +97,29 @@ def _batches(items: Iterable, size: int = BATCH) -> Iterator[list]:
 
 
 def _bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: list[tuple]) -> None:
-    """executemany of plain tuples straight to the driver: SQLAlchemy's per-row parameter
-    processing cost more than SQLite's own inserts (3.4 s of 8.5 s for a 1M-line run)."""
+    """Insert plain tuples in the connection's transaction, the fastest way the driver has:
+    COPY on PostgreSQL (psycopg), executemany straight to the driver elsewhere.
+    SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3.4 s
+    of 8.5 s for a 1M-line run), and multi-row INSERTs took a minute on PostgreSQL."""
     if not rows:
+        return
+    quote = conn.dialect.identifier_preparer.quote
+    names = ", ".join(quote(c) for c in columns)
+    if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor.copy(f"COPY {quote(table.name)} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
         return
     style = conn.dialect.paramstyle
     if style not in ("qmark", "format", "pyformat"):
         conn.execute(insert(table), [dict(zip(columns, row)) for row in rows])
         return
     mark = "?" if style == "qmark" else "%s"
-    quote = conn.dialect.identifier_preparer.quote
-    sql = (
-        f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
-        f"VALUES ({', '.join([mark] * len(columns))})"
+    conn.exec_driver_sql(
+        f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})",
+        rows,
     )
-    conn.exec_driver_sql(sql, rows)
 
 
 def _big_cache(conn: Connection) -> None:
