@@ -82,9 +82,8 @@ class Run:
 
 
 def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[tuple[bytes, int]]:
-    """Yield (bytes of whole lines ending in \\n, number of lines before them)."""
+    """Yield chunks of whole lines (each ending in \n), without a leading BOM."""
     carry = b""
-    lines_before = 0
     first = True
     while True:
         block = fh.read(chunk_bytes)
@@ -94,17 +93,15 @@ def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[tuple[bytes, 
                 block = block[len(_BOM):]
         if not block:
             break
-        data = carry + block
-        cut = data.rfind(b"\n")
+        cut = block.rfind(b"\n")
         if cut < 0:
-            carry = data
+            carry += block
             continue
-        carry = data[cut + 1:]
-        piece = data[: cut + 1]
-        yield piece, lines_before
-        lines_before += piece.count(b"\n")
+        piece = carry + block[: cut + 1] if carry else block[: cut + 1]
+        carry = block[cut + 1:]
+        yield piece
     if carry:
-        yield carry + b"\n", lines_before
+        yield carry + b"\n"
 
 
 def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> None:
@@ -126,6 +123,8 @@ def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> Non
 def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
     """Split a chunk of whole lines into exactly `ncols` tokens per content line.
 
+    (The caller adds raw.count(b"\\n") to lines_before for the next chunk.)
+
     Returns (a, starts, ends, line): `a` a uint8 view of the chunk (zero padded at the
     end), starts/ends (rows, ncols) byte offsets of the tokens, line the 1-based file
     line of each row.
@@ -139,7 +138,8 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
     starts = edges[0::2]
     ends = edges[1::2]  # the chunk ends with \n, so every token ends
     newlines = np.flatnonzero(a == _NL)
-    padded = np.frombuffer(raw + bytes(_PAD), dtype=np.uint8)
+    padded = np.zeros(a.size + _PAD, dtype=np.uint8)
+    padded[: a.size] = a
     rows = newlines.size
     # Fast path: every line holds exactly ncols tokens (no blank or comment lines).
     if starts.size == rows * ncols and rows:
@@ -205,7 +205,8 @@ def _gather(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         a = np.concatenate((a, np.zeros(width, dtype=np.uint8)))
     windows = np.lib.stride_tricks.sliding_window_view(a, width)
     out = windows[starts]  # one copy of `width` bytes per token
-    out[np.arange(width)[None, :] >= lengths[:, None]] = 0
+    if int(lengths.min()) != width:
+        out *= np.arange(width, dtype=np.int32)[None, :] < lengths[:, None]  # NUL the tails
     return out.view(f"S{width}").reshape(n)
 
 
@@ -284,71 +285,115 @@ def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, pat
         )
 
 
-def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_BYTES) -> Qrels:
+def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: int | None):
+    """Tokenise a file chunk by chunk and apply parse(a, starts, ends, lines, name) to
+    each chunk with rows; returns (name, list of parse results in file order).
+
+    Chunks are parsed by a small thread pool (numpy releases the GIL in the byte
+    operations); results and the first error come back in file order.
+    """
+    fh, name = _open(path)
+
+    def work(raw: bytes, before: int):
+        a, st, en, ln = _tokenise(raw, name, before, ncols, what)
+        return None if ln.size == 0 else parse(a, st, en, ln, name)
+
+    n_threads = _THREADS if threads is None else max(1, threads)
+    out = []
+    with fh:
+        before = 0
+        if n_threads == 1:
+            for raw in _chunks(fh, name, chunk_bytes):
+                out.append(work(raw, before))
+                before += raw.count(b"\n")
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=n_threads) as pool:
+                pending = []
+                for raw in _chunks(fh, name, chunk_bytes):
+                    pending.append(pool.submit(work, raw, before))
+                    before += raw.count(b"\n")
+                    while len(pending) > n_threads:  # bound the memory in flight
+                        out.append(pending.pop(0).result())
+                for fut in pending:
+                    out.append(fut.result())
+    return name, [r for r in out if r is not None]
+
+
+_THREADS = min(2, os.cpu_count() or 1)
+
+
+def _parse_qrels_chunk(a, st, en, ln, name):
+    return (
+        _gather(a, st[:, 0], en[:, 0]),
+        _gather(a, st[:, 2], en[:, 2]),
+        _to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "relevance (column 4)"),
+        ln,
+    )
+
+
+def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_BYTES,
+               threads: int | None = None) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``); raises InputError on bad input.
 
     check_duplicates=False skips the duplicate (qid, docno) check, for callers that
     check anyway (the evaluation does, and maps the row back to ``Qrels.line``).
+    threads: parsing threads (default: up to 2).
     """
-    fh, name = _open(path)
-    qids, docnos, rels, lines = [], [], [], []
-    with fh:
-        for raw, before in _chunks(fh, name, chunk_bytes):
-            a, st, en, ln = _tokenise(raw, name, before, 4, "qid iter docno rel")
-            if ln.size == 0:
-                continue
-            qids.append(_gather(a, st[:, 0], en[:, 0]))
-            docnos.append(_gather(a, st[:, 2], en[:, 2]))
-            rels.append(_to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "relevance (column 4)"))
-            lines.append(ln)
-    qid = _concat(qids, "S1")
-    docno = _concat(docnos, "S1")
-    line = _concat(lines, np.int64)
+    name, parts = _parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads)
+    qid = _concat([p[0] for p in parts], "S1")
+    docno = _concat([p[1] for p in parts], "S1")
+    rel = _concat([p[2] for p in parts], np.int64)
+    line = _concat([p[3] for p in parts], np.int64)
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
-    return Qrels(qid=qid, docno=docno, rel=_concat(rels, np.int64), path=name, line=line)
+    return Qrels(qid=qid, docno=docno, rel=rel, path=name, line=line)
+
+
+def _run_chunk_parser(keep_rank: bool):
+    def parse(a, st, en, ln, name):
+        tag_tok = _gather(a, st[:, 5], en[:, 5])
+        heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
+        return (
+            _gather(a, st[:, 0], en[:, 0]),
+            _gather(a, st[:, 2], en[:, 2]),
+            _to_float(_gather(a, st[:, 4], en[:, 4]), ln, name, "score (column 5)"),
+            _to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "rank (column 4)") if keep_rank else None,
+            [t.decode("utf-8") for t in tag_tok[heads].tolist()],
+            ln,
+        )
+
+    return parse
 
 
 def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
-             chunk_bytes: int = CHUNK_BYTES) -> Run:
+             chunk_bytes: int = CHUNK_BYTES, threads: int | None = None) -> Run:
     """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
 
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
-    check_duplicates: as for read_qrels.
+    check_duplicates, threads: as for read_qrels.
     """
-    fh, name = _open(path)
-    qids, docnos, scores, ranks, lines = [], [], [], [], []
+    name, parts = _parse_file(path, 6, "qid iter docno rank score tag", _run_chunk_parser(keep_rank),
+                              chunk_bytes, threads)
     tags: list[str] = []
-    with fh:
-        for raw, before in _chunks(fh, name, chunk_bytes):
-            a, st, en, ln = _tokenise(raw, name, before, 6, "qid iter docno rank score tag")
-            if ln.size == 0:
-                continue
-            qids.append(_gather(a, st[:, 0], en[:, 0]))
-            docnos.append(_gather(a, st[:, 2], en[:, 2]))
-            scores.append(_to_float(_gather(a, st[:, 4], en[:, 4]), ln, name, "score (column 5)"))
-            if keep_rank:
-                ranks.append(_to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "rank (column 4)"))
-            tag_tok = _gather(a, st[:, 5], en[:, 5])
-            heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
-            for t in tag_tok[heads]:
-                s = t.decode("utf-8")
-                if s not in tags:
-                    tags.append(s)
-            lines.append(ln)
-    qid = _concat(qids, "S1")
-    docno = _concat(docnos, "S1")
-    line = _concat(lines, np.int64)
+    for p in parts:
+        for t in p[4]:
+            if t not in tags:
+                tags.append(t)
+    qid = _concat([p[0] for p in parts], "S1")
+    docno = _concat([p[1] for p in parts], "S1")
+    line = _concat([p[5] for p in parts], np.int64)
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
     return Run(
         qid=qid,
         docno=docno,
-        score=_concat(scores, np.float64),
+        score=_concat([p[2] for p in parts], np.float64),
         tag=tags[0] if tags else "",
         path=name,
-        rank=_concat(ranks, np.int64) if keep_rank else None,
+        rank=_concat([p[3] for p in parts], np.int64) if keep_rank else None,
         tags=tuple(tags),
         line=line,
     )
