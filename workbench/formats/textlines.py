@@ -46,6 +46,8 @@ def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
                     raise InputError(
                         name, number, f"invalid UTF-8 at byte {exc.start + 1} of the line"
                     ) from None
+                if "\x00" in text:
+                    raise InputError(name, number, "NUL byte in the line; expected a text file")
                 yield number, text.rstrip("\r\n")
         except (OSError, EOFError) as exc:  # truncated or corrupt .gz
             raise InputError(name, None, f"cannot read file: {exc}") from None
