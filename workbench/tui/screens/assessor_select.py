@@ -30,6 +30,8 @@ class AssessorScreen(Screen):
             yield Static(Text(""), id="assessor-db")
             yield OptionList(id="assessor-list")
             yield Input(placeholder="or type a new assessor name and press Enter", id="assessor-new")
+            yield Static(Text("Enter continues as the highlighted name · Tab moves to the new-name box",
+                              style="dim"), id="assessor-hint")
         yield Footer()
 
     def on_mount(self) -> None:

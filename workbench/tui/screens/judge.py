@@ -77,10 +77,12 @@ class JudgeScreen(Screen):
         Binding("escape", "back", "Queries"),
     ]
 
-    def __init__(self, assessor: str, query: str | None = None) -> None:
+    def __init__(self, assessor: str, query: str | None = None, *, prepare: bool = False) -> None:
         super().__init__()
         self.assessor = assessor
         self.query_ext = query
+        # prepare: create the assessor / assign the pool first (opened straight from the CLI)
+        self.prepare = prepare
         self.items: list[QueueItem] = []
         self.progress: list[QueryProgress] = []
         self.levels: list[ScaleEntry] = []
@@ -118,13 +120,17 @@ class JudgeScreen(Screen):
     def _load(self, query: str | None) -> None:
         db = self.app.db
         try:
+            if self.prepare:
+                self.prepare = False
+                assessing.ensure_assessor(db, self.assessor)
+                assessing.ensure_assignments(db, self.assessor)
             progress = assessing.query_progress(db, self.assessor)
             if query is None:
                 query = assessing.first_query_with_unjudged(progress) or (
                     progress[0].query if progress else None
                 )
             if query is None:
-                self.post_message(WorkFailed("load", f"nothing is assigned to {self.assessor}"))
+                self.post_message(WorkFailed("empty", f"nothing is assigned to {self.assessor}"))
                 return
             queue = assessing.load_queue(db, self.assessor, query)
             levels = assessing.scale(db)
@@ -365,6 +371,9 @@ class JudgeScreen(Screen):
         self.notify("Note saved.", markup=False)
 
     def on_work_failed(self, message: WorkFailed) -> None:
+        if message.what == "empty":  # back to the query list, which says what to do
+            self.action_back()
+            return
         self.loaded = True
         self._update_status(f"{message.what} failed: {message.error}", error=True)
         self.notify(message.error, severity="error", markup=False, timeout=8)

@@ -25,7 +25,7 @@ def bar(judged: int, pooled: int, width: int = BAR_WIDTH) -> Text:
 
 class QueryListScreen(Screen):
     """`open_first`: go straight on to the judging screen (`workbench judge`), at the first
-    query with unjudged documents."""
+    query with unjudged documents, without waiting for this list to load."""
 
     BINDINGS = [
         Binding("enter", "open", "Judge", show=True),
@@ -51,10 +51,21 @@ class QueryListScreen(Screen):
         table = self.query_one("#ql-table", DataTable)
         table.add_columns("query", "title", "progress", "judged")
         self.query_one("#ql-head", Static).update(Text(f"{self.assessor}: loading…"))
-        self._load(assign=True)
+        if self.open_first:
+            # Straight to judging (the judging screen assigns the pool if needed); this
+            # list loads when the assessor comes back to it.
+            self.open_first = False
+            self._judge_opened = True
+            from workbench.tui.screens.judge import JudgeScreen
+
+            self.app.push_screen(JudgeScreen(self.assessor, None, prepare=True))
+        else:
+            self._load(assign=True)
+
+    _judge_opened = False
 
     def on_screen_resume(self) -> None:
-        if self.progress:  # back from judging: counts changed
+        if self.progress or self._judge_opened:  # back from judging: counts changed
             self._load(assign=False)
 
     @work(thread=True, group="load")
@@ -103,9 +114,6 @@ class QueryListScreen(Screen):
             ids = [p.query for p in self.progress]
             table.move_cursor(row=keep if keep and keep < len(ids) else ids.index(first or ids[0]))
             table.focus()
-        if self.open_first and self.progress:
-            self.open_first = False
-            self.action_resume()
 
     def on_work_failed(self, message: WorkFailed) -> None:
         self.notify(message.error, severity="error", markup=False, timeout=8)

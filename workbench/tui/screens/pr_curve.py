@@ -1,0 +1,57 @@
+"""Interpolated precision–recall curves of the chosen systems (lead; from the scoreboard).
+
+Values are trec_eval's iprec_at_recall means (campaign.lead_views.pr_curves), also listed
+in a table under the plot so they can be read exactly."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Static
+
+from workbench.campaign import lead_views
+from workbench.tui.screens.lead_base import LeadScreen, fill_table, num
+from workbench.tui.widgets.pr_curve import RECALL, PRCurvePlot
+
+
+class PRCurveScreen(LeadScreen):
+    BINDINGS = [Binding("escape", "back", "Back"), *LeadScreen.BINDINGS]
+    export_formats = {"csv": "csv"}
+    export_stem = "pr-curves"
+
+    def __init__(self, systems: list[str], source: str) -> None:
+        super().__init__()
+        self.systems = systems
+        self.source = source
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pr-head")
+        yield PRCurvePlot(id="pr-plot")
+        yield DataTable(id="pr-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def load(self) -> dict[str, list[float]]:
+        curves = lead_views.pr_curves(self.app.db, **lead_views.split_source(self.source))
+        return {s: curves[s] for s in self.systems if s in curves}
+
+    def show(self, curves: dict[str, list[float]]) -> None:
+        self.query_one("#pr-head", Static).update(Text.assemble(
+            ("Interpolated precision–recall", "bold"), " (mean over queries) against ",
+            (self.source, "bold"), " · mark systems with Space on the scoreboard · Esc: back"))
+        self.query_one("#pr-plot", PRCurvePlot).draw(curves, f"P–R against {self.source}")
+        dt = self.query_one("#pr-table", DataTable)
+        if not dt.columns:
+            dt.add_column("system", key="system")
+            for r in RECALL:
+                dt.add_column(Text(f"{r:.1f}", justify="right"), key=f"{r:.1f}")
+        fill_table(dt, [(s, [Text(s), *(Text(num(v, places=3), justify="right") for v in values)])
+                        for s, values in curves.items()])
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def export_text(self, fmt: str) -> str:
+        lines = ["system," + ",".join(f"{r:.1f}" for r in RECALL)]
+        lines += [f"{s}," + ",".join(repr(float(v)) for v in values) for s, values in self.data.items()]
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,115 @@
+"""Drill-down 2 (lead): a system's ranked list for one query, with the grade the source
+gives each document and every assessor's own grade (and the adjudicated one).
+
+Unjudged documents (no grade under the source) show "·": they count as non-relevant in
+every measure except bpref. `c` sends the list's grades to the quick calculator.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Static
+
+from workbench.campaign import lead_views
+from workbench.campaign.lead_views import RankedDoc
+from workbench.tui.screens.lead_base import LeadScreen, fill_table
+
+UNJUDGED = "·"
+
+
+class QueryDetailScreen(LeadScreen):
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("c", "calculator", "Quick scores"),
+        *LeadScreen.BINDINGS,
+    ]
+    export_formats = {"csv": "csv"}
+
+    def __init__(self, system: str, query: str, source: str) -> None:
+        super().__init__()
+        self.system = system
+        self.query_id = query
+        self.source = source
+        self.export_stem = f"ranking-{system}-{query}"
+        self._assessors: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="qd-head")
+        yield DataTable(id="qd-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def load(self) -> tuple[list[RankedDoc], list[str], str]:
+        db = self.app.db
+        from workbench.campaign.adjudication import judging_assessors
+
+        items = lead_views.ranked_list(db, self.system, self.query_id,
+                                       **lead_views.split_source(self.source))
+        return items, judging_assessors(db), lead_views.query_titles(db).get(self.query_id, "")
+
+    def show(self, data) -> None:
+        items, assessors, title = data
+        judged = sum(1 for d in items if d.grade is not None)
+        self.query_one("#qd-head", Static).update(Text.assemble(
+            (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
+            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source, "bold"),
+            f" ({UNJUDGED} = unjudged) · c: quick scores · Esc: back",
+        ))
+        dt = self.query_one("#qd-table", DataTable)
+        if assessors != self._assessors or not dt.columns:
+            self._assessors = list(assessors)
+            dt.clear(columns=True)
+            dt.add_column(Text("rank", justify="right"), key="rank")
+            dt.add_column("document", key="doc")
+            dt.add_column("title", key="title", width=40)
+            dt.add_column(Text("score", justify="right"), key="score")
+            dt.add_column(Text("grade", justify="right"), key="grade")
+            for a in assessors:
+                dt.add_column(Text(a, justify="right"), key=f"a:{a}")
+            dt.add_column(Text("final", justify="right"), key="final")
+        rows = []
+        for d in items:
+            grades = dict(d.grades)
+            values = [grades.get(a) for a in assessors]
+            split = len({v for v in values if v is not None}) > 1
+            cells = [
+                Text(str(d.rank), justify="right"), Text(d.document),
+                Text(d.title, overflow="ellipsis", no_wrap=True),
+                Text(f"{d.score:.4f}", justify="right"),
+                Text(UNJUDGED if d.grade is None else str(d.grade), justify="right",
+                     style="bold" if d.grade is not None else "dim"),
+            ]
+            cells += [Text(UNJUDGED if v is None else str(v), justify="right",
+                           style="yellow" if split and v is not None else ("dim" if v is None else ""))
+                      for v in values]
+            cells.append(Text("" if d.final is None else str(d.final), justify="right", style="bold"))
+            rows.append((d.document, cells))
+        fill_table(dt, rows)
+        dt.focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_calculator(self) -> None:
+        if self.data is None:
+            return
+        from workbench.tui.screens.quick import QuickScreen
+
+        grades = lead_views.grades_of_ranked_list(self.data[0])
+        self.app.push_screen(QuickScreen(" ".join(map(str, grades)), standalone=False))
+
+    def export_text(self, fmt: str) -> str:
+        import csv
+        import io
+
+        items, assessors, _ = self.data
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["rank", "document", "score", "grade", *assessors, "final"])
+        for d in items:
+            grades = dict(d.grades)
+            w.writerow([d.rank, d.document, d.score, "" if d.grade is None else d.grade,
+                        *("" if grades.get(a) is None else grades[a] for a in assessors),
+                        "" if d.final is None else d.final])
+        return out.getvalue()

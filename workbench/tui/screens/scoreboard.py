@@ -1,0 +1,273 @@
+"""Scoreboard (lead, F2): every stored system × the chosen measures under one qrels source.
+
+The numbers are `workbench score`'s (campaign.scoring through the metrics registry): same
+measure names, same labels, same means. A `Judged@k` column (k = the deepest cutoff among
+the measures) says how much of each system's top k is judged under the source, so nobody
+trusts a score built on holes. Sort by any column (`s` next column, `r` reverse, or click a
+header); Enter drills down to the system's per-query scores; Space marks systems and `p`
+draws their interpolated precision–recall curves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Input, Select, Static
+
+from workbench.campaign import lead_views
+from workbench.campaign.live import DataVersion
+from workbench.campaign.score_export import score_grid
+from workbench.campaign.scoring import ScoreTable, ScoreTracker, campaign_measures
+from workbench.formats.score_tables import render_scores
+from workbench.tui.screens.lead_base import LeadScreen, fill_table, num
+
+SORT_MARK = {False: " ▼", True: " ▲"}
+
+
+@dataclass(frozen=True)
+class Board:
+    table: ScoreTable
+    judged: str  # label of the Judged@k column
+    k: int
+    sources: list[str]
+    measures: tuple[str, ...]  # as typed
+
+
+class ScoreboardScreen(LeadScreen):
+    BINDINGS = [
+        Binding("enter", "drill", "Per query", show=True),
+        Binding("s", "sort", "Sort"),
+        Binding("r", "reverse", "Reverse"),
+        Binding("space", "mark", "Mark"),
+        Binding("p", "curve", "P–R curve"),
+        Binding("m", "edit_measures", "Measures"),
+        Binding("o", "choose_source", "Source"),
+        *LeadScreen.BINDINGS,
+    ]
+    export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex"}
+    export_stem = "scores"
+
+    def __init__(self, source: str = "consensus:majority", measures: list[str] | None = None) -> None:
+        super().__init__()
+        self.source = source
+        self.measures: tuple[str, ...] | None = tuple(measures) if measures else None
+        self.sort_column: int | None = None  # index into measure columns (None: first measure)
+        self.sort_reverse = False
+        self.marked: set[str] = set()
+        self._trackers: dict[tuple[str, tuple[str, ...]], ScoreTracker] = {}
+        self._runs_stale = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="sb-head")
+        with Horizontal(id="sb-controls"):
+            yield Select([(self.source, self.source)], value=self.source, allow_blank=False,
+                         id="sb-source")
+            yield Input(placeholder="measures, e.g. nDCG@10 AP bpref P@5 RR", id="sb-measures")
+        yield Static(id="sb-error")
+        yield DataTable(id="sb-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="sb-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#sb-head", Static).update(Text("Scores: loading…"))
+        self.query_one("#sb-error", Static).display = False
+        self.query_one("#sb-hint", Static).update(Text(
+            "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "
+            "m: measures · o: qrels source · e: export", style="dim"))
+        super().on_mount()
+
+    # ---- loading ---------------------------------------------------------------------
+
+    def load(self) -> Board:
+        db = self.app.db
+        measures = self.measures or tuple(campaign_measures(db))
+        k = lead_views.judged_depth(measures)  # also rejects unknown names early
+        judged = f"Judged@{k}"
+        typed = self.measures
+        key = (self.source, typed or ())
+        tracker = self._trackers.get(key)
+        if tracker is None:
+            tracker = ScoreTracker(db, [*measures, judged], **lead_views.split_source(self.source))
+            self._trackers[key] = tracker
+        if not tracker.loaded or self._runs_stale:
+            self._runs_stale = False
+            table = tracker.load()
+        else:
+            table = tracker.update_queries(lead_views.query_ids(db))
+        return Board(table, table.measures[-1], k, lead_views.qrels_sources(db), measures)
+
+    def on_data_changed(self, old: DataVersion | None, new: DataVersion) -> None:
+        if new.runs_changed(old):
+            self._runs_stale = True
+            for tracker in self._trackers.values():
+                tracker.loaded = False  # re-read runs on next use
+        self.reload()
+
+    # ---- drawing ---------------------------------------------------------------------
+
+    def _columns(self, board: Board) -> list[str]:
+        return list(board.table.measures)
+
+    def ordered_systems(self, board: Board) -> list[str]:
+        table = board.table
+        cols = self._columns(board)
+        col = cols[self.sort_column if self.sort_column is not None and self.sort_column < len(cols) else 0]
+
+        def key(system: str):
+            value = table.means[system][col] if table.n_queries.get(system) else float("-inf")
+            return (value if value == value else float("-inf"), system)
+
+        return sorted(table.systems, key=key, reverse=not self.sort_reverse)
+
+    def show(self, board: Board) -> None:
+        table = board.table
+        self.query_one("#sb-error", Static).display = False
+        select = self.query_one("#sb-source", Select)
+        options = board.sources if self.source in board.sources else [self.source, *board.sources]
+        if [str(o) for o in options] != getattr(self, "_options", None):
+            self._options = [str(o) for o in options]
+            with select.prevent(Select.Changed):
+                select.set_options([(o, o) for o in options])
+                select.value = self.source
+        measures_box = self.query_one("#sb-measures", Input)
+        if not measures_box.has_focus:
+            measures_box.value = " ".join(board.measures)
+        judgments = len(table.queries)
+        self.query_one("#sb-head", Static).update(Text.assemble(
+            ("Scores ", "bold"), "against ", (table.source, "bold"),
+            f" · {len(table.systems)} systems · {judgments} queries with judgments · ",
+            (f"{board.judged}", "bold"), f" = share of each system's top {board.k} judged "
+            "under this source (low = scores built on holes)",
+        ))
+        dt = self.query_one("#sb-table", DataTable)
+        cols = self._columns(board)
+        sort_col = self.sort_column if self.sort_column is not None and self.sort_column < len(cols) else 0
+        labels = ["", "system", "queries"] + [
+            c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
+        ]
+        if [str(c.label) for c in dt.columns.values()] != labels:
+            dt.clear(columns=True)
+            for i, label in enumerate(labels):
+                dt.add_column(Text(label, justify="right" if i > 2 else "left"), key=f"c{i}")
+        best = {c: max((table.means[s][c] for s in table.systems if table.n_queries.get(s)),
+                       default=None) for c in cols}
+        rows = []
+        for system in self.ordered_systems(board):
+            n = table.n_queries.get(system, 0)
+            cells = [Text("●" if system in self.marked else " ", style="bold"), Text(system), Text(str(n), justify="right")]
+            for c in cols:
+                value = table.means[system][c] if n else None
+                text = num(value, c in table.counts)
+                style = ""
+                if c == board.judged and value is not None and value < 0.8:
+                    style = "yellow" if value >= 0.5 else "red"
+                elif value is not None and best[c] is not None and text == num(best[c], c in table.counts) and c not in table.counts:
+                    style = "bold"
+                cells.append(Text(text, style=style, justify="right"))
+            rows.append((system, cells))
+        fill_table(dt, rows)
+        if not dt.has_focus and not self.query_one("#sb-measures", Input).has_focus:
+            dt.focus()
+
+    def on_lead_screen_failed(self, message: LeadScreen.Failed) -> None:
+        message.stop()
+        self._loading = False
+        error = self.query_one("#sb-error", Static)
+        error.update(Text(message.error, style="bold red"))
+        error.display = True
+
+    # ---- actions ---------------------------------------------------------------------
+
+    def _cursor_system(self) -> str | None:
+        from workbench.tui.screens.lead_base import cursor_key
+
+        return cursor_key(self.query_one("#sb-table", DataTable))
+
+    def action_drill(self) -> None:
+        system = self._cursor_system()
+        if system is None or self.data is None:
+            return
+        from workbench.tui.screens.system_detail import SystemDetailScreen
+
+        key = (self.source, self.measures or ())
+        self.app.push_screen(SystemDetailScreen(system, self.source, self._trackers[key]))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_drill()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        index = event.column_index - 3
+        if index < 0:
+            return
+        if self.sort_column == index:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = index, False
+        self._redraw()
+
+    def action_sort(self) -> None:
+        if self.data is None:
+            return
+        n = len(self._columns(self.data))
+        current = self.sort_column if self.sort_column is not None else 0
+        self.sort_column, self.sort_reverse = (current + 1) % n, False
+        self._redraw()
+
+    def action_reverse(self) -> None:
+        self.sort_reverse = not self.sort_reverse
+        self._redraw()
+
+    def action_mark(self) -> None:
+        system = self._cursor_system()
+        if system is None:
+            return
+        self.marked ^= {system}
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self.data is not None:
+            self.show(self.data)
+
+    def action_curve(self) -> None:
+        if self.data is None:
+            return
+        from workbench.tui.screens.pr_curve import PRCurveScreen
+
+        systems = [s for s in self.ordered_systems(self.data) if s in self.marked] or list(
+            self.ordered_systems(self.data))
+        self.app.push_screen(PRCurveScreen(systems, self.source))
+
+    def action_edit_measures(self) -> None:
+        self.query_one("#sb-measures", Input).focus()
+
+    def action_choose_source(self) -> None:
+        select = self.query_one("#sb-source", Select)
+        select.focus()
+        select.expanded = True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        names = tuple(event.value.split())
+        self.measures = names or None
+        self.sort_column = None
+        self.query_one("#sb-table", DataTable).focus()
+        self.reload()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.value is Select.BLANK or str(event.value) == self.source:
+            return
+        self.source = str(event.value)
+        self.query_one("#sb-table", DataTable).focus()
+        self.reload()
+
+    # ---- export ----------------------------------------------------------------------
+
+    def export_text(self, fmt: str) -> str:
+        return render_scores(score_grid(self.data.table, self.ordered_systems(self.data)), fmt)

@@ -1,0 +1,109 @@
+"""Drill-down 1 (lead): one system's per-query scores under the scoreboard's source.
+
+Same tracker (and so the same numbers) as the scoreboard row it came from. Enter opens
+the query's ranked list with every assessor's grade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Static
+
+from workbench.campaign import lead_views
+from workbench.campaign.scoring import ScoreTable, ScoreTracker
+from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, num
+
+
+@dataclass(frozen=True)
+class SystemScores:
+    table: ScoreTable
+    titles: dict[str, str]
+
+
+class SystemDetailScreen(LeadScreen):
+    BINDINGS = [
+        Binding("enter", "open", "Ranked list", show=True),
+        Binding("escape", "back", "Back"),
+        *LeadScreen.BINDINGS,
+    ]
+    export_formats = {"csv": "csv"}
+
+    def __init__(self, system: str, source: str, tracker: ScoreTracker) -> None:
+        super().__init__()
+        self.system = system
+        self.source = source
+        self.tracker = tracker
+        self.export_stem = f"scores-{system}"
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="sd-head")
+        yield DataTable(id="sd-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def load(self) -> SystemScores:
+        db = self.app.db
+        table = self.tracker.update_queries(lead_views.query_ids(db)) if self.tracker.loaded \
+            else self.tracker.load()
+        return SystemScores(table, lead_views.query_titles(db))
+
+    def show(self, data: SystemScores) -> None:
+        table = data.table
+        n = table.n_queries.get(self.system, 0)
+        self.query_one("#sd-head", Static).update(Text.assemble(
+            (self.system, "bold"), " per query against ", (table.source, "bold"),
+            f" · {n} queries averaged · Enter: ranked list with grades · Esc: back",
+        ))
+        dt = self.query_one("#sd-table", DataTable)
+        if not dt.columns:
+            dt.add_column("query", key="query")
+            dt.add_column("title", key="title", width=36)
+            for m in table.measures:
+                dt.add_column(Text(m, justify="right"), key=m)
+        rows = []
+        mean_cells = [Text("mean", style="bold"), Text("")]
+        for m in table.measures:
+            mean_cells.append(Text(num(table.means[self.system][m] if n else None, m in table.counts),
+                                   style="bold", justify="right"))
+        for q in table.queries:
+            values = table.per_query[q].get(self.system)
+            if values is None:
+                continue
+            cells = [Text(q), Text(data.titles.get(q, ""), overflow="ellipsis", no_wrap=True)]
+            cells += [Text(num(values[m], m in table.counts), justify="right") for m in table.measures]
+            rows.append((q, cells))
+        rows.append(("\x00mean", mean_cells))
+        fill_table(dt, rows)
+        dt.focus()
+
+    def action_open(self) -> None:
+        query = cursor_key(self.query_one("#sd-table", DataTable))
+        if query is None or query.startswith("\x00"):
+            return
+        from workbench.tui.screens.query_detail import QueryDetailScreen
+
+        self.app.push_screen(QueryDetailScreen(self.system, query, self.source))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def export_text(self, fmt: str) -> str:
+        import csv
+        import io
+
+        table = self.data.table
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["system", "query", *table.measures])
+        for q in table.queries:
+            values = table.per_query[q].get(self.system)
+            if values is not None:
+                w.writerow([self.system, q, *(repr(float(values[m])) for m in table.measures)])
+        return out.getvalue()
