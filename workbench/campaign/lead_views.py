@@ -179,3 +179,49 @@ def grades_of_ranked_list(items: list[RankedDoc]) -> list[int]:
     """A ranked list's grades for the calculator (unjudged -> 0, as trec_eval counts them)."""
     return [0 if d.grade is None or d.grade < 0 else d.grade for d in items]
 
+
+
+# ---------------------------------------------------------------- scoreboard helpers
+
+
+def judged_depth(measures: list[str] | tuple[str, ...]) -> int:
+    """The k of the Judged@k column: the deepest cutoff among `measures`, else 10.
+    Raises UsageError for a name the registry does not know (before any scoring)."""
+    from workbench.errors import UsageError
+    from workbench.metrics.measures import MeasureError, parse_measures
+
+    try:
+        parsed = parse_measures(list(measures))
+    except MeasureError as exc:
+        raise UsageError(str(exc)) from None
+    cutoffs = [m.cutoff for m in parsed if m.cutoff]
+    return max(cutoffs) if cutoffs else 10
+
+
+def qrels_sources(db: Database) -> list[str]:
+    """Every qrels source a lead can score against, in menu order."""
+    from workbench.campaign.adjudication import judging_assessors
+
+    return ["consensus:majority", "consensus:mean", "consensus:adjudicated"] + [
+        f"assessor:{name}" for name in judging_assessors(db)
+    ]
+
+
+def split_source(source: str) -> dict[str, str]:
+    """'assessor:alice' -> {'assessor': 'alice'}; 'consensus:mean' -> {'consensus': 'mean'}."""
+    kind, _, name = source.partition(":")
+    if kind not in ("assessor", "consensus") or not name:
+        from workbench.errors import UsageError
+
+        raise UsageError(f"unknown qrels source {source!r}")
+    return {kind: name}
+
+
+def query_ids(db: Database) -> list[str]:
+    with db.read() as s:
+        return list(s.scalars(select(Query.ext_id).order_by(Query.id)))
+
+
+def query_titles(db: Database) -> dict[str, str]:
+    with db.read() as s:
+        return {q: t or "" for q, t in s.execute(select(Query.ext_id, Query.title))}

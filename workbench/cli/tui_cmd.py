@@ -18,11 +18,12 @@ from workbench.errors import DatabaseError
 SAMPLE_NAME = "sample.sqlite"
 
 
-def open_tui(db: str | None, *, assessor: str | None = None) -> None:
-    """Run the app on `db` (URL or path; default ./workbench.sqlite)."""
+def open_tui(db: str | None, *, assessor: str | None = None, lead: bool = True) -> None:
+    """Run the app on `db` (URL or path; default ./workbench.sqlite). `lead=False` (the
+    `judge` command) leaves out the team-lead screens: assessors stay blind."""
     from workbench.tui.app import make_app
 
-    make_app(db, assessor=assessor).run()
+    make_app(db, assessor=assessor, lead=lead).run()
 
 
 def sample_path() -> Path:
@@ -71,4 +72,4 @@ def demo(directory: Path | None, assessor: str | None) -> None:
 @click.pass_context
 def judge(ctx: click.Context, assessor: str, db: str | None) -> None:
     """Open the judging screen for an assessor, at their first unjudged document."""
-    open_tui(resolve_db(ctx, db), assessor=assessor)
+    open_tui(resolve_db(ctx, db), assessor=assessor, lead=False)

@@ -40,9 +40,17 @@ class WorkbenchApp(App):
         assessor: str | None = None,
         measures: list[str] | None = None,
         owns_db: bool = False,
+        lead: bool = False,
     ) -> None:
         super().__init__()
         self.db = db
+        # Lead modes (scores, agreement, ...) show systems and every assessor's grades:
+        # they exist only for a lead (bare `workbench`, `workbench demo`), never in `judge`.
+        self.lead = lead
+        if lead:
+            from workbench.tui.screens.lead_modes import register_lead_modes
+
+            register_lead_modes(self)
         self.start_assessor = assessor
         self.measures = measures
         self._owns_db = owns_db
@@ -80,6 +88,11 @@ class WorkbenchApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if self.lead:
+            from workbench.tui.screens.lead_modes import lead_commands
+
+            for title, help_text, callback in lead_commands(self):
+                yield SystemCommand(title, help_text, callback)
         palette = getattr(screen, "palette_commands", None)
         if palette is not None:
             for title, help_text, callback in palette():
@@ -95,10 +108,12 @@ def make_app(
     *,
     assessor: str | None = None,
     measures: list[str] | None = None,
+    lead: bool = False,
 ) -> WorkbenchApp:
     """The app on `db` (an open Database, or a URL/path opened and closed by the app).
-    With `assessor`, it opens straight on that assessor's judging screen (resume)."""
+    With `assessor`, it opens straight on that assessor's judging screen (resume).
+    `lead` adds the team-lead modes (not blind); assessors get lead=False."""
     if isinstance(db, Database):
-        return WorkbenchApp(db, assessor=assessor, measures=measures)
+        return WorkbenchApp(db, assessor=assessor, measures=measures, lead=lead)
     database = Database.open(None if db is None else str(db))
-    return WorkbenchApp(database, assessor=assessor, measures=measures, owns_db=True)
+    return WorkbenchApp(database, assessor=assessor, measures=measures, owns_db=True, lead=lead)

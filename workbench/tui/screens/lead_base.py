@@ -99,6 +99,7 @@ class LeadScreen(Screen):
     # format name -> file extension; empty: no export on this screen
     export_formats: dict[str, str] = {}
     export_stem = "export"
+    live = True  # False: no database, no polling (the quick calculator)
 
     @dataclass
     class Loaded(Message):
@@ -136,11 +137,14 @@ class LeadScreen(Screen):
     # ---- loading and live refresh ------------------------------------------------------
 
     def on_mount(self) -> None:
+        # Textual calls this after a subclass's own on_mount (handlers run along the MRO).
+        if not self.live:
+            return
         self.set_interval(POLL_SECONDS, self._poll)
         self.reload()
 
     def on_screen_resume(self) -> None:
-        if self.version is not None:
+        if self.live and self.version is not None:
             self._poll()
 
     def reload(self) -> None:

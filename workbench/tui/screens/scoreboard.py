@@ -78,7 +78,6 @@ class ScoreboardScreen(LeadScreen):
         self.query_one("#sb-hint", Static).update(Text(
             "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "
             "m: measures · o: qrels source · e: export", style="dim"))
-        super().on_mount()
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -174,6 +173,7 @@ class ScoreboardScreen(LeadScreen):
             dt.focus()
 
     def on_lead_screen_failed(self, message: LeadScreen.Failed) -> None:
+        message.prevent_default()  # shown inline instead of the base class's notification
         message.stop()
         self._loading = False
         error = self.query_one("#sb-error", Static)

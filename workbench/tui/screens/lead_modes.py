@@ -1,0 +1,49 @@
+"""The team-lead modes and how the app registers them (only when it runs with lead=True).
+
+Blindness (DESIGN §5): these screens show system names and every assessor's grades, so
+`workbench judge --assessor NAME` runs the app with lead=False: the modes, their keys and
+their palette commands then do not exist at all.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+
+from textual.screen import Screen
+
+# mode -> (key, title, palette help, "module:Screen")
+LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
+    "scores": ("f2", "Scores", "Scoreboard: systems × measures under a qrels source",
+               "workbench.tui.screens.scoreboard:ScoreboardScreen"),
+    "agreement": ("f3", "Agreement", "Kappas, Fleiss, Krippendorff's alpha, confusion matrices",
+                  "workbench.tui.screens.agreement:AgreementScreen"),
+    "disagreements": ("f4", "Disagreements", "Items assessors graded differently; adjudicate",
+                      "workbench.tui.screens.disagreements:DisagreementsScreen"),
+    "systems": ("f5", "Systems", "Rankings per assessor, tau / tau_AP / RBO, significance",
+                "workbench.tui.screens.systems:SystemsScreen"),
+    "quick": ("f6", "Quick", "Quick scoring: type grades, see DCG/nDCG/AP/RR",
+              "workbench.tui.screens.quick:QuickScreen"),
+}
+
+
+def _factory(target: str) -> Callable[[], Screen]:
+    def make() -> Screen:
+        module, name = target.split(":")
+        return getattr(importlib.import_module(module), name)()
+
+    return make
+
+
+def register_lead_modes(app) -> None:
+    """Add the lead modes and their keys to `app` (call from its __init__)."""
+    for mode, (key, title, _help, target) in LEAD_MODES.items():
+        app.add_mode(mode, _factory(target))
+        app.bind(key, f"switch_mode('{mode}')", description=title)
+    app.bind("f1", "switch_mode('assess')", description="Judge")
+
+
+def lead_commands(app) -> Iterable[tuple[str, str, Callable[[], object]]]:
+    """Command palette entries for the lead modes."""
+    for mode, (key, title, help_text, _target) in LEAD_MODES.items():
+        yield f"{title} ({key.upper()})", help_text, (lambda m=mode: app.switch_mode(m))
