@@ -97,10 +97,12 @@ def top_k_pairs(
     if len(scores) == 0 or depth <= 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    order = np.lexsort((-doc_keys, -scores, query_ids, system_ids))
-    s, q, d = system_ids[order], query_ids[order], doc_keys[order]
+    # One integer key per (system, query): a 3-key lexsort instead of 4.
+    group = system_ids.astype(np.int64) * (int(query_ids.max()) + 1) + query_ids
+    order = np.lexsort((-doc_keys, -scores, group))
+    g, q, d = group[order], query_ids[order], doc_keys[order]
     new_group = np.ones(len(order), dtype=bool)
-    new_group[1:] = (s[1:] != s[:-1]) | (q[1:] != q[:-1])
+    new_group[1:] = g[1:] != g[:-1]
     starts = np.flatnonzero(new_group)
     group_of = np.cumsum(new_group) - 1
     rank = np.arange(len(order)) - starts[group_of] + 1
@@ -114,17 +116,33 @@ def top_k_pairs(
     return q[first], d[first], rank[first]
 
 
+def _fetch_array(session, stmt) -> np.ndarray:
+    """All rows of a parameterless numeric SELECT as a float64 (rows, columns) array.
+
+    Reads through the DBAPI cursor of the session's connection (same transaction): a
+    million SQLAlchemy Row objects cost seconds to build and convert, plain tuples do not.
+    """
+    conn = session.connection()
+    cursor = conn.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(str(stmt.compile(dialect=conn.dialect)))
+        rows = cursor.fetchall()
+    finally:
+        cursor.close()
+    width = len(stmt.selected_columns)
+    return np.array(rows, dtype=np.float64).reshape(-1, width)
+
+
 def build_pool(db: Database, depth: int) -> PoolSummary:
     """Add the top `depth` documents of every system for every query to the pool (one
     transaction) and record `depth` as the campaign's pool depth."""
     if depth < 1:
         raise UsageError(f"pool depth must be at least 1, got {depth}")
     with db.write.begin() as session:
-        rows = session.execute(
-            select(Result.system_id, Result.query_id, Result.document_id, Result.score)
-        ).all()
-        if rows:
-            arr = np.array(rows, dtype=np.float64)
+        arr = _fetch_array(
+            session, select(Result.system_id, Result.query_id, Result.document_id, Result.score)
+        )
+        if len(arr):
             system_ids = arr[:, 0].astype(np.int64)
             query_ids = arr[:, 1].astype(np.int64)
             doc_ids = arr[:, 2].astype(np.int64)
