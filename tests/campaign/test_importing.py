@@ -335,3 +335,32 @@ def test_progress_callback_reports_writing(db, tmp_path, monkeypatch):
     calls = []
     import_run(db, write(tmp_path, "run.txt", RUN), progress=lambda *a: calls.append(a))
     assert calls == [("reading", 0, None), ("writing", 2, 5), ("writing", 4, 5), ("writing", 5, 5)]
+
+
+def test_ids_longer_than_the_column_are_refused_with_their_line(db, tmp_path):
+    long_id = "x" * 201
+    cases = [
+        (import_queries, "q.tsv", f"q1\tok\n{long_id}\tt\n", {}),
+        (import_documents, "d.jsonl", f'{{"id": "d1"}}\n{{"id": "{long_id}"}}\n', {}),
+        (import_run, "run.txt", f"q1 Q0 d1 1 1 t\nq1 Q0 {long_id} 2 0.5 t\n", {}),
+        (import_qrels, "qrels.txt", f"q1 0 d1 1\n{long_id} 0 d1 1\n", {"assessor": "ann"}),
+    ]
+    before = snapshot(db)
+    for importer, name, content, kwargs in cases:
+        path = write(tmp_path, name, content)
+        with pytest.raises(InputError) as info:
+            importer(db, path, **kwargs)
+        assert str(info.value) == f"{path}:2: id {'x' * 40!r}... is longer than 200 characters"
+    assert snapshot(db) == before
+    with pytest.raises(InputError, match="run tag 'yyy.*longer than 200"):
+        import_run(db, write(tmp_path, "r.txt", "q1 Q0 d1 1 1 t\n"), name="y" * 201)
+
+
+def test_nul_characters_are_refused(db, tmp_path):
+    path = write(tmp_path, "d.jsonl", '{"id": "d1", "text": "a\\u0000b"}\n')
+    with pytest.raises(InputError, match=r"d.jsonl:1: text \('text'\) contains a NUL character"):
+        import_documents(db, path)
+    path = write(tmp_path, "d.tsv", b"d1\tok\nd2\ta\x00b\n")
+    with pytest.raises(InputError, match=r"d.tsv:2: NUL byte in the line; expected a text file"):
+        import_documents(db, path)
+    assert count(db, Document) == 0

@@ -27,7 +27,7 @@ from workbench.errors import InputError
 from workbench.formats.documents import read_documents
 from workbench.formats.textlines import iter_lines
 from workbench.formats.topics import read_topics
-from workbench.store.models import Document, Judgment, JudgmentEvent, Query, Result, System, utcnow
+from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query, Result, System, utcnow
 
 BATCH = 10_000
 
@@ -170,8 +170,11 @@ def _upsert_stream(
             new.clear()
             changed.clear()
 
+        limit = table.c.ext_id.type.length
         for record in records:
             row = to_row(record)
+            if len(row["ext_id"]) > limit:
+                raise InputError(path, record.line, _too_long("id", row["ext_id"], limit))
             existing = known.get(row["ext_id"])
             if existing is None:
                 new.append(row)
@@ -250,6 +253,19 @@ def _distinct(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     if uniq.dtype.kind == "S":
         ids = [b.decode("utf-8") for b in ids]
     return ids, inverse.reshape(-1)
+
+
+def _too_long(what: str, value: str, limit: int) -> str:
+    return f"{what} {value[:40]!r}... is longer than {limit} characters"
+
+
+def _check_lengths(path: str, parsed, ids: list[str], inverse: np.ndarray, table: Table) -> None:
+    """Ids longer than the column allows (PostgreSQL would refuse them mid-import)."""
+    limit = table.c.ext_id.type.length
+    for code, value in enumerate(ids):
+        if len(value) > limit:
+            first = int(np.flatnonzero(inverse == code)[0])
+            raise InputError(path, _line_of(path, parsed, first), _too_long("id", value, limit))
 
 
 def _int_ids(ids: list[str], inverse: np.ndarray, known: dict[str, int]) -> np.ndarray:
@@ -349,6 +365,10 @@ def import_run(
     tag = _run_tag(path, run, name)
     qid_u, q_inv = _distinct(run.qid)
     doc_u, d_inv = _distinct(run.docno)
+    _check_lengths(path, run, qid_u, q_inv, _QUERY)
+    _check_lengths(path, run, doc_u, d_inv, _DOCUMENT)
+    if len(tag) > _SYSTEM.c.tag.type.length:
+        raise InputError(path, None, _too_long("run tag", tag, _SYSTEM.c.tag.type.length))
     ranks = trec_order_ranks(q_inv, d_inv, run.score)
     scores = np.asarray(run.score, dtype=float)
     with db.write.begin() as session:
@@ -407,6 +427,8 @@ def import_qrels(
     if not assessor or not assessor.strip():
         raise InputError(path, None, "importing qrels needs an assessor (--assessor NAME)")
     assessor = assessor.strip()
+    if len(assessor) > Assessor.__table__.c.name.type.length:
+        raise InputError(path, None, _too_long("assessor name", assessor, Assessor.__table__.c.name.type.length))
     note = note if note is not None else f"imported from {os.path.basename(path)}"
     progress("reading", 0, None)
     qrels = _read_qrels(path)
@@ -428,6 +450,8 @@ def import_qrels(
         queries, documents = _id_map(conn, _QUERY), _id_map(conn, _DOCUMENT)
         qid_u, q_inv = _distinct(qrels.qid)
         doc_u, d_inv = _distinct(qrels.docno)
+        _check_lengths(path, qrels, qid_u, q_inv, _QUERY)
+        _check_lengths(path, qrels, doc_u, d_inv, _DOCUMENT)
         stub_q = _ensure(conn, _QUERY, queries, qid_u)
         stub_d = _ensure(conn, _DOCUMENT, documents, doc_u)
         q_ids = _int_ids(qid_u, q_inv, queries)

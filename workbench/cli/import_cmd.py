@@ -42,10 +42,23 @@ def _progress(enabled: bool | None = None):
         yield update
 
 
-def _open(ctx: click.Context, db: str | None):
-    from workbench.campaign.database import Database
+def _run(ctx: click.Context, db: str | None, importer, file: str, **kwargs) -> None:
+    """Open the database, run one importer with a progress bar, print its summary."""
+    from sqlalchemy.exc import SQLAlchemyError
 
-    return Database.open(resolve_db(ctx, db))
+    from workbench.campaign.database import Database
+    from workbench.errors import DatabaseError
+
+    database = Database.open(resolve_db(ctx, db))
+    try:
+        with _progress() as progress:
+            summary = importer(database, file, progress=progress, **kwargs)
+    except SQLAlchemyError as exc:  # e.g. a lost connection: the transaction rolled back
+        first = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise DatabaseError(f"import of {file} failed, nothing was written: {first}") from None
+    finally:
+        database.close()
+    click.echo(summary.message())
 
 
 @click.group(name="import")
@@ -62,13 +75,7 @@ def queries(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> N
     """Import topics: TSV (qid<TAB>title), JSONL or TREC topic files."""
     from workbench.campaign.importing import import_queries
 
-    database = _open(ctx, db)
-    try:
-        with _progress() as progress:
-            summary = import_queries(database, file, format=fmt, progress=progress)
-    finally:
-        database.close()
-    click.echo(summary.message())
+    _run(ctx, db, import_queries, file, format=fmt)
 
 
 @import_.command(name="docs")
@@ -80,13 +87,7 @@ def docs(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> None
     """Import documents: TSV (id<TAB>[title<TAB>]text), JSONL or TREC <DOC> files."""
     from workbench.campaign.importing import import_documents
 
-    database = _open(ctx, db)
-    try:
-        with _progress() as progress:
-            summary = import_documents(database, file, format=fmt, progress=progress)
-    finally:
-        database.close()
-    click.echo(summary.message())
+    _run(ctx, db, import_documents, file, format=fmt)
 
 
 @import_.command()
@@ -99,13 +100,7 @@ def run(ctx: click.Context, file: str, name: str | None, replace: bool, db: str 
     """Import a TREC run (qid Q0 docno rank score tag) as one system."""
     from workbench.campaign.importing import import_run
 
-    database = _open(ctx, db)
-    try:
-        with _progress() as progress:
-            summary = import_run(database, file, name=name, replace=replace, progress=progress)
-    finally:
-        database.close()
-    click.echo(summary.message())
+    _run(ctx, db, import_run, file, name=name, replace=replace)
 
 
 @import_.command()
@@ -117,10 +112,4 @@ def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments."""
     from workbench.campaign.importing import import_qrels
 
-    database = _open(ctx, db)
-    try:
-        with _progress() as progress:
-            summary = import_qrels(database, file, assessor=assessor, progress=progress)
-    finally:
-        database.close()
-    click.echo(summary.message())
+    _run(ctx, db, import_qrels, file, assessor=assessor)

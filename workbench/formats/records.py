@@ -87,6 +87,8 @@ def pick(path: str, line: int, obj: dict, names: tuple[str, ...], *, what: str) 
             value = obj[name]
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):
                 raise InputError(path, line, f"{what} ({name!r}) must be a string, found {type(value).__name__}")
+            if isinstance(value, str) and "\x00" in value:
+                raise InputError(path, line, f"{what} ({name!r}) contains a NUL character")
             return value if isinstance(value, str) else str(value)
     return None
 
