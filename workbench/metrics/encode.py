@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "duplicate_pairs"]
+__all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "pair_keys", "duplicate_pairs"]
 
 
 def as_bytes(values) -> np.ndarray:
@@ -101,6 +101,31 @@ def hash_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
             # of the array's string width
             h = _mix(h ^ w) if i == 0 else np.where(w == 0, h, _mix(h ^ w))
     return h
+
+
+def hash_bytes(values) -> np.ndarray:
+    """A 64-bit hash of each byte string (independent of the array's width)."""
+    arr = as_bytes(values)
+    with np.errstate(over="ignore"):
+        h = np.full(arr.size, _GOLD, dtype=np.uint64)
+        for i, w in enumerate(_words(arr)):
+            h = _mix(h ^ w) if i == 0 else np.where(w == 0, h, _mix(h ^ w))
+    return h
+
+
+_QBITS = 24  # query index in the top 24 bits, 40 bits of docno hash below
+
+
+def pair_keys(qcodes: np.ndarray, docno) -> np.ndarray:
+    """uint64 keys of (query code, docno): the query in the high bits, so that sorting
+    the keys keeps each query's rows together (cache-friendly lookups), and a 40-bit
+    docno hash below. Equal pairs have equal keys; callers confirm matches exactly.
+    """
+    q = np.asarray(qcodes)
+    if q.size and int(q.max()) >= (1 << _QBITS):
+        return hash_pairs(q, docno)
+    h = hash_bytes(docno) >> np.uint64(_QBITS)
+    return (q.astype(np.uint64) << np.uint64(64 - _QBITS)) | h
 
 
 def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:

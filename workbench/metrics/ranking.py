@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import as_bytes, factorize, hash_pairs
+from workbench.metrics.encode import as_bytes, factorize, pair_keys
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
 
@@ -73,14 +73,18 @@ class QrelsIndex:
         self.qcode = qcode
         # trec_eval: every negative grade means "in the pool, unjudged"
         self.rel = np.where(rel < 0, UNJUDGED, rel)
-        h = hash_pairs(qcode, docno)
+        h = pair_keys(qcode, docno)
         order = np.argsort(h)
         self._hash = h[order]
         self._order = order
+        # the rows in key order, so that lookups of sorted keys read memory in order
+        self._q_sorted = qcode[order]
+        self._doc_sorted = docno[order]
+        self._rel_sorted = self.rel[order]
         dup = _first_duplicate(self._hash, order, qcode, docno)
         if dup >= 0:
             raise DuplicatePairError("qrels", dup, qid[dup], docno[dup])
-        # distinct pairs with equal hashes (never seen in practice): exact lookups
+        # distinct pairs with equal keys (rare): exact lookups instead
         self._collision = dup == -2
         self._levels: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._ideal: np.ndarray | None = None
@@ -118,18 +122,17 @@ class QrelsIndex:
         if self._collision:
             return self._lookup_exact(qidx, docno)
         if h is None:
-            h = hash_pairs(qidx, docno)
+            h = pair_keys(qidx, docno)
         if order is None:
             order = np.argsort(h)
         sh = h[order]
         pos = np.searchsorted(self._hash, sh)
         pos[pos == self._hash.size] = 0
-        cand = self._order[pos]
-        rows = order
-        hit = (self._hash[pos] == sh)
-        rows, cand = rows[hit], cand[hit]
-        exact = (self.qcode[cand] == qidx[rows]) & (self.docno[cand] == docno[rows])
-        out[rows[exact]] = self.rel[cand[exact]]
+        hit = np.flatnonzero(self._hash[pos] == sh)
+        p = pos[hit]
+        rows = order[hit]
+        exact = (self._q_sorted[p] == qidx[rows]) & (self._doc_sorted[p] == docno[rows])
+        out[rows[exact]] = self._rel_sorted[p[exact]]
         return out
 
     def _lookup_exact(self, qidx, docno) -> np.ndarray:
@@ -255,7 +258,7 @@ def rank_run(
         if rank is not None:
             rank = np.asarray(rank)[rows]
     # One sort of the (query, docno) hashes serves the duplicate check and the lookup.
-    h = hash_pairs(qidx, docno)
+    h = pair_keys(qidx, docno)
     horder = np.argsort(h)
     if check_duplicates and qidx.size > 1:
         dup = _first_duplicate(h[horder], horder, qidx, docno)
