@@ -16,3 +16,9 @@ def private_config(tmp_path, monkeypatch):
 @pytest.fixture
 def campaign(sqlite_db):
     return sqlite_db, build_campaign(sqlite_db, n_queries=3, n_systems=3, depth=6)
+
+
+@pytest.fixture
+def campaign_any(db):
+    """The same campaign on every backend under test (SQLite, and PostgreSQL in CI)."""
+    return db, build_campaign(db, n_queries=3, n_systems=3, depth=6)

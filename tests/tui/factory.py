@@ -67,28 +67,33 @@ def build_campaign(
             insert(Query),
             [
                 {
-                    "id": i + 1, "ext_id": q, "title": f"Title of {q}",
+                    "ext_id": q, "title": f"Title of {q}",
                     "description": f"Description of {q}", "narrative": f"Narrative of {q}",
                 }
-                for i, q in enumerate(queries)
+                for q in queries
             ],
         )
         s.execute(
             insert(Document),
             [
                 {
-                    "id": i + 1, "ext_id": d, "title": f"Document {d}",
+                    "ext_id": d, "title": f"Document {d}",
                     "text": MARKUP_TEXT if (markup_doc and i == 0) else f"Body of {d}. " * 20,
                 }
                 for i, d in enumerate(docs)
             ],
         )
-        s.execute(
-            insert(System), [{"id": i + 1, "tag": t} for i, t in enumerate(systems)]
-        )
-        s.execute(
-            insert(Assessor), [{"id": i + 1, "name": a} for i, a in enumerate(assessors)]
-        )
+        s.execute(insert(System), [{"tag": t} for t in systems])
+        s.execute(insert(Assessor), [{"name": a} for a in assessors])
+        # ids assigned by the database (PostgreSQL sequences must advance too)
+        qids = dict(s.execute(select(Query.ext_id, Query.id)).all())
+        dids = dict(s.execute(select(Document.ext_id, Document.id)).all())
+        sids = dict(s.execute(select(System.tag, System.id)).all())
+        aids = dict(s.execute(select(Assessor.name, Assessor.id)).all())
+        Q = [qids[q] for q in queries]
+        D = [dids[d] for d in docs]
+        S = [sids[t] for t in systems]
+        A = [aids[a] for a in assessors]
         results, pool, assignments = [], {}, []
         for qi in range(n_queries):
             for si in range(n_systems):
@@ -96,7 +101,7 @@ def build_campaign(
                 for rank, di in enumerate(ranked, start=1):
                     results.append(
                         {
-                            "system_id": si + 1, "query_id": qi + 1, "document_id": di + 1,
+                            "system_id": S[si], "query_id": Q[qi], "document_id": D[di],
                             "rank": rank, "score": float(depth - rank + 1) + rng.random() / 10,
                         }
                     )
@@ -104,7 +109,7 @@ def build_campaign(
         s.execute(insert(Result), results)
         s.execute(
             insert(PoolEntry),
-            [{"query_id": q + 1, "document_id": d + 1, "best_rank": r} for (q, d), r in pool.items()],
+            [{"query_id": Q[q], "document_id": D[d], "best_rank": r} for (q, d), r in pool.items()],
         )
         for qi, q in enumerate(queries):
             pooled = sorted(di for (qq, di) in pool if qq == qi)
@@ -117,12 +122,12 @@ def build_campaign(
                 queues[q][a] = [docs[di] for di in order]
                 for pos, di in enumerate(order):
                     assignments.append(
-                        {"assessor_id": ai + 1, "query_id": qi + 1, "document_id": di + 1,
+                        {"assessor_id": A[ai], "query_id": Q[qi], "document_id": D[di],
                          "position": pos, "repeat": False}
                     )
                 if repeat_last:
                     assignments.append(
-                        {"assessor_id": ai + 1, "query_id": qi + 1, "document_id": order[0] + 1,
+                        {"assessor_id": A[ai], "query_id": Q[qi], "document_id": D[order[0]],
                          "position": len(order), "repeat": True}
                     )
         s.execute(insert(Assignment), assignments)

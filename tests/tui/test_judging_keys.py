@@ -21,8 +21,8 @@ async def open_judge(app, pilot):
     return app.screen
 
 
-async def test_five_grades_by_keys_write_five_judgments_and_events(campaign):
-    db, camp = campaign
+async def test_five_grades_by_keys_write_five_judgments_and_events(campaign_any):
+    db, camp = campaign_any
     order = camp.queues["q1"]["alice"]
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
@@ -40,8 +40,8 @@ async def test_five_grades_by_keys_write_five_judgments_and_events(campaign):
         assert all(sec >= 0 for sec in s.scalars(select(Judgment.seconds)))
 
 
-async def test_undo_restores_the_previous_grade(campaign):
-    db, camp = campaign
+async def test_undo_restores_the_previous_grade(campaign_any):
+    db, camp = campaign_any
     d0 = camp.queues["q1"]["alice"][0]
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
