@@ -28,6 +28,7 @@ def _trec(out: str) -> dict[str, dict[tuple[str, str], str]]:
     current = None
     for line in out.strip().splitlines():
         m, q, v = line.split("\t")
+        m = m.strip()
         if m == "runid":
             current = blocks.setdefault(v, {})
         else:
@@ -38,7 +39,7 @@ def _trec(out: str) -> dict[str, dict[tuple[str, str], str]]:
 def test_trec_format_matches_pytrec_eval(scored, capsys):
     db, camp = scored
     assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec",
-                 "-m", "map", "-m", "P.5", "-m", "num_rel_ret"]) == 0
+                 "-m", "map", "-m", "P.5", "-m", "num_rel_ret", "-m", "num_q"]) == 0
     blocks = _trec(capsys.readouterr().out)
     assert list(blocks) == camp.systems
     qrels: dict[str, dict[str, int]] = {}
@@ -79,3 +80,22 @@ def test_errors(scored, capsys):
     assert main(["score", "--db", db.url, "--assessor", "ghost"]) == 1
     assert "unknown assessor 'ghost'" in capsys.readouterr().err
     assert main(["score", "--db", db.url, "--assessor", "alice", "--consensus", "mean"]) == 2
+
+
+def test_trec_output_is_what_eval_prints_for_the_same_data(scored, capsys, tmp_path):
+    """Same numbers and layout as `workbench eval` on the derived qrels and stored runs."""
+    db, camp = scored
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in derive_qrels(db, assessor="alice").rows()))
+    runs = stored_runs(db)
+    measures = ["-m", "map", "-m", "ndcg_cut.10", "-m", "bpref", "-m", "P.10", "-m", "num_ret"]
+    assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec", *measures]) == 0
+    blocks = capsys.readouterr().out.strip().split("runid                 \tall\t")[1:]
+    assert [b.splitlines()[0] for b in blocks] == camp.systems
+    for block, tag in zip(blocks, camp.systems):
+        run = tmp_path / f"{tag}.run"
+        run.write_text("".join(
+            f"{q} Q0 {d} 0 {score!r} {tag}\n" for q, docs in runs[tag].items() for d, score in docs.items()
+        ))
+        assert main(["eval", str(qrels), str(run), "-q", "--format", "trec", *measures]) == 0
+        assert block.splitlines()[1:] == capsys.readouterr().out.strip().splitlines()

@@ -19,6 +19,7 @@ def _score_trec(db, capsys) -> dict[str, dict[tuple[str, str], str]]:
     current = None
     for line in capsys.readouterr().out.strip().splitlines():
         m, q, v = line.split("\t")
+        m = m.strip()
         if m == "runid":
             current = blocks.setdefault(v, {})
         else:

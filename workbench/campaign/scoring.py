@@ -161,6 +161,32 @@ class ScoreTracker:
         with self._lock:
             return self._table()
 
+    def evaluations(self) -> list:
+        """The current values as the metrics package's `Evaluation` records, one per system
+        (query ids in trec_eval's byte order), so output code written for `eval` can print
+        them."""
+        from workbench.metrics.evaluate import Evaluation
+
+        with self._lock:
+            table = self._table()
+            parsed = self._evaluator.parsed if self._evaluator else ()
+        out = []
+        for tag in table.systems:
+            qids = sorted((q for q in table.queries if tag in table.per_query[q]),
+                          key=lambda q: q.encode("utf-8"))
+            out.append(Evaluation(
+                measures=tuple(parsed),
+                qids=tuple(qids),
+                per_query={
+                    m: np.array([table.per_query[q][tag][label] for q in qids], dtype=np.float64)
+                    for label, m in zip(table.measures, parsed)
+                },
+                summary={m: table.means[tag][label] for label, m in zip(table.measures, parsed)},
+                tag=tag,
+                settings={"rel_level": self.level},
+            ))
+        return out
+
     def is_count(self, label: str) -> bool:
         """Whether a measure label is a count (printed as an integer, summed)."""
         return self._evaluator is not None and self._evaluator.is_count(label)

@@ -1,9 +1,9 @@
 """`workbench score`: every stored system against qrels derived from the stored judgments.
 
 The numbers come from `campaign.scoring.ScoreTracker`, the same code as the TUI's live
-panel. `--format trec` prints `measure<TAB>qid<TAB>value` with trec_eval's measure names,
-values as %.4f and counts as integers; each system's block starts with its `runid` line
-(trec_eval prints one run; `score` prints every stored system).
+panel. `--format trec` is printed by `eval`'s own trec printer (trec_eval's names and
+layout, counts as integers); each system's block starts with its `runid` line (trec_eval
+prints one run; `score` prints every stored system).
 """
 
 from __future__ import annotations
@@ -24,24 +24,15 @@ def _value(table, measure: str, value: float) -> str:
     return str(int(round(value))) if measure in table.counts else f"{value:.4f}"
 
 
-def _trec_lines(table, per_query: bool) -> list[str]:
-    """trec_eval layout: per-query lines (query by query, measures in trec_eval order),
-    then the `all` lines."""
+def _trec_lines(tracker, per_query: bool) -> list[str]:
+    """`eval --format trec`'s printer (its names, layout and per-query/`all` order), one
+    block per system, each opened by its `runid` line."""
+    from workbench.cli.eval_cmd import _trec_lines as eval_trec_lines
+
     lines = []
-    for tag in table.systems:
-        lines.append(f"runid\tall\t{tag}")
-        if per_query:
-            for q in sorted(table.per_query):
-                values = table.per_query[q].get(tag)
-                if values is None:
-                    continue
-                lines.extend(f"{m}\t{q}\t{_value(table, m, values[m])}" for m in table.measures)
-        lines.append(f"num_q\tall\t{table.n_queries[tag]}")
-        lines.extend(
-            f"{m}\tall\t{_value(table, m, table.means[tag][m])}"
-            for m in table.measures
-            if m != "num_q"
-        )
+    for ev in tracker.evaluations():
+        lines.append(f"{'runid':<22}\tall\t{ev.tag}")
+        lines.extend(eval_trec_lines(ev, per_query))
     return lines
 
 
@@ -124,7 +115,8 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         try:
-            table = ScoreTracker(database, names, assessor=assessor, consensus=consensus).load()
+            tracker = ScoreTracker(database, names, assessor=assessor, consensus=consensus)
+            table = tracker.load()
         except ValueError as exc:  # an unknown measure name (metrics' MeasureError)
             raise UsageError(str(exc)) from exc
     finally:
@@ -132,7 +124,7 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     if not table.queries:
         click.echo(f"workbench: warning: no judged query to score against {table.source}", err=True)
     if fmt == "trec":
-        click.echo("\n".join(_trec_lines(table, per_query)))
+        click.echo("\n".join(_trec_lines(tracker, per_query)))
     elif fmt == "json":
         click.echo(json.dumps(_json(table, per_query), indent=2))
     elif fmt == "csv":
