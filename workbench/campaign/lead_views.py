@@ -225,3 +225,42 @@ def query_ids(db: Database) -> list[str]:
 def query_titles(db: Database) -> dict[str, str]:
     with db.read() as s:
         return {q: t or "" for q, t in s.execute(select(Query.ext_id, Query.title))}
+
+
+def reading(value: float) -> str:
+    """The reference notes' reading of a kappa/alpha with the Landis & Koch band, as
+    `workbench agree` prints it ("acceptable (substantial)")."""
+    from workbench.metrics.agreement import interpret, landis_koch
+
+    return f"{interpret(value)} ({landis_koch(value)})"
+
+
+def lead_agreement(db: Database, *, binary: bool = False):
+    """`workbench agree --per-query` over the assessors who graded something (a lead who
+    only adjudicated is left out), or None when fewer than two did."""
+    from workbench.campaign.adjudication import judging_assessors
+    from workbench.campaign.agreement import agreement_from_db
+
+    names = judging_assessors(db)
+    if len(names) < 2:
+        return None
+    return agreement_from_db(db, names, binary=binary, per_query=True)
+
+
+def lead_comparison(db: Database, measure: str | None, *, test: str = "t",
+                    consensus: str = "majority"):
+    """`workbench compare --by-assessor` for the Systems screen: the consensus and each
+    judging assessor's ranking (default measure: the campaign's first), with the same
+    seed as the CLI so randomization/bootstrap p-values match it."""
+    from workbench.campaign.adjudication import judging_assessors
+    from workbench.campaign.comparison import compare_systems
+    from workbench.campaign.scoring import campaign_measures
+    from workbench.errors import UsageError
+    from workbench.metrics.measures import MeasureError
+
+    measure = measure or campaign_measures(db)[0]
+    try:
+        return compare_systems(db, measure, consensus=consensus,
+                               assessors=judging_assessors(db) or None, test=test)
+    except (MeasureError, ValueError) as exc:
+        raise UsageError(str(exc)) from None

@@ -14,6 +14,7 @@ from textual.widgets import Input, Select, Static
 
 
 class ExportDialog(ModalScreen[tuple[str, str] | None]):
+    CSS_PATH = "../lead.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, path: str, formats: dict[str, str]) -> None:

@@ -92,6 +92,8 @@ def export_dir(db_url: str) -> Path:
 class LeadScreen(Screen):
     """Base of the lead screens (see the module docstring)."""
 
+    CSS_PATH = "../lead.tcss"
+
     BINDINGS = [
         Binding("e", "export", "Export"),
         Binding("ctrl+r", "reload", "Reload", show=False),
@@ -242,5 +244,13 @@ class LeadScreen(Screen):
         self.app.call_from_thread(self.notify, f"wrote {path}", markup=False)
 
 
-def heading(text: str, style: str = "bold") -> Text:
-    return Text(text, style=style)
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """Rows as CSV text (quoted where needed: ids may hold commas)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()

@@ -26,7 +26,7 @@ class PRCurveScreen(LeadScreen):
         self.source = source
 
     def compose(self) -> ComposeResult:
-        yield Static(id="pr-head")
+        yield Static(id="pr-head", classes="lead-head")
         yield PRCurvePlot(id="pr-plot")
         yield DataTable(id="pr-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -52,6 +52,7 @@ class PRCurveScreen(LeadScreen):
         self.app.pop_screen()
 
     def export_text(self, fmt: str) -> str:
-        lines = ["system," + ",".join(f"{r:.1f}" for r in RECALL)]
-        lines += [f"{s}," + ",".join(repr(float(v)) for v in values) for s, values in self.data.items()]
-        return "\n".join(lines) + "\n"
+        from workbench.tui.screens.lead_base import csv_text
+
+        return csv_text(["system", *(f"{r:.1f}" for r in RECALL)],
+                        ([s, *map(float, values)] for s, values in self.data.items()))

@@ -36,7 +36,7 @@ class QueryDetailScreen(LeadScreen):
         self._assessors: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(id="qd-head")
+        yield Static(id="qd-head", classes="lead-head")
         yield DataTable(id="qd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
@@ -63,7 +63,7 @@ class QueryDetailScreen(LeadScreen):
             dt.add_column(Text("rank", justify="right"), key="rank")
             dt.add_column("document", key="doc")
             dt.add_column("title", key="title", width=40)
-            dt.add_column(Text("score", justify="right"), key="score")
+            dt.add_column(Text("score", justify="right"), key="score", width=10)
             dt.add_column(Text("grade", justify="right"), key="grade")
             for a in assessors:
                 dt.add_column(Text(a, justify="right"), key=f"a:{a}")

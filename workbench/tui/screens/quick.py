@@ -45,7 +45,7 @@ class QuickScreen(LeadScreen):
             ("Quick scoring", "bold"),
             " · type or paste grades, rank 1 first (spaces, commas or new lines) · "
             "k: depth (empty = all) · l: relevant when grade ≥ l · R: relevant documents that "
-            "exist (empty = those listed)"), id="qk-help")
+            "exist (empty = those listed)"), id="qk-help", classes="lead-head")
         with Horizontal(id="qk-controls"):
             yield Input(value=self.initial, placeholder=EXAMPLE, id="qk-grades")
             yield Input(placeholder="k", id="qk-k", restrict=r"[0-9]*")
@@ -53,7 +53,7 @@ class QuickScreen(LeadScreen):
             yield Input(placeholder="R", id="qk-numrel", restrict=r"[0-9]*")
             yield Select([(name, i) for i, (name, _) in enumerate(FORMULATIONS)], value=0,
                          allow_blank=False, id="qk-formulation")
-        yield Static(id="qk-error")
+        yield Static(id="qk-error", classes="lead-error")
         with Horizontal(id="qk-body"):
             yield DataTable(id="qk-ranks", cursor_type="row", zebra_stripes=True)
             with Horizontal(id="qk-right"):

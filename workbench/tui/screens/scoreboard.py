@@ -50,6 +50,7 @@ class ScoreboardScreen(LeadScreen):
     ]
     export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex"}
     export_stem = "scores"
+    AUTO_FOCUS = "#sb-table"
 
     def __init__(self, source: str = "consensus:majority", measures: list[str] | None = None) -> None:
         super().__init__()
@@ -62,14 +63,14 @@ class ScoreboardScreen(LeadScreen):
         self._runs_stale = False
 
     def compose(self) -> ComposeResult:
-        yield Static(id="sb-head")
+        yield Static(id="sb-head", classes="lead-head")
         with Horizontal(id="sb-controls"):
             yield Select([(self.source, self.source)], value=self.source, allow_blank=False,
                          id="sb-source")
             yield Input(placeholder="measures, e.g. nDCG@10 AP bpref P@5 RR", id="sb-measures")
-        yield Static(id="sb-error")
+        yield Static(id="sb-error", classes="lead-error")
         yield DataTable(id="sb-table", cursor_type="row", zebra_stripes=True)
-        yield Static(id="sb-hint")
+        yield Static(id="sb-hint", classes="lead-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -139,8 +140,7 @@ class ScoreboardScreen(LeadScreen):
         self.query_one("#sb-head", Static).update(Text.assemble(
             ("Scores ", "bold"), "against ", (table.source, "bold"),
             f" · {len(table.systems)} systems · {judgments} queries with judgments · ",
-            (f"{board.judged}", "bold"), f" = share of each system's top {board.k} judged "
-            "under this source (low = scores built on holes)",
+            (f"{board.judged}", "bold"), f": share of the top {board.k} judged (low = holes)",
         ))
         dt = self.query_one("#sb-table", DataTable)
         cols = self._columns(board)

@@ -40,7 +40,7 @@ class SystemDetailScreen(LeadScreen):
         self.export_stem = f"scores-{system}"
 
     def compose(self) -> ComposeResult:
-        yield Static(id="sd-head")
+        yield Static(id="sd-head", classes="lead-head")
         yield DataTable(id="sd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
