@@ -131,6 +131,8 @@ def test_pool_rerun_is_idempotent_and_deeper_pool_only_adds(db):
     assert pool["q2"] == {"d5": 1, "d6": 1}
     shallower = build_pool(db, depth=1)  # never removes
     assert shallower.n_entries == 8
+    with db.read() as s:
+        assert s.get(Campaign, 1).pool_depth == 4
 
 
 def test_pool_improves_best_rank_when_a_new_run_arrives(db):

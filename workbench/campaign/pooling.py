@@ -135,7 +135,8 @@ def _fetch_array(session, stmt) -> np.ndarray:
 
 def build_pool(db: Database, depth: int) -> PoolSummary:
     """Add the top `depth` documents of every system for every query to the pool (one
-    transaction) and record `depth` as the campaign's pool depth."""
+    transaction) and record the pool's depth in the campaign settings (the largest depth
+    pooled so far: a shallower re-run adds nothing and removes nothing)."""
     if depth < 1:
         raise UsageError(f"pool depth must be at least 1, got {depth}")
     with db.write.begin() as session:
@@ -185,8 +186,8 @@ def build_pool(db: Database, depth: int) -> PoolSummary:
         if better:
             session.execute(update(PoolEntry), better)
         campaign = session.get(Campaign, 1)
-        if campaign is not None:
-            campaign.pool_depth = depth
+        if campaign is not None:  # the pool never shrinks, so neither does its depth
+            campaign.pool_depth = max(depth, campaign.pool_depth) if existing else depth
         per_query = dict(
             session.execute(
                 select(Query.ext_id, func.count())
