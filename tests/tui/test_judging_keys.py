@@ -168,3 +168,53 @@ async def test_help_and_palette_list_the_actions(campaign):
         await pilot.pause()
         text = screen_text(app)
         assert "Undo" in text and "3 Highly relevant" in text
+
+
+async def test_seconds_spent_on_the_document_are_recorded(campaign):
+    import asyncio
+
+    db, _ = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_judge(app, pilot)
+        await asyncio.sleep(0.4)
+        await pilot.press("1")
+        await settle(app, pilot)
+        await pilot.press("2")  # shown only briefly
+        await settle(app, pilot)
+    with db.read() as s:
+        seconds = sorted(s.scalars(select(Judgment.seconds)))
+    assert seconds[1] >= 0.35 and seconds[0] < 0.35
+
+
+async def test_repeat_item_is_graded_as_a_repeat_event(sqlite_db):
+    from tests.tui.factory import build_campaign
+
+    camp = build_campaign(sqlite_db, n_queries=1, repeat_last=True)
+    order = camp.queues["q1"]["alice"]
+    app = make_app(sqlite_db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        assert len(screen.items) == len(order) + 1
+        await pilot.press(*["2"] * len(order))
+        await settle(app, pilot)
+        assert screen.cursor == len(order) and screen.items[-1].grade is None
+        await pilot.press("0")  # the hidden repeat of order[0], graded differently
+        await settle(app, pilot)
+        assert screen.items[-1].grade == 0 and screen.items[0].grade == 2
+        assert "NOT SAVED" not in screen_text(app)
+    assert judgments(sqlite_db, "alice")[("q1", order[0])] == 2
+    assert events(sqlite_db, "alice")[-1] == ("repeat", "q1", order[0], 2, 0)
+
+
+async def test_command_palette_runs_a_judging_action(campaign):
+    db, camp = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Grade 3", "enter")
+        await settle(app, pilot)
+        assert screen.items[0].grade == 3
+    assert judgments(db, "alice") == {("q1", camp.queues["q1"]["alice"][0]): 3}
