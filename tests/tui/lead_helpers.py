@@ -1,0 +1,69 @@
+"""Shared pieces of the lead-screen Pilot tests: a private copy of the sample database,
+the CLI's JSON for the same data, and reading DataTable cells as plain text."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.tui.helpers import settle
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
+SIZE = (160, 50)
+
+
+@pytest.fixture
+def sample_db(tmp_path):
+    """An open Database on a copy of the committed sample (never the committed file)."""
+    from workbench.campaign.database import Database
+
+    copy = tmp_path / "sample.sqlite"
+    shutil.copyfile(SAMPLE, copy)
+    db = Database.open(str(copy))
+    yield db
+    db.close()
+
+
+def cli_json(db, *args) -> dict:
+    """`workbench ARGS --format json` on the same database, parsed."""
+    from workbench.cli import cli
+
+    result = CliRunner().invoke(cli, ["--db", db.url, *args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def rows(table) -> list[list[str]]:
+    return [[getattr(c, "plain", str(c)) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def header(table) -> list[str]:
+    return [getattr(c.label, "plain", str(c.label)) for c in table.columns.values()]
+
+
+async def open_mode(app, pilot, key: str, screen_type):
+    await pilot.press(key)
+    await settle(app, pilot)
+    for _ in range(40):
+        if isinstance(app.screen, screen_type) and app.screen.data is not None:
+            break
+        await pilot.pause(0.05)
+        await settle(app, pilot, 1)
+    assert isinstance(app.screen, screen_type)
+    return app.screen
+
+
+async def wait_for(app, pilot, predicate, seconds: float = 3.0) -> float:
+    """Pause until predicate() holds; return the seconds it took (fails after `seconds`)."""
+    import time
+
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if predicate():
+            return time.monotonic() - start
+        await pilot.pause(0.05)
+    raise AssertionError(f"condition not met within {seconds} s")

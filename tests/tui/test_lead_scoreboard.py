@@ -1,0 +1,159 @@
+"""Scoreboard, drill-down and P-R curve screens show what `workbench score` computes."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Select
+
+from tests.tui.helpers import settle
+from tests.tui.lead_helpers import SIZE, cli_json, header, open_mode, rows, sample_db, wait_for  # noqa: F401
+from workbench.tui.app import make_app
+from workbench.tui.screens.pr_curve import PRCurveScreen
+from workbench.tui.screens.query_detail import QueryDetailScreen
+from workbench.tui.screens.scoreboard import ScoreboardScreen
+from workbench.tui.screens.system_detail import SystemDetailScreen
+
+
+def _means(data: dict) -> dict[str, dict[str, float]]:
+    return {s["system"]: s["mean"] for s in data["systems"]}
+
+
+def _board(screen) -> dict[str, dict[str, str]]:
+    dt = screen.query_one("#sb-table", DataTable)
+    names = [h.rstrip(" ▼▲") for h in header(dt)]
+    return {r[1]: dict(zip(names[3:], r[3:])) for r in rows(dt)}
+
+
+async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        board = _board(screen)
+        expected = _means(cli_json(sample_db, "score"))  # campaign default measures, majority
+        assert set(board) == set(expected) == {"bm25", "tfidf", "qld", "doclen"}
+        for system, values in expected.items():
+            for measure, value in values.items():
+                assert board[system][measure] == f"{value:.4f}", (system, measure)
+        # Judged@10 = share of the top 10 judged under the source
+        judged = _means(cli_json(sample_db, "score", "-m", "Judged@10"))
+        assert board["doclen"]["Judged@10"] == f"{judged['doclen']['Judged@10']:.4f}"
+        # rows sorted by the first measure, best first
+        dt = screen.query_one("#sb-table", DataTable)
+        order = [r[1] for r in rows(dt)]
+        assert order == sorted(expected, key=lambda s: -expected[s]["map"])
+
+        # another source: alice's own grades
+        screen.query_one("#sb-source", Select).value = "assessor:alice"
+        await wait_for(app, pilot, lambda: screen.data.table.source == "assessor:alice")
+        await settle(app, pilot)
+        alice = _means(cli_json(sample_db, "score", "--assessor", "alice"))
+        board = _board(screen)
+        for system, values in alice.items():
+            assert board[system]["ndcg_cut_10"] == f"{values['ndcg_cut_10']:.4f}"
+
+        # typed measures
+        await pilot.press("m")
+        box = screen.query_one("#sb-measures", Input)
+        box.value = "P@5 RR"
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: "P_5" in screen.data.table.measures)
+        await settle(app, pilot)
+        assert header(dt)[3:] == ["recip_rank ▼", "P_5", "Judged@5"]  # registry order
+        typed = _means(cli_json(sample_db, "score", "--assessor", "alice", "-m", "P@5", "-m", "RR"))
+        board = _board(screen)
+        for system, values in typed.items():
+            assert board[system]["recip_rank"] == f"{values['recip_rank']:.4f}"
+
+        # a bad measure name: an inline message, the old table stays
+        await pilot.press("m")
+        box.value = "nDCG@ten"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        error = screen.query_one("#sb-error")
+        await wait_for(app, pilot, lambda: error.display)
+        assert "nDCG@ten" in str(error.render())
+        assert dt.row_count == 4
+
+
+async def test_sort_by_any_column(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        dt = screen.query_one("#sb-table", DataTable)
+        means = _means(cli_json(sample_db, "score"))
+        await pilot.press("s")  # second measure column: bpref
+        await settle(app, pilot)
+        assert header(dt)[4] == "bpref ▼"
+        assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: -means[s]["bpref"])
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: means[s]["bpref"])
+
+
+async def test_drill_down_to_queries_ranked_list_and_curve(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        dt = screen.query_one("#sb-table", DataTable)
+        dt.move_cursor(row=[r[1] for r in rows(dt)].index("qld"))
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, SystemDetailScreen)
+                       and app.screen.data is not None)
+        await settle(app, pilot)
+        detail = app.screen
+        per_query = next(s for s in cli_json(sample_db, "score", "-q")["systems"]
+                         if s["system"] == "qld")["per_query"]
+        table = detail.query_one("#sd-table", DataTable)
+        got = {r[0]: dict(zip(header(table)[2:], r[2:])) for r in rows(table)}
+        assert len(got) == 11  # ten queries and the mean
+        assert got["mean"]["map"] == f"{_means(cli_json(sample_db, 'score'))['qld']['map']:.4f}"
+        assert set(per_query) == set(got) - {"mean"}
+        for q, values in per_query.items():
+            for m, v in values.items():
+                assert got[q][m] == f"{v:.4f}", (q, m)
+        # ranked list of the first query with every assessor's grade
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, QueryDetailScreen)
+                       and app.screen.data is not None)
+        await settle(app, pilot)
+        ranked = app.screen.query_one("#qd-table", DataTable)
+        assert header(ranked)[:5] == ["rank", "document", "title", "score", "grade"]
+        assert header(ranked)[5:] == ["alice", "bob", "carol", "final"]
+        first = rows(ranked)
+        assert [r[0] for r in first[:3]] == ["1", "2", "3"]
+        assert len(first) == 100
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ScoreboardScreen)
+        # P-R curve of the marked systems: trec_eval's iprec_at_recall means
+        dt.move_cursor(row=[r[1] for r in rows(dt)].index("bm25"))
+        await pilot.press("space")
+        await pilot.press("p")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, PRCurveScreen)
+                       and app.screen.data is not None)
+        await settle(app, pilot)
+        curve = rows(app.screen.query_one("#pr-table", DataTable))
+        assert [r[0] for r in curve] == ["bm25"]
+        iprec = _means(cli_json(sample_db, "score", "-m", "iprec_at_recall"))["bm25"]
+        assert curve[0][1:] == [f"{iprec[k]:.3f}" for k in sorted(iprec)]
+
+
+async def test_export_from_the_scoreboard_writes_a_markdown_table(sample_db, tmp_path):
+    app = make_app(sample_db, lead=True)
+    out = tmp_path / "board.md"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await pilot.press("e")
+        await settle(app, pilot)
+        dialog = app.screen
+        dialog.query_one("#export-format", Select).value = "markdown"
+        await pilot.pause()
+        dialog.query_one("#export-path", Input).value = str(out)
+        dialog.query_one("#export-path", Input).focus()
+        await pilot.press("enter")
+        await wait_for(app, pilot, out.exists)
+        await settle(app, pilot)
+    lines = out.read_text().splitlines()
+    means = _means(cli_json(sample_db, "score"))
+    assert lines[2] == "| system | queries | map | bpref | P_10 | ndcg_cut_10 | Judged@10 |"
+    assert lines[4].startswith(f"| bm25 | 10 | **{means['bm25']['map']:.4f}** |")
