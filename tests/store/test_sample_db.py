@@ -180,6 +180,20 @@ def test_system_quality_order_is_plausible(sample):
     assert ndcg["bm25"] > ndcg["qld"] > ndcg["tfidf"] > ndcg["doclen"]
     assert ndcg["bm25"] - ndcg["doclen"] > 0.5
     assert ndcg["bm25"] == pytest.approx(0.862, abs=0.001)  # the value at commit time
+    # `workbench export scores` (campaign.scoring over the metrics package) agrees.
+    from click.testing import CliRunner
+
+    from workbench.cli import cli
+
+    result = CliRunner().invoke(
+        cli, ["--db", str(sample.engine.url.database), "export", "scores", "-m", "nDCG@10",
+              "--consensus", "majority"],
+    )
+    assert result.exit_code == 0, result.output
+    exported = {
+        row.split(",")[0]: float(row.split(",")[3]) for row in result.stdout.splitlines()[1:]
+    }
+    assert exported == pytest.approx(ndcg, abs=1e-6)
 
 
 def _contents(path: Path) -> dict[str, list[tuple]]:
