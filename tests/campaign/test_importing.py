@@ -364,3 +364,13 @@ def test_nul_characters_are_refused(db, tmp_path):
     with pytest.raises(InputError, match=r"d.tsv:2: NUL byte in the line; expected a text file"):
         import_documents(db, path)
     assert count(db, Document) == 0
+
+
+def test_stub_ids_map_correctly_after_deletions(db, tmp_path):
+    import_documents(db, write(tmp_path, "d.tsv", "a\tx\nb\tx\nc\tx\nd\tx\n"))
+    with db.write.begin() as s:  # leave a gap and a lower maximum
+        s.execute(Document.__table__.delete().where(Document.ext_id.in_(["b", "d"])))
+    summary = import_run(db, write(tmp_path, "run.txt", "q Q0 z 1 4 t\nq Q0 a 2 3 t\nq Q0 y 3 2 t\nq Q0 b 4 1 t\n"))
+    assert summary.stub_documents == 3
+    assert results_of(db, "t") == [("q", "z", 1, 4.0), ("q", "a", 2, 3.0), ("q", "y", 3, 2.0), ("q", "b", 4, 1.0)]
+    assert rows(db, select(Document.ext_id).order_by(Document.id)) == [("a",), ("c",), ("b",), ("y",), ("z",)]

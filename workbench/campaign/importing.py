@@ -236,12 +236,21 @@ def _ensure(conn: Connection, table: Table, known: dict[str, int], wanted: Seque
         columns, extra = ("ext_id", "title", "description", "narrative"), ("", "", "")
     else:
         columns, extra = ("ext_id", "title", "text", "url"), ("", "", None)
-    for chunk in _batches(sorted(missing)):  # in key order: index pages fill in sequence
+    missing.sort()  # in key order: the unique index fills page after page
+    for chunk in _batches(missing):
         _bulk_insert(conn, table, columns, [(x, *extra) for x in chunk])
-    # Ids come from a sequence: everything above the old maximum is new (ours or another
-    # committed writer's, both correct mappings).
-    known.update((ext, id_) for ext, id_ in conn.execute(
-        select(table.c.ext_id, table.c.id).where(table.c.id > before)))
+    last, above = conn.execute(
+        select(func.max(table.c.id), func.count()).where(table.c.id > before)
+    ).one()
+    if conn.dialect.name == "sqlite" and above == len(missing) and last == before + len(missing):
+        # SQLite gives a new INTEGER PRIMARY KEY max(id) + 1, and we hold the write lock:
+        # the stubs got before+1 ... before+k in insertion order.
+        known.update(zip(missing, range(before + 1, last + 1)))
+    else:
+        # Ids come from a sequence: everything above the old maximum is new (ours or
+        # another committed writer's, both correct mappings).
+        known.update((ext, id_) for ext, id_ in conn.execute(
+            select(table.c.ext_id, table.c.id).where(table.c.id > before)))
     return len(missing)
 
 
@@ -397,7 +406,7 @@ def import_run(
         q_ids = _int_ids(qid_u, q_inv, queries)
         d_ids = _int_ids(doc_u, d_inv, documents)
         # Insert in primary-key order: appends to the B-tree instead of random page writes.
-        order = np.lexsort((d_ids, q_ids))
+        order = np.argsort(q_ids * (int(d_ids.max()) + 1) + d_ids, kind="stable")
         columns = ("system_id", "query_id", "document_id", "rank", "score")
         for start in range(0, n, BATCH):
             rows = order[start:start + BATCH]
