@@ -133,6 +133,12 @@ def _fetch_array(session, stmt) -> np.ndarray:
     return np.array(rows, dtype=np.float64).reshape(-1, width)
 
 
+def campaign_pool_depth(db: Database) -> int:
+    """The pool depth in the campaign settings (10 in a new campaign)."""
+    with db.read() as session:
+        return session.scalar(select(Campaign.pool_depth).where(Campaign.id == 1)) or 10
+
+
 def build_pool(db: Database, depth: int) -> PoolSummary:
     """Add the top `depth` documents of every system for every query to the pool (one
     transaction) and record the pool's depth in the campaign settings (the largest depth

@@ -30,17 +30,15 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
-    from sqlalchemy import select
-
     from workbench.campaign.database import Database
-    from workbench.campaign.pooling import assign, build_pool, queue_counts
-    from workbench.store.models import Campaign
+    from workbench.campaign.pooling import assign, build_pool, campaign_pool_depth, queue_counts
 
+    if (overlap is not None or repeat) and not assessors:
+        raise click.UsageError("--overlap and --repeat need at least one --assessor")
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         if depth is None:
-            with database.read() as s:
-                depth = s.scalar(select(Campaign.pool_depth).where(Campaign.id == 1)) or 10
+            depth = campaign_pool_depth(database)
         summary = build_pool(database, depth)
         click.echo(
             f"pool depth {summary.depth}: {summary.n_entries} documents over "
@@ -48,8 +46,6 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
         )
         if assessors:
             assign(database, list(assessors), overlap=overlap, repeat=repeat, seed=seed)
-        elif overlap is not None or repeat:
-            raise click.UsageError("--overlap and --repeat need at least one --assessor")
         counts = queue_counts(database)
     finally:
         database.close()
