@@ -167,6 +167,34 @@ def _table(evs, names, per_query, uppers, settings) -> None:
             console.print(t)
 
 
+def _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete, compat, top_grade):
+    from workbench.metrics.evaluate import RunArrays, evaluate_many
+    from workbench.metrics.ranking import DuplicatePairError
+
+    arrays = RunArrays(r.qid, r.docno, r.score, r.tag or path, r.rank)
+    kw = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
+              compat=compat, index=index)
+    up = None
+    try:
+        (ev,) = evaluate_many(None, None, None, [arrays], ms, **kw)
+        if top_grade is not None:
+            (up,) = evaluate_many(None, None, None, [arrays], ms, unjudged_as=top_grade, **kw)
+    except DuplicatePairError as exc:
+        raise InputError(path, int(r.line[exc.row]), str(exc).replace(" in the run", "")) from None
+    except ValueError as exc:
+        raise InputError(path, None, str(exc)) from None
+    if not ev.qids:
+        raise InputError(path, None, "no query of the run is in the qrels "
+                                     "(trec_eval: no queries with both results and relevance info)")
+    if ev.missing and not complete:
+        click.echo(
+            f"workbench: warning: {path}: {len(ev.missing)} qrels "
+            f"quer{'y' if len(ev.missing) == 1 else 'ies'} missing from the run, not averaged "
+            f"(use -c to count them as 0)", err=True,
+        )
+    return ev, up
+
+
 @click.command(name="eval")
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -193,50 +221,42 @@ def _table(evs, names, per_query, uppers, settings) -> None:
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
           bounds, fmt) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from workbench.formats.trec import read_qrels, read_run
-    from workbench.metrics.evaluate import RunArrays, evaluate_many
-    from workbench.metrics.ranking import QrelsIndex
+    from workbench.metrics.ranking import DuplicatePairError, QrelsIndex
 
     ms = _parse(measures)
     if rel_level < 0:
         raise UsageError("-l must be >= 0")
-    from workbench.metrics.ranking import DuplicatePairError
+    # Files are read ahead in threads (numpy releases the GIL while parsing): the qrels
+    # and the first run together, then the next run while this one is evaluated.
+    # Duplicates are checked once, by the evaluation's own key sort; rows map to lines.
 
-    # Duplicates are checked once, by the evaluation's own hash sort; rows map to lines.
-    q = read_qrels(qrels, check_duplicates=False)
-    try:
-        index = QrelsIndex(q.qid, q.docno, q.rel)
-    except DuplicatePairError as exc:
-        raise InputError(q.path, int(q.line[exc.row]), str(exc).replace(" in the qrels", "")) from None
+    keep_rank = ties == "rank"
     settings = {"ties": ties, "rel_level": rel_level, "max_depth": max_depth,
                 "complete": complete, "compat": int(compat)}
     evs, uppers, names = [], [], []
-    top_grade = max(int(q.rel.max()) if len(q) else 1, rel_level, 1)
-    for path in runs:
-        r = read_run(path, keep_rank=(ties == "rank"), check_duplicates=False)
-        arrays = RunArrays(r.qid, r.docno, r.score, r.tag or path, r.rank)
-        kw = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
-                  compat=int(compat), index=index)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        fq = pool.submit(read_qrels, qrels, check_duplicates=False)
+        ahead = [pool.submit(read_run, p, keep_rank=keep_rank, check_duplicates=False) for p in runs[:1]]
+        q = fq.result()
         try:
-            (ev,) = evaluate_many(None, None, None, [arrays], ms, **kw)
-            if bounds:
-                (up,) = evaluate_many(None, None, None, [arrays], ms, unjudged_as=top_grade, **kw)
-                uppers.append(up)
+            index = QrelsIndex(q.qid, q.docno, q.rel)
         except DuplicatePairError as exc:
-            raise InputError(path, int(r.line[exc.row]), str(exc).replace(" in the run", "")) from None
-        except ValueError as exc:
-            raise InputError(path, None, str(exc)) from None
-        if not ev.qids:
-            raise InputError(path, None, "no query of the run is in the qrels "
-                                         "(trec_eval: no queries with both results and relevance info)")
-        if ev.missing and not complete:
-            click.echo(
-                f"workbench: warning: {path}: {len(ev.missing)} qrels "
-                f"quer{'y' if len(ev.missing) == 1 else 'ies'} missing from the run, not averaged "
-                f"(use -c to count them as 0)", err=True,
-            )
-        evs.append(ev)
-        names.append(r.tag or path)
+            raise InputError(q.path, int(q.line[exc.row]), str(exc).replace(" in the qrels", "")) from None
+        top_grade = max(int(q.rel.max()) if len(q) else 1, rel_level, 1)
+        for k, path in enumerate(runs):
+            if k + 1 < len(runs):
+                ahead.append(pool.submit(read_run, runs[k + 1], keep_rank=keep_rank, check_duplicates=False))
+            r = ahead[k].result()
+            ahead[k] = None  # let the arrays go once evaluated
+            ev, up = _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete,
+                                   int(compat), top_grade if bounds else None)
+            if up is not None:
+                uppers.append(up)
+            evs.append(ev)
+            names.append(r.tag or path)
     out = sys.stdout
     if fmt == "trec":
         lines: list[str] = []
