@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -161,8 +162,7 @@ class AgreementScreen(LeadScreen):
         c = message.confusion
         if self._pair != (c.a, c.b):
             return
-        table = Table(title=Text(f"{c.a} (rows) × {c.b} (columns), {c.n} items"), box=None,
-                      pad_edge=False)
+        table = Table(box=None, pad_edge=False)
         table.add_column(Text(f"{c.a} \\ {c.b}"))
         for g in c.categories:
             table.add_column(Text(str(g)), justify="right")
@@ -172,7 +172,8 @@ class AgreementScreen(LeadScreen):
                                           for j, v in enumerate(row) for i in [c.categories.index(g)]),
                           Text(str(sum(row))))
         table.add_row(Text("total"), *(Text(str(sum(col))) for col in zip(*c.counts)), Text(str(c.n)))
-        self.query_one("#ag-confusion-box", Static).update(table)
+        title = Text(f"{c.a} (rows) × {c.b} (columns), {c.n} items", style="bold")
+        self.query_one("#ag-confusion-box", Static).update(Group(title, table))
 
     def action_toggle_binary(self) -> None:
         self.binary = not self.binary
