@@ -1,0 +1,122 @@
+"""Disagreements -> open -> read -> final grade: the adjudication row and event are on disk,
+and the scoreboard under consensus:adjudicated changes (as `workbench score` says)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from textual.widgets import DataTable, Input, Select
+
+from tests.tui.helpers import screen_text, settle
+from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
+from workbench.campaign.adjudication import list_disagreements, read_item
+from workbench.campaign.qrels import derive_qrels
+from workbench.store.models import Adjudication, Assessor, JudgmentEvent
+from workbench.tui.app import make_app
+from workbench.tui.screens.adjudicate import AdjudicateScreen
+from workbench.tui.screens.disagreements import DisagreementsScreen
+from workbench.tui.screens.scoreboard import ScoreboardScreen
+
+
+def _qrels(db, method):
+    return {(q, d): g for q, d, g in derive_qrels(db, consensus=method).rows()}
+
+
+async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db):
+    db = sample_db
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
+        dt = screen.query_one("#dg-table", DataTable)
+        assert dt.row_count == len(list_disagreements(db)) == 107
+        await pilot.press("2")  # spread >= 2
+        await wait_for(app, pilot, lambda: screen.min_spread == 2 and dt.row_count == 9)
+        wide = list_disagreements(db, min_spread=2)
+        assert [(r[0], r[1]) for r in rows(dt)] == [(i.query, i.document) for i in wide]
+        # filter by query, typed
+        target = wide[0]
+        await pilot.press("slash")
+        screen.query_one("#dg-query", Input).value = target.query
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: screen.query_filter == target.query and all(
+            r[0] == target.query for r in rows(dt)))
+        await settle(app, pilot)
+        dt.move_cursor(row=[r[1] for r in rows(dt)].index(target.document))
+        # open: the query, the document text and every grade are shown
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
+                       and app.screen.item is not None)
+        await settle(app, pilot)
+        text = screen_text(app)
+        item = read_item(db, target.query, target.document)
+        assert item.title in text and item.text.split()[0] in text
+        for name, grade in target.grades:
+            assert f"{name}: {grade}" in text
+        final = 3 if target.majority <= 1 else 0
+        # a note with markup-like text is stored as typed and does not break the screen
+        await pilot.press("n")
+        await pilot.press(*"[b]see[/x]")
+        await pilot.press("enter")
+        await pilot.press(str(final))
+        await wait_for(app, pilot, lambda: isinstance(app.screen, DisagreementsScreen))
+        await settle(app, pilot)
+        with db.read() as s:
+            row = s.execute(select(Adjudication.grade, Adjudication.note, Assessor.name)
+                            .join(Assessor, Assessor.id == Adjudication.adjudicator_id)).all()
+            kinds = s.execute(select(JudgmentEvent.kind, JudgmentEvent.new_grade)
+                              .where(JudgmentEvent.kind == "adjudicate")).all()
+        assert [tuple(r) for r in row] == [(final, "[b]see[/x]", "lead")]
+        assert [tuple(k) for k in kinds] == [("adjudicate", final)]
+        assert _qrels(db, "adjudicated")[(target.query, target.document)] == final
+        assert _qrels(db, "majority")[(target.query, target.document)] == target.majority
+        # the list shows the final grade
+        await wait_for(app, pilot, lambda: any(
+            r[1] == target.document and r[-1] == str(final) for r in rows(dt)))
+
+        # scoreboard, source adjudicated: the CLI's numbers, which now differ from majority
+        board_screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        board_screen.query_one("#sb-source", Select).value = "consensus:adjudicated"
+        await wait_for(app, pilot, lambda: board_screen.data.table.source == "consensus:adjudicated")
+        await settle(app, pilot)
+        adjudicated = {s["system"]: s["mean"] for s in cli_json(db, "score", "--consensus", "adjudicated")["systems"]}
+        majority = {s["system"]: s["mean"] for s in cli_json(db, "score")["systems"]}
+        assert adjudicated != majority
+        sb = board_screen.query_one("#sb-table", DataTable)
+        shown = {r[1]: r[3] for r in rows(sb)}  # the map column
+        assert shown == {s: f"{v['map']:.4f}" for s, v in adjudicated.items()}
+        assert app.screen.data.table.per_query  # built from the adjudicated qrels
+
+
+async def test_clearing_a_final_grade_and_pending_filter(sample_db):
+    db = sample_db
+    first = list_disagreements(db)[0]
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
+        dt = screen.query_one("#dg-table", DataTable)
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
+                       and app.screen.item is not None)
+        await pilot.press("2")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, DisagreementsScreen))
+        await pilot.press("u")  # pending only: the adjudicated item leaves the list
+        await wait_for(app, pilot, lambda: screen.pending_only and dt.row_count == 106)
+        assert (first.query, first.document) not in {(r[0], r[1]) for r in rows(dt)}
+        await pilot.press("u")
+        await wait_for(app, pilot, lambda: not screen.pending_only and dt.row_count == 107)
+        dt.move_cursor(row=0)
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
+                       and app.screen.item is not None)
+        assert app.screen.item.final == 2
+        await pilot.press("x")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, DisagreementsScreen))
+        with db.read() as s:
+            assert s.scalar(select(Adjudication.grade)) is None
+        # a grade off the scale stays in the dialog as a message
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
+                       and app.screen.item is not None)
+        await pilot.press("7")
+        await settle(app, pilot)
+        assert isinstance(app.screen, AdjudicateScreen)
+        assert "7 is not on the scale" in screen_text(app)
