@@ -2,9 +2,10 @@
 
 Every import is all-or-nothing: the whole file is read and checked inside ONE write
 transaction, and any bad line raises InputError(file, line, reason) before the commit, so
-nothing of that import is left behind. Rows go in with SQLAlchemy Core executemany in
-batches (a 1 000 000-line run takes seconds, see bench/import_bench.py); external ids are
-mapped to integer ids through dicts loaded once per import.
+nothing of that import is left behind. Rows go in by batches of 10 000: executemany
+straight to the driver on SQLite, COPY on PostgreSQL (a 1 000 000-line run takes seconds,
+see bench/import_bench.py); external ids are mapped to integer ids through dicts loaded
+once per import.
 
 Runs and qrels may name queries and documents the database does not know yet: empty stub
 rows are created for them (and counted in the summary), to be filled by a later
@@ -100,7 +101,7 @@ def _bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: l
     """Insert plain tuples in the connection's transaction, the fastest way the driver has:
     COPY on PostgreSQL (psycopg), executemany straight to the driver elsewhere.
     SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3.4 s
-    of 8.5 s for a 1M-line run), and multi-row INSERTs took a minute on PostgreSQL."""
+    of 8.5 s for a 1M-line run)."""
     if not rows:
         return
     quote = conn.dialect.identifier_preparer.quote
