@@ -63,11 +63,14 @@ def test_trec_topics_closed_and_web_track_style(tmp_path):
         '<topic number="201" type="single">\n  <query>raspberry pi</query>\n'
         "  <description>What is a raspberry pi?</description>\n"
         '  <subtopic number="1" type="inf">ignored</subtopic>\n</topic>\n'
-        "<top><num>7</num><title>Closed title</title></top>\n",
+        "<top><num>7</num><title>Closed title</title></top>\n"
+        '<topic number="3"><query>coronavirus origin</query>'
+        "<question>Where did it come from?</question><narrative>seeking origin</narrative></topic>\n",
     )
-    assert [(t.id, t.title, t.description) for t in read_topics(path)] == [
-        ("201", "raspberry pi", "What is a raspberry pi?"),
-        ("7", "Closed title", ""),
+    assert [(t.id, t.title, t.description, t.narrative) for t in read_topics(path)] == [
+        ("201", "raspberry pi", "What is a raspberry pi?", ""),
+        ("7", "Closed title", "", ""),
+        ("3", "coronavirus origin", "Where did it come from?", "seeking origin"),
     ]
 
 

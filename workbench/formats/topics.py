@@ -47,7 +47,7 @@ _TSV_HEADER = {"qid", "id", "query_id", "topic_id"}
 
 _TREC_FIELDS = {
     "num": "num", "title": "title", "query": "title",
-    "desc": "description", "description": "description",
+    "desc": "description", "description": "description", "question": "description",
     "narr": "narrative", "narrative": "narrative",
 }
 # Labels that open a field's text in classic topics ("Number: 401", "Description:").
