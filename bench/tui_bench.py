@@ -57,6 +57,29 @@ async def keystrokes(path: Path, grades: int):
     from workbench.tui.app import make_app
     from workbench.tui.screens.judge import JudgeScreen
 
+    from workbench.campaign import assessing
+    from workbench.campaign.scoring import ScoreTracker
+
+    # Breakdown: wrap the two worker calls to time them (worker-side durations).
+    stamps: dict[str, list[float]] = {"write": [], "scores": []}
+    real_grade, real_refresh = assessing.grade_item, ScoreTracker.refresh
+
+    def timed_grade(*a, **k):
+        t = time.perf_counter()
+        try:
+            return real_grade(*a, **k)
+        finally:
+            stamps["write"].append((time.perf_counter() - t) * 1000)
+
+    def timed_refresh(self):
+        t = time.perf_counter()
+        try:
+            return real_refresh(self)
+        finally:
+            stamps["scores"].append((time.perf_counter() - t) * 1000)
+
+    assessing.grade_item = timed_grade
+    ScoreTracker.refresh = timed_refresh
     db = Database.open(str(path))
     app = make_app(db, assessor="bench")
     commit, panel, action_commit, action_panel = [], [], [], []
@@ -85,6 +108,8 @@ async def keystrokes(path: Path, grades: int):
             action_panel.append((t_panel - t_key) * 1000)
             await app.workers.wait_for_complete()
     db.close()
+    assessing.grade_item, ScoreTracker.refresh = real_grade, real_refresh
+    keystrokes.stamps = stamps
     return commit, panel, action_commit, action_panel, first_load
 
 
@@ -167,6 +192,9 @@ def main() -> None:
     print("from Pilot.press (includes the test driver's own waits) to:")
     print(row("  committed", commit))
     print(row("  committed -> panel updated", panel))
+    print("inside the workers:")
+    print(row("  grade write + commit (worker)", keystrokes.stamps["write"]))
+    print(row("  scores, one query (worker)", keystrokes.stamps["scores"][1:]))
     print(f"{'first panel load (all queries)':<34} {first:7.1f} ms")
     print(row("record_grade alone (SQLite WAL)", bare_commits(path, 100)))
     sample = ROOT / "sample_db" / "sample.sqlite"

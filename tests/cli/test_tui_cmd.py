@@ -27,7 +27,7 @@ def test_demo_copies_the_sample_and_leaves_it_untouched(tmp_path, monkeypatch):
     before = _digest(source)
     monkeypatch.setattr(tui_cmd, "sample_path", lambda: source)
     opened = []
-    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None: opened.append((db, assessor)))
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None, **kw: opened.append((db, assessor)))
     assert main(["demo", "--dir", str(tmp_path / "copy"), "--assessor", "me"]) == 0
     copy = tmp_path / "copy" / "sample.sqlite"
     assert opened == [(str(copy), "me")]
@@ -50,18 +50,19 @@ def test_sample_path_finds_the_repository_copy():
     assert path.name == "sample.sqlite" and path.parent.name in ("sample_db", "_sample")
 
 
-def test_judge_passes_db_and_assessor(tmp_path, monkeypatch):
+def test_judge_passes_db_and_assessor_and_leaves_out_lead_screens(tmp_path, monkeypatch):
     opened = []
-    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None: opened.append((db, assessor)))
+    monkeypatch.setattr(tui_cmd, "open_tui",
+                        lambda db, assessor=None, lead=True: opened.append((db, assessor, lead)))
     db = str(tmp_path / "x.sqlite")
     assert main(["judge", "--db", db, "--assessor", "ann"]) == 0
     assert main(["--db", db, "judge", "--assessor", "bob"]) == 0
-    assert opened == [(db, "ann"), (db, "bob")]
+    assert opened == [(db, "ann", False), (db, "bob", False)]
     assert main(["judge"]) == 2  # --assessor is required
 
 
 def test_bare_workbench_opens_the_tui(tmp_path, monkeypatch):
     opened = []
-    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None: opened.append(db))
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None, **kw: opened.append(db))
     assert main(["--db", str(tmp_path / "y.sqlite")]) == 0
     assert opened == [str(tmp_path / "y.sqlite")]

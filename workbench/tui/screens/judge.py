@@ -19,7 +19,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
