@@ -14,9 +14,9 @@ Deterministic (every random choice comes from SEED), built through the real code
    bob lenient, carol strict and unfinished (she stops at 60 % of her queue). Hidden
    repeats get a second, independent grade through `record_repeat`. A few grades are
    changed, one undone, and some carry notes;
-5. event times are set to a plausible timeline (sessions over a few March days) so that the
-   history and the seconds-per-document look like real work, and do not depend on when
-   the script ran;
+5. the campaign gets a name and the systems descriptions; event times are set to a
+   plausible timeline (sessions over a few March days) so that the history and the
+   seconds per document look like real work, and do not depend on when the script ran;
 6. the file is switched back to journal_mode=DELETE and VACUUMed (no -wal file needed).
 """
 
@@ -173,6 +173,13 @@ def make_documents(rng: np.random.Generator, domains, topics: list[Topic]):
 
 
 SYSTEMS = ("bm25", "tfidf", "qld", "doclen")
+DESCRIPTIONS = {
+    "bm25": "Okapi BM25 (k1 1.2, b 0.75), title + description query",
+    "tfidf": "TF-IDF cosine (log tf), title query",
+    "qld": "query likelihood, Dirichlet mu 250, title query",
+    "doclen": "weak baseline: longest documents first, ignores the query",
+}
+CAMPAIGN_NAME = "Sample: hobby questions (cooking, cycling, astronomy, gardening)"
 
 
 def run_systems(rng: np.random.Generator, documents, topic_texts) -> dict[str, list[tuple[str, str, float]]]:
@@ -288,11 +295,16 @@ def set_timeline(db, rng: np.random.Generator) -> None:
     over a few days in March 2026, an event's time advancing by its seconds spent."""
     from sqlalchemy import bindparam, select, update
 
-    from workbench.store.models import Assessor, Campaign, Judgment, JudgmentEvent
+    from workbench.store.models import Assessor, Campaign, Judgment, JudgmentEvent, System
 
     start = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
     with db.write.begin() as s:
-        s.execute(update(Campaign).where(Campaign.id == 1).values(created_at=start - timedelta(days=1)))
+        s.execute(
+            update(Campaign).where(Campaign.id == 1)
+            .values(created_at=start - timedelta(days=1), name=CAMPAIGN_NAME)
+        )
+        for tag, text in DESCRIPTIONS.items():  # no use case sets these: plain updates
+            s.execute(update(System).where(System.tag == tag).values(description=text))
         names = dict(s.execute(select(Assessor.id, Assessor.name)).all())
         events = s.execute(
             select(JudgmentEvent.id, JudgmentEvent.assessor_id, JudgmentEvent.query_id,
