@@ -75,3 +75,20 @@ def test_dispatch_and_empty():
 @pytest.mark.parametrize("value, text", [(0.0, "0"), (12.0, "12"), (3.5, "3.5"), (0.1254, "0.125"), (None, "")])
 def test_format_seconds(value, text):
     assert format_seconds(value) == text
+
+
+from hypothesis import given, settings, strategies as st
+
+_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"), max_size=20)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_text, _text, _text, st.one_of(st.none(), st.integers(-3, 10)), _text), max_size=5))
+def test_csv_round_trips_any_text(values):
+    rows = [JudgmentRow(q, d, a, g, n, 1.5, T0) for q, d, a, g, n in values]
+    out = io.StringIO()
+    write_judgments_csv(rows, out)
+    back = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert [(r["query"], r["document"], r["assessor"], r["grade"], r["note"]) for r in back] == [
+        (q, d, a, "" if g is None else str(g), n) for q, d, a, g, n in values
+    ]
