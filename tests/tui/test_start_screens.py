@@ -65,3 +65,26 @@ async def test_empty_database_says_what_to_do(sqlite_db):
         await settle(app, pilot)
         assert isinstance(app.screen, QueryListScreen)
         assert "workbench pool --depth" in screen_text(app)
+
+
+async def test_remembered_assessor_is_preselected_and_markup_names_are_safe(campaign):
+    db, _ = campaign
+    from workbench.tui.settings import remember_assessor
+
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.screen.query_one("#assessor-new").focus()
+        await pilot.press(*"[/x] [bold]", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen)
+        assert "[/x] [bold]: 0/" in screen_text(app)
+    assert remembered_assessor(db.url) == "[/x] [bold]"
+    remember_assessor(db.url, "alice")
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "[/x] [bold]" in screen_text(app)  # listed literally
+        await pilot.press("enter")  # the remembered one is highlighted
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen) and app.screen.assessor == "alice"
