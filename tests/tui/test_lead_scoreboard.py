@@ -80,8 +80,10 @@ async def test_sort_by_any_column(sample_db):
         screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
         dt = screen.query_one("#sb-table", DataTable)
         means = _means(cli_json(sample_db, "score"))
+        dt.move_cursor(row=[r[1] for r in rows(dt)].index("tfidf"))
         await pilot.press("s")  # second measure column: bpref
         await settle(app, pilot)
+        assert rows(dt)[dt.cursor_row][1] == "tfidf"  # the cursor follows the system
         assert header(dt)[4] == "bpref ▼"
         assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: -means[s]["bpref"])
         await pilot.press("r")

@@ -17,7 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Static
 
 from workbench.campaign import adjudication
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table
+from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, table_place
 
 
 def lead_name() -> str:
@@ -71,6 +71,7 @@ class DisagreementsScreen(LeadScreen):
             f"query: {self.query_filter or 'all'} · spread ≥ {self.min_spread} (keys 1 2 3) · "
             f"{'pending only' if self.pending_only else 'adjudicated too'} (u)"))
         dt = self.query_one("#dg-table", DataTable)
+        place = table_place(dt)
         if assessors != self._assessors or not dt.columns:
             self._assessors = list(assessors)
             dt.clear(columns=True)
@@ -92,7 +93,7 @@ class DisagreementsScreen(LeadScreen):
                 Text("" if item.final is None else str(item.final), justify="right", style="bold green"),
             ]
             rows.append((f"{item.query}\x1f{item.document}", cells))
-        fill_table(dt, rows)
+        fill_table(dt, rows, place)
         if not self.query_one("#dg-query", Input).has_focus:
             dt.focus()
 

@@ -47,16 +47,29 @@ def num(value: float | None, count: bool = False, places: int = 4) -> str:
     return str(int(round(value))) if count else f"{value:.{places}f}"
 
 
-def fill_table(table: DataTable, rows: Iterable[tuple[str, Sequence[Any]]]) -> None:
-    """Replace the rows (key, cells) keeping the cursor on the same key and the scroll."""
-    key = None
-    if table.row_count and table.cursor_row is not None and table.cursor_row < table.row_count:
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        except Exception:  # noqa: BLE001 - a stale coordinate: fall back to the index
-            key = None
-    row_index, column = table.cursor_row, table.cursor_column
-    scroll_x, scroll_y = table.scroll_x, table.scroll_y
+@dataclass(frozen=True)
+class TablePlace:
+    """Where the cursor and the scroll were (taken before columns are rebuilt)."""
+
+    key: str | None
+    row: int
+    column: int
+    scroll_x: float
+    scroll_y: float
+
+
+def table_place(table: DataTable) -> TablePlace:
+    return TablePlace(cursor_key(table), table.cursor_row, table.cursor_column,
+                      table.scroll_x, table.scroll_y)
+
+
+def fill_table(table: DataTable, rows: Iterable[tuple[str, Sequence[Any]]],
+               place: TablePlace | None = None) -> None:
+    """Replace the rows (key, cells) keeping the cursor on the same key and the scroll.
+    Pass `place` (table_place) when the columns were cleared first: that resets the cursor."""
+    place = place or table_place(table)
+    key, row_index, column = place.key, place.row, place.column
+    scroll_x, scroll_y = place.scroll_x, place.scroll_y
     table.clear()
     for row_key, cells in rows:
         table.add_row(*cells, key=row_key)

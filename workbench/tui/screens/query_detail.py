@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign import lead_views
 from workbench.campaign.lead_views import RankedDoc
-from workbench.tui.screens.lead_base import LeadScreen, fill_table
+from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place
 
 UNJUDGED = "·"
 
@@ -57,6 +57,7 @@ class QueryDetailScreen(LeadScreen):
             f" ({UNJUDGED} = unjudged) · c: quick scores · Esc: back",
         ))
         dt = self.query_one("#qd-table", DataTable)
+        place = table_place(dt)
         if assessors != self._assessors or not dt.columns:
             self._assessors = list(assessors)
             dt.clear(columns=True)
@@ -85,7 +86,7 @@ class QueryDetailScreen(LeadScreen):
                       for v in values]
             cells.append(Text("" if d.final is None else str(d.final), justify="right", style="bold"))
             rows.append((d.document, cells))
-        fill_table(dt, rows)
+        fill_table(dt, rows, place)
         dt.focus()
 
     def action_back(self) -> None:

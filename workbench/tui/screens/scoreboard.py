@@ -23,7 +23,7 @@ from workbench.campaign.live import DataVersion
 from workbench.campaign.score_export import score_grid
 from workbench.campaign.scoring import ScoreTable, ScoreTracker, campaign_measures
 from workbench.formats.score_tables import render_scores
-from workbench.tui.screens.lead_base import LeadScreen, fill_table, num
+from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
 
 SORT_MARK = {False: " ▼", True: " ▲"}
 
@@ -148,6 +148,7 @@ class ScoreboardScreen(LeadScreen):
         labels = ["", "system", "queries"] + [
             c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
         ]
+        place = table_place(dt)
         if [str(c.label) for c in dt.columns.values()] != labels:
             dt.clear(columns=True)
             for i, label in enumerate(labels):
@@ -168,7 +169,7 @@ class ScoreboardScreen(LeadScreen):
                     style = "bold"
                 cells.append(Text(text, style=style, justify="right"))
             rows.append((system, cells))
-        fill_table(dt, rows)
+        fill_table(dt, rows, place)
         if not dt.has_focus and not self.query_one("#sb-measures", Input).has_focus:
             dt.focus()
 

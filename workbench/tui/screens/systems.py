@@ -18,7 +18,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
 from workbench.campaign import lead_views
-from workbench.tui.screens.lead_base import LeadScreen, fill_table, num
+from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
 
 TESTS = [("paired t-test", "t"), ("randomization", "randomization"), ("bootstrap", "bootstrap")]
 ALPHA = 0.05
@@ -74,6 +74,7 @@ class SystemsScreen(LeadScreen):
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
         labels = ["#", *[c for s in sources for c in (s, "mean")]]
+        place = table_place(rk)
         if [str(c.label) for c in rk.columns.values()] != labels:
             rk.clear(columns=True)
             for i, label in enumerate(labels):
@@ -89,7 +90,7 @@ class SystemsScreen(LeadScreen):
                 cells.append(Text(system or ""))
                 cells.append(Text(num(report.means[s].get(system)) if system else "", justify="right"))
             rows.append((str(i), cells))
-        fill_table(rk, rows)
+        fill_table(rk, rows, place)
         corr = self.query_one("#sy-corr", DataTable)
         if not corr.columns:
             for col in ("a (reference)", "b", "systems", "τ-b", "τ-a", "τ_AP", "RBO"):
@@ -116,6 +117,7 @@ class SystemsScreen(LeadScreen):
             pairs[(t.b, t.a)] = (t.p_holm, -t.mean_diff if t.mean_diff == t.mean_diff else t.mean_diff)
         dt = self.query_one("#sy-sig", DataTable)
         labels = ["system", *systems]
+        place = table_place(dt)
         if [str(c.label) for c in dt.columns.values()] != labels:
             dt.clear(columns=True)
             for i, label in enumerate(labels):
@@ -132,7 +134,7 @@ class SystemsScreen(LeadScreen):
                 cells.append(Text(f"{p_text(p)} ({diff:+.3f})" if diff == diff else p_text(p),
                                   justify="right", style="bold" if significant else "dim"))
             rows.append((a, cells))
-        fill_table(dt, rows)
+        fill_table(dt, rows, place)
 
     def on_lead_screen_failed(self, message: LeadScreen.Failed) -> None:
         message.prevent_default()

@@ -1,0 +1,80 @@
+"""Live: a write from a second connection shows on an open lead screen within 2 s, without
+a restart, and the cursor stays on the same row."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Select
+
+from tests.tui.helpers import settle
+from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
+from workbench.campaign.adjudication import list_disagreements
+from workbench.campaign.database import Database
+from workbench.campaign.lead_views import ranked_list
+from workbench.campaign.judging import record_grade
+from workbench.tui.app import make_app
+from workbench.tui.screens.disagreements import DisagreementsScreen
+from workbench.tui.screens.lead_base import cursor_key
+from workbench.tui.screens.scoreboard import ScoreboardScreen
+
+
+async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample_db):
+    db = sample_db
+    other = Database.open(db.url)  # another process's engine on the same file
+    try:
+        app = make_app(db, lead=True)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+            screen.query_one("#sb-source", Select).value = "assessor:alice"
+            await wait_for(app, pilot, lambda: screen.data.table.source == "assessor:alice")
+            await settle(app, pilot)
+            dt = screen.query_one("#sb-table", DataTable)
+            dt.move_cursor(row=2)
+            await pilot.pause()
+            before_key = cursor_key(dt)
+            before = {r[1]: r[3] for r in rows(dt)}
+            # alice's top-ranked relevant document of bm25 on the first query -> grade 0
+            top = next(d for d in ranked_list(db, "bm25", "101", assessor="alice")
+                       if d.grade is not None and d.grade >= 1)
+            record_grade(other, "alice", "101", top.document, 0)
+            took = await wait_for(app, pilot, lambda: {r[1]: r[3] for r in rows(dt)} != before,
+                                  seconds=2.0)
+            assert took < 2.0
+            await settle(app, pilot)
+            expected = {s["system"]: s["mean"]["map"]
+                        for s in cli_json(db, "score", "--assessor", "alice")["systems"]}
+            assert {r[1]: r[3] for r in rows(dt)} == {s: f"{v:.4f}" for s, v in expected.items()}
+            assert cursor_key(dt) == before_key
+    finally:
+        other.close()
+
+
+async def test_disagreements_list_grows_when_an_assessor_disagrees_elsewhere(sample_db):
+    db = sample_db
+    other = Database.open(db.url)
+    try:
+        app = make_app(db, lead=True)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
+            dt = screen.query_one("#dg-table", DataTable)
+            dt.move_cursor(row=5)
+            await pilot.pause()
+            key = cursor_key(dt)
+            n = dt.row_count
+            agreed = [it for it in _agreed_items(db)][0]
+            q, d, g = agreed
+            record_grade(other, "dave", q, d, 0 if g else 3)  # a new assessor disagrees
+            await wait_for(app, pilot, lambda: dt.row_count == n + 1, seconds=2.0)
+            assert cursor_key(dt) == key
+            assert len(list_disagreements(db)) == n + 1
+    finally:
+        other.close()
+
+
+def _agreed_items(db):
+    from workbench.campaign.agreement import load_labels
+
+    labels = load_labels(db)
+    for q, d, grades in zip(labels.queries, labels.documents, labels.grades):
+        given = [g for g in grades if g >= 0]
+        if len(given) >= 2 and len(set(given)) == 1:
+            yield q, d, given[0]
