@@ -183,3 +183,14 @@ def test_streaming_batch_prints_ok_only_after_commit(campaign):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_batch_file_bom_crlf_and_bad_utf8_line(campaign, tmp_path):
+    path = tmp_path / "windows.txt"
+    path.write_bytes(b"\xef\xbb\xbfq1 d1 2\r\nq1 d2 1 caf\xe9\r\nq2 d3 3 caf\xc3\xa9\r\n")
+    result = run(campaign, "-a", "eve", "--batch", str(path))
+    assert result.stdout == "ok q1 d1\nok q2 d3\n"
+    assert result.stderr.splitlines() == [f"{path}:2: not valid UTF-8 (byte 12)"]
+    assert result.exit_code == 1
+    got = grades(campaign)
+    assert got[("q1", "d1", "eve")] == (2, "") and got[("q2", "d3", "eve")] == (3, "café")

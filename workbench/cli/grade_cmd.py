@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from typing import TextIO
 
 import click
 
@@ -44,9 +43,23 @@ def parse_grade(text: str) -> int:
         raise ValueError(f"grade {text!r} is not an integer") from None
 
 
-def _lines(stream: TextIO) -> Iterator[str]:
-    # readline, not `for line in stream`: return each line as soon as it arrives.
-    return iter(stream.readline, "")
+def _lines(stream) -> Iterator[str | UnicodeDecodeError]:
+    """Each line as soon as it arrives (readline, never a read-ahead loop), decoded as
+    UTF-8 one line at a time so that a bad byte costs only its line. A UTF-8 byte order
+    mark at the start is dropped."""
+    binary = getattr(stream, "buffer", stream)
+    if isinstance(binary.readline(0), str):  # a text stream without a buffer
+        yield from iter(stream.readline, "")
+        return
+    first = True
+    for raw in iter(binary.readline, b""):
+        if first and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        first = False
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield exc
 
 
 @click.command("grade")
@@ -93,7 +106,7 @@ def grade(ctx, assessor, batch, note, args, db):
         failed = _run_batch(ctx, db, assessor, sys.stdin, STDIN_NAME)
     else:
         try:
-            stream = open(batch, encoding="utf-8")
+            stream = open(batch, "rb")
         except OSError as exc:
             raise InputError(batch, None, f"cannot read: {exc.strerror}") from None
         with stream:
@@ -114,7 +127,7 @@ def _ok(query: str, doc: str) -> None:
     sys.stdout.flush()
 
 
-def _run_batch(ctx, db, assessor: str, stream: TextIO, name: str) -> int:
+def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
     """Grade every line of `stream`; return the number of lines that failed."""
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -126,6 +139,8 @@ def _run_batch(ctx, db, assessor: str, stream: TextIO, name: str) -> int:
     try:
         for number, text in enumerate(_lines(stream), start=1):
             try:
+                if isinstance(text, UnicodeDecodeError):
+                    raise ValueError(f"not valid UTF-8 (byte {text.start + 1})")
                 parsed = parse_grade_line(text)
                 if parsed is None:
                     continue
