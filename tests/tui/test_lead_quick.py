@@ -1,0 +1,71 @@
+"""Quick scoring screen: the worked example of DESIGN §6, every formulation, inline errors."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Select
+
+from tests.tui.helpers import screen_text, settle
+from tests.tui.lead_helpers import SIZE, header, rows, sample_db  # noqa: F401
+from workbench.tui.app import make_app
+from workbench.tui.screens.quick import QuickScreen
+
+
+async def _open(app, pilot):
+    await pilot.press("f6")
+    await settle(app, pilot)
+    assert isinstance(app.screen, QuickScreen)
+    return app.screen
+
+
+async def test_worked_example_every_formulation(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open(app, pilot)
+        box = screen.query_one("#qk-grades", Input)
+        box.value = ""
+        await pilot.press(*"3 2 3 0 1 2")
+        await settle(app, pilot)
+        ranks = rows(screen.query_one("#qk-ranks", DataTable))
+        assert [r[1] for r in ranks] == ["3", "2", "3", "0", "1", "2"]
+        assert [r[5] for r in ranks] == ["3", "3", "2", "2", "1", "0"]  # ideal order
+        assert ranks[-1][4] == "6.861" and ranks[-1][6] == "7.141"  # DCG, IDCG (log2)
+        summary = {r[0]: r[1:] for r in rows(screen.query_one("#qk-summary", DataTable))}
+        assert summary["linear gain, log2(i+1)"] == ["6.861", "7.141", "0.961"]
+        assert summary["linear gain, J-K b=2"] == ["8.097", "8.693", "0.932"]
+        assert summary["exponential gain, log2(i+1)"] == ["13.848", "14.595", "0.949"]
+        text = screen_text(app)
+        assert "CG@6 = 11" in text and "P@6 = 0.833" in text and "RR = 1.000" in text
+        # k = 3 and relevance level 3: 3,2,3 in the top 3, two of them relevant
+        screen.query_one("#qk-k", Input).value = "3"
+        screen.query_one("#qk-level", Input).value = "3"
+        await settle(app, pilot)
+        assert "P@3 = 0.667" in screen_text(app)
+        assert "AP = 0.833 (R = 2)" in screen_text(app)  # (1/1 + 2/3) / 2
+        # per-rank table of another formulation
+        screen.query_one("#qk-formulation", Select).value = 1
+        await settle(app, pilot)
+        ranks = rows(screen.query_one("#qk-ranks", DataTable))
+        assert ranks[0][2] == "7"  # 2^3 - 1
+
+
+async def test_bad_input_is_an_inline_message(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open(app, pilot)
+        box = screen.query_one("#qk-grades", Input)
+        box.value = "3 2 x [b]"
+        await settle(app, pilot)
+        error = screen.query_one("#qk-error")
+        assert error.display
+        assert "'x' is not an integer grade" in screen_text(app)
+        box.value = "1 0 1"
+        screen.query_one("#qk-numrel", Input).value = "1"  # fewer than listed: an error
+        await settle(app, pilot)
+        assert "num_rel" in screen_text(app)
+        screen.query_one("#qk-numrel", Input).value = "4"
+        await settle(app, pilot)
+        assert not error.display
+        assert "AP = 0.417 (R = 4)" in screen_text(app)  # (1/1 + 2/3) / 4
+        box.value = ""
+        await settle(app, pilot)
+        assert error.display and "type some grades" in screen_text(app)
