@@ -55,7 +55,13 @@ def known_revisions() -> set[str]:
 def _sqlite_file(engine: Engine) -> str | None:
     if engine.dialect.name != "sqlite" or engine.url.database in (None, "", ":memory:"):
         return None
-    return os.path.abspath(engine.url.database)
+    name = engine.url.database
+    if engine.url.query.get("uri") in ("true", "1") and name.startswith("file:"):
+        # `sqlite:///file:PATH?mode=ro&uri=true` (a read-only database): the file is PATH
+        from urllib.parse import unquote
+
+        name = unquote(name[len("file:"):])
+    return os.path.abspath(name)
 
 
 @contextmanager
