@@ -107,6 +107,14 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        # A database driver error (disk full, read-only file, server gone) is the user's to
+        # fix: one line, not a traceback. Anything else is a bug and keeps its traceback.
+        if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg"):
+            raise
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
+        click.echo(f"workbench: database error: {reason[0]}", err=True)
+        return 1
     return 0
 
 
