@@ -153,7 +153,7 @@ def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
             except WorkbenchError as exc:
                 reason = str(exc)
             except SQLAlchemyError as exc:  # e.g. the database stayed locked: report, go on
-                reason = f"not saved: {str(exc).splitlines()[0]}"
+                reason = f"not saved: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}"
             else:
                 _ok(query, doc)
                 continue
