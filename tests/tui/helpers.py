@@ -10,6 +10,7 @@ from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, 
 async def settle(app, pilot, rounds: int = 4) -> None:
     """Wait for workers and the messages they post (handlers may start new workers)."""
     for _ in range(rounds):
+        await app.background.wait_idle()
         await app.workers.wait_for_complete()
         await pilot.pause()
 

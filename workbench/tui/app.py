@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from workbench.campaign.database import Database
+from workbench.tui.background import Background
 from workbench.tui.screens.assessor_select import AssessorScreen
 from workbench.tui.settings import remember_assessor
 
@@ -54,6 +55,8 @@ class WorkbenchApp(App):
         self.start_assessor = assessor
         self.measures = measures
         self._owns_db = owns_db
+        # The judging screen's writes run here, in key order (see background.py).
+        self.background = Background()
         self._trackers: dict = {}
         self._trackers_lock = threading.Lock()
         self._score_dirty: dict[str, set[str]] = {}
@@ -99,6 +102,7 @@ class WorkbenchApp(App):
                 yield SystemCommand(title, help_text, callback)
 
     async def on_unmount(self) -> None:
+        self.background.shutdown()  # a grade in flight is committed before we close
         if self._owns_db:
             self.db.close()
 
