@@ -35,6 +35,8 @@ def _progress(enabled: bool | None = None):
 
     def update(stage: str, done: int, total: int | None) -> None:
         if stage not in tasks:
+            for earlier in tasks.values():  # one line at a time: reading, then writing
+                bar.update(earlier, visible=False)
             tasks[stage] = bar.add_task(stage, total=total)
         bar.update(tasks[stage], completed=done, total=total)
 
