@@ -104,7 +104,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
         keys = " · ".join(f"{e.grade} {e.label}" for e in self.levels)
         grades.append(f"\nkeys: {keys} · x clear final · n note · Esc back (as {self.lead})", style="dim")
         self.query_one("#adj-grades", Static).update(grades)
-        doc = Text.assemble((item.title or item.document, "bold"), "\n")
+        doc = Text.assemble((f"{item.document} · ", "dim"), (item.title or "(no title)", "bold"), "\n")
         if item.url:
             doc.append(item.url + "\n", style="dim underline")
         doc.append("\n")

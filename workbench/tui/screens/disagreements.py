@@ -114,6 +114,10 @@ class DisagreementsScreen(LeadScreen):
         if record is not None:
             final = "cleared" if record.new_grade is None else f"set to {record.new_grade}"
             self.notify(f"{record.query} / {record.document}: final grade {final}", markup=False)
+            if not self.pending_only:  # pending only: the row leaves, the next one moves up
+                dt = self.query_one("#dg-table", DataTable)
+                if dt.cursor_row + 1 < dt.row_count:
+                    dt.move_cursor(row=dt.cursor_row + 1)  # on to the next item
             self.reload()
 
     def action_spread(self, n: int) -> None:

@@ -98,7 +98,10 @@ class QueryDetailScreen(LeadScreen):
         from workbench.tui.screens.quick import QuickScreen
 
         grades = lead_views.grades_of_ranked_list(self.data[0])
-        self.app.push_screen(QuickScreen(" ".join(map(str, grades)), standalone=False))
+        self.app.push_screen(QuickScreen(
+            " ".join(map(str, grades)), standalone=False, k=10,
+            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source} "
+                   "(unjudged as 0; the ideal uses only these grades; Esc goes back)"))
 
     def export_text(self, fmt: str) -> str:
         import csv

@@ -35,9 +35,12 @@ class QuickScreen(LeadScreen):
     export_stem = "quick"
     live = False
 
-    def __init__(self, grades: str = EXAMPLE, *, standalone: bool = True) -> None:
+    def __init__(self, grades: str = EXAMPLE, *, standalone: bool = True, k: int | None = None,
+                 origin: str = "") -> None:
         super().__init__()
         self.initial = grades
+        self.initial_k = k
+        self.origin = origin  # where the grades came from (a ranked list), shown on top
         self.standalone = standalone  # False: pushed from a ranked list; Esc goes back
 
     def compose(self) -> ComposeResult:
@@ -45,10 +48,12 @@ class QuickScreen(LeadScreen):
             ("Quick scoring", "bold"),
             " · type or paste grades, rank 1 first (spaces, commas or new lines) · "
             "k: depth (empty = all) · l: relevant when grade ≥ l · R: relevant documents that "
-            "exist (empty = those listed)"), id="qk-help", classes="lead-head")
+            "exist (empty = those listed)", (f"\n{self.origin}" if self.origin else "", "italic")),
+            id="qk-help", classes="lead-head")
         with Horizontal(id="qk-controls"):
             yield Input(value=self.initial, placeholder=EXAMPLE, id="qk-grades")
-            yield Input(placeholder="k", id="qk-k", restrict=r"[0-9]*")
+            yield Input("" if self.initial_k is None else str(self.initial_k), placeholder="k",
+                        id="qk-k", restrict=r"[0-9]*")
             yield Input(value="1", placeholder="l", id="qk-level", restrict=r"-?[0-9]*")
             yield Input(placeholder="R", id="qk-numrel", restrict=r"[0-9]*")
             yield Select([(name, i) for i, (name, _) in enumerate(FORMULATIONS)], value=0,
