@@ -137,5 +137,10 @@ class QueryListScreen(Screen):
         self.app.push_screen(JudgeScreen(self.assessor, query))
 
     def action_back(self) -> None:
+        # In `workbench judge --assessor X` (not a lead) the assessor list stays out of
+        # reach: from it X could open another assessor's grades and notes.
+        if not getattr(self.app, "lead", True) and self.app.start_assessor:
+            self.notify("Ctrl+Q quits.", markup=False)
+            return
         if len(self.app.screen_stack) > 1:
             self.app.pop_screen()
