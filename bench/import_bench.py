@@ -94,7 +94,11 @@ def main() -> None:
     db_path = DATA / "bench.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db_path}{suffix}").unlink(missing_ok=True)
-    rows = bench(str(db_path), run_a, run_b, "sqlite", replace=True)
+    try:
+        rows = bench(str(db_path), run_a, run_b, "sqlite", replace=True)
+    finally:
+        for suffix in ("", "-wal", "-shm"):  # a few hundred MB: keep only the run files
+            Path(f"{db_path}{suffix}").unlink(missing_ok=True)
     if opts.pg:
         from sqlalchemy import create_engine, text
 
