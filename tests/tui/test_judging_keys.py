@@ -218,3 +218,13 @@ async def test_command_palette_runs_a_judging_action(campaign):
         await settle(app, pilot)
         assert screen.items[0].grade == 3
     assert judgments(db, "alice") == {("q1", camp.queues["q1"]["alice"][0]): 3}
+
+
+async def test_a_grade_in_flight_is_committed_when_the_app_quits(campaign):
+    db, camp = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_judge(app, pilot)
+        await pilot.press("3")
+        app.exit()  # no settle: the unmount waits for the writer thread
+    assert judgments(db, "alice") == {("q1", camp.queues["q1"]["alice"][0]): 3}

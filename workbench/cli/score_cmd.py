@@ -111,7 +111,7 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
 
     if assessor and consensus:
         raise UsageError("give either --assessor or --consensus, not both")
-    names = [n for raw in measures for n in raw.replace(",", " ").split()] or None
+    names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         try:
