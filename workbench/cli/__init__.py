@@ -93,7 +93,8 @@ def resolve_db(ctx: click.Context, db: str | None) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: maps WorkbenchError to its exit code with a one-line message."""
     try:
-        cli.main(args=argv, prog_name="workbench", standalone_mode=False)
+        # With standalone_mode=False click returns ctx.exit()'s code instead of exiting.
+        rv = cli.main(args=argv, prog_name="workbench", standalone_mode=False)
     except WorkbenchError as exc:
         click.echo(f"workbench: {exc}", err=True)
         return exc.exit_code
