@@ -374,3 +374,20 @@ def test_stub_ids_map_correctly_after_deletions(db, tmp_path):
     assert summary.stub_documents == 3
     assert results_of(db, "t") == [("q", "z", 1, 4.0), ("q", "a", 2, 3.0), ("q", "y", 3, 2.0), ("q", "b", 4, 1.0)]
     assert rows(db, select(Document.ext_id).order_by(Document.id)) == [("a",), ("c",), ("b",), ("y",), ("z",)]
+
+
+def test_imported_times_are_stored_like_recorded_grades(db, tmp_path):
+    """Qrels rows go to the driver as tuples: their times must still be stored the way the
+    ORM stores them (so that ordering by time and reading them back work)."""
+    from workbench.campaign.judging import record_grade
+
+    import_qrels(db, write(tmp_path, "qrels.txt", "q1 0 a 1\n"), assessor="ann")
+    record_grade(db, "ann", "q1", "a", 2)
+    with db.read() as s:
+        times = s.execute(select(JudgmentEvent.created_at).order_by(JudgmentEvent.id)).scalars().all()
+        raw = s.execute(select(func.cast(JudgmentEvent.created_at, Base.metadata.tables["query"].c.title.type))
+                        .order_by(JudgmentEvent.id)).scalars().all()
+    assert times[0] <= times[1]
+    assert (times[0].tzinfo is None) == (times[1].tzinfo is None)
+    if db.engine.dialect.name == "sqlite":
+        assert all(len(t) == 26 and "+" not in t for t in raw), raw

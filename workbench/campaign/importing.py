@@ -422,6 +422,12 @@ def import_run(
     )
 
 
+_JUDGMENT_COLUMNS = ("query_id", "document_id", "assessor_id", "grade", "note", "seconds",
+                     "created_at", "updated_at")
+_EVENT_COLUMNS = ("query_id", "document_id", "assessor_id", "kind", "old_grade", "new_grade",
+                  "note", "seconds", "reverts_event_id", "created_at")
+
+
 def import_qrels(
     db: Database, path: str | os.PathLike, *, assessor: str, note: str | None = None,
     progress: Progress | None = None,
@@ -474,6 +480,9 @@ def import_qrels(
             )
         }
         now = utcnow()
+        # Rows go to the driver as plain tuples: render the time as the column type would.
+        to_db = _JUDGMENT.c.created_at.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+        stamp = to_db(now) if to_db else now
         new, changed, events = [], [], []
         inserted = updated = unchanged = 0
         change_stmt = (
@@ -483,19 +492,16 @@ def import_qrels(
         )
 
         def flush() -> None:
-            if new:
-                conn.execute(insert(_JUDGMENT), new)
+            _bulk_insert(conn, _JUDGMENT, _JUDGMENT_COLUMNS, new)
             if changed:
                 conn.execute(change_stmt, changed)
-            if events:
-                conn.execute(insert(_EVENT), events)
+            _bulk_insert(conn, _EVENT, _EVENT_COLUMNS, events)
             new.clear(), changed.clear(), events.clear()
 
         for i, (q, d, g) in enumerate(zip(q_ids.tolist(), d_ids.tolist(), rel.tolist())):
             old = existing.get((q, d))
             if old is None:
-                new.append({"query_id": q, "document_id": d, "assessor_id": aid, "grade": g,
-                            "note": "", "seconds": 0.0, "created_at": now, "updated_at": now})
+                new.append((q, d, aid, g, "", 0.0, stamp, stamp))
                 kind, old_grade = "set", None
                 inserted += 1
             elif old[1] == g:
@@ -505,9 +511,7 @@ def import_qrels(
                 changed.append({"b_id": old[0], "b_grade": g})
                 kind, old_grade = "change", old[1]
                 updated += 1
-            events.append({"query_id": q, "document_id": d, "assessor_id": aid, "kind": kind,
-                           "old_grade": old_grade, "new_grade": g, "note": note, "seconds": 0.0,
-                           "reverts_event_id": None, "created_at": now})
+            events.append((q, d, aid, kind, old_grade, g, note, 0.0, None, stamp))
             if len(events) >= BATCH:
                 flush()
                 progress("writing", i + 1, n)
