@@ -34,3 +34,16 @@ def test_version_moves_on_grades_undo_adjudication_from_another_connection(db_ur
     finally:
         first.close()
         other.close()
+
+
+def test_queries_changed_since_names_only_the_queries_written(sqlite_db):
+    db = sqlite_db
+    camp = build_campaign(db, n_queries=3, n_systems=1, depth=3, assessors=("alice",))
+    q1, q2, q3 = camp.queries
+    start = live.data_version(db).last_event
+    assert live.queries_changed_since(db, start) == set()
+    record_grade(db, "alice", q2, camp.queues[q2]["alice"][0], 1)
+    mid = live.data_version(db).last_event
+    adjudicate(db, "lead", q3, camp.queues[q3]["alice"][0], 2)
+    assert live.queries_changed_since(db, start) == {q2, q3}
+    assert live.queries_changed_since(db, mid) == {q3}

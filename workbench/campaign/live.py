@@ -59,3 +59,14 @@ def data_version(db: Database) -> DataVersion:
             )
         ).one()
     return DataVersion(*(int(v) for v in row))
+
+
+def queries_changed_since(db: Database, event_id: int) -> set[str]:
+    """External ids of the queries with a judgment event after `event_id`: what a screen
+    must recompute (every grade, clear, undo, import and adjudication appends one)."""
+    with db.read() as s:
+        return set(s.scalars(
+            select(Query.ext_id).where(
+                Query.id.in_(select(JudgmentEvent.query_id).where(JudgmentEvent.id > event_id))
+            )
+        ))

@@ -134,6 +134,8 @@ class LeadScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.version: DataVersion | None = None
+        self.loading_version: DataVersion | None = None
+        self._seen_event: int | None = None
         self.data: Any = None
         self._loading = False
         self._token = 0  # a reload asked for after a load started supersedes it
@@ -174,11 +176,25 @@ class LeadScreen(Screen):
     def _load(self, token: int) -> None:
         try:
             version = data_version(self.app.db)
+            self.loading_version = version  # what load() sees at least (read before the data)
             data = self.load()
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
             self.post_message(self.Failed("load", describe(exc)))
             return
         self.post_message(self.Loaded(version, data, token))
+
+    def queries_changed(self) -> set[str]:
+        """(Worker thread, inside load().) Queries with judgment events since the previous
+        load of this screen; empty on the first load."""
+        from workbench.campaign.live import queries_changed_since
+
+        version, seen = self.loading_version, self._seen_event
+        if version is None:
+            return set()
+        self._seen_event = version.last_event
+        if seen is None or version.last_event <= seen:
+            return set()
+        return queries_changed_since(self.app.db, seen)
 
     def on_lead_screen_loaded(self, message: "LeadScreen.Loaded") -> None:
         message.stop()

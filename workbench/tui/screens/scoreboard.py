@@ -93,12 +93,20 @@ class ScoreboardScreen(LeadScreen):
         if tracker is None:
             tracker = ScoreTracker(db, [*measures, judged], **lead_views.split_source(self.source))
             self._trackers[key] = tracker
+        self._mark_changed_queries()
         if not tracker.loaded or self._runs_stale:
             self._runs_stale = False
             table = tracker.load()
         else:
-            table = tracker.update_queries(lead_views.query_ids(db))
+            table = tracker.refresh()  # only the queries judged since the last draw
         return Board(table, table.measures[-1], k, lead_views.qrels_sources(db), measures)
+
+    def _mark_changed_queries(self) -> None:
+        """(Worker thread.) Mark the queries judged since the last load dirty in every
+        cached tracker, so a refresh recomputes only those (not the whole campaign)."""
+        for query in self.queries_changed():
+            for tracker in self._trackers.values():
+                tracker.mark_dirty(query)
 
     def on_data_changed(self, old: DataVersion | None, new: DataVersion) -> None:
         if new.runs_changed(old):

@@ -46,8 +46,9 @@ class SystemDetailScreen(LeadScreen):
 
     def load(self) -> SystemScores:
         db = self.app.db
-        table = self.tracker.update_queries(lead_views.query_ids(db)) if self.tracker.loaded \
-            else self.tracker.load()
+        for query in self.queries_changed():
+            self.tracker.mark_dirty(query)
+        table = self.tracker.refresh()  # loads on first use, else only the dirty queries
         return SystemScores(table, lead_views.query_titles(db))
 
     def show(self, data: SystemScores) -> None:
