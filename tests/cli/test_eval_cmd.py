@@ -226,3 +226,13 @@ def test_duplicate_qrels_line(files, tmp_path, capsys):
     q.write_text("1 0 a 1\n2 0 a 1\n1 0 b 0\n1 0 a 0\n")
     code, _, err = run_cli(capsys, "eval", q, r, "-m", "map")
     assert code == 1 and f"{q}:4: duplicate document 'a' for query '1'" in err
+
+
+def test_compat_9_iprec_matches_pytrec_eval(files, capsys):
+    qrels, run = _dicts()
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall", "11pt_avg"}).evaluate(run)
+    _, out, _ = run_cli(capsys, *(["eval", *files, "-q", "-m", "iprec_at_recall", "-m", "11pt_avg", "--compat", "9"]))
+    got = {(line.split("\t")[0].strip(), line.split("\t")[1]): line.split("\t")[2] for line in out.splitlines()}
+    for qid, row in ref.items():
+        for name, v in row.items():
+            assert got[(name, qid)] == f"{v:6.4f}", (name, qid)

@@ -154,3 +154,18 @@ def test_key_collisions_fall_back_to_exact_lookups(monkeypatch):
     with pytest.raises(DuplicatePairError) as err:
         evaluate(*QRELS, ["1", "1", "1"], ["a", "b", "a"], [1, 2, 3], ["map"])
     assert err.value.row == 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(runs(), st.randoms(use_true_random=False))
+def test_rank_ordered_input_with_unordered_ties(run, rnd):
+    """A file already in score order (queries in any order, tied documents in any order)
+    takes the no-sort path; it must rank exactly as a shuffled copy does."""
+    rows = list(zip(*run))
+    rnd.shuffle(rows)
+    qorder = {q: rnd.random() for q in set(run[0])}
+    ordered = sorted(rows, key=lambda r: (qorder[r[0]], -float(np.float32(r[2]))))
+    a = evaluate(*QRELS, *map(list, zip(*rows)), MEASURES)
+    b = evaluate(*QRELS, *map(list, zip(*ordered)), MEASURES)
+    for m in a.measures:
+        assert np.array_equal(a.per_query[m], b.per_query[m]), m.label

@@ -79,13 +79,13 @@ def _check(qrels, run, level=1):
             assert math.isclose(ours.summary[m], agg, rel_tol=1e-9, abs_tol=1e-9), (m.label, ours.summary[m], agg)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collections())
 def test_matches_pytrec_eval(data):
     _check(*data)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collections(), st.integers(1, 3))
 def test_matches_pytrec_eval_at_relevance_levels(data, level):
     _check(*data, level=level)

@@ -29,6 +29,7 @@ class _Ctx:
         self.index, self.rk, self.level, self.compat = index, rk, level, compat
         self.nq = rk.nq
         self.R, self.N = index.counts(level)
+        self.Rf = self.R.astype(np.float64)
         self.isrel = rk.rel >= level
         self._cache: dict = {}
 
@@ -151,35 +152,65 @@ def _gains(rel: np.ndarray, gain: str) -> np.ndarray:
     return np.exp2(g) - 1.0 if gain == "exp" else g
 
 
+_DISC_TABLE: dict[tuple[str, float], np.ndarray] = {}
+
+
 def _discount(rank: np.ndarray, discount: str, base: float) -> np.ndarray:
-    r = rank.astype(np.float64)
-    if discount == "log2":
-        return np.log2(r + 1.0)
-    return np.maximum(1.0, np.log(r) / math.log(base))
+    """The divisor at each rank: log2(rank + 1), or max(1, log_base(rank)) (J-K).
+
+    Looked up in a table of ranks (one log per distinct rank, not per row)."""
+    top = int(rank.max()) if rank.size else 0
+    key = (discount, base)
+    table = _DISC_TABLE.get(key)
+    if table is None or table.size <= top:
+        r = np.arange(max(top + 1, 1024), dtype=np.float64)
+        if discount == "log2":
+            table = np.log2(r + 1.0)
+        else:
+            with np.errstate(divide="ignore"):
+                table = np.maximum(1.0, np.log(r) / math.log(base))
+        _DISC_TABLE[key] = table
+    return table[rank]
 
 
 def _dcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
     rk = ctx.rk
-    g = _gains(rk.rel, gain)
-    w = g if cumulative else g / _discount(rk.rank, discount, base)
-    mask = None if cutoff is None else rk.rank <= cutoff
-    return ctx.per_query(w, mask)
+    key = ("gain", gain)
+    if key not in ctx._cache:
+        ctx._cache[key] = _gains(rk.rel, gain)
+    g = ctx._cache[key]
+    rank = rk.rank
+    if cutoff is not None:
+        mask = rank <= cutoff
+        g, rank, grp = g[mask], rank[mask], rk.grp[mask]
+    else:
+        grp = rk.grp
+    w = g if cumulative else g / _discount(rank, discount, base)
+    return np.bincount(grp, weights=w, minlength=ctx.nq)
 
 
 def _idcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
+    """Ideal DCG per query from all its judged documents (depends on the qrels only,
+    so it is computed once per qrels and reused for every run)."""
+    key = ("idcg", cutoff, gain, discount, base, cumulative)
+    cache = ctx.index.cache
+    if key in cache:
+        return cache[key]
     grp, grade = ctx.index.ideal()
     if grp.size == 0:
-        return np.zeros(ctx.nq)
+        cache[key] = np.zeros(ctx.nq)
+        return cache[key]
     starts = np.flatnonzero(np.concatenate(([True], grp[1:] != grp[:-1])))
     first = np.zeros(ctx.nq, dtype=np.int64)
     first[grp[starts]] = starts
     rank = np.arange(grp.size, dtype=np.int64) - first[grp] + 1
     g = _gains(grade, gain)
-    w = g if cumulative else g / _discount(rank, discount, base)
     if cutoff is not None:
         keep = rank <= cutoff
-        grp, w = grp[keep], w[keep]
-    return np.bincount(grp, weights=w, minlength=ctx.nq)
+        grp, g, rank = grp[keep], g[keep], rank[keep]
+    w = g if cumulative else g / _discount(rank, discount, base)
+    cache[key] = np.bincount(grp, weights=w, minlength=ctx.nq)
+    return cache[key]
 
 
 def _bpref(ctx: _Ctx) -> np.ndarray:
@@ -251,7 +282,7 @@ def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat
         cache[lvl] = _Ctx(index, rk, lvl, compat)
     ctx = cache[lvl]
     f, k = measure.family, measure.cutoff
-    R = ctx.R.astype(np.float64)
+    R = ctx.Rf
     if f == "num_ret":
         return rk.num_ret.astype(np.float64)
     if f == "num_rel":

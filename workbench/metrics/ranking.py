@@ -87,7 +87,8 @@ class QrelsIndex:
         # distinct pairs with equal keys (rare): exact lookups instead
         self._collision = dup == -2
         self._levels: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._ideal: np.ndarray | None = None
+        self._ideal: tuple[np.ndarray, np.ndarray] | None = None
+        self.cache: dict = {}  # per-qrels results kernels reuse across runs (ideal DCG)
 
     def counts(self, level: int) -> tuple[np.ndarray, np.ndarray]:
         """(R, N) per query: grades >= level, and judged grades 0 <= g < level."""
@@ -169,7 +170,8 @@ class QrelsIndex:
 class Ranking:
     """One run, sorted and joined with the qrels: flat rows grouped by query.
 
-    grp: query index (into QrelsIndex.qids) of each row, non-decreasing;
+    grp: query index (into QrelsIndex.qids) of each row; each query's rows are
+    contiguous and in rank order (queries in any order);
     rank: 1-based rank within the query; rel: grade, NONPOOL or UNJUDGED;
     num_ret: retrieved documents per query (length nq); present: queries the run
     retrieved anything for (before -M).
@@ -183,6 +185,25 @@ class Ranking:
     present: np.ndarray
 
 
+def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """An order that sorts `keys` within each query group (keys are query-major).
+
+    When the rows come in contiguous query groups of one length (a run cut at a fixed
+    depth), the groups are sorted as the rows of a matrix: many small cache-resident
+    sorts instead of one big one. Otherwise one global argsort.
+    """
+    n = keys.size
+    if n > 1:
+        change = np.flatnonzero(qidx[1:] != qidx[:-1]) + 1
+        groups = change.size + 1
+        width = n // groups
+        if width > 1 and n == groups * width and np.all(np.diff(change, prepend=0) == width):
+            local = np.argsort(keys.reshape(groups, width), axis=1)
+            local += np.arange(0, n, width, dtype=local.dtype)[:, None]
+            return local.reshape(n)
+    return np.argsort(keys)
+
+
 def _desc_float32_key(score: np.ndarray) -> np.ndarray:
     """uint32 keys whose ascending order is the descending order of float32(score)."""
     bits = score.astype(np.float32).view(np.uint32)
@@ -193,36 +214,48 @@ def _desc_float32_key(score: np.ndarray) -> np.ndarray:
 
 
 def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.ndarray | None:
-    """Row order (query, score desc as float32, docno desc) or None if already in it."""
+    """Row order (query, score desc as float32, docno desc) or None if already in it.
+
+    Query groups need only be contiguous, in any order. A run file written in rank order
+    is detected without sorting; only its runs of tied scores are put in docno order.
+    """
     skey = _desc_float32_key(score)
+    n = skey.size
+    if n < 2:
+        return None
+    same_q = qidx[1:] == qidx[:-1]
+    heads = np.count_nonzero(~same_q) + 1
+    if heads == np.count_nonzero(np.bincount(qidx)):
+        step = skey[1:].astype(np.int64) - skey[:-1].astype(np.int64)
+        if np.all(step[same_q] >= 0):
+            tie = np.flatnonzero(same_q & (step == 0))
+            if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
+                return None
+            order = np.arange(n)
+            _docno_desc_within_ties(order, tie, docno)
+            return order
     key = (qidx.astype(np.uint64) << np.uint64(32)) | skey.astype(np.uint64)
-    n = key.size
-    if n > 1:
-        # Already sorted? Query ids need only be contiguous, not ordered.
-        same_q = qidx[1:] == qidx[:-1]
-        heads = np.count_nonzero(~same_q) + 1
-        contiguous = heads == np.count_nonzero(np.bincount(qidx))
-        if contiguous:
-            ks = skey[1:].astype(np.int64) - skey[:-1].astype(np.int64)
-            within = same_q
-            ok = np.all(ks[within] >= 0)
-            if ok:
-                tied = within & (ks == 0)
-                if not tied.any() or np.all(docno[1:][tied] < docno[:-1][tied]):
-                    # also the query groups must come in index order for the flat layout
-                    gstart = np.concatenate(([True], ~same_q))
-                    if np.all(np.diff(qidx[gstart]) > 0):
-                        return None
     order = np.argsort(key)
     sk = key[order]
     tie = np.flatnonzero(sk[1:] == sk[:-1])
     if tie.size:
-        rows = np.unique(np.concatenate((tie, tie + 1)))
-        sub = order[rows]
-        dcode, _ = factorize(docno[sub])
-        sub_order = np.lexsort((-dcode, key[sub]))
-        order[rows] = sub[sub_order]
+        _docno_desc_within_ties(order, tie, docno)
     return order
+
+
+def _docno_desc_within_ties(order: np.ndarray, tie: np.ndarray, docno: np.ndarray) -> None:
+    """Reorder, in place, each run of tied positions of `order` by docno descending.
+
+    tie: positions p where order[p] and order[p + 1] are tied (same query and score).
+    """
+    rows = np.unique(np.concatenate((tie, tie + 1)))
+    # a new run of ties starts where a position is not tied to its predecessor
+    tied_to_prev = np.zeros(rows.size, dtype=bool)
+    tied_to_prev[1:] = np.isin(rows[1:] - 1, tie, assume_unique=False) & (rows[1:] - rows[:-1] == 1)
+    run_id = np.cumsum(~tied_to_prev)
+    sub = order[rows]
+    dcode, _ = factorize(docno[sub])
+    order[rows] = sub[np.lexsort((-dcode, run_id))]
 
 
 def rank_run(
@@ -259,7 +292,7 @@ def rank_run(
             rank = np.asarray(rank)[rows]
     # One sort of the (query, docno) hashes serves the duplicate check and the lookup.
     h = pair_keys(qidx, docno)
-    horder = np.argsort(h)
+    horder = _group_argsort(qidx, h)
     if check_duplicates and qidx.size > 1:
         dup = _first_duplicate(h[horder], horder, qidx, docno)
         if dup == -2:
