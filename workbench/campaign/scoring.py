@@ -235,7 +235,9 @@ class ScoreTracker:
             means[tag] = {
                 m: self._evaluator.aggregate(m, [r[m] for r in rows]) for m in self.measures
             }
-        per_query = {q: {t: dict(v) for t, v in self._values[q].items()} for q in queries}
+        # A shallow copy is enough: `_evaluate` builds new inner dicts on every update and
+        # never mutates old ones, so a table handed to another thread stays as it was.
+        per_query = {q: self._values[q] for q in queries}
         return ScoreTable(
             self.measures, self.systems, per_query, means, counts,
             source_label(self.assessor, self.consensus), queries,
