@@ -6,7 +6,8 @@ subprocess on a fresh SQLite database:
 
 1. first import (creates 1 000 stub queries and the stub documents),
 2. a second run over the same queries and documents (ids known: results only),
-3. `--replace` of the first run (delete 1 000 000 results, insert 1 000 000).
+3. `--replace` of the first run (delete 1 000 000 results, insert 1 000 000),
+4. a 1 000 000-line qrels file (the first run's pairs, grades 0-3) for one assessor.
 
 With WORKBENCH_BENCH_PG_URL (or --pg URL) it repeats 1 and 2 on PostgreSQL, in a fresh
 schema that is dropped afterwards.
@@ -53,6 +54,15 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def make_qrels(run: Path, path: Path) -> None:
+    if path.exists():
+        return
+    with open(run) as src, open(path, "w") as out:
+        for i, line in enumerate(src):
+            qid, _, docno, *_ = line.split()
+            out.write(f"{qid} 0 {docno} {i % 4}\n")
+
+
 def timed(args: list[str], db: str) -> tuple[float, float]:
     """Wall seconds and CPU seconds of the workbench process (the machine is shared: CPU
     time is the steadier number when others are busy)."""
@@ -66,13 +76,15 @@ def timed(args: list[str], db: str) -> tuple[float, float]:
     return elapsed, _child_cpu() - cpu
 
 
-def bench(db: str, run_a: Path, run_b: Path, label: str, replace: bool) -> list[tuple[str, str, tuple[float, float]]]:
+def bench(db: str, run_a: Path, run_b: Path, label: str, replace: bool, qrels: Path | None = None) -> list[tuple[str, str, tuple[float, float]]]:
     rows = []
     subprocess.run(WORKBENCH + ["init", "--db", db], check=True, capture_output=True)
     rows.append((label, "first run (stubs + results)", timed(["import", "run", str(run_a)], db)))
     rows.append((label, "second run (results only)", timed(["import", "run", str(run_b)], db)))
     if replace:
         rows.append((label, "--replace first run", timed(["import", "run", str(run_a), "--replace"], db)))
+    if qrels is not None:
+        rows.append((label, "qrels (judgments + events)", timed(["import", "qrels", str(qrels), "--assessor", "bench"], db)))
     return rows
 
 
@@ -89,13 +101,15 @@ def main() -> None:
     t0 = time.perf_counter()
     make_run(run_a, queries, per_query, 500_000, "bench_a", seed=1)
     make_run(run_b, queries, per_query, 500_000, "bench_b", seed=1)  # same docs, other tag
+    qrels = DATA / f"qrels_{opts.lines}.txt"
+    make_qrels(run_a, qrels)
     print(f"data: {run_a.name} {run_a.stat().st_size / 1e6:.0f} MB ({time.perf_counter() - t0:.1f} s to make)")
 
     db_path = DATA / "bench.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db_path}{suffix}").unlink(missing_ok=True)
     try:
-        rows = bench(str(db_path), run_a, run_b, "sqlite", replace=True)
+        rows = bench(str(db_path), run_a, run_b, "sqlite", replace=True, qrels=qrels)
     finally:
         for suffix in ("", "-wal", "-shm"):  # a few hundred MB: keep only the run files
             Path(f"{db_path}{suffix}").unlink(missing_ok=True)

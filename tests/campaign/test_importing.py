@@ -391,3 +391,12 @@ def test_imported_times_are_stored_like_recorded_grades(db, tmp_path):
     assert (times[0].tzinfo is None) == (times[1].tzinfo is None)
     if db.engine.dialect.name == "sqlite":
         assert all(len(t) == 26 and "+" not in t for t in raw), raw
+
+
+def test_empty_files(db, tmp_path):
+    for importer, kwargs in ((import_queries, {}), (import_documents, {}), (import_qrels, {"assessor": "ann"})):
+        summary = importer(db, write(tmp_path, "empty.tsv", "\ufeff\r\n"), **kwargs)
+        assert (summary.records, summary.inserted) == (0, 0)
+    with pytest.raises(InputError, match="empty.txt: the run file has no results"):
+        import_run(db, write(tmp_path, "empty.txt", "# nothing\n"))
+    assert count(db, Judgment) == count(db, Query) == count(db, System) == 0

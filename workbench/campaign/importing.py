@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import islice, repeat
 
 import numpy as np
 from sqlalchemy import Connection, Table, bindparam, delete, func, insert, select, update
@@ -472,50 +472,57 @@ def import_qrels(
         stub_d = _ensure(conn, _DOCUMENT, documents, doc_u)
         q_ids = _int_ids(qid_u, q_inv, queries)
         d_ids = _int_ids(doc_u, d_inv, documents)
-        existing = {
-            (q, d): (jid, g)
-            for jid, q, d, g in conn.execute(
-                select(_JUDGMENT.c.id, _JUDGMENT.c.query_id, _JUDGMENT.c.document_id,
-                       _JUDGMENT.c.grade).where(_JUDGMENT.c.assessor_id == aid)
-            )
-        }
+        # The assessor's current judgments, matched to the file's rows by (query, document).
+        ex = np.array(conn.execute(
+            select(_JUDGMENT.c.query_id, _JUDGMENT.c.document_id, _JUDGMENT.c.grade,
+                   _JUDGMENT.c.id).where(_JUDGMENT.c.assessor_id == aid)
+        ).all(), dtype=np.int64).reshape(-1, 4)
+        width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0))) + 1
+        keys = q_ids * width + d_ids
+        ex_keys = ex[:, 0] * width + ex[:, 1]
+        order = np.argsort(ex_keys)
+        pos = np.minimum(np.searchsorted(ex_keys[order], keys), max(len(ex_keys) - 1, 0))
+        found = (ex_keys[order][pos] == keys) if len(ex_keys) else np.zeros(n, dtype=bool)
+        old_grade = np.where(found, ex[order, 2][pos] if len(ex_keys) else 0, -1)
+        old_id = np.where(found, ex[order, 3][pos] if len(ex_keys) else 0, -1)
+        is_new = ~found
+        is_change = found & (old_grade != rel)
+        inserted, updated = int(is_new.sum()), int(is_change.sum())
+        unchanged = n - inserted - updated
+
         now = utcnow()
         # Rows go to the driver as plain tuples: render the time as the column type would.
         to_db = _JUDGMENT.c.created_at.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
         stamp = to_db(now) if to_db else now
-        new, changed, events = [], [], []
-        inserted = updated = unchanged = 0
         change_stmt = (
             update(_JUDGMENT)
             .where(_JUDGMENT.c.id == bindparam("b_id"))
             .values(grade=bindparam("b_grade"), updated_at=now)
         )
-
-        def flush() -> None:
-            _bulk_insert(conn, _JUDGMENT, _JUDGMENT_COLUMNS, new)
-            if changed:
-                conn.execute(change_stmt, changed)
-            _bulk_insert(conn, _EVENT, _EVENT_COLUMNS, events)
-            new.clear(), changed.clear(), events.clear()
-
-        for i, (q, d, g) in enumerate(zip(q_ids.tolist(), d_ids.tolist(), rel.tolist())):
-            old = existing.get((q, d))
-            if old is None:
-                new.append((q, d, aid, g, "", 0.0, stamp, stamp))
-                kind, old_grade = "set", None
-                inserted += 1
-            elif old[1] == g:
-                unchanged += 1
-                continue
-            else:
-                changed.append({"b_id": old[0], "b_grade": g})
-                kind, old_grade = "change", old[1]
-                updated += 1
-            events.append((q, d, aid, kind, old_grade, g, note, 0.0, None, stamp))
-            if len(events) >= BATCH:
-                flush()
-                progress("writing", i + 1, n)
-        flush()
+        for start in range(0, n, BATCH):
+            part = slice(start, min(start + BATCH, n))
+            q, d, g = q_ids[part], d_ids[part], rel[part]
+            fresh, change = is_new[part], is_change[part]
+            k = int(fresh.sum())
+            _bulk_insert(conn, _JUDGMENT, _JUDGMENT_COLUMNS, list(zip(
+                q[fresh].tolist(), d[fresh].tolist(), repeat(aid, k), g[fresh].tolist(),
+                repeat("", k), repeat(0.0, k), repeat(stamp, k), repeat(stamp, k),
+            )))
+            if change.any():
+                conn.execute(change_stmt, [
+                    {"b_id": j, "b_grade": v}
+                    for j, v in zip(old_id[part][change].tolist(), g[change].tolist())
+                ])
+            # One event per written row, in file order: `set` for new, `change` otherwise.
+            written = fresh | change
+            m = int(written.sum())
+            kinds = np.where(fresh[written], "set", "change").tolist()
+            olds = [None if f else o for f, o in zip(fresh[written].tolist(), old_grade[part][written].tolist())]
+            _bulk_insert(conn, _EVENT, _EVENT_COLUMNS, list(zip(
+                q[written].tolist(), d[written].tolist(), repeat(aid, m), kinds, olds,
+                g[written].tolist(), repeat(note, m), repeat(0.0, m), repeat(None, m), repeat(stamp, m),
+            )))
+            progress("writing", part.stop, n)
         progress("writing", n, n)
     return ImportSummary(
         "qrels", path, n, inserted=inserted, updated=updated, unchanged=unchanged,
