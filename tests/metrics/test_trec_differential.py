@@ -74,6 +74,8 @@ def _check(qrels, run, level=1):
             expected = ref[q][m.label]
             got = ours.per_query[m][i]
             assert math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9), (m.label, q, got, expected)
+            # what `--format trec` prints must be trec_eval's text exactly
+            assert f"{got:6.4f}" == f"{expected:6.4f}", (m.label, q, got, expected)
         if ours.qids:
             agg = pytrec_eval.compute_aggregated_measure(m.label, [ref[q][m.label] for q in ours.qids])
             assert math.isclose(ours.summary[m], agg, rel_tol=1e-9, abs_tol=1e-9), (m.label, ours.summary[m], agg)

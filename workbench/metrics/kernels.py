@@ -119,15 +119,21 @@ def _interpolated(ctx: _Ctx, levels) -> np.ndarray:
     out = np.zeros((len(levels), nq), dtype=np.float64)
     if rk.grp.size == 0:
         return out
-    prec = ctx.crel / rk.rank
-    # max precision at this rank or below, within the query: a reversed running max,
-    # lifted by 2 per query segment so one global accumulate never crosses queries
+    rmax = ctx._cache.get("iprec_rmax")
     starts = ctx.starts
-    seg = np.zeros(rk.grp.size, dtype=np.int64)
-    seg[starts[1:]] = 1
-    seg = np.cumsum(seg)
-    lifted = prec + 2.0 * (seg[-1] - seg)
-    rmax = np.maximum.accumulate(lifted[::-1])[::-1] - 2.0 * (seg[-1] - seg)
+    if rmax is None:
+        prec = ctx.crel / rk.rank
+        # max precision at this rank or below, within the query: a reversed running max
+        # over integer codes of the precisions (exact), lifted per query segment so one
+        # global accumulate never crosses from one query into the next
+        values, codes = np.unique(prec, return_inverse=True)
+        seg = np.zeros(rk.grp.size, dtype=np.int64)
+        seg[starts[1:]] = 1
+        seg = np.cumsum(seg)
+        lift = (seg[-1] - seg) * values.size
+        rcode = np.maximum.accumulate((codes.reshape(-1) + lift)[::-1])[::-1] - lift
+        rmax = values[rcode]
+        ctx._cache["iprec_rmax"] = rmax
     nrr = ctx.num_rel_ret().astype(np.int64)
     # value at the c-th relevant retrieved document, for c >= 1
     rel_rows = np.flatnonzero(ctx.isrel)
