@@ -81,8 +81,10 @@ class Run:
 # ----------------------------------------------------------------------------- reading
 
 
-def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[tuple[bytes, int]]:
-    """Yield chunks of whole lines (each ending in \n), without a leading BOM."""
+def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[bytes | memoryview]:
+    """Yield chunks of whole lines (each ending in \n), without a leading BOM.
+
+    Chunks are memoryviews into the blocks read where possible (no copy)."""
     carry = b""
     first = True
     while True:
@@ -97,11 +99,16 @@ def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[tuple[bytes, 
         if cut < 0:
             carry += block
             continue
-        piece = carry + block[: cut + 1] if carry else block[: cut + 1]
-        carry = block[cut + 1:]
+        view = memoryview(block)
+        piece = carry + view[: cut + 1] if carry else view[: cut + 1]
+        carry = bytes(view[cut + 1:])
         yield piece
     if carry:
         yield carry + b"\n"
+
+
+def _count_lines(raw) -> int:
+    return raw.count(b"\n") if isinstance(raw, bytes) else int(np.count_nonzero(np.frombuffer(raw, np.uint8) == _NL))
 
 
 def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> None:
@@ -110,13 +117,13 @@ def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> Non
     junk = (a < 9) | ((a - np.uint8(14)) < 18)
     if junk.any():
         pos = int(np.argmax(junk))
-        line = lines_before + raw.count(b"\n", 0, pos) + 1
+        line = lines_before + bytes(raw[:pos]).count(b"\n") + 1
         raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
     if a.size and int(a.max()) >= 128:
         try:
-            raw.decode("utf-8")
+            str(raw, "utf-8")
         except UnicodeDecodeError as exc:
-            line = lines_before + raw.count(b"\n", 0, exc.start) + 1
+            line = lines_before + bytes(raw[: exc.start]).count(b"\n") + 1
             raise InputError(path, line, "invalid UTF-8 text") from None
 
 
@@ -330,7 +337,7 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
         if n_threads == 1:
             for raw in _chunks(fh, name, chunk_bytes):
                 out.append(work(raw, before))
-                before += raw.count(b"\n")
+                before += _count_lines(raw)
         else:
             from concurrent.futures import ThreadPoolExecutor
 
@@ -338,7 +345,7 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
                 pending = []
                 for raw in _chunks(fh, name, chunk_bytes):
                     pending.append(pool.submit(work, raw, before))
-                    before += raw.count(b"\n")
+                    before += _count_lines(raw)
                     while len(pending) > n_threads:  # bound the memory in flight
                         out.append(pending.pop(0).result())
                 for fut in pending:
