@@ -15,7 +15,11 @@ Ranking measures (trec_eval-exact), one registry of measure names, array kernels
   run_rank=None, tag="", unjudged_as=None) -> Evaluation`` and
   ``evaluate_many(qrels_qid, qrels_docno, qrels_rel, runs, measures, **same) ->
   list[Evaluation]`` (runs: ``RunArrays(qid, docno, score, tag="", rank=None)`` or
-  tuples; the qrels are encoded once). Ids may be str, bytes or int arrays.
+  tuples; the qrels are encoded once; ``index=QrelsIndex(...)`` reuses an encoding
+  across calls; ``check_duplicates=False`` skips the run duplicate check when the
+  caller's data cannot hold duplicates). Ids may be str, bytes or int arrays.
+  A repeated (query, docno) pair raises ``ranking.DuplicatePairError`` (a ValueError
+  with ``.which`` = "qrels"|"run" and ``.row`` = index into the arrays given).
   ``Evaluation``: ``measures``, ``qids`` (evaluated query ids, trec_eval order),
   ``per_query[measure]`` (float64 array aligned with qids), ``summary[measure]`` (the
   'all' value: mean; geometric mean for gm_map; sum for counts), ``missing`` (qrels
