@@ -120,3 +120,39 @@ async def test_clearing_a_final_grade_and_pending_filter(sample_db):
         await settle(app, pilot)
         assert isinstance(app.screen, AdjudicateScreen)
         assert "7 is not on the scale" in screen_text(app)
+
+
+async def test_export_adjudicated_qrels_and_history_from_the_screen(sample_db, tmp_path):
+    from click.testing import CliRunner
+
+    from workbench.campaign.adjudication import adjudicate
+    from workbench.cli import cli
+
+    db = sample_db
+    item = list_disagreements(db)[0]
+    adjudicate(db, "lead", item.query, item.document, 3)
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(app, pilot, "f4", DisagreementsScreen)
+        written = {}
+        for fmt, name in (("adjudicated qrels", "adj.qrels"), ("judgments with history", "hist.csv")):
+            await pilot.press("e")
+            await settle(app, pilot)
+            dialog = app.screen
+            dialog.query_one("#export-format", Select).value = fmt
+            await pilot.pause()
+            path = dialog.query_one("#export-path", Input)
+            assert path.value.endswith(".qrels" if "qrels" in fmt else ".csv")
+            assert "-".join(fmt.split()) in path.value  # the suggestion follows the format
+            path.value = str(tmp_path / name)
+            path.focus()
+            await pilot.press("enter")
+            await wait_for(app, pilot, (tmp_path / name).exists)
+            written[fmt] = (tmp_path / name).read_text()
+    cli_qrels = CliRunner().invoke(cli, ["--db", db.url, "export", "qrels", "--consensus", "adjudicated"])
+    assert written["adjudicated qrels"] == cli_qrels.output
+    assert f"{item.query} 0 {item.document} 3" in written["adjudicated qrels"].splitlines()
+    history = written["judgments with history"].splitlines()
+    assert history[0] == "query,document,assessor,grade,note,seconds,updated_at,event"
+    assert any(line.startswith(f"{item.query},{item.document},lead,3,") and line.endswith(",adjudicate")
+               for line in history)

@@ -35,7 +35,7 @@ class DisagreementsScreen(LeadScreen):
         Binding("slash", "filter", "Query filter"),
         *LeadScreen.BINDINGS,
     ]
-    export_formats = {"csv": "csv"}
+    export_formats = {"csv": "csv", "judgments with history": "csv", "adjudicated qrels": "qrels"}
     export_stem = "disagreements"
     AUTO_FOCUS = "#dg-table"
 
@@ -138,7 +138,18 @@ class DisagreementsScreen(LeadScreen):
         self.reload()
 
     def export_text(self, fmt: str) -> str:
+        import io
+
+        from workbench.campaign.exporting import export_judgments, export_qrels
         from workbench.tui.screens.lead_base import csv_text
+
+        if fmt != "csv":
+            out = io.StringIO()
+            if fmt.startswith("judgments"):
+                export_judgments(self.app.db, out, history=True)
+            else:
+                export_qrels(self.app.db, out, consensus="adjudicated")
+            return out.getvalue()
 
         items, assessors = self.data
         return csv_text(

@@ -1,9 +1,9 @@
 """Export dialog of the lead screens: a file path and a format; dismisses with
-(path, format) or None. Changing the format changes the path's extension."""
+(path, format) or None. Changing the format suggests a new path (until the user edits it)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,15 +17,16 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
     CSS_PATH = "../lead.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, path: str, formats: dict[str, str]) -> None:
+    def __init__(self, suggest: Callable[[str], str], formats: list[str]) -> None:
         super().__init__()
-        self.path = path
-        self.formats = formats  # name -> extension
+        self.suggest = suggest  # format -> suggested path
+        self.formats = formats
+        self.path = suggest(formats[0])
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
             yield Static(Text("Export  (Enter writes the file, Esc cancels)", style="bold"))
-            yield Select([(name, name) for name in self.formats], value=next(iter(self.formats)),
+            yield Select([(name, name) for name in self.formats], value=self.formats[0],
                          allow_blank=False, id="export-format")
             yield Input(value=self.path, id="export-path")
 
@@ -35,8 +36,8 @@ class ExportDialog(ModalScreen[tuple[str, str] | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
         box = self.query_one("#export-path", Input)
-        path = Path(box.value)
-        box.value = str(path.with_suffix("." + self.formats[str(event.value)]))
+        if box.value == self.path:  # not edited by hand: follow the format
+            self.path = box.value = self.suggest(str(event.value))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

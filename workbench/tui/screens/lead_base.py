@@ -149,6 +149,7 @@ class LeadScreen(Screen):
         raise NotImplementedError
 
     def export_text(self, fmt: str) -> str:  # pragma: no cover - only with export_formats
+        """(Worker thread.) The export in `fmt`, from self.data or the database."""
         raise NotImplementedError
 
     # ---- loading and live refresh ------------------------------------------------------
@@ -241,28 +242,25 @@ class LeadScreen(Screen):
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
         folder = export_dir(self.app.db.url)
-        first = next(iter(self.export_formats))
-        default = folder / f"{self.export_stem}-{stamp}.{self.export_formats[first]}"
-        self.app.push_screen(
-            ExportDialog(str(default), self.export_formats), self._export_chosen
-        )
+
+        def suggest(fmt: str) -> str:
+            # plain table formats keep the screen's name; "adjudicated qrels" -> adjudicated-qrels
+            stem = self.export_stem if " " not in fmt else "-".join(fmt.split())
+            return str(folder / f"{stem}-{stamp}.{self.export_formats[fmt]}")
+
+        self.app.push_screen(ExportDialog(suggest, list(self.export_formats)), self._export_chosen)
 
     def _export_chosen(self, choice: tuple[str, str] | None) -> None:
-        if choice is None:
-            return
-        path, fmt = choice
-        try:
-            text = self.export_text(fmt)
-        except Exception as exc:  # noqa: BLE001
-            self.notify(describe(exc), severity="error", markup=False)
-            return
-        self._write_export(path, text)
+        if choice is not None:
+            self._write_export(*choice)
 
     @work(thread=True, group="lead-export")
-    def _write_export(self, path: str, text: str) -> None:
+    def _write_export(self, path: str, fmt: str) -> None:
+        """export_text runs here, in the worker: it may read the database (qrels, history)."""
         from workbench.campaign.exporting import atomic_output
 
         try:
+            text = self.export_text(fmt)
             with atomic_output(path) as fh:
                 fh.write(text)
         except Exception as exc:  # noqa: BLE001

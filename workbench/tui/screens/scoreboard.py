@@ -48,7 +48,8 @@ class ScoreboardScreen(LeadScreen):
         Binding("o", "choose_source", "Source"),
         *LeadScreen.BINDINGS,
     ]
-    export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex"}
+    export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex",
+                      "qrels of this source": "qrels"}
     export_stem = "scores"
     AUTO_FOCUS = "#sb-table"
 
@@ -279,4 +280,12 @@ class ScoreboardScreen(LeadScreen):
     # ---- export ----------------------------------------------------------------------
 
     def export_text(self, fmt: str) -> str:
+        if fmt.startswith("qrels"):
+            import io
+
+            from workbench.campaign.exporting import export_qrels
+
+            out = io.StringIO()
+            export_qrels(self.app.db, out, **lead_views.split_source(self.source))
+            return out.getvalue()
         return render_scores(score_grid(self.data.table, self.ordered_systems(self.data)), fmt)
