@@ -33,6 +33,9 @@ Ranking measures (trec_eval-exact), one registry of measure names, array kernels
 - ``workbench.metrics.ranking``: ``QrelsIndex`` (qrels encoded once), ``rank_run``
   (trec_eval ordering + grade lookup -> flat ``Ranking``), NONPOOL/UNJUDGED codes.
 - ``workbench.metrics.kernels``: ``compute(measure, index, ranking, level, compat)``.
+- ``workbench.metrics.curves``: ``precision_recall(...)`` -> per-query ``PRPoints``
+  (recall and precision at each relevant retrieved document, for plotting) and
+  ``interpolated_curve(...)`` (the 11-point interpolated precision averaged over queries).
 - ``workbench.metrics.graded``: single-list calculator for ``workbench quick`` (CG, DCG,
   IDCG, nDCG under each formulation, P@k, AP, RR).
 - ``workbench.metrics.encode``: strcmp-ordered integer codes and pair hashes for ids.
