@@ -234,7 +234,9 @@ class JudgeScreen(Screen):
         note = item.note if (item.note and not item.judged and not item.repeat) else None
         self.saving = True
         self._t_key = time.perf_counter()
-        self._update_status("saving…")
+        # "saving…" only if the commit is slow: redrawing it for every fast grade would
+        # compete with the write for the CPU.
+        self.set_timer(0.15, self._show_saving)
         self._save(index, item, grade, seconds, note)
 
     def _save(self, index: int, item: QueueItem, grade: int, seconds: float, note: str | None) -> None:
@@ -253,6 +255,10 @@ class JudgeScreen(Screen):
         # the panel is updated without another hop through the event loop.
         if self.panel_on:
             self._scores_now([record.query])
+
+    def _show_saving(self) -> None:
+        if self.saving:
+            self._update_status("saving…")
 
     def on_grade_saved(self, message: GradeSaved) -> None:
         index = message.index
