@@ -489,6 +489,12 @@ def import_qrels(
         is_change = found & (old_grade != rel)
         inserted, updated = int(is_new.sum()), int(is_change.sum())
         unchanged = n - inserted - updated
+        # Write in (query, document) order: index pages fill in sequence (file order has
+        # documents in random order within a query; SQLite took 1.6x longer on it).
+        by_key = np.argsort(keys, kind="stable")
+        q_ids, d_ids, rel = q_ids[by_key], d_ids[by_key], rel[by_key]
+        is_new, is_change = is_new[by_key], is_change[by_key]
+        old_grade, old_id = old_grade[by_key], old_id[by_key]
 
         now = utcnow()
         # Rows go to the driver as plain tuples: render the time as the column type would.
@@ -513,7 +519,7 @@ def import_qrels(
                     {"b_id": j, "b_grade": v}
                     for j, v in zip(old_id[part][change].tolist(), g[change].tolist())
                 ])
-            # One event per written row, in file order: `set` for new, `change` otherwise.
+            # One event per written row: `set` for new, `change` otherwise.
             written = fresh | change
             m = int(written.sum())
             kinds = np.where(fresh[written], "set", "change").tolist()
