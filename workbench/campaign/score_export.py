@@ -27,6 +27,11 @@ def score_grid(table: ScoreTable, systems: list[str] | None = None) -> ScoresGri
     )
 
 
+def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = None) -> str:
+    """The means table as text in `fmt` (rows in `systems` order): the screens' export."""
+    return render_scores(score_grid(table, systems), fmt)
+
+
 def export_score_table(
     db: Database,
     out: TextIO,

@@ -20,9 +20,8 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 
 from workbench.campaign import lead_views
 from workbench.campaign.live import DataVersion
-from workbench.campaign.score_export import score_grid
+from workbench.campaign.score_export import render_score_table
 from workbench.campaign.scoring import ScoreTable, ScoreTracker, campaign_measures
-from workbench.formats.score_tables import render_scores
 from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
 
 SORT_MARK = {False: " ▼", True: " ▲"}
@@ -66,7 +65,7 @@ class ScoreboardScreen(LeadScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="sb-head", classes="lead-head")
         with Horizontal(id="sb-controls"):
-            yield Select([(self.source, self.source)], value=self.source, allow_blank=False,
+            yield Select([(Text(self.source), self.source)], value=self.source, allow_blank=False,
                          id="sb-source")
             yield Input(placeholder="measures, e.g. nDCG@10 AP bpref P@5 RR", id="sb-measures")
         yield Static(id="sb-error", classes="lead-error")
@@ -140,7 +139,7 @@ class ScoreboardScreen(LeadScreen):
         if [str(o) for o in options] != getattr(self, "_options", None):
             self._options = [str(o) for o in options]
             with select.prevent(Select.Changed):
-                select.set_options([(o, o) for o in options])
+                select.set_options([(Text(o), o) for o in options])  # names are data, not markup
                 select.value = self.source
         measures_box = self.query_one("#sb-measures", Input)
         if not measures_box.has_focus:
@@ -288,4 +287,4 @@ class ScoreboardScreen(LeadScreen):
             out = io.StringIO()
             export_qrels(self.app.db, out, **lead_views.split_source(self.source))
             return out.getvalue()
-        return render_scores(score_grid(self.data.table, self.ordered_systems(self.data)), fmt)
+        return render_score_table(self.data.table, fmt, self.ordered_systems(self.data))
