@@ -105,6 +105,7 @@ class QueryListScreen(Screen):
         self.query_one("#ql-overall", ProgressBar).update(total=max(pooled, 1), progress=judged)
         empty = self.query_one("#ql-empty", Static)
         empty.display = not self.progress
+        table.display = bool(self.progress)
         empty.update(Text(
             f"Nothing to judge for {self.assessor}: there is no pool yet. Import queries, documents "
             "and runs, then run `workbench pool --depth 10`."
