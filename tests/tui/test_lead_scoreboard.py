@@ -36,6 +36,13 @@ async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
         # Judged@10 = share of the top 10 judged under the source
         judged = _means(cli_json(sample_db, "score", "-m", "Judged@10"))
         assert board["doclen"]["Judged@10"] == f"{judged['doclen']['Judged@10']:.4f}"
+        # unjudged documents in the top 10, summed over queries (Judged@10 divides by 10)
+        per_query = {s["system"]: s["per_query"] for s in
+                     cli_json(sample_db, "score", "-q", "-m", "Judged@10")["systems"]}
+        for system, by_query in per_query.items():
+            holes = round(sum(10 * (1 - v["Judged@10"]) for v in by_query.values()))
+            assert board[system]["unjudged@10"] == str(holes)
+        assert board["doclen"]["unjudged@10"] == "3" and board["qld"]["unjudged@10"] == "0"
         # rows sorted by the first measure, best first
         dt = screen.query_one("#sb-table", DataTable)
         order = [r[1] for r in rows(dt)]
@@ -57,7 +64,7 @@ async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
         await pilot.press("enter")
         await wait_for(app, pilot, lambda: "P_5" in screen.data.table.measures)
         await settle(app, pilot)
-        assert header(dt)[3:] == ["recip_rank ▼", "P_5", "Judged@5"]  # registry order
+        assert header(dt)[3:] == ["recip_rank ▼", "P_5", "Judged@5", "unjudged@5"]  # registry order
         typed = _means(cli_json(sample_db, "score", "--assessor", "alice", "-m", "P@5", "-m", "RR"))
         board = _board(screen)
         for system, values in typed.items():

@@ -27,6 +27,13 @@ from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place,
 SORT_MARK = {False: " ▼", True: " ▲"}
 
 
+def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
+    """Unjudged documents in the system's top k, summed over its evaluated queries:
+    Σ (1 − Judged@k) · k (Judged@k divides by k; a run shorter than k counts its gap too)."""
+    return round(sum((1.0 - values[system][judged]) * k
+                     for values in table.per_query.values() if system in values))
+
+
 @dataclass(frozen=True)
 class Board:
     table: ScoreTable
@@ -155,7 +162,7 @@ class ScoreboardScreen(LeadScreen):
         sort_col = self.sort_column if self.sort_column is not None and self.sort_column < len(cols) else 0
         labels = ["", "system", "queries"] + [
             c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
-        ]
+        ] + [f"unjudged@{board.k}"]
         place = table_place(dt)
         if [str(c.label) for c in dt.columns.values()] != labels:
             dt.clear(columns=True)
@@ -176,6 +183,8 @@ class ScoreboardScreen(LeadScreen):
                 elif value is not None and best[c] is not None and text == num(best[c], c in table.counts) and c not in table.counts:
                     style = "bold"
                 cells.append(Text(text, style=style, justify="right"))
+            holes = unjudged(table, system, board.judged, board.k)
+            cells.append(Text(str(holes), justify="right", style="yellow" if holes else "dim"))
             rows.append((system, cells))
         fill_table(dt, rows, place)
         if not dt.has_focus and not self.query_one("#sb-measures", Input).has_focus:
