@@ -136,6 +136,7 @@ class LeadScreen(Screen):
         self.version: DataVersion | None = None
         self.loading_version: DataVersion | None = None
         self._seen_event: int | None = None
+        self._load_started = self._loaded_at = self._load_seconds = 0.0
         self.data: Any = None
         self._loading = False
         self._token = 0  # a reload asked for after a load started supersedes it
@@ -166,6 +167,7 @@ class LeadScreen(Screen):
             self._poll()
 
     def reload(self) -> None:
+        self._load_started = time.monotonic()
         self._token += 1
         self._loading = True
         self._load(self._token)
@@ -202,6 +204,8 @@ class LeadScreen(Screen):
         if message.token != self._token:
             return  # a newer reload is on its way
         self._loading = False
+        now = time.monotonic()
+        self._load_seconds, self._loaded_at = now - self._load_started, now
         self.version = message.version
         self.data = message.data
         self.show(message.data)
@@ -213,7 +217,10 @@ class LeadScreen(Screen):
                     markup=False, timeout=8)
 
     def _poll(self) -> None:
-        if self.is_current and not self._loading and self.version is not None:
+        # A screen whose load is slow (a big campaign) waits as long as its last load took
+        # before reloading again: busy assessors cost a lead's machine at most half a core.
+        rested = time.monotonic() - self._loaded_at >= self._load_seconds
+        if self.is_current and not self._loading and self.version is not None and rested:
             self._probe()
 
     @work(thread=True, group="lead-probe", exclusive=True)
