@@ -166,3 +166,21 @@ async def test_export_from_the_scoreboard_writes_a_markdown_table(sample_db, tmp
     means = _means(cli_json(sample_db, "score"))
     assert lines[2] == "| system | queries | map | bpref | P_10 | ndcg_cut_10 | Judged@10 |"
     assert lines[4].startswith(f"| bm25 | 10 | **{means['bm25']['map']:.4f}** |")
+
+
+async def test_judged_column_found_whatever_the_registry_order(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await pilot.press("m")
+        screen.query_one("#sb-measures", Input).value = "nDCG(gain=exp)@10 P@20"
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: screen.data.judged == "Judged@20"
+                       and "P_20" in screen.data.table.measures)
+        await settle(app, pilot)
+        board = _board(screen)
+        typed = _means(cli_json(sample_db, "score", "-m", "nDCG(gain=exp)@10", "-m", "P@20",
+                               "-m", "Judged@20"))
+        for system, values in typed.items():
+            assert board[system]["nDCG(gain=exp)@10"] == f"{values['nDCG(gain=exp)@10']:.4f}"
+            assert board[system]["Judged@20"] == f"{values['Judged@20']:.4f}"

@@ -106,7 +106,9 @@ class ScoreboardScreen(LeadScreen):
             table = tracker.load()
         else:
             table = tracker.refresh()  # only the queries judged since the last draw
-        return Board(table, table.measures[-1], k, lead_views.qrels_sources(db), measures)
+        # the label of our Judged@k column (not the last one: the registry orders columns)
+        label = next((m for m in table.measures if m == judged), judged)
+        return Board(table, label, k, lead_views.qrels_sources(db), measures)
 
     def _mark_changed_queries(self) -> None:
         """(Worker thread.) Mark the queries judged since the last load dirty in every
