@@ -184,3 +184,5 @@ async def test_judged_column_found_whatever_the_registry_order(sample_db):
         for system, values in typed.items():
             assert board[system]["nDCG(gain=exp)@10"] == f"{values['nDCG(gain=exp)@10']:.4f}"
             assert board[system]["Judged@20"] == f"{values['Judged@20']:.4f}"
+        # sorted by the first real measure, not by the Judged@20 column the registry puts first
+        assert header(screen.query_one("#sb-table", DataTable))[4] == "nDCG(gain=exp)@10 ▼"

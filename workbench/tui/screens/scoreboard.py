@@ -129,10 +129,17 @@ class ScoreboardScreen(LeadScreen):
     def _columns(self, board: Board) -> list[str]:
         return list(board.table.measures)
 
+    def _sort_index(self, board: Board) -> int:
+        """The sort column: the one chosen, else the first real measure (not Judged@k)."""
+        cols = self._columns(board)
+        if self.sort_column is not None and self.sort_column < len(cols):
+            return self.sort_column
+        return next((i for i, c in enumerate(cols) if c != board.judged), 0)
+
     def ordered_systems(self, board: Board) -> list[str]:
         table = board.table
         cols = self._columns(board)
-        col = cols[self.sort_column if self.sort_column is not None and self.sort_column < len(cols) else 0]
+        col = cols[self._sort_index(board)]
 
         def key(system: str):
             value = table.means[system][col] if table.n_queries.get(system) else float("-inf")
@@ -161,7 +168,7 @@ class ScoreboardScreen(LeadScreen):
         ))
         dt = self.query_one("#sb-table", DataTable)
         cols = self._columns(board)
-        sort_col = self.sort_column if self.sort_column is not None and self.sort_column < len(cols) else 0
+        sort_col = self._sort_index(board)
         labels = ["", "system", "queries"] + [
             c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
         ] + [f"unjudged@{board.k}"]
@@ -235,7 +242,7 @@ class ScoreboardScreen(LeadScreen):
         if self.data is None:
             return
         n = len(self._columns(self.data))
-        current = self.sort_column if self.sort_column is not None else 0
+        current = self._sort_index(self.data)
         self.sort_column, self.sort_reverse = (current + 1) % n, False
         self._redraw()
 
