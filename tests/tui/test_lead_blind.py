@@ -89,3 +89,18 @@ def test_demo_opens_as_lead(monkeypatch, tmp_path):
     result = CliRunner().invoke(cli, ["demo", "--dir", str(tmp_path / "demo")])
     assert result.exit_code == 0, result.output
     assert seen["lead"] is True
+
+
+async def test_help_lists_the_screen_keys(sample_db):
+    from tests.tui.helpers import screen_text as text_of
+
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        text = text_of(app)
+        assert "P–R curve" in text and "Export" in text and "F4" in text and "Disagreements" in text
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ScoreboardScreen)

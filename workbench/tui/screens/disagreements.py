@@ -66,7 +66,9 @@ class DisagreementsScreen(LeadScreen):
         self.query_one("#dg-head", Static).update(Text.assemble(
             ("Disagreements", "bold"), f": {len(items)} items graded differently, {pending} not "
             "adjudicated yet · Enter: read and set the final grade (used by the "
-            "consensus:adjudicated source)"))
+            "consensus:adjudicated source)",
+            ("" if items else "\nNothing to adjudicate with these filters: items two or more "
+             "assessors graded differently show up here as they are judged.", "yellow")))
         self.query_one("#dg-filters", Static).update(Text(
             f"query: {self.query_filter or 'all'} · spread ≥ {self.min_spread} (keys 1 2 3) · "
             f"{'pending only' if self.pending_only else 'adjudicated too'} (u)"))

@@ -109,6 +109,7 @@ class LeadScreen(Screen):
 
     BINDINGS = [
         Binding("e", "export", "Export"),
+        Binding("question_mark", "help", "Keys"),
         Binding("ctrl+r", "reload", "Reload", show=False),
     ]
     # format name -> file extension; empty: no export on this screen
@@ -238,6 +239,16 @@ class LeadScreen(Screen):
     def on_data_changed(self, old: DataVersion | None, new: DataVersion) -> None:
         """Another writer changed the campaign: reload (subclasses may do less)."""
         self.reload()
+
+    def action_help(self) -> None:
+        """The keys of this screen and the lead modes, from the bindings (one registry)."""
+        from workbench.tui.screens.help import HelpScreen
+        from workbench.tui.screens.lead_modes import LEAD_MODES
+
+        rows = [(b.key.replace("question_mark", "?"), b.description) for b in self.BINDINGS
+                if isinstance(b, Binding) and b.description]
+        modes = [(key.upper(), f"{title}: {text}") for key, title, text, _ in LEAD_MODES.values()]
+        self.app.push_screen(HelpScreen(rows, modes + [("F1", "Judge (the assessor screens)")]))
 
     # ---- export ------------------------------------------------------------------------
 

@@ -47,8 +47,8 @@ class ScoreboardScreen(LeadScreen):
     BINDINGS = [
         Binding("enter", "drill", "Per query", show=True),
         Binding("s", "sort", "Sort"),
-        Binding("r", "reverse", "Reverse"),
-        Binding("space", "mark", "Mark"),
+        Binding("r", "reverse", "Reverse", show=False),
+        Binding("space", "mark", "Mark", show=False),
         Binding("p", "curve", "P–R curve"),
         Binding("m", "edit_measures", "Measures"),
         Binding("o", "choose_source", "Source"),
@@ -161,11 +161,18 @@ class ScoreboardScreen(LeadScreen):
         if not measures_box.has_focus:
             measures_box.value = " ".join(board.measures)
         judgments = len(table.queries)
-        self.query_one("#sb-head", Static).update(Text.assemble(
+        head = Text.assemble(
             ("Scores ", "bold"), "against ", (table.source, "bold"),
             f" · {len(table.systems)} systems · {judgments} queries with judgments · ",
             (f"{board.judged}", "bold"), f": share of the top {board.k} judged (low = holes)",
-        ))
+        )
+        if not table.systems:
+            head.append("\nNo runs yet: import them with `workbench import run FILE`, pool with "
+                        "`workbench pool --depth K`, and judge (F1).", style="yellow")
+        elif not judgments:
+            head.append(f"\nNo judgments under {table.source} yet: every score would be 0. "
+                        "Judge (F1) or pick another source (o).", style="yellow")
+        self.query_one("#sb-head", Static).update(head)
         dt = self.query_one("#sb-table", DataTable)
         cols = self._columns(board)
         sort_col = self._sort_index(board)

@@ -70,7 +70,9 @@ class SystemsScreen(LeadScreen):
             box.value = report.measure
         self.query_one("#sy-head", Static).update(Text.assemble(
             ("Systems", "bold"), " ranked by ", (report.measure, "bold"),
-            f" under {len(report.sources)} qrels sources · m: measure · t: test · e: export"))
+            f" under {len(report.sources)} qrels sources · m: measure · t: test · e: export",
+            ("" if report.means.get(report.sources[0]) else "\nNo system is scored yet: "
+             "import runs and judge some of their documents first.", "yellow")))
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
         labels = ["#", *[c for s in sources for c in (s, "mean")]]
