@@ -125,3 +125,23 @@ def test_documents_are_streamed_one_at_a_time(tmp_path):
     assert [next(docs).id for _ in range(3)] == ["0", "1", "2"]
     with pytest.raises(InputError, match=r"d.jsonl:4: invalid JSON"):
         next(docs)
+
+
+from hypothesis import given, settings, strategies as st
+
+_ids = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=12)
+_any = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(_ids, st.tuples(_any, _any), max_size=6), st.booleans())
+def test_jsonl_round_trips_any_text(tmp_path_factory, docs, ascii_only):
+    import json
+
+    path = tmp_path_factory.mktemp("rt") / "docs.jsonl"
+    path.write_text("".join(
+        json.dumps({"id": i, "title": t, "text": x}, ensure_ascii=ascii_only) + "\n"
+        for i, (t, x) in docs.items()
+    ), encoding="utf-8")
+    got = [(d.id, d.title, d.text) for d in read_documents(str(path))]
+    assert got == [(i.strip(), t.strip(), x) for i, (t, x) in docs.items()]
