@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import DataTable, Input, Select, TextArea
 
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, header, rows, sample_db  # noqa: F401
@@ -21,8 +21,8 @@ async def test_worked_example_every_formulation(sample_db):
     app = make_app(sample_db, lead=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open(app, pilot)
-        box = screen.query_one("#qk-grades", Input)
-        box.value = ""
+        box = screen.query_one("#qk-grades", TextArea)
+        box.load_text("")
         await pilot.press(*"3 2 3 0 1 2")
         await settle(app, pilot)
         ranks = rows(screen.query_one("#qk-ranks", DataTable))
@@ -52,13 +52,13 @@ async def test_bad_input_is_an_inline_message(sample_db):
     app = make_app(sample_db, lead=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open(app, pilot)
-        box = screen.query_one("#qk-grades", Input)
-        box.value = "3 2 x [b]"
+        box = screen.query_one("#qk-grades", TextArea)
+        box.load_text("3 2\n0 x [b]")
         await settle(app, pilot)
         error = screen.query_one("#qk-error")
         assert error.display
-        assert "'x' is not an integer grade" in screen_text(app)
-        box.value = "1 0 1"
+        assert "grades:2: '[b]' is not an integer grade" in screen_text(app)
+        box.load_text("1 0 1")
         screen.query_one("#qk-numrel", Input).value = "1"  # fewer than listed: an error
         await settle(app, pilot)
         assert "num_rel" in screen_text(app)
@@ -66,6 +66,21 @@ async def test_bad_input_is_an_inline_message(sample_db):
         await settle(app, pilot)
         assert not error.display
         assert "AP = 0.417 (R = 4)" in screen_text(app)  # (1/1 + 2/3) / 4
-        box.value = ""
+        box.load_text("")
         await settle(app, pilot)
         assert error.display and "type some grades" in screen_text(app)
+
+
+async def test_pasted_ranked_list_one_document_per_line(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open(app, pilot)
+        box = screen.query_one("#qk-grades", TextArea)
+        box.load_text("")
+        box.focus()
+        await pilot.pause()
+        app.screen.query_one("#qk-grades", TextArea).insert("d7 3\nd2 2\n101 0 d9 3\nd4 0\nd1 1\nd5 2\n")
+        await settle(app, pilot)
+        ranks = rows(screen.query_one("#qk-ranks", DataTable))
+        assert [r[1] for r in ranks] == ["3", "2", "3", "0", "1", "2"]
+        assert "nDCG" in screen_text(app) and "0.961" in screen_text(app)

@@ -137,18 +137,33 @@ class QuickResult:
 
 
 def parse_grades(text: str, where: str = "grades") -> list[int]:
-    """Integers separated by spaces, commas or newlines (`#` starts a comment);
-    InputError names the line and the bad token."""
+    """Grades in rank order: integers separated by spaces, commas or newlines, or a pasted
+    ranked list with one document per line whose LAST field is its grade ("d12 2",
+    "101 0 d12 2"). `#` starts a comment. InputError names the line and the bad token."""
     out = []
     for lineno, line in enumerate(text.splitlines(), start=1):
-        for token in line.split("#", 1)[0].replace(",", " ").replace(";", " ").split():
-            try:
-                out.append(int(token))
-            except ValueError:
-                raise InputError(where, lineno, f"{token!r} is not an integer grade") from None
+        tokens = line.split("#", 1)[0].replace(",", " ").replace(";", " ").split()
+        if not tokens:
+            continue
+        if all(_is_int(t) for t in tokens):
+            out.extend(int(t) for t in tokens)
+        elif _is_int(tokens[-1]) and len(tokens) > 1:
+            out.append(int(tokens[-1]))  # "document grade": one ranked document per line
+        else:
+            bad = next(t for t in reversed(tokens) if not _is_int(t))
+            raise InputError(where, lineno, f"{bad!r} is not an integer grade "
+                             "(give grades, or one 'document grade' per line)")
     if not out:
         raise InputError(where, None, "type some grades, e.g. 3 2 3 0 1 2")
     return out
+
+
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
 
 
 def quick_score(

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Input, Select, Static
+from textual.widgets import DataTable, Footer, Input, Select, Static, TextArea
 
 from workbench.campaign.lead_views import QuickResult, quick_score
 from workbench.tui.screens.lead_base import LeadScreen, describe, fill_table
@@ -46,12 +46,14 @@ class QuickScreen(LeadScreen):
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(
             ("Quick scoring", "bold"),
-            " · type or paste grades, rank 1 first (spaces, commas or new lines) · "
+            " · type or paste grades, rank 1 first (spaces, commas or new lines), or a ranked "
+            "list with one 'document grade' per line · "
             "k: depth (empty = all) · l: relevant when grade ≥ l · R: relevant documents that "
             "exist (empty = those listed)", (f"\n{self.origin}" if self.origin else "", "italic")),
             id="qk-help", classes="lead-head")
         with Horizontal(id="qk-controls"):
-            yield Input(value=self.initial, placeholder=EXAMPLE, id="qk-grades")
+            # a TextArea, not an Input: a pasted ranked list keeps all its lines
+            yield TextArea(self.initial, id="qk-grades", soft_wrap=True, show_line_numbers=False)
             yield Input("" if self.initial_k is None else str(self.initial_k), placeholder="k",
                         id="qk-k", restrict=r"[0-9]*")
             yield Input(value="1", placeholder="l", id="qk-level", restrict=r"-?[0-9]*")
@@ -74,7 +76,11 @@ class QuickScreen(LeadScreen):
         summary.add_column("formulation", key="f")
         for col in ("DCG", "IDCG", "nDCG"):
             summary.add_column(Text(col, justify="right"), key=col)
-        self.query_one("#qk-grades", Input).focus()
+        self.query_one("#qk-grades", TextArea).focus()
+        self.recompute()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
         self.recompute()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -98,7 +104,7 @@ class QuickScreen(LeadScreen):
             if k == 0:
                 raise ValueError("k must be at least 1")
             result = quick_score(
-                self.query_one("#qk-grades", Input).value, k=k,
+                self.query_one("#qk-grades", TextArea).text, k=k,
                 rel_level=1 if level is None else level, num_rel=self._int("#qk-numrel"),
                 gain=gain, discount=discount, base=base,
             )
