@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
+import pytest
+
 from workbench.cli import main
 from workbench.store.schema import head_revision
 
@@ -79,3 +81,52 @@ def test_init_on_every_backend(db_url, capsys):
     assert capsys.readouterr().out.endswith(f": created at revision {head_revision()} (head)\n")
     assert main(["init", "--db", db_url]) == 0
     assert capsys.readouterr().out.endswith(f": already at revision {head_revision()} (head)\n")
+
+
+def test_init_upgrades_an_older_database_keeping_its_data(tmp_path, capsys, monkeypatch):
+    """With a newer code head (a test revision that rebuilds `query` in batch mode), an
+    existing database is refused by other commands and upgraded by `init`, data intact."""
+    import shutil
+
+    import workbench.store.schema as schema
+    from workbench.campaign.database import Database
+    from workbench.campaign.judging import record_grade
+    from workbench.errors import DatabaseError
+    from workbench.store.models import Document, Query
+
+    path = str(tmp_path / "old.sqlite")
+    assert main(["init", "--db", path]) == 0
+    old_head = head_revision()
+    db = Database.open(path)
+    with db.write.begin() as s:
+        s.add_all([Query(ext_id="q1"), Document(ext_id="d1")])
+    record_grade(db, "ann", "q1", "d1", 3)
+    db.close()
+
+    scripts = tmp_path / "migrations"
+    shutil.copytree(schema.migrations_dir(), scripts, ignore=shutil.ignore_patterns("__pycache__"))
+    (scripts / "versions" / "9002_rebuild.py").write_text(
+        "from alembic import op\nimport sqlalchemy as sa\n"
+        f"revision = '9002'\ndown_revision = '{old_head}'\nbranch_labels = None\ndepends_on = None\n"
+        "def upgrade():\n"
+        "    with op.batch_alter_table('query', recreate='always') as b:\n"
+        "        b.add_column(sa.Column('extra', sa.Text(), nullable=True))\n"
+        "def downgrade():\n"
+        "    with op.batch_alter_table('query', recreate='always') as b:\n"
+        "        b.drop_column('extra')\n"
+    )
+    monkeypatch.setattr(schema, "migrations_dir", lambda: scripts)
+    capsys.readouterr()
+    with pytest.raises(DatabaseError) as info:
+        Database.open(path)
+    assert str(info.value) == (f"sqlite:///{path} has an older schema (revision {old_head}); "
+                               "run `workbench init` to upgrade it")
+    assert main(["init", "--db", path]) == 0
+    assert capsys.readouterr().out == (
+        f"sqlite:///{path}: upgraded from revision {old_head} to revision 9002 (head)\n")
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("SELECT grade FROM judgment").fetchall() == [(3,)]
+        assert conn.execute("SELECT count(*) FROM judgment_event").fetchone() == (1,)
+    finally:
+        conn.close()
