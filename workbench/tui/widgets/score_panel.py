@@ -59,13 +59,21 @@ class ScorePanel(VerticalScroll, can_focus=False):
         yield Static(id="score-mean-head")
         yield Static(id="score-mean")
 
+    _shape: tuple | None = None
+
     def show(self, table: ScoreTable, query: str | None) -> None:
+        # Relayout only when the grid's shape changes (first show, other measures): the
+        # panel redraws after every grade.
+        shape = (table.systems, table.measures)
+        layout = shape != self._shape
+        self._shape = shape
         n = max(table.n_queries.values(), default=0)
         self.query_one("#score-query-head", Static).update(
-            Text("This query, from your grades so far", style="bold")
+            Text("This query, from your grades so far", style="bold"), layout=layout
         )
-        self.query_one("#score-query", Static).update(panel_renderable(table, query))
+        self.query_one("#score-query", Static).update(panel_renderable(table, query), layout=layout)
         self.query_one("#score-mean-head", Static).update(
-            Text(f"\nMean over {n} judged quer{'y' if n == 1 else 'ies'}", style="bold")
+            Text(f"\nMean over {n} judged quer{'y' if n == 1 else 'ies'}", style="bold"),
+            layout=layout,
         )
-        self.query_one("#score-mean", Static).update(means_renderable(table))
+        self.query_one("#score-mean", Static).update(means_renderable(table), layout=layout)

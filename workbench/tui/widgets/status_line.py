@@ -13,4 +13,4 @@ class StatusLine(Static):
             text.append("   ")
             text.append(state, style="bold red" if error else "green")
         self.set_class(error, "error")
-        self.update(text)
+        self.update(text, layout=False)  # always one line: no relayout per grade
