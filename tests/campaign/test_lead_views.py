@@ -73,6 +73,8 @@ def test_parse_grades_and_quick_score():
     assert lv.parse_grades("d7 3\n101 0 d2 2\n") == [3, 2]
     with pytest.raises(InputError, match=r"grades:2: 'x' is not an integer grade"):
         lv.parse_grades("1 2\n3 x 4 x")
+    with pytest.raises(InputError, match=r"grades:1: 'x' is not"):
+        lv.parse_grades("3 x 2")  # a typo on one line is an error, not a 'document grade' line
     with pytest.raises(InputError, match="type some grades"):
         lv.parse_grades("  # nothing\n")
     r = lv.quick_score("3 2 3 0 1 2")

@@ -57,7 +57,7 @@ async def test_bad_input_is_an_inline_message(sample_db):
         await settle(app, pilot)
         error = screen.query_one("#qk-error")
         assert error.display
-        assert "grades:2: '[b]' is not an integer grade" in screen_text(app)
+        assert "grades:2: 'x' is not an integer grade" in screen_text(app)
         box.load_text("1 0 1")
         screen.query_one("#qk-numrel", Input).value = "1"  # fewer than listed: an error
         await settle(app, pilot)

@@ -137,22 +137,27 @@ class QuickResult:
 
 
 def parse_grades(text: str, where: str = "grades") -> list[int]:
-    """Grades in rank order: integers separated by spaces, commas or newlines, or a pasted
-    ranked list with one document per line whose LAST field is its grade ("d12 2",
-    "101 0 d12 2"). `#` starts a comment. InputError names the line and the bad token."""
-    out = []
+    """Grades in rank order: integers separated by spaces, commas or newlines; or a pasted
+    ranked list of two or more lines, one document per line, whose LAST field is its grade
+    ("d12 2", "101 0 d12 2"). `#` starts a comment. InputError names the line and the bad
+    token (a typo such as "3 x 2" on one line is an error, never a silent guess)."""
+    lines = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         tokens = line.split("#", 1)[0].replace(",", " ").replace(";", " ").split()
-        if not tokens:
-            continue
-        if all(_is_int(t) for t in tokens):
-            out.extend(int(t) for t in tokens)
-        elif _is_int(tokens[-1]) and len(tokens) > 1:
-            out.append(int(tokens[-1]))  # "document grade": one ranked document per line
-        else:
-            bad = next(t for t in reversed(tokens) if not _is_int(t))
-            raise InputError(where, lineno, f"{bad!r} is not an integer grade "
-                             "(give grades, or one 'document grade' per line)")
+        if tokens:
+            lines.append((lineno, tokens))
+    ranked = len(lines) >= 2 and all(
+        len(t) >= 2 and _is_int(t[-1]) and not all(map(_is_int, t)) for _, t in lines
+    )
+    if ranked:
+        return [int(t[-1]) for _, t in lines]
+    out = []
+    for lineno, tokens in lines:
+        for token in tokens:
+            if not _is_int(token):
+                raise InputError(where, lineno, f"{token!r} is not an integer grade "
+                                 "(give grades, or one 'document grade' per line)")
+            out.append(int(token))
     if not out:
         raise InputError(where, None, "type some grades, e.g. 3 2 3 0 1 2")
     return out

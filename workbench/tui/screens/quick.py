@@ -76,7 +76,9 @@ class QuickScreen(LeadScreen):
         summary.add_column("formulation", key="f")
         for col in ("DCG", "IDCG", "nDCG"):
             summary.add_column(Text(col, justify="right"), key=col)
-        self.query_one("#qk-grades", TextArea).focus()
+        grades = self.query_one("#qk-grades", TextArea)
+        grades.cursor_location = grades.document.end  # type on after the example
+        grades.focus()
         self.recompute()
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
