@@ -41,6 +41,8 @@ class Board:
     k: int
     sources: list[str]
     measures: tuple[str, ...]  # as typed
+    tracker: ScoreTracker | None = None  # the one that computed `table` (drill-down reuses it)
+    source: str = ""
 
 
 class ScoreboardScreen(LeadScreen):
@@ -108,7 +110,7 @@ class ScoreboardScreen(LeadScreen):
             table = tracker.refresh()  # only the queries judged since the last draw
         # the label of our Judged@k column (not the last one: the registry orders columns)
         label = next((m for m in table.measures if m == judged), judged)
-        return Board(table, label, k, lead_views.qrels_sources(db), measures)
+        return Board(table, label, k, lead_views.qrels_sources(db), measures, tracker, self.source)
 
     def _mark_changed_queries(self) -> None:
         """(Worker thread.) Mark the queries judged since the last load dirty in every
@@ -227,8 +229,8 @@ class ScoreboardScreen(LeadScreen):
             return
         from workbench.tui.screens.system_detail import SystemDetailScreen
 
-        key = (self.source, self.measures or ())
-        self.app.push_screen(SystemDetailScreen(system, self.source, self._trackers[key]))
+        # the board on screen, not self.source: a newer source may still be loading
+        self.app.push_screen(SystemDetailScreen(system, self.data.source, self.data.tracker))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -275,7 +277,7 @@ class ScoreboardScreen(LeadScreen):
 
         systems = [s for s in self.ordered_systems(self.data) if s in self.marked] or list(
             self.ordered_systems(self.data))
-        self.app.push_screen(PRCurveScreen(systems, self.source))
+        self.app.push_screen(PRCurveScreen(systems, self.data.source))
 
     def action_edit_measures(self) -> None:
         self.query_one("#sb-measures", Input).focus()
