@@ -237,7 +237,9 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     settings = {"ties": ties, "rel_level": rel_level, "max_depth": max_depth,
                 "complete": complete, "compat": int(compat)}
     evs, uppers, names = [], [], []
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    from workbench.formats.trec import default_threads
+
+    with ThreadPoolExecutor(max_workers=default_threads()) as pool:
         fq = pool.submit(read_qrels, qrels, check_duplicates=False)
         ahead = [pool.submit(read_run, p, keep_rank=keep_rank, check_duplicates=False) for p in runs[:1]]
         q = fq.result()
