@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input, Select, TextArea
 
 from tests.tui.helpers import screen_text, settle
-from tests.tui.lead_helpers import SIZE, header, rows, sample_db  # noqa: F401
+from tests.tui.lead_helpers import SIZE, rows, sample_db  # noqa: F401
 from workbench.tui.app import make_app
 from workbench.tui.screens.quick import QuickScreen
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
