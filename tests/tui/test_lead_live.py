@@ -78,3 +78,34 @@ def _agreed_items(db):
         given = [g for g in grades if g >= 0]
         if len(given) >= 2 and len(set(given)) == 1:
             yield q, d, given[0]
+
+
+async def test_live_refresh_on_each_backend(db, db_url):
+    """The same on PostgreSQL (WORKBENCH_TEST_PG_URL): another engine's grade shows up."""
+    from tests.tui.factory import build_campaign
+    from workbench.tui.screens.agreement import AgreementScreen
+
+    camp = build_campaign(db, n_queries=2, n_systems=2, depth=4, assessors=("alice", "bob"))
+    q = camp.queries[0]
+    docs = camp.queues[q]["alice"]
+    for d in docs:
+        record_grade(db, "alice", q, d, 1)
+        record_grade(db, "bob", q, d, 1)
+    other = Database.open(db_url)
+    try:
+        app = make_app(db, lead=True)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_mode(app, pilot, "f3", AgreementScreen)
+            pairs = screen.query_one("#ag-pairs", DataTable)
+            assert rows(pairs)[0][3] == "1.0000"  # P(A): all equal so far
+            record_grade(other, "bob", q, docs[0], 3)
+            await wait_for(app, pilot, lambda: rows(pairs)[0][3] == f"{(len(docs) - 1) / len(docs):.4f}",
+                           seconds=2.0)
+            board = await open_mode(app, pilot, "f2", ScoreboardScreen)
+            dt = board.query_one("#sb-table", DataTable)
+            before = rows(dt)
+            record_grade(other, "alice", q, docs[1], 3)
+            record_grade(other, "bob", q, docs[1], 3)  # majority 1 -> 3 on one item
+            await wait_for(app, pilot, lambda: rows(dt) != before, seconds=2.0)
+    finally:
+        other.close()
