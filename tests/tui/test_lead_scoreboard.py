@@ -119,7 +119,18 @@ async def test_drill_down_to_queries_ranked_list_and_curve(sample_db):
         for q, values in per_query.items():
             for m, v in values.items():
                 assert got[q][m] == f"{v:.4f}", (q, m)
+        # sort the per-query table by map, best first; the mean row stays last
+        table.move_cursor(row=0)
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert header(table)[2] == "map ▼"
+        order = [r[0] for r in rows(table)]
+        assert [per_query[q]["map"] for q in order[:-1]] == sorted(
+            (v["map"] for v in per_query.values()), reverse=True)
+        assert order[-1] == "mean"
+        assert rows(table)[table.cursor_row][0] == list(per_query)[0]  # cursor kept its query
         # ranked list of the first query with every assessor's grade
+        table.move_cursor(row=order.index(list(per_query)[0]))
         await pilot.press("enter")
         await wait_for(app, pilot, lambda: isinstance(app.screen, QueryDetailScreen)
                        and app.screen.data is not None)

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign import lead_views
 from workbench.campaign.scoring import ScoreTable, ScoreTracker
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, num
+from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, num, table_place
 
 
 @dataclass(frozen=True)
@@ -27,10 +27,13 @@ class SystemScores:
 class SystemDetailScreen(LeadScreen):
     BINDINGS = [
         Binding("enter", "open", "Ranked list", show=True),
+        Binding("s", "sort", "Sort"),
+        Binding("r", "reverse", "Reverse", show=False),
         Binding("escape", "back", "Back"),
         *LeadScreen.BINDINGS,
     ]
     export_formats = {"csv": "csv"}
+    AUTO_FOCUS = "#sd-table"
 
     def __init__(self, system: str, source: str, tracker: ScoreTracker) -> None:
         super().__init__()
@@ -38,6 +41,8 @@ class SystemDetailScreen(LeadScreen):
         self.source = source
         self.tracker = tracker
         self.export_stem = f"scores-{system}"
+        self.sort_column: int | None = None  # None: query order; else a measure index
+        self.sort_reverse = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="sd-head", classes="lead-head")
@@ -56,14 +61,18 @@ class SystemDetailScreen(LeadScreen):
         n = table.n_queries.get(self.system, 0)
         self.query_one("#sd-head", Static).update(Text.assemble(
             (self.system, "bold"), " per query against ", (table.source, "bold"),
-            f" · {n} queries averaged · Enter: ranked list with grades · Esc: back",
+            f" · {n} queries averaged · Enter: ranked list with grades · s/r: sort · Esc: back",
         ))
         dt = self.query_one("#sd-table", DataTable)
-        if not dt.columns:
-            dt.add_column("query", key="query")
-            dt.add_column("title", key="title", width=36)
-            for m in table.measures:
-                dt.add_column(Text(m, justify="right"), key=m)
+        place = table_place(dt)
+        labels = ["query", "title"] + [
+            m + ((" ▲" if self.sort_reverse else " ▼") if i == self.sort_column else "")
+            for i, m in enumerate(table.measures)]
+        if [str(c.label) for c in dt.columns.values()] != labels:
+            dt.clear(columns=True)
+            for i, label in enumerate(labels):
+                dt.add_column(Text(label, justify="right" if i > 1 else "left"), key=f"c{i}",
+                              width=36 if i == 1 else None)
         rows = []
         mean_cells = [Text("mean", style="bold"), Text("")]
         for m in table.measures:
@@ -75,10 +84,38 @@ class SystemDetailScreen(LeadScreen):
                 continue
             cells = [Text(q), Text(data.titles.get(q, ""), overflow="ellipsis", no_wrap=True)]
             cells += [Text(num(values[m], m in table.counts), justify="right") for m in table.measures]
-            rows.append((q, cells))
-        rows.append(("\x00mean", mean_cells))
-        fill_table(dt, rows)
-        dt.focus()
+            rows.append((q, cells, values))
+        if self.sort_column is not None and self.sort_column < len(table.measures):
+            m = table.measures[self.sort_column]
+            rows.sort(key=lambda r: (r[2][m], r[0]), reverse=not self.sort_reverse)
+        out = [(q, cells) for q, cells, _ in rows] + [("\x00mean", mean_cells)]
+        fill_table(dt, out, place)
+
+    def action_sort(self) -> None:
+        """Next column: query order, then each measure (best first)."""
+        if self.data is None:
+            return
+        n = len(self.data.table.measures)
+        self.sort_column = 0 if self.sort_column is None else (
+            None if self.sort_column + 1 >= n else self.sort_column + 1)
+        self.sort_reverse = False
+        self.show(self.data)
+
+    def action_reverse(self) -> None:
+        if self.data is not None and self.sort_column is not None:
+            self.sort_reverse = not self.sort_reverse
+            self.show(self.data)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        index = event.column_index - 2
+        if self.data is None or index < 0:
+            return
+        if self.sort_column == index:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = index, False
+        self.show(self.data)
 
     def action_open(self) -> None:
         query = cursor_key(self.query_one("#sd-table", DataTable))
