@@ -96,3 +96,22 @@ async def test_systems_screen_matches_compare_json(sample_db):
         await pilot.press("enter")
         await settle(app, pilot)
         await wait_for(app, pilot, lambda: "bogus" in screen_text(app))
+
+
+async def test_enter_on_a_query_opens_its_disagreements(sample_db):
+    from workbench.campaign.adjudication import list_disagreements
+    from workbench.tui.screens.disagreements import DisagreementsScreen
+
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f3", AgreementScreen)
+        queries = screen.query_one("#ag-queries", DataTable)
+        queries.focus()
+        queries.move_cursor(row=2)
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, DisagreementsScreen)
+                       and app.screen.query_filter == "103" and app.screen.data is not None
+                       and all(r[0] == "103" for r in rows(app.screen.query_one("#dg-table", DataTable))))
+        await settle(app, pilot)
+        dt = app.screen.query_one("#dg-table", DataTable)
+        assert dt.row_count == len(list_disagreements(sample_db, query="103"))

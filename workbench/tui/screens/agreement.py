@@ -53,7 +53,8 @@ class AgreementScreen(LeadScreen):
         yield Static(Text("Pairs (↑↓ picks the pair whose confusion matrix is shown)"),
                      classes="lead-section")
         yield DataTable(id="ag-pairs", cursor_type="row", zebra_stripes=True)
-        yield Static(Text("Per query (Fleiss' κ and α over the items of each query) · confusion matrix of the pair"),
+        yield Static(Text("Per query (Fleiss' κ and α over the items of each query; Enter: its "
+                          "disagreements) · confusion matrix of the pair"),
                      classes="lead-section")
         with Horizontal(id="ag-bottom"):
             yield DataTable(id="ag-queries", cursor_type="row", zebra_stripes=True)
@@ -174,6 +175,16 @@ class AgreementScreen(LeadScreen):
         table.add_row(Text("total"), *(Text(str(sum(col))) for col in zip(*c.counts)), Text(str(c.n)))
         title = Text(f"{c.a} (rows) × {c.b} (columns), {c.n} items", style="bold")
         self.query_one("#ag-confusion-box", Static).update(Group(title, table))
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a query: its disagreements (F4, filtered to that query)."""
+        if event.data_table.id != "ag-queries":
+            return
+        event.stop()
+        await self.app.switch_mode("disagreements")
+        screen = self.app.screen
+        if hasattr(screen, "filter_query"):
+            screen.filter_query(str(event.row_key.value))
 
     def action_toggle_binary(self) -> None:
         self.binary = not self.binary

@@ -135,7 +135,12 @@ class DisagreementsScreen(LeadScreen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.query_filter = event.value.strip() or None
+        self.filter_query(event.value.strip() or None)
+
+    def filter_query(self, query: str | None) -> None:
+        """Show only `query`'s disagreements (None: all); also used by the agreement screen."""
+        self.query_filter = query
+        self.query_one("#dg-query", Input).value = query or ""
         self.query_one("#dg-table", DataTable).focus()
         self.reload()
 
