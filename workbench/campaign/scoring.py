@@ -27,6 +27,7 @@ from workbench.store.models import Campaign, Document, Query, Result, System
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
 _SEP = "\x1f"  # joins (system index, query) into one evaluation key
+_MAX_QRELS_ROWS = 2_000_000  # qrels rows (repeated per system) in one metrics call
 
 
 @dataclass(frozen=True)
@@ -110,14 +111,10 @@ class ScoreTracker:
                 self._query_order = {
                     ext: i for i, ext in enumerate(s.scalars(select(Query.ext_id).order_by(Query.id)))
                 }
-                rows = s.execute(
-                    select(Result.system_id, Query.ext_id, Document.ext_id, Result.score)
-                    .join(Query, Query.id == Result.query_id)
-                    .join(Document, Document.id == Result.document_id)
-                ).all()
+                runs = _load_runs(s, index, len(systems))
                 qrels = qrels_rows(s, assessor=self.assessor, consensus=self.consensus)
             self.systems = tuple(tag for _, tag in systems)
-            self._runs = _group_runs(rows, index, len(systems))
+            self._runs = runs
             self._run_queries = {q for run in self._runs for q in run}
             by_query = _group_qrels(qrels)
             self._values = self._evaluate(by_query)
@@ -196,13 +193,27 @@ class ScoreTracker:
     def _evaluate(
         self, qrels_by_query: dict[str, tuple[np.ndarray, np.ndarray]]
     ) -> dict[str, dict[str, dict[str, float]]]:
-        """Evaluate every system on the given queries in ONE metrics call: each
-        (system, query) becomes its own evaluation key, with that query's qrels."""
+        """Evaluate every system on the given queries in as few metrics calls as memory
+        allows: each (system, query) becomes its own evaluation key, with that query's
+        qrels, so a call repeats the qrels once per system in it. A live update (one
+        query) is one call; a full load of a big campaign is split into groups of systems
+        whose repeated qrels stay under _MAX_QRELS_ROWS (10 000 queries x 100 judgments x
+        50 systems in one call was 50 M rows and 9.9 GB)."""
+        queries = [q for q in qrels_by_query if q in self._run_queries]
+        n_qrels = sum(len(qrels_by_query[q][0]) for q in queries)
+        per_call = max(1, _MAX_QRELS_ROWS // max(n_qrels, 1))
+        out: dict[str, dict[str, dict[str, float]]] = {}
+        for start in range(0, len(self._runs), per_call):
+            systems = range(start, min(start + per_call, len(self._runs)))
+            self._evaluate_systems(systems, queries, qrels_by_query, out)
+        return out
+
+    def _evaluate_systems(self, systems, queries, qrels_by_query, out) -> None:
         q_qid, q_doc, q_rel, r_qid, r_doc, r_score = [], [], [], [], [], []
-        for query, (docs, rels) in qrels_by_query.items():
-            if query not in self._run_queries:
-                continue
-            for i, run in enumerate(self._runs):
+        for query in queries:
+            docs, rels = qrels_by_query[query]
+            for i in systems:
+                run = self._runs[i]
                 if query not in run:
                     continue
                 key = f"{i}{_SEP}{query}".encode()
@@ -213,9 +224,8 @@ class ScoreTracker:
                 r_qid.append(np.full(len(rdocs), key))
                 r_doc.append(rdocs)
                 r_score.append(rscores)
-        out: dict[str, dict[str, dict[str, float]]] = {}
         if not q_qid:
-            return out
+            return
         values = self._evaluator(
             (np.concatenate(q_qid), np.concatenate(q_doc), np.concatenate(q_rel)),
             (np.concatenate(r_qid), np.concatenate(r_doc), np.concatenate(r_score)),
@@ -223,7 +233,6 @@ class ScoreTracker:
         for key, by_measure in values.items():
             i, query = key.split(_SEP, 1)
             out.setdefault(query, {})[self.systems[int(i)]] = by_measure
-        return out
 
     def _table(self) -> ScoreTable:
         queries = tuple(sorted(self._values, key=lambda q: (self._query_order.get(q, 1 << 30), q)))
@@ -256,16 +265,43 @@ def score_campaign(
     return ScoreTracker(db, measures, assessor=assessor, consensus=consensus).load()
 
 
-def _group_runs(rows, index: dict[int, int], n: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
-    grouped: list[dict[str, tuple[list, list]]] = [{} for _ in range(n)]
-    for sid, q, d, score in rows:
-        docs, scores = grouped[index[sid]].setdefault(q, ([], []))
-        docs.append(d)
-        scores.append(score)
-    return [
-        {q: (_bytes(d), np.array(sc, dtype=np.float64)) for q, (d, sc) in g.items()}
-        for g in grouped
-    ]
+_FETCH = 100_000  # result rows per fetch while loading runs
+
+
+def _load_runs(session, index: dict[int, int], n: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Every system's results as {query: (docnos, scores)} per system index.
+
+    Read as four numeric columns in chunks and grouped with numpy: no ORM row and no
+    Python string per result (10 M results through ORM rows took ~100 s and GBs)."""
+    conn = session.connection()
+    result = conn.execute(
+        select(Result.system_id, Result.query_id, Result.document_id, Result.score)
+    )
+    chunks = []
+    while rows := result.fetchmany(_FETCH):
+        chunks.append(np.array(rows, dtype=np.float64).reshape(-1, 4))
+    runs: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{} for _ in range(n)]
+    if not chunks:
+        return runs
+    data = np.concatenate(chunks)
+    del chunks
+    sid, qid, did = (data[:, c].astype(np.int64) for c in range(3))
+    order = np.lexsort((qid, sid))
+    sid, qid, did, score = sid[order], qid[order], did[order], data[order, 3]
+    del data, order
+    # ids -> external ids: queries through a dict, documents through a sorted id array
+    query_ext = dict(conn.execute(select(Query.id, Query.ext_id)).all())
+    doc_rows = conn.execute(select(Document.id, Document.ext_id)).all()
+    doc_ids = np.array([r[0] for r in doc_rows], dtype=np.int64)
+    doc_ext = _bytes([r[1] for r in doc_rows])
+    by_id = np.argsort(doc_ids)
+    docnos = doc_ext[by_id][np.searchsorted(doc_ids[by_id], did)]
+    cuts = np.flatnonzero((sid[1:] != sid[:-1]) | (qid[1:] != qid[:-1])) + 1
+    starts = np.r_[0, cuts]
+    ends = np.r_[cuts, len(sid)]
+    for a, b, s, q in zip(starts.tolist(), ends.tolist(), sid[starts].tolist(), qid[starts].tolist()):
+        runs[index[s]][query_ext[q]] = (docnos[a:b], score[a:b])
+    return runs
 
 
 def _bytes(ids: list[str]) -> np.ndarray:

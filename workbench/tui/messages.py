@@ -36,6 +36,8 @@ class GradeSaved(Message):
     index: int
     record: GradeRecord
     note: str | None = None
+    # With the live panel open: the scores recomputed after this grade (one redraw for both)
+    table: "ScoreTable | None" = None
 
 
 @dataclass

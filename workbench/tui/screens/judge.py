@@ -250,9 +250,16 @@ class JudgeScreen(Screen):
         except Exception as exc:  # shown in the UI; the cursor stays
             self.post_message(GradeFailed(index, describe(exc)))
             return
+        # With the panel open (and its scores loaded), recompute this query's scores here,
+        # right after the commit and BEFORE telling the screen: the screen then redraws once
+        # for both, instead of redrawing "saved" while this thread computes and the two
+        # fight over the GIL (measured: that doubled the key -> panel time).
+        tracker = self.app.score_tracker(self.assessor) if self.panel_on else None
+        if tracker is not None and tracker.loaded:
+            table = self._scores_table([record.query])
+            self.post_message(GradeSaved(index, record, table=table))
+            return
         self.post_message(GradeSaved(index, record))
-        # Still in this thread, right after the commit: recompute this query's scores, so
-        # the panel is updated without another hop through the event loop.
         if self.panel_on:
             self._scores_now([record.query])
 
@@ -275,7 +282,9 @@ class JudgeScreen(Screen):
         else:
             self._set_cursor(nxt)
             self._update_status(f"saved {message.record.new_grade}")
-        if not self._panel_on:  # the save worker recomputed it when the panel is open
+        if message.table is not None:  # recomputed by the save job (panel open)
+            self.on_scores_updated(ScoresUpdated(message.table, self.query_ext))
+        elif not self._panel_on:
             self.app.score_dirty(self.assessor).add(self.query_ext)
         self._drain()
 
@@ -419,15 +428,20 @@ class JudgeScreen(Screen):
 
     def _scores_now(self, queries: list[str]) -> None:
         """(worker thread) Recompute `queries` (everything the first time) and post it."""
+        table = self._scores_table(queries)
+        if table is not None:
+            self.post_message(ScoresUpdated(table, self.query_ext))
+
+    def _scores_table(self, queries: list[str]):
+        """(worker thread) The recomputed table, or None after posting the error."""
         try:
             tracker = self.app.score_tracker(self.assessor)
             for q in queries:
                 tracker.mark_dirty(q)
-            table = tracker.refresh()
+            return tracker.refresh()
         except Exception as exc:
             self.post_message(WorkFailed("scores", describe(exc)))
-            return
-        self.post_message(ScoresUpdated(table, self.query_ext))
+            return None
 
     def on_scores_updated(self, message: ScoresUpdated) -> None:
         self.query_one("#scores", ScorePanel).show(message.table, self.query_ext)
