@@ -169,3 +169,12 @@ def test_rank_ordered_input_with_unordered_ties(run, rnd):
     b = evaluate(*QRELS, *map(list, zip(*ordered)), MEASURES)
     for m in a.measures:
         assert np.array_equal(a.per_query[m], b.per_query[m]), m.label
+
+
+def test_query_split_in_two_places():
+    run = (["1", "2", "1"], ["a", "a", "c"], [1.0, 2.0, 3.0])
+    ev = evaluate(*QRELS, *run, ["map", "num_ret"])
+    assert ev.value("num_ret") == 3 and ev.value("map", "1") == (1 / 1 + 2 / 2) / 2
+    with pytest.raises(DuplicatePairError) as err:
+        evaluate(*QRELS, ["1", "2", "1"], ["a", "a", "a"], [1.0, 2.0, 3.0], ["map"])
+    assert err.value.row == 2

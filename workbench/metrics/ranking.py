@@ -74,7 +74,7 @@ class QrelsIndex:
         # trec_eval: every negative grade means "in the pool, unjudged"
         self.rel = np.where(rel < 0, UNJUDGED, rel)
         h = pair_keys(qcode, docno)
-        order = np.argsort(h)
+        order = _key_order(qcode, h)
         self._hash = h[order]
         self._order = order
         # the rows in key order, so that lookups of sorted keys read memory in order
@@ -186,22 +186,62 @@ class Ranking:
 
 
 def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """An order that sorts `keys` within each query group (keys are query-major).
+    """An order that sorts `keys` (query-major) within each contiguous query group.
 
-    When the rows come in contiguous query groups of one length (a run cut at a fixed
-    depth), the groups are sorted as the rows of a matrix: many small cache-resident
-    sorts instead of one big one. Otherwise one global argsort.
+    Groups are sorted as the rows of a matrix padded to the longest group — many small
+    cache-resident sorts instead of one big one — when the padding stays small (a run
+    cut at a fixed depth, a qrels file grouped by query); otherwise one global argsort.
+    The result sorts each group's keys; groups keep their places (or, when one global
+    argsort was used, come in key order).
     """
     n = keys.size
-    if n > 1:
-        change = np.flatnonzero(qidx[1:] != qidx[:-1]) + 1
-        groups = change.size + 1
-        width = n // groups
-        if width > 1 and n == groups * width and np.all(np.diff(change, prepend=0) == width):
-            local = np.argsort(keys.reshape(groups, width), axis=1)
-            local += np.arange(0, n, width, dtype=local.dtype)[:, None]
-            return local.reshape(n)
-    return np.argsort(keys)
+    if n < 2:
+        return np.arange(n)
+    change = np.flatnonzero(qidx[1:] != qidx[:-1]) + 1
+    groups = change.size + 1
+    if groups == 1:
+        return np.argsort(keys)
+    starts = np.concatenate(([0], change))
+    if groups != np.unique(qidx[starts]).size:  # a query in two places: sort globally
+        return np.argsort(keys)
+    sizes = np.diff(np.append(starts, n))
+    width = int(sizes.max())
+    if width < 2 or groups * width > 2 * n:
+        return np.argsort(keys)
+    if groups * width == n:
+        local = np.argsort(keys.reshape(groups, width), axis=1)
+        local += starts[:, None]
+        return local.reshape(n)
+    # pad each group with the largest key so that padding sorts last
+    col = np.arange(n, dtype=np.int64) - np.repeat(starts, sizes)
+    mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
+    mat[np.repeat(np.arange(groups), sizes), col] = keys
+    local = np.argsort(mat, axis=1)
+    local += starts[:, None]
+    valid = np.arange(width)[None, :] < sizes[:, None]
+    return local[valid]
+
+
+def _key_order(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """A permutation that sorts query-major `keys` globally, from per-group sorts when
+    each query's rows are contiguous (the groups are then put in query order)."""
+    order = _group_argsort(qidx, keys)
+    n = keys.size
+    if n < 2:
+        return order
+    sk = keys[order]
+    if np.all(sk[1:] >= sk[:-1]):
+        return order
+    change = np.flatnonzero(qidx[1:] != qidx[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    if starts.size != np.unique(qidx[starts]).size:  # a query in two places
+        return np.argsort(keys)
+    sizes = np.diff(np.append(starts, n))
+    gorder = np.argsort(qidx[starts])
+    new_sizes = sizes[gorder]
+    new_starts = np.concatenate(([0], np.cumsum(new_sizes)[:-1]))
+    offset = np.arange(n, dtype=np.int64) - np.repeat(new_starts, new_sizes)
+    return order[np.repeat(starts[gorder], new_sizes) + offset]
 
 
 def _desc_float32_key(score: np.ndarray) -> np.ndarray:

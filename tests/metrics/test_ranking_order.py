@@ -1,0 +1,43 @@
+"""Internal orderings used by the evaluation: per-group key sorts and the global order."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.metrics.encode import factorize, pair_keys
+from workbench.metrics.ranking import _group_argsort, _key_order
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 7), min_size=1, max_size=8), st.randoms(use_true_random=False),
+       st.booleans())
+def test_group_and_global_orders(sizes, rnd, split_a_query):
+    groups = list(range(len(sizes)))
+    rnd.shuffle(groups)
+    q = np.repeat(np.array(groups), sizes)
+    if split_a_query and q.size > 2:
+        q[-1] = q[0]  # one query's rows in two places: the global order must still sort
+    keys = (q.astype(np.uint64) << np.uint64(40)) | np.array([rnd.randrange(5) for _ in q], dtype=np.uint64)
+    o = _group_argsort(q, keys)
+    assert sorted(o.tolist()) == list(range(q.size))
+    for g in np.unique(q):
+        assert np.all(np.diff(keys[o][q[o] == g].astype(np.int64)) >= 0)
+    o2 = _key_order(q, keys)
+    assert sorted(o2.tolist()) == list(range(q.size))
+    assert np.all(np.diff(keys[o2].astype(np.int64)) >= 0)
+
+
+def test_factorize_keeps_strcmp_order_across_word_boundaries():
+    values = [b"b", b"a", b"abcdefgh", b"abcdefghi", b"abcdefgh\x01", b"", b"zz" * 9]
+    codes, n = factorize(np.array(values, dtype="S18"))
+    assert n == len(set(values))
+    assert [v for _, v in sorted(zip(codes, values))] == sorted(values)
+
+
+def test_pair_keys_do_not_depend_on_string_width():
+    q = np.array([0, 1, 2])
+    narrow = np.array([b"d1", b"doc-22", b"x"], dtype="S6")
+    wide = narrow.astype("S20")
+    assert np.array_equal(pair_keys(q, narrow), pair_keys(q, wide))
