@@ -109,14 +109,24 @@ def hash_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     return h
 
 
+_BLOCK = 1 << 20  # rows per block: temporaries stay small and their memory is reused
+
+
 def hash_bytes(values) -> np.ndarray:
-    """A 64-bit hash of each byte string (independent of the array's width)."""
+    """A 64-bit hash of each byte string (independent of the array's width).
+
+    Computed in blocks of rows: on a large array, block-sized temporaries are recycled
+    by the allocator instead of faulting in fresh memory for every step."""
     arr = as_bytes(values)
+    out = np.empty(arr.size, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        h = np.full(arr.size, _GOLD, dtype=np.uint64)
-        for i, w in enumerate(_words(arr)):
-            h = _mix(h ^ w) if i == 0 else np.where(w == 0, h, _mix(h ^ w))
-    return h
+        for lo in range(0, arr.size, _BLOCK):
+            part = arr[lo:lo + _BLOCK]
+            h = np.full(part.size, _GOLD, dtype=np.uint64)
+            for i, w in enumerate(_words(part)):
+                h = _mix(h ^ w) if i == 0 else np.where(w == 0, h, _mix(h ^ w))
+            out[lo:lo + part.size] = h
+    return out
 
 
 _QBITS = 24  # query index in the top 24 bits, 40 bits of docno hash below

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import as_bytes, factorize, pair_keys
+from workbench.metrics.encode import _BLOCK, as_bytes, factorize, pair_keys
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
 
@@ -126,14 +126,17 @@ class QrelsIndex:
             h = pair_keys(qidx, docno)
         if order is None:
             order = np.argsort(h)
-        sh = h[order]
-        pos = np.searchsorted(self._hash, sh)
-        pos[pos == self._hash.size] = 0
-        hit = np.flatnonzero(self._hash[pos] == sh)
-        p = pos[hit]
-        rows = order[hit]
-        exact = (self._q_sorted[p] == qidx[rows]) & (self._doc_sorted[p] == docno[rows])
-        out[rows[exact]] = self._rel_sorted[p[exact]]
+        # in blocks of rows: small temporaries are recycled (see encode.hash_bytes)
+        for lo in range(0, order.size, _BLOCK):
+            rows_all = order[lo:lo + _BLOCK]
+            sh = h[rows_all]
+            pos = np.searchsorted(self._hash, sh)
+            pos[pos == self._hash.size] = 0
+            hit = np.flatnonzero(self._hash[pos] == sh)
+            p = pos[hit]
+            rows = rows_all[hit]
+            exact = (self._q_sorted[p] == qidx[rows]) & (self._doc_sorted[p] == docno[rows])
+            out[rows[exact]] = self._rel_sorted[p[exact]]
         return out
 
     def _lookup_exact(self, qidx, docno) -> np.ndarray:
