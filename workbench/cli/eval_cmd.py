@@ -19,6 +19,25 @@ from workbench.errors import InputError, UsageError
 FORMATS = ("trec", "table", "csv", "json")
 
 
+def _tune_allocator() -> None:
+    """Keep freed array memory in the process (glibc only; a no-op elsewhere).
+
+    Why: glibc serves large blocks with mmap and returns them on free, so every large
+    temporary array faults in fresh zeroed pages; evaluating a million-line run makes
+    dozens of them. Serving them from the heap and not trimming it made whole
+    evaluations up to ~2x faster here. Only this short-lived command does this.
+    """
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt(-4, 0)  # M_MMAP_MAX: no mmap-served blocks
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GB of freed heap
+    except (OSError, AttributeError):
+        pass
+
+
 def _parse(measure_names):
     from workbench.metrics.measures import MeasureError, parse_measures
 
@@ -229,6 +248,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     ms = _parse(measures)
     if rel_level < 0:
         raise UsageError("-l must be >= 0")
+    if sys.platform.startswith("linux"):
+        _tune_allocator()
     # Files are read ahead in threads (numpy releases the GIL while parsing): the qrels
     # and the first run together, then the next run while this one is evaluated.
     # Duplicates are checked once, by the evaluation's own key sort; rows map to lines.
