@@ -2,9 +2,10 @@
 
 Every kernel returns one float64 per qrels query (length ``nq``) and follows the
 trec_eval source it is named after (usnistgov/trec_eval, ``m_<name>.c``), including the
-order of floating-point operations, so values match trec_eval to the last bits. Rows
-are (query, rank) sorted; "within query" cumulative counts come from one global
-``cumsum`` minus the count at the start of each query.
+order of floating-point operations, so values match trec_eval to the last bits. Each
+query's rows are contiguous and in rank order; "within query" cumulative counts come
+from one global ``cumsum`` minus the count at the start of each query, and per-query
+sums from one ``bincount`` (which adds in row order, as trec_eval's loops do).
 """
 
 from __future__ import annotations
