@@ -53,6 +53,7 @@ class WorkbenchApp(App):
 
             register_lead_modes(self)
         self.start_assessor = assessor
+        self._modes["assess"] = self._assess_base  # instance copy of MODES (Textual's)
         self.measures = measures
         self._owns_db = owns_db
         # The judging screen's writes run here, in key order (see background.py).
@@ -65,7 +66,19 @@ class WorkbenchApp(App):
 
     def on_mount(self) -> None:
         if self.start_assessor:
-            self.open_assessor(self.start_assessor, open_first=True)
+            remember_assessor(self.db.url, self.start_assessor)
+            self.sub_title = self.start_assessor
+
+    def _assess_base(self) -> Screen:
+        """The `assess` mode's base screen: the assessor chooser, or - when the app was
+        started for one assessor (`judge --assessor`) - that assessor's query list, which
+        opens the judging screen at once (fewer screens to build before the first usable
+        one, and no way back to other assessors)."""
+        if self.start_assessor:
+            from workbench.tui.screens.query_list import QueryListScreen
+
+            return QueryListScreen(self.start_assessor, open_first=True)
+        return AssessorScreen()
 
     def open_assessor(self, name: str, *, open_first: bool = False) -> None:
         """Continue as assessor `name`: remember it for this database, show their queries."""
