@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
         click.echo(f"workbench: database error: {reason[0]}", err=True)
         return 1
-    return 0
+    return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
