@@ -33,3 +33,34 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """What `workbench init` did: `state` was 'new', 'older' or 'current' before."""
+
+    where: str
+    state: str
+    before: str | None
+    revision: str | None
+
+
+def initialise(db: str | None) -> InitResult:
+    """Create or upgrade the schema to head; refuses foreign or newer databases unchanged."""
+    from workbench.store.engine import make_engine
+    from workbench.store.schema import check_database, current_revision, init_database
+
+    probe = make_engine(db)
+    try:
+        state = check_database(probe, allow_older=True)
+        before = current_revision(probe) if state == "older" else None
+    finally:
+        probe.dispose()
+    engine = init_database(db)
+    try:
+        return InitResult(
+            engine.url.render_as_string(hide_password=True), state, before,
+            current_revision(engine),
+        )
+    finally:
+        engine.dispose()
