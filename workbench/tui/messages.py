@@ -55,6 +55,8 @@ class UndoDone(Message):
 class NoteSaved(Message):
     index: int
     note: str
+    query: str = ""
+    document: str = ""
 
 
 @dataclass

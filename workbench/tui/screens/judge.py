@@ -237,15 +237,15 @@ class JudgeScreen(Screen):
         # "saving…" only if the commit is slow: redrawing it for every fast grade would
         # compete with the write for the CPU.
         self.set_timer(0.15, self._show_saving)
-        self._save(index, item, grade, seconds, note)
+        self.app.background.submit(self._save_job, self.query_ext, index, item, grade, seconds, note)
 
-    def _save(self, index: int, item: QueueItem, grade: int, seconds: float, note: str | None) -> None:
-        self.app.background.submit(self._save_job, index, item, grade, seconds, note)
-
-    def _save_job(self, index: int, item: QueueItem, grade: int, seconds: float, note: str | None) -> None:
+    def _save_job(
+        self, query: str, index: int, item: QueueItem, grade: int, seconds: float, note: str | None
+    ) -> None:
+        """(writer thread) Commit one grade, then report it; never touches widgets."""
         try:
             record = assessing.grade_item(
-                self.app.db, self.assessor, self.query_ext, item, grade, seconds=seconds, note=note
+                self.app.db, self.assessor, query, item, grade, seconds=seconds, note=note
             )
         except Exception as exc:  # shown in the UI; the cursor stays
             self.post_message(GradeFailed(index, describe(exc)))
@@ -330,16 +330,13 @@ class JudgeScreen(Screen):
             return
         self.saving = True
         self._update_status("undoing…")
-        self._undo()
+        self.app.background.submit(self._undo_job, self.query_ext, self.cursor or 0)
 
-    def _undo(self) -> None:
-        self.app.background.submit(self._undo_job)
-
-    def _undo_job(self) -> None:
+    def _undo_job(self, query: str, cursor: int) -> None:
         try:
-            record = undo_last(self.app.db, self.assessor, self.query_ext)
+            record = undo_last(self.app.db, self.assessor, query)
         except Exception as exc:
-            self.post_message(GradeFailed(self.cursor or 0, describe(exc)))
+            self.post_message(GradeFailed(cursor, describe(exc)))
             return
         self.post_message(UndoDone(record))
 
@@ -374,22 +371,27 @@ class JudgeScreen(Screen):
         self.app.push_screen(NoteScreen(item.note, item.title or item.document), done)
 
     def _save_note(self, index: int, document: str, note: str) -> None:
-        self.app.background.submit(self._save_note_job, index, document, note)
+        self.app.background.submit(self._save_note_job, self.query_ext, index, document, note)
 
-    def _save_note_job(self, index: int, document: str, note: str) -> None:
+    def _save_note_job(self, query: str, index: int, document: str, note: str) -> None:
         try:
-            assessing.set_note(self.app.db, self.assessor, self.query_ext, document, note)
+            assessing.set_note(self.app.db, self.assessor, query, document, note)
         except Exception as exc:
             self.post_message(WorkFailed("note", describe(exc)))
             return
-        self.post_message(NoteSaved(index, note))
+        self.post_message(NoteSaved(index, note, query, document))
 
     def on_note_saved(self, message: NoteSaved) -> None:
-        self.items[message.index] = replace(self.items[message.index], note=message.note)
+        self.notify("Note saved.", markup=False)
+        index = message.index
+        if message.query != self.query_ext or index >= len(self.items) or (
+            self.items[index].document != message.document
+        ):
+            return  # another query is shown by now: the note is stored, nothing to redraw
+        self.items[index] = replace(self.items[index], note=message.note)
         if self.cursor == message.index:
             self._shown_index = None
             self._show_current()
-        self.notify("Note saved.", markup=False)
 
     def on_work_failed(self, message: WorkFailed) -> None:
         if message.what == "empty":  # back to the query list, which says what to do
