@@ -1,11 +1,13 @@
 """The workbench Textual app and its factory (`make_app`), used by the CLI and the tests.
 
 Modes (Textual MODES: independent screen stacks). The assessor's flow is the `assess` mode:
-AssessorScreen -> QueryListScreen -> JudgeScreen. Team-lead screens (scores, agreement,
-systems) are further modes: add them to `MODES` below (name -> Screen class taking no
-arguments; a screen reaches the database as `self.app.db`) and, if they need a key, to
-`MODE_KEYS`. Assessor screens are blind; lead screens are not, so keep them out of the
-`assess` stack.
+AssessorScreen -> QueryListScreen -> JudgeScreen (started for one assessor, the mode's base
+is that assessor's QueryListScreen). Team-lead modes (scores, agreement, disagreements,
+systems, quick) are registered by `screens/lead_modes.py` only when the app runs with
+lead=True (bare `workbench`, `workbench demo`); `workbench judge` runs with lead=False, so
+an assessor's app has no lead mode, key or palette entry at all (blind, DESIGN §5).
+A screen reaches the database as `self.app.db`; judging writes go through
+`self.app.background` (one writer thread, see background.py).
 """
 
 from __future__ import annotations

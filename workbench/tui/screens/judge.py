@@ -9,6 +9,8 @@ trip. That is not "provably < 5 ms", so the write never runs on the event loop. 
 queued and replayed in order after it, so typing ahead ("2 j 3") acts as if each save had
 been instant, and a failed save drops the queued keys and leaves the cursor where it was.
 
+Seconds spent: from the moment the document was (last) shown to the grade key.
+
 Blind: nothing here shows a system, original rank, score or another assessor's grade; the
 live panel (off by default) labels systems "System 1..n".
 """
