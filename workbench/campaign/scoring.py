@@ -277,9 +277,11 @@ def _load_runs(session, index: dict[int, int], n: int) -> list[dict[str, tuple[n
     result = conn.execute(
         select(Result.system_id, Result.query_id, Result.document_id, Result.score)
     )
+    cursor = result.cursor  # the driver's cursor: plain tuples (numpy probes Row objects slowly)
     chunks = []
-    while rows := result.fetchmany(_FETCH):
+    while rows := cursor.fetchmany(_FETCH):
         chunks.append(np.array(rows, dtype=np.float64).reshape(-1, 4))
+    result.close()
     runs: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{} for _ in range(n)]
     if not chunks:
         return runs

@@ -399,7 +399,9 @@ class JudgeScreen(Screen):
         if message.what == "empty":  # back to the query list, which says what to do
             self.action_back()
             return
-        self.loaded = True
+        if message.what == "load":
+            self.loaded = True  # keys work again, on the query still shown
+            self._drain()
         self._update_status(f"{message.what} failed: {message.error}", error=True)
         self.notify(message.error, severity="error", markup=False, timeout=8)
 
