@@ -178,3 +178,30 @@ def test_query_split_in_two_places():
     with pytest.raises(DuplicatePairError) as err:
         evaluate(*QRELS, ["1", "2", "1"], ["a", "a", "a"], [1.0, 2.0, 3.0], ["map"])
     assert err.value.row == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(runs(), st.integers(1, 4))
+def test_blocked_evaluation_equals_whole(run, block):
+    """Big runs are evaluated in blocks of whole queries: same values, any block size."""
+    import workbench.metrics.evaluate as evaluation
+
+    whole = evaluate(*QRELS, *run, MEASURES + ["num_rel", "num_q"], complete=True)
+    saved = evaluation.BLOCK_ROWS
+    evaluation.BLOCK_ROWS = block
+    try:
+        blocked = evaluate(*QRELS, *run, MEASURES + ["num_rel", "num_q"], complete=True)
+    finally:
+        evaluation.BLOCK_ROWS = saved
+    assert blocked.qids == whole.qids and blocked.missing == whole.missing
+    for m in whole.measures:
+        assert np.array_equal(blocked.per_query[m], whole.per_query[m]), m.label
+
+
+def test_blocked_duplicate_row_maps_back(monkeypatch):
+    import workbench.metrics.evaluate as evaluation
+
+    monkeypatch.setattr(evaluation, "BLOCK_ROWS", 1)
+    with pytest.raises(DuplicatePairError) as err:
+        evaluate(*QRELS, ["2", "1", "2", "1"], ["a", "a", "e", "a"], [1.0, 2.0, 3.0, 4.0], ["map"])
+    assert err.value.row == 3
