@@ -136,3 +136,10 @@ def test_run_round_trip_exact_scores(tmp_path_factory, rows):
     r = read_run(p)
     assert r.score.tolist() == [r_[2] for r_ in rows]
     assert [x.decode() for x in r.docno.tolist()] == [r_[1] for r_ in rows]
+
+
+def test_first_tag_only(tmp_path):
+    p = write(tmp_path, "r", b"1 Q0 d1 1 2.5 sysA\n1 Q0 d2 2 1 sysB\n")
+    r = read_run(p, all_tags=False)
+    assert r.tag == "sysA" and r.tags == ("sysA",)
+    assert read_run(p).tags == ("sysA", "sysB")

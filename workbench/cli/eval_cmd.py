@@ -262,7 +262,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
 
     with ThreadPoolExecutor(max_workers=default_threads()) as pool:
         fq = pool.submit(read_qrels, qrels, check_duplicates=False)
-        ahead = [pool.submit(read_run, p, keep_rank=keep_rank, check_duplicates=False) for p in runs[:1]]
+        read = dict(keep_rank=keep_rank, check_duplicates=False, all_tags=False)
+        ahead = [pool.submit(read_run, runs[0], **read)]
         q = fq.result()
         try:
             index = QrelsIndex(q.qid, q.docno, q.rel)
@@ -271,7 +272,7 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
         top_grade = max(int(q.rel.max()) if len(q) else 1, rel_level, 1)
         for k, path in enumerate(runs):
             if k + 1 < len(runs):
-                ahead.append(pool.submit(read_run, runs[k + 1], keep_rank=keep_rank, check_duplicates=False))
+                ahead.append(pool.submit(read_run, runs[k + 1], **read))
             r = ahead[k].result()
             ahead[k] = None  # let the arrays go once evaluated
             ev, up = _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete,

@@ -392,9 +392,10 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_
     return Qrels(qid=qid, docno=docno, rel=rel, path=name, line=line)
 
 
-def _run_chunk_parser(keep_rank: bool):
+def _run_chunk_parser(keep_rank: bool, all_tags: bool):
     def parse(a, st, en, ln, name):
-        tag_tok = _gather(a, st[:, 5], en[:, 5])
+        # all_tags=False: only the chunk's first tag (the evaluation needs the file's first)
+        tag_tok = _gather(a, st[:, 5], en[:, 5]) if all_tags else _gather(a, st[:1, 5], en[:1, 5])
         heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
         return (
             _gather(a, st[:, 0], en[:, 0]),
@@ -409,15 +410,17 @@ def _run_chunk_parser(keep_rank: bool):
 
 
 def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
-             chunk_bytes: int = CHUNK_BYTES, threads: int | None = None) -> Run:
+             all_tags: bool = True, chunk_bytes: int = CHUNK_BYTES,
+             threads: int | None = None) -> Run:
     """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
 
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
-    check_duplicates, threads: as for read_qrels.
+    check_duplicates, threads: as for read_qrels. all_tags=False collects only the
+    first tag (``Run.tags`` then lists the tags found at chunk starts), a little faster.
     """
-    name, parts = _parse_file(path, 6, "qid iter docno rank score tag", _run_chunk_parser(keep_rank),
-                              chunk_bytes, threads)
+    name, parts = _parse_file(path, 6, "qid iter docno rank score tag",
+                              _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads)
     tags: list[str] = []
     for p in parts:
         for t in p[4]:
