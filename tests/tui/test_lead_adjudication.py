@@ -156,3 +156,34 @@ async def test_export_adjudicated_qrels_and_history_from_the_screen(sample_db, t
     assert history[0] == "query,document,assessor,grade,note,seconds,updated_at,event"
     assert any(line.startswith(f"{item.query},{item.document},lead,3,") and line.endswith(",adjudicate")
                for line in history)
+
+
+async def test_adjudicate_from_a_ranked_list(sample_db):
+    """Scores -> system -> query -> a document: read it and set its final grade there."""
+    from workbench.tui.screens.query_detail import QueryDetailScreen
+    from workbench.tui.screens.system_detail import SystemDetailScreen
+
+    db = sample_db
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        board = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, SystemDetailScreen)
+                       and app.screen.data is not None)
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, QueryDetailScreen)
+                       and app.screen.data is not None)
+        ranked = app.screen
+        await settle(app, pilot)
+        dt = ranked.query_one("#qd-table", DataTable)
+        top = rows(dt)[0]
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
+                       and app.screen.item is not None)
+        await pilot.press("0")
+        await wait_for(app, pilot, lambda: app.screen is ranked)
+        await wait_for(app, pilot, lambda: rows(dt)[0][-1] == "0")
+        with db.read() as s:
+            assert s.execute(select(Adjudication.grade)).scalars().all() == [0]
+        assert rows(dt)[0][1] == top[1]  # the same document, now with its final grade
+        assert isinstance(board, ScoreboardScreen)

@@ -14,13 +14,14 @@ from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign import lead_views
 from workbench.campaign.lead_views import RankedDoc
-from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place
+from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, table_place
 
 UNJUDGED = "·"
 
 
 class QueryDetailScreen(LeadScreen):
     BINDINGS = [
+        Binding("enter", "adjudicate", "Read / adjudicate", show=True),
         Binding("escape", "back", "Back"),
         Binding("c", "calculator", "Quick scores"),
         *LeadScreen.BINDINGS,
@@ -54,7 +55,7 @@ class QueryDetailScreen(LeadScreen):
         self.query_one("#qd-head", Static).update(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
             f" · {judged}/{len(items)} retrieved documents judged under ", (self.source, "bold"),
-            f" ({UNJUDGED} = unjudged) · c: quick scores · Esc: back",
+            f" ({UNJUDGED} = unjudged) · Enter: read / set the final grade · c: quick scores · Esc: back",
         ))
         dt = self.query_one("#qd-table", DataTable)
         place = table_place(dt)
@@ -91,6 +92,20 @@ class QueryDetailScreen(LeadScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_adjudicate(self) -> None:
+        document = cursor_key(self.query_one("#qd-table", DataTable))
+        if document is None:
+            return
+        from workbench.tui.screens.adjudicate import AdjudicateScreen
+        from workbench.tui.screens.disagreements import lead_name
+
+        self.app.push_screen(AdjudicateScreen(self.query_id, document, lead_name()),
+                             lambda record: self.reload() if record is not None else None)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_adjudicate()
 
     def action_calculator(self) -> None:
         if self.data is None:
