@@ -135,3 +135,21 @@ def test_lead_is_not_a_judging_assessor(graded):
     db, camp, d, e = graded
     adj.adjudicate(db, "lead", camp.queries[0], d[1], 1)
     assert adj.judging_assessors(db) == ["alice", "bob", "carol"]
+
+
+def test_a_lead_who_only_adjudicated_is_not_an_assessor_for_agreement(sqlite_db):
+    from workbench.campaign.adjudication import adjudicate, assessor_names
+    from workbench.campaign.agreement import agreement_from_db
+    from workbench.campaign.assessing import list_assessors
+    from workbench.campaign.judging import record_grade
+    from workbench.store.models import Document, Query
+
+    with sqlite_db.write.begin() as s:
+        s.add_all([Query(ext_id="q1"), Document(ext_id="d1"), Document(ext_id="d2")])
+    for who, grades in (("ann", (1, 0)), ("bob", (1, 2))):
+        for doc, grade in zip(("d1", "d2"), grades):
+            record_grade(sqlite_db, who, "q1", doc, grade)
+    adjudicate(sqlite_db, "boss", "q1", "d2", 2)
+    assert assessor_names(sqlite_db) == ["ann", "bob"]
+    assert list_assessors(sqlite_db) == ["ann", "bob"]
+    assert tuple(agreement_from_db(sqlite_db).assessors) == ("ann", "bob")

@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from workbench.campaign.database import Database
@@ -215,4 +215,17 @@ def judging_assessors(db: Database) -> list[str]:
             select(Assessor.name)
             .where(select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists())
             .order_by(Assessor.name)
+        ))
+
+
+def assessor_names(db: Database) -> list[str]:
+    """Every assessor by name except leads who only adjudicated (no grade of their own):
+    the default set for agreement and comparison."""
+    has_grade = select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists()
+    adjudicated = select(Adjudication.query_id).where(
+        Adjudication.adjudicator_id == Assessor.id
+    ).exists()
+    with db.read() as s:
+        return list(s.scalars(
+            select(Assessor.name).where(or_(has_grade, ~adjudicated)).order_by(Assessor.name)
         ))

@@ -207,7 +207,10 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
                 raise NotFoundError(f"unknown assessor {missing[0]!r}")
             names = list(dict.fromkeys(assessors))
         else:
-            names = known
+            # Not a lead who only adjudicated: they have nothing to agree on.
+            from workbench.campaign.adjudication import assessor_names
+
+            names = assessor_names(db)
         stmt = (
             select(Query.ext_id, Document.ext_id, Assessor.name, Judgment.grade)
             .join(Query, Query.id == Judgment.query_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
@@ -114,8 +114,13 @@ def first_unjudged(items, start: int = 0) -> int | None:
 
 
 def list_assessors(db: Database) -> list[str]:
+    """Assessors with a queue or grades (a lead who only adjudicated is not one)."""
+    has_work = or_(
+        select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists(),
+        select(Assignment.id).where(Assignment.assessor_id == Assessor.id).exists(),
+    )
     with db.read() as s:
-        return list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
+        return list(s.scalars(select(Assessor.name).where(has_work).order_by(Assessor.name)))
 
 
 def scale(db: Database) -> list[ScaleEntry]:

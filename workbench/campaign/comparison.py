@@ -266,7 +266,12 @@ def compare_systems(
     if by_assessor or assessors:
         with db.read() as s:
             known = list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
-        names = list(assessors) if assessors else known
+        if assessors:
+            names = list(assessors)
+        else:  # not a lead who only adjudicated
+            from workbench.campaign.adjudication import assessor_names
+
+            names = assessor_names(db)
         for name in names:
             if name not in known:
                 raise NotFoundError(f"unknown assessor {name!r}")
