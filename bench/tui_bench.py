@@ -176,12 +176,18 @@ def main() -> None:
     ap.add_argument("--grades", type=int, default=200)
     ap.add_argument("--startup-child")
     ap.add_argument("--assessor", default="bench-startup")
+    ap.add_argument("--startup-only", action="store_true", help="only the startup timings")
     args = ap.parse_args()
     if args.startup_child:
         startup_child(args.startup_child, args.assessor)
         return
     tmp = Path(tempfile.mkdtemp(prefix="tui-bench-"))
     os.environ["XDG_CONFIG_HOME"] = str(tmp)
+    sample = ROOT / "sample_db" / "sample.sqlite"
+    if args.startup_only:
+        print(row("startup, returning assessor (carol)", startup(sample, 7, "carol")))
+        print(row("startup, new assessor (whole pool)", startup(sample, 7, "bench-startup")))
+        return
     path = tmp / "bench.sqlite"
     t = time.perf_counter()
     build(path, args.queries, args.systems, args.depth)
@@ -199,7 +205,6 @@ def main() -> None:
     print(row("  scores, one query (worker)", keystrokes.stamps["scores"][1:]))
     print(f"{'first panel load (all queries)':<34} {first:7.1f} ms")
     print(row("record_grade alone (SQLite WAL)", bare_commits(path, 100)))
-    sample = ROOT / "sample_db" / "sample.sqlite"
     if sample.is_file() and sample.stat().st_size:
         # a returning assessor (resumes in the middle) and a new one (the pool is
         # assigned to them first)
