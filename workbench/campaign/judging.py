@@ -7,11 +7,12 @@ everywhere.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, exists, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
@@ -28,6 +29,9 @@ from workbench.store.models import (
 
 # Concurrent first grades of the same item race on the unique key (PostgreSQL): retry.
 _RETRIES = 5
+# SQLite: an all-or-nothing import holds the write lock longer than the busy timeout (a
+# 3 M-line run: ~25 s); a grade keeps waiting this long instead of failing "locked".
+LOCK_WAIT_S = 120.0
 # Events that change a grade and so can be undone.
 UNDOABLE = ("set", "change", "clear")
 
@@ -169,7 +173,9 @@ def record_grade(
     NotFoundError for an unknown query or document and InputError for a grade outside
     the campaign scale; nothing is written then.
     """
-    for attempt in range(_RETRIES):
+    deadline = time.monotonic() + LOCK_WAIT_S
+    attempt = 0
+    while True:
         try:
             with db.write.begin() as session:
                 qid, did = _ids(session, query, document)
@@ -181,9 +187,13 @@ def record_grade(
                     event.id, event.kind, event.created_at,
                 )
         except IntegrityError:
-            if attempt == _RETRIES - 1:
+            attempt += 1
+            if attempt == _RETRIES:
                 raise
-    raise AssertionError("unreachable")
+        except OperationalError as exc:
+            # "locked" comes from BEGIN IMMEDIATE, before anything was written: retry
+            if "database is locked" not in str(exc) or time.monotonic() > deadline:
+                raise
 
 
 def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRecord | None:
