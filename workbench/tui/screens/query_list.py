@@ -137,6 +137,12 @@ class QueryListScreen(Screen):
 
         self.app.push_screen(JudgeScreen(self.assessor, query))
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # Started for one assessor this list is the bottom screen: no "back" to offer.
+        if action == "back" and self.app.screen_stack[:1] == [self]:
+            return False
+        return True
+
     def action_back(self) -> None:
         # In `workbench judge --assessor X` (not a lead) the assessor list stays out of
         # reach: from it X could open another assessor's grades and notes.
