@@ -124,13 +124,16 @@ def _fetch_array(session, stmt) -> np.ndarray:
     """
     conn = session.connection()
     cursor = conn.connection.dbapi_connection.cursor()
+    width = len(stmt.selected_columns)
+    chunks = [np.empty((0, width), dtype=np.float64)]
     try:
         cursor.execute(str(stmt.compile(dialect=conn.dialect)))
-        rows = cursor.fetchall()
+        # in chunks: 10 M result rows as one list of tuples took 2.1 GB
+        while rows := cursor.fetchmany(100_000):
+            chunks.append(np.array(rows, dtype=np.float64).reshape(-1, width))
     finally:
         cursor.close()
-    width = len(stmt.selected_columns)
-    return np.array(rows, dtype=np.float64).reshape(-1, width)
+    return np.concatenate(chunks)
 
 
 def campaign_pool_depth(db: Database) -> int:
