@@ -130,8 +130,12 @@ class QrelsIndex:
         for lo in range(0, order.size, _BLOCK):
             rows_all = order[lo:lo + _BLOCK]
             sh = h[rows_all]
-            pos = np.searchsorted(self._hash, sh)
-            pos[pos == self._hash.size] = 0
+            # search only the index range these keys can fall in: with query-major keys
+            # and a block of whole queries it is small, so the search stays in cache
+            a = int(np.searchsorted(self._hash, sh.min()))
+            b = int(np.searchsorted(self._hash, sh.max(), side="right"))
+            pos = np.searchsorted(self._hash[a:b], sh) + a
+            pos[pos >= b] = max(a, 0) if b > a else 0
             hit = np.flatnonzero(self._hash[pos] == sh)
             p = pos[hit]
             rows = rows_all[hit]
