@@ -33,7 +33,7 @@ from workbench.errors import InputError
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "CHUNK_BYTES"]
 
-CHUNK_BYTES = 16 << 20  # bytes per parsing chunk (whole lines); bounds temporary memory
+CHUNK_BYTES = 4 << 20  # bytes per parsing chunk (whole lines): small temporaries stay in cache
 _BOM = b"\xef\xbb\xbf"
 _NL, _HASH = 10, 35
 
