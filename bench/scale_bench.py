@@ -20,6 +20,19 @@ The issue's size, 10 000 queries x 50 systems x depth 1 000, is 500 000 000 resu
 (~25 GB of SQLite); the default here is depth 20 (10 000 000 rows), and the table gives
 rows/s so that the full size can be extrapolated (see the report in issue 6).
 Data goes to bench/data/scale/ (git-ignored); `--keep` keeps the database.
+
+Measured 2026-11-22 on the shared 2-core / 24 GB machine (other benches running), default
+size (10 000 queries x 50 systems x depth 20 = 10 M results, 1 M judgments, 0.96 GB file):
+
+    step                                   before fixes       after fixes
+    import 50 runs (200 000 rows each)     192 s,  329 MB     179 s,  329 MB  (~56 000 rows/s)
+    import qrels (1 000 000 judgments)       9 s,  489 MB      11 s,  488 MB
+    pool --depth 5 --assessor bob           48 s, 2138 MB      54 s, 1847 MB
+    workbench score (default measures)     112 s, 9904 MB      32 s, 1057 MB
+    workbench score -m ndcg_cut.10 -a X    111 s, 9720 MB      26 s, 1000 MB
+    TUI judge: queue shown (from exec)     5.1 s,  462 MB     5.9 s,  397 MB
+    TUI lead start screen (from exec)      1.4 s,   93 MB     0.7 s,   84 MB
+    grade --batch, 10 grades (from exec)   1.1 s,   93 MB     0.5 s,   59 MB
 """
 
 from __future__ import annotations
