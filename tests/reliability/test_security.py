@@ -201,3 +201,50 @@ def test_begin_mode_comes_from_a_fixed_set():
     modes = set(re.findall(r'sqlite_begin="(\w+)"', source)) | set(
         re.findall(r'get\("sqlite_begin", "(\w+)"\)', source))
     assert modes <= {"IMMEDIATE", "DEFERRED", "EXCLUSIVE"} and modes
+
+
+# ----------------------------------------------------------------------------- markup
+
+MARKUP_SINKS = {"Static", "Label", "update", "add_row", "Option", "add_column", "Button",
+                "set_options", "Markdown", "Collapsible"}
+
+
+def _markup_risks(root: Path) -> list[tuple[str, int, str]]:
+    """notify() without markup=False, and widgets fed a formatted str (parsed as markup:
+    imported ids and titles may contain `[...]`) instead of rich Text/Content."""
+    found = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            where = (str(path.relative_to(root.parent)), node.lineno, ast.unparse(node)[:120])
+            if name == "notify":
+                markup = {k.arg: k.value for k in node.keywords}.get("markup")
+                if not (isinstance(markup, ast.Constant) and markup.value is False):
+                    found.append(where)
+            elif name in MARKUP_SINKS and any(
+                isinstance(a, ast.JoinedStr)
+                or (isinstance(a, ast.BinOp) and isinstance(a.op, (ast.Add, ast.Mod)))
+                for a in node.args
+            ):
+                found.append(where)
+    return found
+
+
+def test_tui_never_renders_formatted_strings_as_markup():
+    risks = _markup_risks(ROOT / "tui")
+    assert risks == [], "\n".join(f"{p}:{n}: {c}" for p, n, c in risks)
+
+
+def test_the_markup_check_catches_sinks(tmp_path):
+    pkg = tmp_path / "tui"
+    pkg.mkdir()
+    (pkg / "bad.py").write_text(
+        "def f(self, doc):\n"
+        "    self.notify(f'saved {doc}')\n"
+        "    self.query_one('#x').update(f'title: {doc.title}')\n"
+        "    self.notify(doc, markup=False)\n"
+        "    Static(Text(doc))\n"
+    )
+    assert sorted(n for _, n, _ in _markup_risks(pkg)) == [2, 3]
