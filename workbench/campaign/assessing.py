@@ -25,6 +25,7 @@ from workbench.campaign.judging import (
     _ids,
     get_or_create_assessor,
     record_grade,
+    waits_for_write_lock,
 )
 from workbench.errors import NotFoundError
 from workbench.store.models import (
@@ -250,6 +251,7 @@ def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
 # ---- writes ----------------------------------------------------------------------------
 
 
+@waits_for_write_lock
 def record_repeat(
     db: Database, assessor: str, query: str, document: str, grade: int, *, seconds: float = 0.0
 ) -> GradeRecord:
@@ -272,6 +274,7 @@ def record_repeat(
         )
 
 
+@waits_for_write_lock
 def set_note(db: Database, assessor: str, query: str, document: str, note: str) -> GradeRecord:
     """Attach `note` to the assessor's judgment (if any) and append a `note` event.
 

@@ -7,6 +7,7 @@ everywhere.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -196,6 +197,26 @@ def record_grade(
                 raise
 
 
+def waits_for_write_lock(write):
+    """Decorator for a write made of ONE transaction: retry it while SQLite reports
+    "database is locked" (another process, e.g. a big import, holds the write lock longer
+    than the busy timeout), up to LOCK_WAIT_S. The error comes from BEGIN IMMEDIATE,
+    before anything was written, so a retry cannot write twice."""
+
+    @functools.wraps(write)
+    def retrying(*args, **kwargs):
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                return write(*args, **kwargs)
+            except OperationalError as exc:
+                if "database is locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+
+    return retrying
+
+
+@waits_for_write_lock
 def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRecord | None:
     """Revert `assessor`'s most recent grade change not yet undone (optionally within one
     query); None when there is nothing to undo. The undo is itself an event."""
