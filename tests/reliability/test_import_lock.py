@@ -34,7 +34,7 @@ def short_busy_db(tmp_path, monkeypatch):
     db.close()
 
 
-def _grade_while_locked(db, path) -> tuple[dict, float]:
+def _grade_while_locked(db, path, write=None) -> tuple[dict, float]:
     """Another writer (the import) holds the write lock for HOLD_S; grade meanwhile."""
     holder = sqlite3.connect(str(path), isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
@@ -43,7 +43,7 @@ def _grade_while_locked(db, path) -> tuple[dict, float]:
 
     def grade() -> None:
         try:
-            out["record"] = record_grade(db, "ann", "q1", "d0001", 2)
+            out["record"] = (write or (lambda: record_grade(db, "ann", "q1", "d0001", 2)))()
         except Exception as exc:  # noqa: BLE001 - reported to the test
             out["error"] = exc
 
@@ -74,3 +74,21 @@ def test_without_waiting_the_grade_would_fail(short_busy_db, monkeypatch):
     assert isinstance(out.get("error"), OperationalError)
     assert "database is locked" in str(out["error"])
     assert judgment_counts(db) == (0, 0)
+
+
+@pytest.mark.parametrize("action", ["undo", "note", "repeat"])
+def test_undo_note_and_repeat_wait_too(short_busy_db, action):
+    """The judging screen's other writes (undo, note, a hidden repeat grade) also wait."""
+    from workbench.campaign import assessing
+    from workbench.campaign.judging import undo_last
+
+    db, path = short_busy_db
+    record_grade(db, "ann", "q1", "d0002", 1)
+    write = {
+        "undo": lambda: undo_last(db, "ann"),
+        "note": lambda: assessing.set_note(db, "ann", "q1", "d0002", "why"),
+        "repeat": lambda: assessing.record_repeat(db, "ann", "q1", "d0002", 3),
+    }[action]
+    out, elapsed = _grade_while_locked(db, path, write)
+    assert "error" not in out, out.get("error")
+    assert out["record"].kind == action and elapsed >= HOLD_S
