@@ -205,3 +205,17 @@ def test_blocked_duplicate_row_maps_back(monkeypatch):
     with pytest.raises(DuplicatePairError) as err:
         evaluate(*QRELS, ["2", "1", "2", "1"], ["a", "a", "e", "a"], [1.0, 2.0, 3.0, 4.0], ["map"])
     assert err.value.row == 3
+
+
+def test_blocked_evaluation_of_a_split_query(monkeypatch):
+    import workbench.metrics.evaluate as evaluation
+
+    run = (["1", "2", "1", "2"], ["a", "a", "c", "x"], [1.0, 2.0, 3.0, 0.5])
+    whole = evaluate(*QRELS, *run, MEASURES)
+    monkeypatch.setattr(evaluation, "BLOCK_ROWS", 1)
+    blocked = evaluate(*QRELS, *run, MEASURES)
+    for m in whole.measures:
+        assert np.array_equal(whole.per_query[m], blocked.per_query[m]), m.label
+    with pytest.raises(DuplicatePairError) as err:
+        evaluate(*QRELS, ["1", "2", "1", "2"], ["a", "a", "a", "x"], [1.0, 2.0, 3.0, 0.5], ["map"])
+    assert err.value.row == 2

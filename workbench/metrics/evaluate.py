@@ -187,13 +187,31 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     docno = as_bytes(run.docno)
     rank = None if run.rank is None else np.asarray(run.rank)
     qidx = index.query_index(qid)
+    values, present = one(qid[:0], docno[:0], score[:0], None if rank is None else rank[:0])
+    heads = np.flatnonzero(np.concatenate(([True], qidx[1:] != qidx[:-1])))
+    if heads.size == np.unique(qidx[heads]).size:
+        # each query's rows are contiguous (as in any run file): cut the file into
+        # consecutive slices at query boundaries, no copying of the arrays
+        at = np.searchsorted(heads, np.arange(BLOCK_ROWS, score.size, BLOCK_ROWS))
+        cuts = heads[at[at < heads.size]]  # the first query start at or after each target
+        edges = np.unique(np.concatenate(([0], cuts, [score.size])))
+        for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist()):
+            try:
+                vals, pres = one(qid[lo:hi], docno[lo:hi], score[lo:hi],
+                                 None if rank is None else rank[lo:hi])
+            except DuplicatePairError as exc:
+                raise DuplicatePairError(exc.which, lo + exc.row, qid[lo + exc.row],
+                                         docno[lo + exc.row]) from None
+            for m in ms:
+                values[m][pres] = vals[m][pres]
+            present = present | pres
+        return values, present
     rows_per_query = np.bincount(qidx[qidx >= 0], minlength=index.nq)
     # whole queries, in index order, cut into blocks of about BLOCK_ROWS rows
     qblock = (np.cumsum(rows_per_query) - rows_per_query) // BLOCK_ROWS
     row_block = np.where(qidx >= 0, qblock[np.maximum(qidx, 0)], -1)
     order = np.argsort(row_block, kind="stable")  # keeps the file order inside blocks
     bounds = np.searchsorted(row_block[order], np.arange(-1, int(qblock.max()) + 2))
-    values, present = one(qid[:0], docno[:0], score[:0], None if rank is None else rank[:0])
     for b in range(1, bounds.size - 1):
         rows = order[bounds[b]:bounds[b + 1]]
         if rows.size == 0:
