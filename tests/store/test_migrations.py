@@ -182,3 +182,13 @@ def test_one_linear_history():
     assert revisions[0].revision == head_revision()
     assert revisions[-1].down_revision is None
     assert len(scripts.get_heads()) == 1
+
+
+def test_revision_graph_read_without_alembic_matches_alembic():
+    from alembic.script import ScriptDirectory
+
+    from workbench.store.schema import alembic_config, head_revision, known_revisions
+
+    scripts = ScriptDirectory.from_config(alembic_config())
+    assert head_revision() == scripts.get_current_head()
+    assert known_revisions() == {s.revision for s in scripts.walk_revisions()}
