@@ -187,6 +187,7 @@ def _table(evs, names, per_query, uppers, settings) -> None:
 
 
 def _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete, compat, top_grade):
+    """(evaluation, upper bound or None, warning or None) for one read run."""
     from workbench.metrics.evaluate import RunArrays, evaluate_many
     from workbench.metrics.ranking import DuplicatePairError
 
@@ -205,13 +206,90 @@ def _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete, comp
     if not ev.qids:
         raise InputError(path, None, "no query of the run is in the qrels "
                                      "(trec_eval: no queries with both results and relevance info)")
+    warning = None
     if ev.missing and not complete:
-        click.echo(
+        warning = (
             f"workbench: warning: {path}: {len(ev.missing)} qrels "
             f"quer{'y' if len(ev.missing) == 1 else 'ies'} missing from the run, not averaged "
-            f"(use -c to count them as 0)", err=True,
+            f"(use -c to count them as 0)"
         )
-    return ev, up
+    return ev, up, warning
+
+
+# ----------------------------------------------------------------------------- processes
+#
+# Several runs are evaluated by worker processes forked after the qrels index is built:
+# the children share it copy-on-write and send back only the small per-query results.
+# (Threads could not help: most of the work holds the GIL.)
+
+MIN_PARALLEL_BYTES = 8 << 20  # below this much run text, forking costs more than it saves
+_JOB: dict = {}  # what forked workers need; set in the parent just before forking
+
+
+def default_jobs() -> int:
+    """Worker processes: WORKBENCH_THREADS if set, else the number of cores."""
+    import os
+
+    env = os.environ.get("WORKBENCH_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return os.cpu_count() or 1
+
+
+def _use_processes(runs, jobs: int | None) -> int:
+    """How many worker processes to evaluate `runs` with (0: evaluate in this one)."""
+    import multiprocessing
+    import os
+
+    if len(runs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 0
+    n = min(jobs if jobs is not None else default_jobs(), len(runs))
+    if n < 2:
+        return 0
+    if jobs is None:  # by default only when the files are big enough to be worth it
+        try:
+            size = sum(os.path.getsize(p) for p in runs)
+        except OSError:
+            return 0  # let the serial path report the missing file
+        if size < MIN_PARALLEL_BYTES:
+            return 0
+    return n
+
+
+def _work(k: int):
+    """In a worker: read and evaluate run k; errors come back as values, raised in order."""
+    from workbench.errors import WorkbenchError
+    from workbench.formats.trec import read_run
+
+    j = _JOB
+    path = j["runs"][k]
+    try:
+        r = read_run(path, threads=1, **j["read"])
+        ev, up, warning = _evaluate_one(r, path, *j["args"])
+        return "ok", (ev, up, warning, r.tag or path)
+    except InputError as exc:
+        return "input", (exc.path, exc.line, exc.reason)
+    except WorkbenchError as exc:
+        return "other", str(exc)
+
+
+def _evaluate_in_processes(runs, n, read, args):
+    """(evaluation, upper, warning, name) per run, in run order, from n forked workers."""
+    import multiprocessing
+
+    from workbench.errors import WorkbenchError
+
+    _JOB.update(runs=list(runs), read=read, args=args)
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            for kind, value in pool.imap(_work, range(len(runs))):
+                if kind == "input":
+                    raise InputError(*value)
+                if kind == "other":
+                    raise WorkbenchError(value)
+                yield value
+    finally:
+        _JOB.clear()
 
 
 @click.command(name="eval")
@@ -237,8 +315,11 @@ def _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete, comp
               help="Also give each value if every unjudged retrieved document were relevant "
                    "(at the top grade).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="trec", show_default=True)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes evaluating several runs at once (default: WORKBENCH_THREADS or "
+                   "the number of cores, for big enough files; 1: none).")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
-          bounds, fmt) -> None:
+          bounds, fmt, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -250,8 +331,9 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
         raise UsageError("-l must be >= 0")
     if sys.platform.startswith("linux"):
         _tune_allocator()
-    # Files are read ahead in threads (numpy releases the GIL while parsing): the qrels
-    # and the first run together, then the next run while this one is evaluated.
+    # Several big runs: worker processes (see _evaluate_in_processes). Otherwise files
+    # are read ahead in threads (numpy releases the GIL while parsing): the qrels and the
+    # first run together, then the next run while this one is evaluated.
     # Duplicates are checked once, by the evaluation's own key sort; rows map to lines.
 
     keep_rank = ties == "rank"
@@ -260,27 +342,43 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     evs, uppers, names = [], [], []
     from workbench.formats.trec import default_threads
 
-    with ThreadPoolExecutor(max_workers=default_threads()) as pool:
-        fq = pool.submit(read_qrels, qrels, check_duplicates=False)
-        read = dict(keep_rank=keep_rank, check_duplicates=False, all_tags=False)
-        ahead = [pool.submit(read_run, runs[0], **read)]
-        q = fq.result()
+    read = dict(keep_rank=keep_rank, check_duplicates=False, all_tags=False)
+    n_proc = _use_processes(runs, jobs)
+
+    def qrels_index(q):
         try:
             index = QrelsIndex(q.qid, q.docno, q.rel)
         except DuplicatePairError as exc:
             raise InputError(q.path, int(q.line[exc.row]), str(exc).replace(" in the qrels", "")) from None
         top_grade = max(int(q.rel.max()) if len(q) else 1, rel_level, 1)
-        for k, path in enumerate(runs):
-            if k + 1 < len(runs):
-                ahead.append(pool.submit(read_run, runs[k + 1], **read))
-            r = ahead[k].result()
-            ahead[k] = None  # let the arrays go once evaluated
-            ev, up = _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete,
-                                   int(compat), top_grade if bounds else None)
-            if up is not None:
-                uppers.append(up)
-            evs.append(ev)
-            names.append(r.tag or path)
+        return index, top_grade
+
+    def keep(ev, up, warning, name):
+        if warning is not None:
+            click.echo(warning, err=True)
+        if up is not None:
+            uppers.append(up)
+        evs.append(ev)
+        names.append(name)
+
+    if n_proc:
+        index, top_grade = qrels_index(read_qrels(qrels, check_duplicates=False))
+        args = (ms, index, rel_level, ties, max_depth, complete, int(compat),
+                top_grade if bounds else None)
+        for result in _evaluate_in_processes(runs, n_proc, read, args):
+            keep(*result)
+    else:
+        with ThreadPoolExecutor(max_workers=default_threads()) as pool:
+            fq = pool.submit(read_qrels, qrels, check_duplicates=False)
+            ahead = [pool.submit(read_run, runs[0], **read)]
+            index, top_grade = qrels_index(fq.result())
+            for k, path in enumerate(runs):
+                if k + 1 < len(runs):
+                    ahead.append(pool.submit(read_run, runs[k + 1], **read))
+                r = ahead[k].result()
+                ahead[k] = None  # let the arrays go once evaluated
+                keep(*_evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete,
+                                    int(compat), top_grade if bounds else None), r.tag or path)
     out = sys.stdout
     if fmt == "trec":
         lines: list[str] = []
