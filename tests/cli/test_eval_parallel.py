@@ -7,6 +7,7 @@ import random
 import pytest
 
 from workbench.cli import main
+from workbench.formats.trec import query_cuts
 
 
 def _write(tmp_path, nq=30, runs=3, seed=7):
@@ -64,3 +65,61 @@ def test_processes_report_the_first_bad_run_in_order(tmp_path, capsys):
     assert serial[0] == 1
     assert f"{runs[1]}:6: duplicate document" in serial[2]
     assert parallel == serial
+
+
+# ----------------------------------------------------------------------------- one run in pieces
+
+
+@pytest.mark.parametrize("extra", [
+    ["-q", "--format", "trec"],
+    ["-q", "-c", "-m", "official", "-m", "iprec_at_recall", "--format", "trec"],
+    ["-q", "--ties", "rank", "-M", "7", "--format", "json"],
+])
+@pytest.mark.parametrize("jobs", ["2", "3"])
+def test_one_run_in_pieces_prints_what_the_serial_path_prints(tmp_path, capsys, extra, jobs):
+    qp, (run,) = _write(tmp_path, runs=1)
+    assert len(query_cuts(run, int(jobs))) == int(jobs) + 1  # really cut
+    serial = _run(capsys, "eval", qp, run, *extra, "-j", "1")
+    parallel = _run(capsys, "eval", qp, run, *extra, "-j", jobs)
+    assert serial[0] == 0 and len(serial[1]) > 1000
+    assert parallel == serial
+
+
+def test_a_query_in_two_pieces_falls_back_to_the_serial_result(tmp_path, capsys):
+    qp, (run,) = _write(tmp_path, runs=1)
+    lines = run.read_text().splitlines()
+    lines.append("1 Q0 d79x 41 -5 sys0")  # query 1 again at the very end of the file
+    run.write_text("\n".join(lines) + "\n")
+    serial = _run(capsys, "eval", qp, run, "-q", "-j", "1")
+    parallel = _run(capsys, "eval", qp, run, "-q", "-j", "2")
+    assert "num_ret               \t1\t41" in serial[1]
+    assert parallel == serial
+
+
+@pytest.mark.parametrize("bad", ["{q} Q0 x 1 oops t", "{dup}", "{q} Q0 x 1"])
+def test_errors_in_a_later_piece_name_the_file_line(tmp_path, capsys, bad):
+    qp, (run,) = _write(tmp_path, runs=1)
+    lines = run.read_text().splitlines()
+    at = len(lines) - 60  # query 30, in the last piece
+    lines.insert(at, bad.format(q=lines[at].split()[0], dup=lines[at - 1]))
+    run.write_text("\n".join(lines) + "\n")
+    serial = _run(capsys, "eval", qp, run, "-j", "1")
+    parallel = _run(capsys, "eval", qp, run, "-j", "2")
+    assert serial[0] == 1
+    assert f"{run}:{at + 1}: " in serial[2]
+    assert parallel == serial
+
+
+def test_query_cuts_fall_on_query_changes(tmp_path):
+    _, (run,) = _write(tmp_path, runs=1)
+    data = run.read_bytes()
+    cuts = query_cuts(run, 4)
+    assert cuts[0] == 0 and cuts[-1] == len(data) and cuts == sorted(set(cuts)) and len(cuts) == 5
+    for c in cuts[1:-1]:
+        before = data[:c].splitlines()[-1].split()[0]
+        after = data[c:].split(b"\n", 1)[0].split()[0]
+        assert data[c - 1:c] == b"\n" and before != after
+    # a file of one query cannot be cut
+    one = tmp_path / "one"
+    one.write_text("".join(f"7 Q0 d{i} {i} 1.0 t\n" for i in range(500)))
+    assert query_cuts(one, 2) == [0, one.stat().st_size]

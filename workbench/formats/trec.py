@@ -31,7 +31,7 @@ import numpy as np
 
 from workbench.errors import InputError
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "CHUNK_BYTES"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "query_cuts", "CHUNK_BYTES"]
 
 CHUNK_BYTES = 4 << 20  # bytes per parsing chunk (whole lines): small temporaries stay in cache
 _BOM = b"\xef\xbb\xbf"
@@ -81,14 +81,25 @@ class Run:
 # ----------------------------------------------------------------------------- reading
 
 
-def _chunks(fh: BinaryIO, path: str, chunk_bytes: int) -> Iterable[bytes | memoryview]:
+def _chunks(fh: BinaryIO, path: str, chunk_bytes: int,
+            byte_range: tuple[int, int] | None = None) -> Iterable[bytes | memoryview]:
     """Yield chunks of whole lines (each ending in \n), without a leading BOM.
 
+    byte_range (lo, hi): only those bytes of the file (lo and hi at line starts).
     Chunks are memoryviews into the blocks read where possible (no copy)."""
     carry = b""
     first = True
+    left = None
+    if byte_range is not None:
+        fh.seek(byte_range[0])
+        first = byte_range[0] == 0  # a BOM can only start the file
+        left = max(0, byte_range[1] - byte_range[0])
     while True:
-        block = fh.read(chunk_bytes)
+        if left is None:
+            block = fh.read(chunk_bytes)
+        else:
+            block = fh.read(min(chunk_bytes, left)) if left else b""
+            left -= len(block)
         if first:
             first = False
             if block.startswith(_BOM):
@@ -317,7 +328,8 @@ def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, pat
         )
 
 
-def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: int | None):
+def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: int | None,
+                byte_range: tuple[int, int] | None = None):
     """Tokenise a file chunk by chunk and apply parse(a, starts, ends, lines, name) to
     each chunk with rows; returns (name, list of parse results in file order).
 
@@ -335,7 +347,7 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
     with fh:
         before = 0
         if n_threads == 1:
-            for raw in _chunks(fh, name, chunk_bytes):
+            for raw in _chunks(fh, name, chunk_bytes, byte_range):
                 out.append(work(raw, before))
                 before += _count_lines(raw)
         else:
@@ -343,7 +355,7 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
 
             with ThreadPoolExecutor(max_workers=n_threads) as pool:
                 pending = []
-                for raw in _chunks(fh, name, chunk_bytes):
+                for raw in _chunks(fh, name, chunk_bytes, byte_range):
                     pending.append(pool.submit(work, raw, before))
                     before += _count_lines(raw)
                     while len(pending) > n_threads:  # bound the memory in flight
@@ -411,16 +423,19 @@ def _run_chunk_parser(keep_rank: bool, all_tags: bool):
 
 def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
              all_tags: bool = True, chunk_bytes: int = CHUNK_BYTES,
-             threads: int | None = None) -> Run:
+             threads: int | None = None, byte_range: tuple[int, int] | None = None) -> Run:
     """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
 
+    byte_range (lo, hi): read only these bytes (both at line starts, see query_cuts);
+    line numbers then count from lo (line 1 is the line starting at lo).
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
     check_duplicates, threads: as for read_qrels. all_tags=False collects only the
     first tag (``Run.tags`` then lists the tags found at chunk starts), a little faster.
     """
     name, parts = _parse_file(path, 6, "qid iter docno rank score tag",
-                              _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads)
+                              _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads,
+                              byte_range)
     tags: list[str] = []
     for p in parts:
         for t in p[4]:
@@ -441,6 +456,42 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
         tags=tuple(tags),
         line=line,
     )
+
+
+def query_cuts(path, parts: int, probe: int = 1 << 20) -> list[int]:
+    """Byte offsets [0, c1, ..., size] cutting a run file into about `parts` equal pieces,
+    each cut at the start of a line whose query id differs from the line before.
+
+    With each query's lines together (as in any run file) no query then spans two
+    pieces; callers must still check that (a cut only saves time, it proves nothing).
+    A cut is left out when no query change is found within `probe` bytes.
+    """
+    size = os.path.getsize(path)
+    cuts = [0]
+    with open(path, "rb") as fh:
+        for k in range(1, parts):
+            pos = size * k // parts
+            if pos <= cuts[-1] + 1:
+                continue
+            fh.seek(pos - 1)
+            block = fh.read(probe)
+            at = block.find(b"\n")  # block[0] is byte pos - 1
+            if at < 0:
+                continue
+            start = pos + at  # the first line starting at or after pos
+            prev = None
+            for line in block[at + 1:].split(b"\n")[:-1]:  # whole lines only
+                tok = line.split(None, 1)
+                if tok and not tok[0].startswith(b"#"):
+                    if prev is None:
+                        prev = tok[0]
+                    elif tok[0] != prev:
+                        if cuts[-1] < start < size:
+                            cuts.append(start)
+                        break
+                start += len(line) + 1
+    cuts.append(size)
+    return cuts
 
 
 # ----------------------------------------------------------------------------- writing

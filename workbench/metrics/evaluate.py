@@ -27,7 +27,8 @@ from workbench.metrics.kernels import MIN_GEO_MEAN, compute
 from workbench.metrics.measures import Measure, parse_measures
 from workbench.metrics.ranking import NONPOOL, UNJUDGED, DuplicatePairError, QrelsIndex, rank_run
 
-__all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex"]
+__all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex",
+           "evaluation_from_values", "per_query_values"]
 
 
 @dataclass(frozen=True)
@@ -142,24 +143,44 @@ def evaluate_many(
             ev_index, run, ms, rel_level=rel_level, ties=ties, max_depth=max_depth,
             compat=compat, check_duplicates=check_duplicates,
         )
-        qsel = np.arange(index.nq) if complete else np.flatnonzero(present)
-        per_query = {}
-        summary = {}
-        for m in ms:
-            vals = values[m][qsel]
-            per_query[m] = vals
-            summary[m] = aggregate(m, vals)
-        qids = tuple(q.decode("utf-8", "replace") for q in index.qids[qsel].tolist())
-        missing = tuple(
-            q.decode("utf-8", "replace") for q in index.qids[~present].tolist()
-        )
-        out.append(Evaluation(
-            measures=ms, qids=qids, per_query=per_query, summary=summary, missing=missing,
-            tag=run.tag, ties=ties,
+        out.append(evaluation_from_values(
+            index, ms, values, present, tag=run.tag, ties=ties, complete=complete,
             settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
                       "compat": compat, "unjudged_as": unjudged_as},
         ))
     return out
+
+
+def evaluation_from_values(index: QrelsIndex, ms, values, present, *, tag: str, ties: str,
+                           complete: bool, settings: dict) -> Evaluation:
+    """The ``Evaluation`` of one run from ``per_query_values`` (values[m] for every
+    qrels query, present): selects the evaluated queries and aggregates."""
+    ms = _measures(ms)
+    qsel = np.arange(index.nq) if complete else np.flatnonzero(present)
+    per_query = {}
+    summary = {}
+    for m in ms:
+        vals = values[m][qsel]
+        per_query[m] = vals
+        summary[m] = aggregate(m, vals)
+    qids = tuple(q.decode("utf-8", "replace") for q in index.qids[qsel].tolist())
+    missing = tuple(
+        q.decode("utf-8", "replace") for q in index.qids[~present].tolist()
+    )
+    return Evaluation(
+        measures=ms, qids=qids, per_query=per_query, summary=summary, missing=missing,
+        tag=tag, ties=ties, settings=settings,
+    )
+
+
+def per_query_values(index: QrelsIndex, run: RunArrays, measures, *, rel_level: int = 1,
+                     ties: str = "trec_eval", max_depth: int | None = None, compat: int = 10,
+                     check_duplicates: bool = True):
+    """(values, present) for one run: values[m] a float64 array over every qrels query
+    (an empty ranking's value where the run lacks the query), present the queries it has.
+    Runs cut into pieces of whole queries can be evaluated piece by piece and merged."""
+    return _per_query_values(index, run, _measures(measures), rel_level=rel_level, ties=ties,
+                             max_depth=max_depth, compat=compat, check_duplicates=check_duplicates)
 
 
 BLOCK_ROWS = 1 << 20  # run rows evaluated together (whole queries); see _per_query_values
