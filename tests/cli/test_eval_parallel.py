@@ -123,3 +123,28 @@ def test_query_cuts_fall_on_query_changes(tmp_path):
     one = tmp_path / "one"
     one.write_text("".join(f"7 Q0 d{i} {i} 1.0 t\n" for i in range(500)))
     assert query_cuts(one, 2) == [0, one.stat().st_size]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
+    from workbench.errors import InputError
+    from workbench.formats.trec import read_run
+
+    lines = [f"q{i // 50} Q0 doc{i} {i} {1.0 / (i + 1)!r} t\n" for i in range(500)]
+    lines[100] = "# a comment line\n"
+    lines[101] = "\n"
+    p = tmp_path / "r"
+    p.write_text("".join(lines))
+    whole = read_run(p, chunk_bytes=64, threads=threads)
+    assert whole.line.tolist() == [n for n in range(1, 501) if n not in (101, 102)]
+    cuts = query_cuts(p, 2)
+    first = read_run(p, chunk_bytes=64, threads=threads, byte_range=(cuts[0], cuts[1]))
+    second = read_run(p, chunk_bytes=64, threads=threads, byte_range=(cuts[1], cuts[2]))
+    assert first.docno.tolist() + second.docno.tolist() == whole.docno.tolist()
+    offset = first.line[-1]  # the pieces count lines from their own start
+    assert (second.line + offset).tolist() == whole.line[len(first):].tolist()
+    lines[433] = "q1 Q0 broken 1\n"
+    p.write_text("".join(lines))
+    with pytest.raises(InputError) as err:
+        read_run(p, chunk_bytes=64, threads=threads)
+    assert err.value.line == 434

@@ -138,7 +138,8 @@ def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> Non
             raise InputError(path, line, "invalid UTF-8 text") from None
 
 
-def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
+def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str,
+              newline_count: list | None = None):
     """Split a chunk of whole lines into exactly `ncols` tokens per content line.
 
     (The caller adds raw.count(b"\\n") to lines_before for the next chunk.)
@@ -155,6 +156,8 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str):
     np.greater(a, 32, out=nonws[1:])
     edges = np.flatnonzero(nonws[1:] != nonws[:-1])  # token starts and ends, alternating
     newlines = np.flatnonzero(a == _NL)
+    if newline_count is not None:
+        newline_count.append(newlines.size)  # (the caller's line count for the next chunk)
     padded = np.zeros(a.size + _PAD, dtype=np.uint8)
     padded[: a.size] = a
     rows = newlines.size
@@ -342,14 +345,21 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
         a, st, en, ln = _tokenise(raw, name, before, ncols, what)
         return None if ln.size == 0 else parse(a, st, en, ln, name)
 
+    def work_counted(raw: bytes, before: int):
+        # one thread: the chunk's newline count comes from the tokeniser, no extra pass
+        nl = []
+        a, st, en, ln = _tokenise(raw, name, before, ncols, what, nl)
+        return (None if ln.size == 0 else parse(a, st, en, ln, name)), nl[0]
+
     n_threads = _THREADS if threads is None else max(1, threads)
     out = []
     with fh:
         before = 0
         if n_threads == 1:
             for raw in _chunks(fh, name, chunk_bytes, byte_range):
-                out.append(work(raw, before))
-                before += _count_lines(raw)
+                result, nl = work_counted(raw, before)
+                out.append(result)
+                before += nl
         else:
             from concurrent.futures import ThreadPoolExecutor
 
