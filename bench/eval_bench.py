@@ -1,6 +1,6 @@
 """Benchmark `workbench eval` against pytrec-eval-terrier (and ranx, if installed).
 
-    .venv/bin/python bench/eval_bench.py [--sizes small,large] [--systems 20] [--repeat 1]
+    .venv/bin/python bench/eval_bench.py [--sizes small,large] [--systems 20] [--repeat 1] [--jobs N]
 
 Generates (seeded, once, cached in bench/data/, which git ignores) graded qrels and runs:
 - "small": 1 000 queries × depth 1 000 (≈1 M run lines per system, ≈0.9 M qrels lines),
@@ -36,6 +36,7 @@ MEASURES = ["map", "ndcg", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "b
 PYTREC_MEASURES = {"map", "ndcg", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "bpref", "Rprec"}
 RANX_METRICS = ["map", "ndcg", "ndcg@10", "precision@10", "recall@100", "mrr", "bpref", "r-precision"]
 POOL = 2_000  # distinct documents per query in the collection
+EVAL_OPTIONS: list[str] = []  # extra `workbench eval` options (--jobs)
 
 
 def _write_lines(path: Path, chunks) -> None:
@@ -111,7 +112,8 @@ def best_of(repeat: int, fn):
 
 
 def time_workbench_process(qrels: Path, runs: list[Path], repeat: int):
-    cmd = [str(ROOT.parent / ".venv" / "bin" / "workbench"), "eval", str(qrels), *map(str, runs)]
+    cmd = [str(ROOT.parent / ".venv" / "bin" / "workbench"), "eval", str(qrels), *map(str, runs),
+           *EVAL_OPTIONS]
     for m in MEASURES:
         cmd += ["-m", m]
 
@@ -219,7 +221,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--no-ranx", action="store_true")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="`workbench eval -j N` (1: one process, as before worker processes)")
     args = ap.parse_args(argv)
+    if args.jobs is not None:
+        EVAL_OPTIONS[:] = ["-j", str(args.jobs)]
     rows = []
     sizes = args.sizes.split(",")
     if "small" in sizes:
