@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
@@ -154,34 +154,53 @@ def _repeat_grades(s: Session, aid: int, qid: int | None = None) -> dict[tuple[i
 
 
 def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
-    """Every query with assignments for `assessor`, in query import order."""
+    """Every query with assignments for `assessor`, in query import order.
+
+    Counted in SQL (one grouped pass over the assessor's assignments with indexed EXISTS
+    probes): a campaign of 10 000 queries has ~1 M assignments, too many to walk in Python
+    before the first screen.
+    """
     with db.read() as s:
         aid = _assessor_id(s, assessor)
         if aid is None:
             return []
-        queries = s.execute(
-            select(Query.id, Query.ext_id, Query.title)
-            .where(Query.id.in_(select(Assignment.query_id).where(Assignment.assessor_id == aid)))
+        same_item = (
+            Judgment.assessor_id == aid,
+            Judgment.query_id == Assignment.query_id,
+            Judgment.document_id == Assignment.document_id,
+        )
+        graded = select(Judgment.id).where(*same_item).exists()
+        regraded = (
+            select(JudgmentEvent.id)
+            .where(
+                JudgmentEvent.assessor_id == aid,
+                JudgmentEvent.query_id == Assignment.query_id,
+                JudgmentEvent.document_id == Assignment.document_id,
+                JudgmentEvent.kind == "repeat",
+            )
+            .exists()
+        )
+        done = case(
+            (and_(Assignment.repeat.is_(True), regraded), 1),
+            (and_(Assignment.repeat.is_(False), graded), 1),
+            else_=0,
+        )
+        counts = (
+            select(
+                Assignment.query_id.label("qid"),
+                func.count().label("pooled"),
+                func.sum(done).label("done"),
+            )
+            .where(Assignment.assessor_id == aid)
+            .group_by(Assignment.query_id)
+            .subquery()
+        )
+        rows = s.execute(
+            select(Query.ext_id, Query.title, counts.c.done, counts.c.pooled)
+            .join(counts, counts.c.qid == Query.id)
             .order_by(Query.id)
         ).all()
-        judged = {
-            (q, d)
-            for q, d in s.execute(
-                select(Judgment.query_id, Judgment.document_id).where(Judgment.assessor_id == aid)
-            )
-        }
-        repeats = _repeat_grades(s, aid)
-        pooled: dict[int, int] = {}
-        done: dict[int, int] = {}
-        for q, d, rep in s.execute(
-            select(Assignment.query_id, Assignment.document_id, Assignment.repeat).where(
-                Assignment.assessor_id == aid
-            )
-        ):
-            pooled[q] = pooled.get(q, 0) + 1
-            if ((q, d) in repeats) if rep else ((q, d) in judged):
-                done[q] = done.get(q, 0) + 1
-    return [QueryProgress(ext, title or "", done.get(q, 0), pooled[q]) for q, ext, title in queries]
+    return [QueryProgress(ext, title or "", int(d or 0), int(n)) for ext, title, d, n in rows]
 
 
 def load_queue(db: Database, assessor: str, query: str) -> Queue:
