@@ -225,6 +225,7 @@ def _check(ev, path, complete) -> str | None:
 #
 # Several runs are evaluated by worker processes forked after the qrels index is built:
 # the children share it copy-on-write and send back only the small per-query results.
+# One big run is cut into pieces of whole queries, one per worker (see _evaluate_pieces).
 # (Threads could not help: most of the work holds the GIL.)
 
 MIN_PARALLEL_BYTES = 8 << 20  # below this much run text, forking costs more than it saves
@@ -402,8 +403,8 @@ def _evaluate_in_processes(runs, n, read, args):
                    "(at the top grade).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="trec", show_default=True)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Processes evaluating several runs at once (default: WORKBENCH_THREADS or "
-                   "the number of cores, for big enough files; 1: none).")
+              help="Worker processes: one run each, or pieces of one big run (default: "
+                   "WORKBENCH_THREADS or the number of cores, for big enough files; 1: none).")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
           bounds, fmt, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
