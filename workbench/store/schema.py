@@ -42,12 +42,16 @@ def alembic_config(connection=None):
     return cfg
 
 
-@functools.lru_cache(maxsize=1)
 def _revision_graph() -> dict[str, str | None]:
+    return _read_revision_graph(migrations_dir())
+
+
+@functools.lru_cache(maxsize=4)
+def _read_revision_graph(scripts: Path) -> dict[str, str | None]:
     """revision -> down_revision, read from the scripts' headers without importing Alembic
     (Alembic's script loader costs 0.15-0.5 s, and every open checks the revision)."""
     graph: dict[str, str | None] = {}
-    for path in sorted((migrations_dir() / "versions").glob("*.py")):
+    for path in sorted((scripts / "versions").glob("*.py")):
         source = path.read_text(encoding="utf-8")
         rev = _REVISION.search(source)
         down = _DOWN_REVISION.search(source)
