@@ -182,10 +182,6 @@ class ScoreboardScreen(LeadScreen):
             c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
         ] + [f"unjudged@{board.k}"]
         place = table_place(dt)
-        if [str(c.label) for c in dt.columns.values()] != labels:
-            dt.clear(columns=True)
-            for i, label in enumerate(labels):
-                dt.add_column(Text(label, justify="right" if i > 2 else "left"), key=f"c{i}")
         best = {c: max((table.means[s][c] for s in table.systems if table.n_queries.get(s)),
                        default=None) for c in cols}
         rows = []
@@ -204,6 +200,15 @@ class ScoreboardScreen(LeadScreen):
             holes = unjudged(table, system, board.judged, board.k)
             cells.append(Text(str(holes), justify="right", style="yellow" if holes else "dim"))
             rows.append((system, cells))
+        # Fixed widths from the labels and cells: DataTable's auto widths settle on a later
+        # refresh, and a live reload in between showed label-wide, cut-off numbers.
+        widths = [max([Text(label).cell_len] + [row[i].cell_len for _, row in rows])
+                  for i, label in enumerate(labels)]
+        if [(str(c.label), c.width) for c in dt.columns.values()] != list(zip(labels, widths)):
+            dt.clear(columns=True)
+            for i, (label, width) in enumerate(zip(labels, widths)):
+                dt.add_column(Text(label, justify="right" if i > 2 else "left"), key=f"c{i}",
+                              width=width)
         fill_table(dt, rows, place)
         if not dt.has_focus and not self.query_one("#sb-measures", Input).has_focus:
             dt.focus()
