@@ -397,21 +397,24 @@ def _parse_qrels_chunk(a, st, en, ln, name):
 
 
 def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_BYTES,
-               threads: int | None = None) -> Qrels:
+               threads: int | None = None, byte_range: tuple[int, int] | None = None,
+               line_numbers: bool = True) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``); raises InputError on bad input.
 
     check_duplicates=False skips the duplicate (qid, docno) check, for callers that
     check anyway (the evaluation does, and maps the row back to ``Qrels.line``).
-    threads: parsing threads (default: up to 2).
+    threads: parsing threads (default: up to 2). byte_range: as for read_run.
+    line_numbers=False leaves ``Qrels.line`` None (saves memory; errors still name lines).
     """
-    name, parts = _parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads)
+    name, parts = _parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads,
+                              byte_range)
     qid = _concat([p[0] for p in parts], "S1")
     docno = _concat([p[1] for p in parts], "S1")
     rel = _concat([p[2] for p in parts], np.int64)
-    line = _concat([p[3] for p in parts], np.int64)
+    line = _concat([p[3] for p in parts], np.int64) if line_numbers or check_duplicates else None
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
-    return Qrels(qid=qid, docno=docno, rel=rel, path=name, line=line)
+    return Qrels(qid=qid, docno=docno, rel=rel, path=name, line=line if line_numbers else None)
 
 
 def _run_chunk_parser(keep_rank: bool, all_tags: bool):
@@ -433,15 +436,16 @@ def _run_chunk_parser(keep_rank: bool, all_tags: bool):
 
 def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
              all_tags: bool = True, chunk_bytes: int = CHUNK_BYTES,
-             threads: int | None = None, byte_range: tuple[int, int] | None = None) -> Run:
+             threads: int | None = None, byte_range: tuple[int, int] | None = None,
+             line_numbers: bool = True) -> Run:
     """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
 
     byte_range (lo, hi): read only these bytes (both at line starts, see query_cuts);
     line numbers then count from lo (line 1 is the line starting at lo).
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
-    check_duplicates, threads: as for read_qrels. all_tags=False collects only the
-    first tag (``Run.tags`` then lists the tags found at chunk starts), a little faster.
+    check_duplicates, threads, line_numbers: as for read_qrels. all_tags=False collects
+    only the first tag (``Run.tags`` then lists the tags found at chunk starts), a little faster.
     """
     name, parts = _parse_file(path, 6, "qid iter docno rank score tag",
                               _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads,
@@ -453,9 +457,11 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
                 tags.append(t)
     qid = _concat([p[0] for p in parts], "S1")
     docno = _concat([p[1] for p in parts], "S1")
-    line = _concat([p[5] for p in parts], np.int64)
+    line = _concat([p[5] for p in parts], np.int64) if line_numbers or check_duplicates else None
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
+    if not line_numbers:
+        line = None
     return Run(
         qid=qid,
         docno=docno,
