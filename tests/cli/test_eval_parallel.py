@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -148,3 +149,138 @@ def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
     with pytest.raises(InputError) as err:
         read_run(p, chunk_bytes=64, threads=threads)
     assert err.value.line == 434
+
+
+# ----------------------------------------------------------------------------- eval_split:
+# qrels and run both read in pieces by several processes
+
+
+def _split_eval(qp, run, jobs=2, **kw):
+    from workbench.cli.eval_split import evaluate_split, run_cuts
+    from workbench.metrics.measures import parse_measures
+
+    ms = parse_measures(["official", "iprec_at_recall", "ndcg_cut.5"])
+    cuts = run_cuts(run, jobs, forced=True)
+    assert cuts is not None and len(cuts) == jobs + 1
+    opts = dict(rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10)
+    opts.update(kw)
+    return evaluate_split(str(qp), str(run), cuts, ms, **opts)
+
+
+def _serial_eval(qp, run, **kw):
+    from workbench.formats.trec import read_qrels, read_run
+    from workbench.metrics.evaluate import evaluate
+    from workbench.metrics.measures import parse_measures
+
+    q, r = read_qrels(qp), read_run(run, keep_rank=True)
+    opts = dict(rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10)
+    opts.update(kw)
+    return evaluate(q.qid, q.docno, q.rel, r.qid, r.docno, r.score,
+                    parse_measures(["official", "iprec_at_recall", "ndcg_cut.5"]),
+                    run_rank=r.rank, tag=r.tag, **opts)
+
+
+def _same(a, b):
+    assert a.qids == b.qids and a.missing == b.missing and a.tag == b.tag
+    assert a.measures == b.measures
+    for m in a.measures:
+        assert a.per_query[m].tolist() == b.per_query[m].tolist(), m.label
+        assert a.summary[m] == b.summary[m], m.label
+
+
+@pytest.mark.parametrize("qrels_order", ["file", "bytes", "reversed", "scattered"])
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_split_reads_both_files_in_pieces_whatever_the_qrels_order(tmp_path, qrels_order, jobs):
+    qp, (run,) = _write(tmp_path, runs=1, nq=40)
+    lines = qp.read_text().splitlines()
+    if qrels_order == "bytes":  # "1", "10", "11", ... as `sort` leaves a qrels file
+        lines.sort(key=lambda s: s.split()[0].encode())
+    elif qrels_order == "reversed":
+        lines.reverse()
+    elif qrels_order == "scattered":  # no query's rows together
+        random.Random(3).shuffle(lines)
+    # a qrels-only query, split over both halves of the file, and one with no relevant doc
+    lines.insert(5, "500 0 only1 2")
+    lines.append("500 0 only2 1")
+    lines.append("501 0 zero 0")
+    qp.write_text("\n".join(lines) + "\n")
+    for complete in (False, True):
+        split = _split_eval(qp, run, jobs, complete=complete)
+        assert split is not None  # really evaluated in pieces, no fallback
+        _same(split, _serial_eval(qp, run, complete=complete))
+    assert "500" in split.qids and "500" in _split_eval(qp, run, jobs).missing
+
+
+@pytest.mark.parametrize("opts", [
+    dict(ties="rank", max_depth=7), dict(ties="input", rel_level=2), dict(compat=9),
+])
+def test_split_options_give_the_serial_numbers(tmp_path, opts):
+    qp, (run,) = _write(tmp_path, runs=1, nq=30)
+    _same(_split_eval(qp, run, 2, **opts), _serial_eval(qp, run, **opts))
+
+
+@pytest.mark.parametrize("trouble", ["qrels duplicate", "qrels bad line", "query in two pieces",
+                                     "child fails"])
+def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys, monkeypatch,
+                                                               trouble):
+    import workbench.cli.eval_split as es
+
+    qp, (run,) = _write(tmp_path, runs=1, nq=30)
+    lines = qp.read_text().splitlines()
+    if trouble == "qrels duplicate":  # the two rows fall in different qrels pieces
+        lines.append(lines[3])
+    elif trouble == "qrels bad line":
+        lines.insert(len(lines) - 10, "7 0 docx notanumber")
+    elif trouble == "query in two pieces":
+        run.write_text(run.read_text() + "1 Q0 d79x 41 -5 sys0\n")
+    else:
+        real = es._Piece.evaluate
+
+        def dies(self):
+            if self.k == 1:
+                os._exit(3)
+            return real(self)
+
+        monkeypatch.setattr(es._Piece, "evaluate", dies)
+    qp.write_text("\n".join(lines) + "\n")
+    assert _split_eval(qp, run, 2) is None
+    serial = _run(capsys, "eval", qp, run, "-q", "-j", "1")
+    parallel = _run(capsys, "eval", qp, run, "-q", "-j", "2")
+    assert parallel == serial
+    if trouble.startswith("qrels"):
+        assert serial[0] == 1 and f"{qp}:" in serial[2]
+    else:
+        assert serial[0] == 0
+
+
+def test_split_leaves_no_scratch_files(tmp_path, monkeypatch):
+    import workbench.cli.eval_split as es
+
+    made = []
+    real = es._scratch_dir
+
+    def scratch(need):
+        made.append(real(need))
+        return made[-1]
+
+    monkeypatch.setattr(es, "_scratch_dir", scratch)
+    qp, (run,) = _write(tmp_path, runs=1)
+    assert _split_eval(qp, run, 2) is not None
+    lines = qp.read_text().splitlines()
+    qp.write_text("\n".join(lines + ["1 0 d1 x"]) + "\n")
+    assert _split_eval(qp, run, 2) is None
+    assert len(made) == 2 and not any(os.path.exists(d) for d in made)
+
+
+def test_line_cuts_fall_at_line_starts(tmp_path):
+    from workbench.cli.eval_split import line_cuts
+
+    p = tmp_path / "f"
+    data = b"".join(b"%d 0 d%d 1\n" % (i, i) for i in range(1000))
+    p.write_bytes(data)
+    for parts in (1, 2, 3, 7):
+        cuts = line_cuts(p, parts)
+        assert cuts[0] == 0 and cuts[-1] == len(data) and len(cuts) == parts + 1
+        assert all(data[c - 1:c] == b"\n" for c in cuts[1:-1])
+    p.write_bytes(b"one long line without end" * 10)
+    assert line_cuts(p, 3) == [0, p.stat().st_size]

@@ -225,7 +225,7 @@ def _check(ev, path, complete) -> str | None:
 #
 # Several runs are evaluated by worker processes forked after the qrels index is built:
 # the children share it copy-on-write and send back only the small per-query results.
-# One big run is cut into pieces of whole queries, one per worker (see _evaluate_pieces).
+# One big run is read and evaluated in pieces, qrels and all (see eval_split).
 # (Threads could not help: most of the work holds the GIL.)
 
 MIN_PARALLEL_BYTES = 8 << 20  # below this much run text, forking costs more than it saves
@@ -277,87 +277,6 @@ def _work(k: int):
         return "input", (exc.path, exc.line, exc.reason)
     except WorkbenchError as exc:
         return "other", str(exc)
-
-
-def _split(runs, jobs: int | None, bounds: bool) -> list[int] | None:
-    """Byte offsets cutting a single big run into pieces of whole queries, one per
-    worker process, or None to read it in this process."""
-    import multiprocessing
-    import os
-
-    from workbench.formats.trec import query_cuts
-
-    if len(runs) != 1 or bounds or "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    n = jobs if jobs is not None else default_jobs()
-    if n < 2:
-        return None
-    try:
-        if jobs is None and os.path.getsize(runs[0]) < MIN_SPLIT_BYTES:
-            return None
-        cuts = query_cuts(runs[0], n)
-    except OSError:
-        return None  # let the serial path report it
-    return cuts if len(cuts) > 2 else None
-
-
-MIN_SPLIT_BYTES = 64 << 20  # one run this big is read and evaluated in pieces
-
-
-def _work_piece(i: int):
-    """In a worker: read and evaluate piece i of the run (None on any error: the parent
-    then redoes the whole run itself, so that errors name the right line)."""
-    from workbench.formats.trec import read_run
-    from workbench.metrics.evaluate import RunArrays, per_query_values
-
-    j = _JOB
-    lo, hi = j["cuts"][i], j["cuts"][i + 1]
-    ms, index, rel_level, ties, max_depth, complete, compat = j["args"]
-    try:
-        r = read_run(j["path"], threads=1, byte_range=(lo, hi), **j["read"])
-        values, present = per_query_values(
-            index, RunArrays(r.qid, r.docno, r.score, r.tag, r.rank), ms, rel_level=rel_level,
-            ties=ties, max_depth=max_depth, compat=compat)
-    except Exception:  # noqa: BLE001 - any problem: the serial path reports it exactly
-        return None
-    return values, present, r.tag
-
-
-def _evaluate_pieces(path, cuts, read, args):
-    """The Evaluation of one run evaluated in pieces by forked workers, or None when a
-    piece failed or a query of the qrels turned up in two pieces (then the caller
-    evaluates the run itself: same numbers, same errors)."""
-    import multiprocessing
-
-    from workbench.metrics.evaluate import evaluation_from_values
-
-    ms, index, rel_level, ties, max_depth, complete, compat = args
-    _JOB.update(path=path, cuts=cuts, read=read, args=args)
-    values = present = None
-    tag = ""
-    try:
-        with multiprocessing.get_context("fork").Pool(len(cuts) - 1) as pool:
-            for res in pool.imap(_work_piece, range(len(cuts) - 1)):
-                if res is None:
-                    return None
-                vals, pres, t = res
-                tag = tag or t
-                if values is None:
-                    values, present = vals, pres
-                    continue
-                if (present & pres).any():
-                    return None
-                for m, v in values.items():
-                    v[pres] = vals[m][pres]
-                present |= pres
-    finally:
-        _JOB.clear()
-    return evaluation_from_values(
-        index, ms, values, present, tag=tag or path, ties=ties,
-        complete=complete,
-        settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
-                  "compat": compat, "unjudged_as": None},
-    )
 
 
 def _evaluate_in_processes(runs, n, read, args):
@@ -448,13 +367,20 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
         evs.append(ev)
         names.append(name)
 
-    cuts = None if n_proc else _split(runs, jobs, bounds)
+    cuts = None
+    if not n_proc and len(runs) == 1 and not bounds:
+        from workbench.cli.eval_split import run_cuts
+
+        cuts = run_cuts(runs[0], jobs if jobs is not None else default_jobs(), forced=jobs is not None)
     if cuts is not None:
-        index, top_grade = qrels_index(read_qrels(qrels, check_duplicates=False))
-        args = (ms, index, rel_level, ties, max_depth, complete, int(compat))
-        ev = _evaluate_pieces(runs[0], cuts, read, args)
-        if ev is None:  # the run itself is odd: evaluate it here, errors and all
+        from workbench.cli.eval_split import evaluate_split
+
+        ev = evaluate_split(qrels, runs[0], cuts, ms, rel_level=rel_level, ties=ties,
+                            max_depth=max_depth, complete=complete, compat=int(compat))
+        if ev is None:  # something is odd: evaluate here, errors and all
+            index, top_grade = qrels_index(read_qrels(qrels, check_duplicates=False))
             r = read_run(runs[0], **read)
+            args = (ms, index, rel_level, ties, max_depth, complete, int(compat))
             keep(*_evaluate_one(r, runs[0], *args, None), r.tag or runs[0])
         else:
             keep(ev, None, _check(ev, runs[0], complete), ev.tag)
