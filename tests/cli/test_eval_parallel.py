@@ -284,3 +284,12 @@ def test_line_cuts_fall_at_line_starts(tmp_path):
         assert all(data[c - 1:c] == b"\n" for c in cuts[1:-1])
     p.write_bytes(b"one long line without end" * 10)
     assert line_cuts(p, 3) == [0, p.stat().st_size]
+
+
+def test_split_with_a_tiny_crlf_qrels_file_with_comments(tmp_path):
+    qp, (run,) = _write(tmp_path, runs=1, nq=12)
+    qp.write_bytes(b"\xef\xbb\xbf# judged by hand\r\n4 0 d1 2\r\n\r\n# more\r\n7 0 d2 1\r\n")
+    for jobs in (2, 3):
+        split = _split_eval(qp, run, jobs)
+        assert split is not None and split.qids == ("4", "7")
+        _same(split, _serial_eval(qp, run))
