@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.metrics.encode import factorize, pair_keys
-from workbench.metrics.ranking import _group_argsort, _key_order
+from workbench.metrics.ranking import _group_argsort
 
 
 @settings(max_examples=200, deadline=None)
@@ -24,9 +24,6 @@ def test_group_and_global_orders(sizes, rnd, split_a_query):
     assert sorted(o.tolist()) == list(range(q.size))
     for g in np.unique(q):
         assert np.all(np.diff(keys[o][q[o] == g].astype(np.int64)) >= 0)
-    o2 = _key_order(q, keys)
-    assert sorted(o2.tolist()) == list(range(q.size))
-    assert np.all(np.diff(keys[o2].astype(np.int64)) >= 0)
 
 
 def test_factorize_keeps_strcmp_order_across_word_boundaries():

@@ -25,7 +25,7 @@ import numpy as np
 
 from workbench.metrics.kernels import MIN_GEO_MEAN, compute
 from workbench.metrics.measures import Measure, parse_measures
-from workbench.metrics.ranking import NONPOOL, UNJUDGED, DuplicatePairError, QrelsIndex, rank_run
+from workbench.metrics.ranking import NONPOOL, UNJUDGED, DuplicatePairError, QrelsIndex, _rank
 
 __all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex",
            "evaluation_from_values", "per_query_values"]
@@ -195,20 +195,20 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     empty ranking (0, or R for num_rel)."""
     from workbench.metrics.encode import as_bytes
 
-    def one(qid, docno, score, rank):
-        rk = rank_run(index, qid, docno, score, ties=ties, rank=rank, max_depth=max_depth,
-                      check_duplicates=check_duplicates)
+    def one(qidx, docno, score, rank):
+        rk = _rank(index, qidx, docno, score, ties=ties, rank=rank, max_depth=max_depth,
+                   check_duplicates=check_duplicates)
         cache: dict = {}
         return {m: compute(m, index, rk, rel_level, compat, cache) for m in ms}, rk.present
 
     score = np.asarray(run.score, dtype=np.float64)
-    if score.size <= BLOCK_ROWS:
-        return one(run.qid, run.docno, score, run.rank)
     qid = as_bytes(run.qid)
+    qidx = index.query_index(qid)
+    if score.size <= BLOCK_ROWS:
+        return one(qidx, run.docno, score, run.rank)
     docno = as_bytes(run.docno)
     rank = None if run.rank is None else np.asarray(run.rank)
-    qidx = index.query_index(qid)
-    values, present = one(qid[:0], docno[:0], score[:0], None if rank is None else rank[:0])
+    values, present = one(qidx[:0], docno[:0], score[:0], None if rank is None else rank[:0])
     heads = np.flatnonzero(np.concatenate(([True], qidx[1:] != qidx[:-1])))
     if heads.size == np.unique(qidx[heads]).size:
         # each query's rows are contiguous (as in any run file): cut the file into
@@ -218,7 +218,7 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
         edges = np.unique(np.concatenate(([0], cuts, [score.size])))
         for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist()):
             try:
-                vals, pres = one(qid[lo:hi], docno[lo:hi], score[lo:hi],
+                vals, pres = one(qidx[lo:hi], docno[lo:hi], score[lo:hi],
                                  None if rank is None else rank[lo:hi])
             except DuplicatePairError as exc:
                 raise DuplicatePairError(exc.which, lo + exc.row, qid[lo + exc.row],
@@ -238,7 +238,7 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
         if rows.size == 0:
             continue
         try:
-            vals, pres = one(qid[rows], docno[rows], score[rows], None if rank is None else rank[rows])
+            vals, pres = one(qidx[rows], docno[rows], score[rows], None if rank is None else rank[rows])
         except DuplicatePairError as exc:
             raise DuplicatePairError(exc.which, int(rows[exc.row]), qid[rows[exc.row]],
                                      docno[rows[exc.row]]) from None

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from workbench.metrics.measures import Measure
-from workbench.metrics.ranking import QrelsIndex, Ranking
+from workbench.metrics.ranking import QrelsIndex, Ranking, _ranks
 
 __all__ = ["compute", "MIN_GEO_MEAN", "INFAP_EPSILON"]
 
@@ -203,18 +203,12 @@ def _idcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulativ
     cache = ctx.index.cache
     if key in cache:
         return cache[key]
-    grp, grade = ctx.index.ideal()
+    grp, grade = ctx.index.ideal(cutoff)
     if grp.size == 0:
         cache[key] = np.zeros(ctx.nq)
         return cache[key]
-    starts = np.flatnonzero(np.concatenate(([True], grp[1:] != grp[:-1])))
-    first = np.zeros(ctx.nq, dtype=np.int64)
-    first[grp[starts]] = starts
-    rank = np.arange(grp.size, dtype=np.int64) - first[grp] + 1
+    rank = _ranks(grp, ctx.nq)
     g = _gains(grade, gain)
-    if cutoff is not None:
-        keep = rank <= cutoff
-        grp, g, rank = grp[keep], g[keep], rank[keep]
     w = g if cumulative else g / _discount(rank, discount, base)
     cache[key] = np.bincount(grp, weights=w, minlength=ctx.nq)
     return cache[key]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import _BLOCK, as_bytes, factorize, pair_keys
+from workbench.metrics.encode import _BLOCK, as_bytes, factorize, hash_bytes, hash_pairs
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
 
@@ -41,15 +41,39 @@ class DuplicatePairError(ValueError):
 
 def _first_duplicate(h_sorted, order, qcodes, docno):
     """Row of the earliest-found second occurrence of an exact duplicate, -1 if none,
-    -2 if only hash collisions (different pairs with equal hashes) were seen."""
+    -2 if only hash collisions (different pairs with equal hashes) were seen.
+
+    qcodes: the rows' queries, or None when equal keys imply equal queries."""
     cand = np.flatnonzero(h_sorted[1:] == h_sorted[:-1])
     if cand.size == 0:
         return -1
     a, b = order[cand], order[cand + 1]
-    same = (qcodes[a] == qcodes[b]) & (docno[a] == docno[b])
+    same = docno[a] == docno[b]
+    if qcodes is not None:  # None: equal keys imply equal queries
+        same &= qcodes[a] == qcodes[b]
     if same.any():
         return int(np.maximum(a, b)[same].min())
     return -2
+
+
+def _run_starts(ids: np.ndarray) -> np.ndarray:
+    """Start of each run of equal neighbouring ids (int64; empty for no rows)."""
+    if ids.size == 0:
+        return np.empty(0, dtype=np.int64)
+    change = np.flatnonzero(ids[1:] != ids[:-1])
+    starts = np.empty(change.size + 1, dtype=np.int64)
+    starts[0] = 0
+    np.add(change, 1, out=starts[1:])
+    return starts
+
+
+_HBITS = 40  # docno hash bits of a key; the query's key prefix goes above them
+_PREFIX_MAX = 1 << (64 - _HBITS)
+
+
+def _doc_hash(docno: np.ndarray) -> np.ndarray:
+    """The 40-bit docno hash part of a (query, docno) key."""
+    return hash_bytes(docno) >> np.uint64(64 - _HBITS)
 
 
 class QrelsIndex:
@@ -57,89 +81,203 @@ class QrelsIndex:
 
     qids: the qrels query ids in trec_eval's order (byte-string order), as an ``S``
     array; every ranking and result is indexed by position in it.
+
+    The index is the sorted array of (query prefix << 40 | docno hash) keys. When each
+    query's rows are contiguous (any qrels file), a query's prefix is the position of its
+    group in the file: sorting each group by its hashes then sorts all keys, with no
+    global permutation. Lookups confirm every hash match byte for byte.
     """
 
     def __init__(self, qid, docno, rel) -> None:
         qid = as_bytes(qid)
         docno = as_bytes(docno)
-        rel = np.asarray(rel, dtype=np.int64)
+        rel = np.asarray(rel)
+        if rel.dtype.kind != "i":
+            rel = np.asarray(rel, dtype=np.int64)
         if not (qid.size == docno.size == rel.size):
             raise ValueError("qrels arrays differ in length")
-        qcode, nq = factorize(qid)
+        n = qid.size
+        starts = _run_starts(qid)
+        gq, nq = factorize(qid[starts])  # query code of each group of rows
         self.nq = nq
         self.qids = np.empty(nq, dtype=qid.dtype)
-        self.qids[qcode] = qid
+        self.qids[gq] = qid[starts]
         self.docno = docno
-        self.qcode = qcode
-        # trec_eval: every negative grade means "in the pool, unjudged"
-        self.rel = np.where(rel < 0, UNJUDGED, rel)
-        h = pair_keys(qcode, docno)
-        order = _key_order(qcode, h)
+        sizes = np.diff(np.append(starts, n))
+        self._gq, self._sizes = gq, sizes
+        self._qcode: np.ndarray | None = None
+        self._rel: np.ndarray | None = None
+        self._raw_rel = rel
+        lo = int(rel.min()) if n else 0
+        hi = int(rel.max()) if n else 0
+        # grades (negative ones all UNJUDGED) in the narrowest type that holds them
+        self._rel_dtype = np.dtype(np.int8 if hi <= 127 else np.int64)
+        self._grade_lo, self._grade_hi = (UNJUDGED if lo < 0 else 0), max(hi, 0)
+        contiguous = starts.size == nq
+        if contiguous and nq <= _PREFIX_MAX:
+            # prefix = group position in the file
+            prefix = np.arange(nq, dtype=np.uint64) << np.uint64(_HBITS)
+            self._qprefix = np.empty(nq, dtype=np.uint64)
+            self._qprefix[gq] = prefix
+            h = _doc_hash(docno)
+            h |= np.repeat(prefix, sizes)
+            order = _sort_groups(h, starts, sizes)
+        elif nq <= _PREFIX_MAX:
+            self._qprefix = np.arange(nq, dtype=np.uint64) << np.uint64(_HBITS)
+            h = _doc_hash(docno)
+            h |= self._qprefix[self.qcode]
+            order = np.argsort(h)
+        else:  # more queries than prefixes: a 64-bit hash of the whole pair
+            self._qprefix = None
+            h = hash_pairs(self.qcode, docno)
+            order = np.argsort(h)
         self._hash = h[order]
         self._order = order
-        # the rows in key order, so that lookups of sorted keys read memory in order
-        self._q_sorted = qcode[order]
-        self._doc_sorted = docno[order]
-        self._rel_sorted = self.rel[order]
-        dup = _first_duplicate(self._hash, order, qcode, docno)
+        self._rel_sorted = self._grades(rel[order])
+        dup = _first_duplicate(self._hash, order, None if self._qprefix is not None else self.qcode, docno)
         if dup >= 0:
             raise DuplicatePairError("qrels", dup, qid[dup], docno[dup])
         # distinct pairs with equal keys (rare): exact lookups instead
         self._collision = dup == -2
         self._levels: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._hist: tuple[np.ndarray, np.ndarray] | None | bool = False
         self._ideal: tuple[np.ndarray, np.ndarray] | None = None
         self.cache: dict = {}  # per-qrels results kernels reuse across runs (ideal DCG)
+
+    def _grades(self, rel: np.ndarray) -> np.ndarray:
+        """trec_eval: every negative grade means "in the pool, unjudged"."""
+        return np.where(rel < 0, UNJUDGED, rel).astype(self._rel_dtype, copy=False)
+
+    @property
+    def qcode(self) -> np.ndarray:
+        """Query index of each qrels row (in the rows' order)."""
+        if self._qcode is None:
+            self._qcode = np.repeat(self._gq, self._sizes)
+        return self._qcode
+
+    @property
+    def rel(self) -> np.ndarray:
+        """Grade of each qrels row (int64; negative grades as UNJUDGED)."""
+        if self._rel is None:
+            self._rel = np.where(self._raw_rel < 0, UNJUDGED, self._raw_rel).astype(np.int64, copy=False)
+        return self._rel
+
+    def keys(self, qidx: np.ndarray, docno: np.ndarray) -> np.ndarray:
+        """uint64 keys of (query index, docno) pairs, comparable with the index's."""
+        docno = as_bytes(docno)
+        if self._qprefix is None:
+            return hash_pairs(qidx, docno)
+        h = _doc_hash(docno)
+        h |= self._qprefix[qidx]
+        return h
+
+    def _histogram(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(grades, counts): counts[q, j] rows of query q with grade grades[j], or None
+        when the grades are too spread out for a small table."""
+        if self._hist is False:
+            lo, hi = self._grade_lo, self._grade_hi
+            width = hi - lo + 1
+            n = self._raw_rel.size
+            if width > 4096 or self.nq * width > 4 * n + 65536:
+                self._hist = None
+            else:
+                g = self._grades(self._raw_rel).astype(np.int64)
+                g -= lo
+                g += np.repeat(self._gq * width, self._sizes)
+                counts = np.bincount(g, minlength=self.nq * width).reshape(self.nq, width)
+                self._hist = (np.arange(lo, hi + 1, dtype=np.int64), counts)
+        return self._hist
 
     def counts(self, level: int) -> tuple[np.ndarray, np.ndarray]:
         """(R, N) per query: grades >= level, and judged grades 0 <= g < level."""
         if level not in self._levels:
-            judged = self.rel >= 0
-            rel = self.rel >= level
-            R = np.bincount(self.qcode, weights=rel, minlength=self.nq).astype(np.int64)
-            J = np.bincount(self.qcode, weights=judged, minlength=self.nq).astype(np.int64)
+            hist = self._histogram()
+            if hist is not None:
+                grades, counts = hist
+                R = counts[:, grades >= level].sum(axis=1, dtype=np.int64)
+                J = counts[:, grades >= 0].sum(axis=1, dtype=np.int64)
+            else:
+                rel = self.rel
+                R = np.bincount(self.qcode, weights=rel >= level, minlength=self.nq).astype(np.int64)
+                J = np.bincount(self.qcode, weights=rel >= 0, minlength=self.nq).astype(np.int64)
             self._levels[level] = (R, J - R if level >= 0 else J * 0)
         return self._levels[level]
 
-    def ideal(self) -> tuple[np.ndarray, np.ndarray]:
-        """(grp, grade): positive grades of each query sorted descending, flat by query."""
-        if self._ideal is None:
-            pos = self.rel > 0
+    def ideal(self, cutoff: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(grp, grade): positive grades of each query sorted descending, flat by query;
+        with a cutoff, only each query's first `cutoff`."""
+        if cutoff is None and self._ideal is not None:
+            return self._ideal
+        hist = self._histogram()
+        if hist is not None:
+            grades, counts = hist
+            pos = np.flatnonzero(grades > 0)[::-1]  # positive grades, best first
+            take = counts[:, pos]
+            if cutoff is not None:
+                before = np.cumsum(take, axis=1) - take
+                take = np.clip(cutoff - before, 0, take)
+            grade = np.repeat(np.tile(grades[pos], self.nq), take.reshape(-1))
+            grp = np.repeat(np.arange(self.nq, dtype=np.int64), take.sum(axis=1))
+        else:
+            rel = self.rel
+            pos = rel > 0
             g = self.qcode[pos]
-            v = self.rel[pos]
+            v = rel[pos]
             order = np.lexsort((-v, g))
-            self._ideal = (g[order], v[order])
-        return self._ideal
+            grp, grade = g[order], v[order]
+            if cutoff is not None:
+                rank = _ranks(grp, self.nq)
+                keep = rank <= cutoff
+                grp, grade = grp[keep], grade[keep]
+        if cutoff is None:
+            self._ideal = (grp, grade)
+        return grp, grade
 
     def lookup(self, qidx: np.ndarray, docno: np.ndarray, h: np.ndarray | None = None,
                order: np.ndarray | None = None) -> np.ndarray:
         """Grade of each (query index, docno) pair: qrels grade, NONPOOL or UNJUDGED.
 
-        h, order: the pairs' hash_pairs() and its argsort, when the caller has them
-        (looking up sorted hashes walks the index in order, which is much faster).
+        h, order: the pairs' keys() and an order that sorts them, when the caller has
+        them (looking up sorted keys walks the index in order, which is much faster).
         """
-        out = np.full(qidx.size, NONPOOL, dtype=np.int64)
+        qidx = np.asarray(qidx)
+        docno = as_bytes(docno)
+        sh = None
+        if qidx.size and self._hash.size and not self._collision:
+            if h is None:
+                h = self.keys(qidx, docno)
+            if order is None:
+                order = np.argsort(h)
+            sh = h[order]
+        return self._lookup_keys(qidx, docno, sh, order)
+
+    def _lookup_keys(self, qidx, docno, sh, order) -> np.ndarray:
+        """lookup() of pairs whose keys, in `order`, are sh (sorted within groups)."""
+        out = np.full(qidx.size, NONPOOL, dtype=self._rel_dtype)
         if qidx.size == 0 or self._hash.size == 0:
             return out
         if self._collision:
             return self._lookup_exact(qidx, docno)
-        if h is None:
-            h = pair_keys(qidx, docno)
-        if order is None:
-            order = np.argsort(h)
         # in blocks of rows: small temporaries are recycled (see encode.hash_bytes)
         for lo in range(0, order.size, _BLOCK):
             rows_all = order[lo:lo + _BLOCK]
-            sh = h[rows_all]
+            skeys = sh[lo:lo + _BLOCK]
             # search only the index range these keys can fall in: with query-major keys
             # and a block of whole queries it is small, so the search stays in cache
-            a = int(np.searchsorted(self._hash, sh.min()))
-            b = int(np.searchsorted(self._hash, sh.max(), side="right"))
-            pos = np.searchsorted(self._hash[a:b], sh) + a
-            pos[pos >= b] = max(a, 0) if b > a else 0
-            hit = np.flatnonzero(self._hash[pos] == sh)
+            a = int(np.searchsorted(self._hash, skeys.min()))
+            b = int(np.searchsorted(self._hash, skeys.max(), side="right"))
+            if b <= a:
+                continue
+            pos = np.searchsorted(self._hash[a:b], skeys)
+            pos += a
+            pos[pos >= b] = a
+            hit = np.flatnonzero(self._hash[pos] == skeys)
             p = pos[hit]
             rows = rows_all[hit]
-            exact = (self._q_sorted[p] == qidx[rows]) & (self._doc_sorted[p] == docno[rows])
+            src = self._order[p]
+            exact = self.docno[src] == docno[rows]
+            if self._qprefix is None:
+                exact &= self.qcode[src] == qidx[rows]
             out[rows[exact]] = self._rel_sorted[p[exact]]
         return out
 
@@ -154,8 +292,8 @@ class QrelsIndex:
         pos = np.searchsorted(sk, kr)
         pos[pos == sk.size] = 0
         hit = sk[pos] == kr
-        out = np.full(qidx.size, NONPOOL, dtype=np.int64)
-        out[hit] = self.rel[order[pos[hit]]]
+        out = np.full(qidx.size, NONPOOL, dtype=self._rel_dtype)
+        out[hit] = self._grades(self._raw_rel[order[pos[hit]]])
         return out
 
     def query_index(self, run_qid) -> np.ndarray:
@@ -163,14 +301,53 @@ class QrelsIndex:
         run_qid = as_bytes(run_qid)
         if run_qid.size == 0 or self.nq == 0:
             return np.full(run_qid.size, -1, dtype=np.int64)
-        change = np.flatnonzero(run_qid[1:] != run_qid[:-1]) + 1
-        heads = np.concatenate(([0], change))
+        heads = _run_starts(run_qid)
         hq = run_qid[heads]
         pos = np.searchsorted(self.qids, hq)
         pos[pos == self.nq] = 0
         found = self.qids[pos] == hq
         idx = np.where(found, pos, -1)
         return np.repeat(idx, np.diff(np.append(heads, run_qid.size)))
+
+
+def _ranks(grp: np.ndarray, nq: int) -> np.ndarray:
+    """1-based position of each row within its (contiguous) group."""
+    n = grp.size
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    starts = _run_starts(grp)
+    first = np.zeros(nq, dtype=np.int64)
+    first[grp[starts]] = starts
+    rank = np.arange(1, n + 1, dtype=np.int64)
+    rank -= first[grp]
+    return rank
+
+
+def _sort_groups(keys: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """A permutation that sorts `keys` within each contiguous group (groups in place).
+
+    Groups are sorted as the rows of a matrix padded to the longest group — many small
+    cache-resident sorts instead of one big one — when the padding stays small;
+    otherwise one global argsort (callers pass group-major keys, so it is the same)."""
+    n = keys.size
+    groups = starts.size
+    if n < 2:
+        return np.arange(n)
+    width = int(sizes.max())
+    if groups == 1 or width < 2 or groups * width > 2 * n:
+        return np.argsort(keys)
+    if groups * width == n:
+        local = np.argsort(keys.reshape(groups, width), axis=1)
+        local += starts[:, None]
+        return local.reshape(n)
+    # pad each group with the largest key so that padding sorts last
+    col = np.arange(n, dtype=np.int64) - np.repeat(starts, sizes)
+    mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
+    mat[np.repeat(np.arange(groups), sizes), col] = keys
+    local = np.argsort(mat, axis=1)
+    local += starts[:, None]
+    valid = np.arange(width)[None, :] < sizes[:, None]
+    return local[valid]
 
 
 @dataclass(frozen=True)
@@ -195,60 +372,16 @@ class Ranking:
 def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """An order that sorts `keys` (query-major) within each contiguous query group.
 
-    Groups are sorted as the rows of a matrix padded to the longest group — many small
-    cache-resident sorts instead of one big one — when the padding stays small (a run
-    cut at a fixed depth, a qrels file grouped by query); otherwise one global argsort.
     The result sorts each group's keys; groups keep their places (or, when one global
-    argsort was used, come in key order).
+    argsort was used — a query in two places, or groups too uneven — come in key order).
     """
     n = keys.size
     if n < 2:
         return np.arange(n)
-    change = np.flatnonzero(qidx[1:] != qidx[:-1]) + 1
-    groups = change.size + 1
-    if groups == 1:
+    starts = _run_starts(qidx)
+    if starts.size != np.unique(qidx[starts]).size:  # a query in two places: sort globally
         return np.argsort(keys)
-    starts = np.concatenate(([0], change))
-    if groups != np.unique(qidx[starts]).size:  # a query in two places: sort globally
-        return np.argsort(keys)
-    sizes = np.diff(np.append(starts, n))
-    width = int(sizes.max())
-    if width < 2 or groups * width > 2 * n:
-        return np.argsort(keys)
-    if groups * width == n:
-        local = np.argsort(keys.reshape(groups, width), axis=1)
-        local += starts[:, None]
-        return local.reshape(n)
-    # pad each group with the largest key so that padding sorts last
-    col = np.arange(n, dtype=np.int64) - np.repeat(starts, sizes)
-    mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
-    mat[np.repeat(np.arange(groups), sizes), col] = keys
-    local = np.argsort(mat, axis=1)
-    local += starts[:, None]
-    valid = np.arange(width)[None, :] < sizes[:, None]
-    return local[valid]
-
-
-def _key_order(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """A permutation that sorts query-major `keys` globally, from per-group sorts when
-    each query's rows are contiguous (the groups are then put in query order)."""
-    order = _group_argsort(qidx, keys)
-    n = keys.size
-    if n < 2:
-        return order
-    sk = keys[order]
-    if np.all(sk[1:] >= sk[:-1]):
-        return order
-    change = np.flatnonzero(qidx[1:] != qidx[:-1]) + 1
-    starts = np.concatenate(([0], change))
-    if starts.size != np.unique(qidx[starts]).size:  # a query in two places
-        return np.argsort(keys)
-    sizes = np.diff(np.append(starts, n))
-    gorder = np.argsort(qidx[starts])
-    new_sizes = sizes[gorder]
-    new_starts = np.concatenate(([0], np.cumsum(new_sizes)[:-1]))
-    offset = np.arange(n, dtype=np.int64) - np.repeat(new_starts, new_sizes)
-    return order[np.repeat(starts[gorder], new_sizes) + offset]
+    return _sort_groups(keys, starts, np.diff(np.append(starts, n)))
 
 
 def _desc_float32_key(score: np.ndarray) -> np.ndarray:
@@ -323,9 +456,15 @@ def rank_run(
     ``rank`` — the rank column ascending (then input order). Rows of queries absent
     from the qrels are dropped. max_depth keeps the top n of each query (``-M``).
     """
+    return _rank(index, index.query_index(qid), docno, score, ties=ties, rank=rank,
+                 max_depth=max_depth, check_duplicates=check_duplicates)
+
+
+def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
+          max_depth: int | None, check_duplicates: bool) -> Ranking:
+    """rank_run with the run's query indices (QrelsIndex.query_index) already known."""
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(TIES)}")
-    qidx = index.query_index(qid)
     docno = as_bytes(docno)
     score = np.asarray(score, dtype=np.float64)
     if not (qidx.size == docno.size == score.size):
@@ -337,11 +476,13 @@ def rank_run(
         qidx, docno, score = qidx[rows], docno[rows], score[rows]
         if rank is not None:
             rank = np.asarray(rank)[rows]
-    # One sort of the (query, docno) hashes serves the duplicate check and the lookup.
-    h = pair_keys(qidx, docno)
+    # One sort of the (query, docno) keys serves the duplicate check and the lookup.
+    h = index.keys(qidx, docno)
     horder = _group_argsort(qidx, h)
+    sh = h[horder]
+    del h
     if check_duplicates and qidx.size > 1:
-        dup = _first_duplicate(h[horder], horder, qidx, docno)
+        dup = _first_duplicate(sh, horder, qidx, docno)
         if dup == -2:
             from workbench.metrics.encode import duplicate_pairs
 
@@ -351,7 +492,8 @@ def rank_run(
             raise DuplicatePairError(
                 "run", int(dup if rows is None else rows[dup]), index.qids[qidx[dup]], docno[dup]
             )
-    rel = index.lookup(qidx, docno, h, horder)
+    rel = index._lookup_keys(qidx, docno, sh, horder)
+    del sh, horder
     if ties == "trec_eval":
         order = _trec_order(qidx, score, docno)
     elif ties == "input":
@@ -364,12 +506,13 @@ def rank_run(
         qidx, rel = qidx[order], rel[order]
     nq = index.nq
     n = qidx.size
-    starts = np.flatnonzero(np.concatenate(([True], qidx[1:] != qidx[:-1]))) if n else np.empty(0, np.int64)
+    starts = _run_starts(qidx)
     present = np.zeros(nq, dtype=bool)
     present[qidx[starts]] = True
     first = np.zeros(nq, dtype=np.int64)
     first[qidx[starts]] = starts
-    rk = np.arange(n, dtype=np.int64) - first[qidx] + 1
+    rk = np.arange(1, n + 1, dtype=np.int64)
+    rk -= first[qidx]
     if max_depth is not None:
         cut = rk <= max_depth
         if not cut.all():
