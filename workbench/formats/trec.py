@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO, Iterable
 
@@ -35,7 +36,7 @@ __all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run",
 
 CHUNK_BYTES = 4 << 20  # bytes per parsing chunk (whole lines): small temporaries stay in cache
 _BOM = b"\xef\xbb\xbf"
-_NL, _HASH = 10, 35
+_NL, _CR, _HASH = 10, 13, 35
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,102 +81,135 @@ class Run:
 
 # ----------------------------------------------------------------------------- reading
 
+# Each chunk sits in its own buffer: _FRONT zero bytes, the chunk, then at least _PAD zero
+# bytes, so that fixed-width windows around any token (16 bytes ending at it, or a few
+# words starting at it) stay inside the buffer without copying the chunk.
+_FRONT = 16
+_PAD = 64
 
-def _chunks(fh: BinaryIO, path: str, chunk_bytes: int,
-            byte_range: tuple[int, int] | None = None) -> Iterable[bytes | memoryview]:
-    """Yield chunks of whole lines (each ending in \n), without a leading BOM.
+
+def _last_newline(a: np.ndarray) -> int:
+    """Index of the last \\n in `a`, -1 if none (looks at the tail first)."""
+    hi, step = a.size, 1 << 12
+    while hi > 0:
+        lo = max(0, hi - step)
+        hits = np.flatnonzero(a[lo:hi] == _NL)
+        if hits.size:
+            return lo + int(hits[-1])
+        hi, step = lo, step * 8
+    return -1
+
+
+def _padded(data: bytes) -> np.ndarray:
+    buf = np.zeros(_FRONT + len(data) + _PAD, dtype=np.uint8)
+    buf[_FRONT:_FRONT + len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return buf
+
+
+def _chunks(fh: BinaryIO, chunk_bytes: int,
+            byte_range: tuple[int, int] | None = None) -> Iterable[tuple[np.ndarray, int]]:
+    """Yield (buf, size) per chunk of whole lines: buf[_FRONT:_FRONT + size] holds the lines
+    (each ending in \n, no leading BOM), with zero bytes before and after (see _PAD).
 
     byte_range (lo, hi): only those bytes of the file (lo and hi at line starts).
-    Chunks are memoryviews into the blocks read where possible (no copy)."""
-    carry = b""
-    first = True
+    The file is read straight into the chunk buffers (readinto: no copy per chunk)."""
     left = None
+    first = True
     if byte_range is not None:
         fh.seek(byte_range[0])
         first = byte_range[0] == 0  # a BOM can only start the file
         left = max(0, byte_range[1] - byte_range[0])
+    carry = b""
     while True:
-        if left is None:
-            block = fh.read(chunk_bytes)
-        else:
-            block = fh.read(min(chunk_bytes, left)) if left else b""
-            left -= len(block)
+        want = chunk_bytes if left is None else min(chunk_bytes, left)
+        c = len(carry)
+        buf = np.empty(_FRONT + c + want + _PAD, dtype=np.uint8)
+        got = fh.readinto(memoryview(buf)[_FRONT + c:_FRONT + c + want]) if want else 0
+        if not got:
+            break
+        if left is not None:
+            left -= got
+        skip = 0  # the BOM's bytes, dropped by moving the chunk's start
         if first:
             first = False
-            if block.startswith(_BOM):
-                block = block[len(_BOM):]
-        if not block:
-            break
-        cut = block.rfind(b"\n")
+            if buf[_FRONT:_FRONT + min(got, len(_BOM))].tobytes() == _BOM:
+                skip = len(_BOM)
+        cut = _last_newline(buf[_FRONT + c + skip:_FRONT + c + got])
         if cut < 0:
-            carry += block
+            carry += buf[_FRONT + c + skip:_FRONT + c + got].tobytes()
             continue
-        view = memoryview(block)
-        piece = carry + view[: cut + 1] if carry else view[: cut + 1]
-        carry = bytes(view[cut + 1:])
-        yield piece
+        size = c + cut + 1
+        buf = buf[skip:]
+        buf[:_FRONT] = 0
+        buf[_FRONT:_FRONT + c] = np.frombuffer(carry, dtype=np.uint8)
+        carry = buf[_FRONT + size:_FRONT + c + got - skip].tobytes()
+        buf[_FRONT + size:_FRONT + size + _PAD] = 0
+        yield buf[:_FRONT + size + _PAD], size
     if carry:
-        yield carry + b"\n"
+        yield _padded(carry + b"\n"), len(carry) + 1
 
 
-def _count_lines(raw) -> int:
-    return raw.count(b"\n") if isinstance(raw, bytes) else int(np.count_nonzero(np.frombuffer(raw, np.uint8) == _NL))
+def _count_lines(buf: np.ndarray, size: int) -> int:
+    return int(np.count_nonzero(buf[_FRONT:_FRONT + size] == _NL))
 
 
-def _check_bytes(a: np.ndarray, raw: bytes, path: str, lines_before: int) -> None:
+def _check_bytes(a: np.ndarray, path: str, lines_before: int) -> None:
     """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8."""
     # bytes 0-8 and 14-31 are junk; 9-13 (\t \n \v \f \r) are whitespace
-    junk = (a < 9) | ((a - np.uint8(14)) < 18)
-    if junk.any():
+    if (a < 9).any() or ((a - np.uint8(14)) < 18).any():
+        junk = (a < 9) | ((a - np.uint8(14)) < 18)
         pos = int(np.argmax(junk))
-        line = lines_before + bytes(raw[:pos]).count(b"\n") + 1
+        line = lines_before + int(np.count_nonzero(a[:pos] == _NL)) + 1
         raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
     if a.size and int(a.max()) >= 128:
         try:
-            str(raw, "utf-8")
+            str(memoryview(a), "utf-8")
         except UnicodeDecodeError as exc:
-            line = lines_before + bytes(raw[: exc.start]).count(b"\n") + 1
+            line = lines_before + int(np.count_nonzero(a[: exc.start] == _NL)) + 1
             raise InputError(path, line, "invalid UTF-8 text") from None
 
 
-def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str,
+def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: int, what: str,
               newline_count: list | None = None):
-    """Split a chunk of whole lines into exactly `ncols` tokens per content line.
+    """Split a chunk of whole lines (from _chunks) into exactly `ncols` tokens per content line.
 
-    (The caller adds raw.count(b"\\n") to lines_before for the next chunk.)
+    (The caller adds the chunk's line count to lines_before for the next chunk.)
 
-    Returns (a, starts, ends, line): `a` a uint8 view of the chunk (zero padded at the
-    end), starts/ends (rows, ncols) byte offsets of the tokens, line the 1-based file
-    line of each row.
+    Returns (starts, ends, line): starts/ends (rows, ncols) byte offsets of the tokens
+    from the chunk's start, line the 1-based file line of each row.
     """
-    a = np.frombuffer(raw, dtype=np.uint8)
-    _check_bytes(a, raw, path, lines_before)
+    a = buf[_FRONT:_FRONT + size]
+    _check_bytes(a, path, lines_before)
     # nonws[i + 1] says whether byte i is part of a token; nonws[0] is a virtual space
     nonws = np.empty(a.size + 1, dtype=bool)
     nonws[0] = False
     np.greater(a, 32, out=nonws[1:])
     edges = np.flatnonzero(nonws[1:] != nonws[:-1])  # token starts and ends, alternating
+    # Fast path: every line holds exactly ncols tokens (no blank or comment lines). With as
+    # many newlines as rows, and one right after (or \r\n after) each row's last token,
+    # each row is one whole line; no newline positions needed.
+    rows = edges.size // (2 * ncols)
+    if rows and edges.size == rows * ncols * 2:
+        pairs = edges.reshape(rows, 2 * ncols)  # a view: no copy
+        tail = buf[_FRONT:]  # the chunk and its zero padding
+        last_end = pairs[:, -1]
+        after = tail[last_end]
+        row_ends = (after == _NL).all() or (
+            (after == _NL) | ((after == _CR) & (tail[last_end + 1] == _NL))).all()
+        if (row_ends and not (tail[pairs[:, 0]] == _HASH).any()
+                and int(np.count_nonzero(a == _NL)) == rows):
+            if newline_count is not None:
+                newline_count.append(rows)  # (the caller's line count for the next chunk)
+            line = np.arange(lines_before + 1, lines_before + rows + 1, dtype=np.int64)
+            return pairs[:, 0::2], pairs[:, 1::2], line
     newlines = np.flatnonzero(a == _NL)
     if newline_count is not None:
-        newline_count.append(newlines.size)  # (the caller's line count for the next chunk)
-    padded = np.zeros(a.size + _PAD, dtype=np.uint8)
-    padded[: a.size] = a
-    rows = newlines.size
-    # Fast path: every line holds exactly ncols tokens (no blank or comment lines).
-    if edges.size == rows * ncols * 2 and rows:
-        pairs = edges.reshape(rows, 2 * ncols)  # a view: no copy
-        if (
-            np.all(pairs[:, -1] <= newlines)
-            and np.all(pairs[1:, 0] > newlines[:-1])
-            and not np.any(a[pairs[:, 0]] == _HASH)
-        ):
-            line = np.arange(lines_before + 1, lines_before + rows + 1, dtype=np.int64)
-            return padded, pairs[:, 0::2], pairs[:, 1::2], line
+        newline_count.append(newlines.size)
     starts = edges[0::2]
     ends = edges[1::2]  # the chunk ends with \n, so every token ends
+    empty = np.empty((0, ncols), dtype=np.int64)
     if starts.size == 0:
-        empty = np.empty((0, ncols), dtype=np.int64)
-        return padded, empty, empty, np.empty(0, dtype=np.int64)
+        return empty, empty, np.empty(0, dtype=np.int64)
     tok_line = np.searchsorted(newlines, starts)  # 0-based line within the chunk
     first = np.empty(starts.size, dtype=bool)
     first[0] = True
@@ -187,8 +221,7 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str,
         keep = ~bad_lines[tok_line]
         starts, ends, tok_line, first = starts[keep], ends[keep], tok_line[keep], first[keep]
         if starts.size == 0:
-            empty = np.empty((0, ncols), dtype=np.int64)
-            return padded, empty, empty, np.empty(0, dtype=np.int64)
+            return empty, empty, np.empty(0, dtype=np.int64)
     heads = np.flatnonzero(first)
     counts = np.diff(np.append(heads, starts.size))
     wrong = counts != ncols
@@ -201,34 +234,137 @@ def _tokenise(raw: bytes, path: str, lines_before: int, ncols: int, what: str,
         )
     rows = heads.size
     return (
-        padded,
         starts.reshape(rows, ncols),
         ends.reshape(rows, ncols),
         tok_line[heads] + (lines_before + 1),
     )
 
 
-_PAD = 64  # zero bytes after a chunk so that fixed-width windows never run off its end
+def _windows(buf: np.ndarray, width: int, shift: int) -> np.ndarray:
+    """w[i] = the `width` bytes at chunk offset i + shift, as one void item (a view)."""
+    base = _FRONT + shift
+    return np.ndarray((buf.size - base - width + 1,), dtype=f"V{width}", buffer=buf,
+                      offset=base, strides=(1,))
 
 
-def _gather(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Byte strings a[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded).
+def _rep(byte: int) -> np.uint64:
+    return np.uint64(int.from_bytes(bytes([byte]) * 8, "little"))
 
-    `a` must extend at least max(width) - 1 bytes past the last token (see _PAD), or
-    the token is copied through a slower path.
-    """
+
+_LOW_ONES, _HIGH_BITS, _ZEROS, _DOTS, _HIGH_NIBBLES, _SIXES = (
+    _rep(1), _rep(0x80), _rep(48), _rep(46), _rep(0xF0), _rep(6))
+
+
+@lru_cache(maxsize=None)
+def _byte_masks(words: int, from_left: bool) -> np.ndarray:
+    """t[k] (k = 0..8*words): `words` uint64 masks with the first k bytes set (or the last
+    k bytes, from_left=False), little-endian."""
+    n = 8 * words
+    t = np.zeros((n + 1, n), dtype=np.uint8)
+    for k in range(n + 1):
+        if from_left:
+            t[k, :k] = 0xFF
+        else:
+            t[k, n - k:] = 0xFF
+    return t.view(np.uint64)
+
+
+def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Byte strings chunk[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded)."""
     n = starts.size
     if n == 0:
         return np.empty(0, dtype="S1")
     lengths = ends - starts
     width = int(lengths.max())
-    if int(starts.max()) + width > a.size:
-        a = np.concatenate((a, np.zeros(width, dtype=np.uint8)))
-    windows = np.lib.stride_tricks.sliding_window_view(a, width)
-    out = windows[starts]  # one copy of `width` bytes per token
-    if int(lengths.min()) != width:
-        out *= np.arange(width, dtype=np.int32)[None, :] < lengths[:, None]  # NUL the tails
-    return out.view(f"S{width}").reshape(n)
+    words = -(-width // 8)
+    if int(starts.max()) + 8 * words > buf.size - _FRONT:  # a long token near the end
+        buf = np.concatenate((buf, np.zeros(8 * words, dtype=np.uint8)))
+    # whole 8-byte words per token (one fancy index), then the bytes past each end zeroed
+    out = _windows(buf, 8 * words, 0)[starts].view(np.uint64).reshape(n, words)
+    out &= _byte_masks(words, True)[lengths]
+    out = out.view(f"S{8 * words}").reshape(n)
+    return out if 8 * words == width else _narrow(out, width)
+
+
+def _narrow(s: np.ndarray, width: int) -> np.ndarray:
+    """The first `width` bytes of each item of S array `s` (a byte copy, not an S->S cast)."""
+    field = np.dtype({"names": ["s"], "formats": [f"S{width}"], "offsets": [0], "itemsize": s.itemsize})
+    return s.view(field)["s"].copy()
+
+
+def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: bool):
+    """Decimal numbers parsed with array arithmetic (numpy's per-element conversion is far
+    slower): ``[-+]?D+`` and, with `dot`, ``[-+]?D+.D*`` or ``[-+]?.D+``, at most 16
+    digits. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
+    that form; other tokens' values are meaningless.
+
+    Floats: the digits as an integer m < 2**53 divided by 10**f (f <= 16); both are exact
+    doubles, so the IEEE division is the correctly rounded value of the decimal, the same
+    double as float(token) (Clinger's fast path).
+    """
+    n = starts.size
+    first = buf[_FRONT + starts]
+    neg = first == 45  # -
+    body = ends - starts
+    body -= neg | (first == 43)  # digits and dot after any sign
+    words = 1 if int(body.max()) <= 8 else 2
+    width = 8 * words
+    # the last `width` bytes of each token, right-aligned (little-endian: last byte on top),
+    # bytes before the body turned into '0'
+    x = _windows(buf, width, -width)[ends].view(np.uint64).reshape(n, words)
+    keep = _byte_masks(words, False)[np.minimum(body, width)]
+    x &= keep
+    x |= _ZEROS & ~keep
+    if dot:
+        # the (first) '.' byte: lowest zero byte of x ^ '....' (exact for the lowest)
+        d = x ^ _DOTS
+        h = d - _LOW_ONES
+        h &= ~d
+        h &= _HIGH_BITS
+        h &= np.uint64(0) - h  # lowest set bit alone; its float exponent is its position
+        bit = (h.astype(np.float64).view(np.int64) >> 52) - 1023  # 7, 15, .. 63; -1023 if none
+        if words == 2:
+            bit = np.where(bit[:, 0] >= 0, bit[:, 0], bit[:, 1] + 64)
+        else:
+            bit = bit[:, 0]
+        after = np.maximum((bit >> 3) + 1, 0)  # bytes from here on follow the dot; 0: no dot
+        # drop the dot: bytes before it move up one (a 8*width-bit shift), '0' shifted in
+        up = x << np.uint64(8)
+        up[:, 0] |= np.uint64(48)
+        if words == 2:
+            up[:, 1] |= x[:, 0] >> np.uint64(56)
+        x = up ^ ((x ^ up) & _byte_masks(words, False)[width - after])
+        ndigits = body - (after > 0)
+    else:
+        ndigits = body
+    # every byte a digit: high nibble 3, low nibble <= 9
+    ok = ((x & _HIGH_NIBBLES) == _ZEROS) & (((x + _SIXES) & _HIGH_NIBBLES) == _ZEROS)
+    ok = ok[:, 0] & ok[:, 1] if words == 2 else ok[:, 0]
+    ok &= (ndigits >= 1) & (body <= width)
+    # 8 digits per word to an integer: pairs, then quads, then all 8 (SWAR)
+    x -= _ZEROS
+    for shift, mul, mask in ((8, 10, 0x00FF00FF00FF00FF), (16, 100, 0x0000FFFF0000FFFF),
+                             (32, 10000, 0x00000000FFFFFFFF)):
+        t = x >> np.uint64(shift)
+        x *= np.uint64(mul)
+        x += t
+        x &= np.uint64(mask)
+    m = x[:, 0] * np.uint64(10**8) + x[:, 1] if words == 2 else x[:, 0]
+    if dot:
+        ok &= m <= np.uint64(2**53)
+        values = m.astype(np.float64)
+        values /= _pow10_after(width)[after]
+        np.negative(values, out=values, where=neg)
+    else:
+        values = m.astype(np.int64)
+        np.negative(values, out=values, where=neg)
+    return values, ok
+
+
+@lru_cache(maxsize=None)
+def _pow10_after(width: int) -> np.ndarray:
+    """By the window index just past the dot (0: no dot): 10 ** (digits after the dot)."""
+    return np.array([1.0] + [10.0 ** (width - j) for j in range(1, width + 1)])
 
 
 def _first_bad(values: np.ndarray, convert) -> int:
@@ -265,7 +401,7 @@ def _fast_ints(tokens: np.ndarray) -> np.ndarray | None:
     return np.where(first == 45, -val, val)
 
 
-def _to_int(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
+def _tokens_to_int(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
     fast = _fast_ints(tokens)
     if fast is not None:
         return fast
@@ -280,7 +416,7 @@ def _to_int(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np
     return out
 
 
-def _to_float(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
+def _tokens_to_float(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
     try:
         out = tokens.astype(np.float64)
     except (ValueError, OverflowError):
@@ -298,10 +434,48 @@ def _to_float(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> 
     )
 
 
+def _convert(buf, starts, ends, lines, path, column, dot: bool) -> np.ndarray:
+    """Numbers of one column: the array-arithmetic parse, and numpy's conversion for the
+    tokens it does not cover. On any error the whole column goes through numpy's
+    conversion again, so that the error (line and message) is exactly as before."""
+    values, ok = _fast_decimals(buf, starts, ends, dot)
+    if ok.all():
+        return values
+    slow = _tokens_to_float if dot else _tokens_to_int
+    rest = np.flatnonzero(~ok)
+    try:
+        values[rest] = slow(_gather(buf, starts[rest], ends[rest]), lines[rest], path, column)
+    except InputError:
+        slow(_gather(buf, starts, ends), lines, path, column)
+        raise
+    return values
+
+
+def _to_int(buf, starts, ends, lines, path: str, column: str) -> np.ndarray:
+    return _convert(buf, starts, ends, lines, path, column, dot=False)
+
+
+def _to_float(buf, starts, ends, lines, path: str, column: str) -> np.ndarray:
+    return _convert(buf, starts, ends, lines, path, column, dot=True)
+
+
 def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
     if not parts:
         return np.empty(0, dtype=dtype)
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    if len(parts) == 1:
+        return parts[0]
+    if parts[0].dtype.kind != "S" or len({p.itemsize for p in parts}) == 1:
+        return np.concatenate(parts)
+    # S parts of different widths: byte copies into the widest (np.concatenate would cast
+    # S->S item by item, ~20x slower)
+    width = max(p.itemsize for p in parts)
+    out = np.zeros(sum(p.size for p in parts), dtype=f"S{width}")
+    at = 0
+    for p in parts:
+        field = np.dtype({"names": ["s"], "formats": [p.dtype], "offsets": [0], "itemsize": width})
+        out[at:at + p.size].view(field)["s"] = p
+        at += p.size
+    return out
 
 
 def _open(path) -> tuple[BinaryIO, str]:
@@ -330,10 +504,9 @@ def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, pat
             f"for query {qid[i].decode('utf-8', 'replace')!r}",
         )
 
-
 def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: int | None,
                 byte_range: tuple[int, int] | None = None):
-    """Tokenise a file chunk by chunk and apply parse(a, starts, ends, lines, name) to
+    """Tokenise a file chunk by chunk and apply parse(buf, starts, ends, lines, name) to
     each chunk with rows; returns (name, list of parse results in file order).
 
     Chunks are parsed by a small thread pool (numpy releases the GIL in the byte
@@ -341,23 +514,23 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
     """
     fh, name = _open(path)
 
-    def work(raw: bytes, before: int):
-        a, st, en, ln = _tokenise(raw, name, before, ncols, what)
-        return None if ln.size == 0 else parse(a, st, en, ln, name)
+    def work(buf: np.ndarray, size: int, before: int):
+        st, en, ln = _tokenise(buf, size, name, before, ncols, what)
+        return None if ln.size == 0 else parse(buf, st, en, ln, name)
 
-    def work_counted(raw: bytes, before: int):
+    def work_counted(buf: np.ndarray, size: int, before: int):
         # one thread: the chunk's newline count comes from the tokeniser, no extra pass
         nl = []
-        a, st, en, ln = _tokenise(raw, name, before, ncols, what, nl)
-        return (None if ln.size == 0 else parse(a, st, en, ln, name)), nl[0]
+        st, en, ln = _tokenise(buf, size, name, before, ncols, what, nl)
+        return (None if ln.size == 0 else parse(buf, st, en, ln, name)), nl[0]
 
     n_threads = _THREADS if threads is None else max(1, threads)
     out = []
     with fh:
         before = 0
         if n_threads == 1:
-            for raw in _chunks(fh, name, chunk_bytes, byte_range):
-                result, nl = work_counted(raw, before)
+            for buf, size in _chunks(fh, chunk_bytes, byte_range):
+                result, nl = work_counted(buf, size, before)
                 out.append(result)
                 before += nl
         else:
@@ -365,9 +538,9 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
 
             with ThreadPoolExecutor(max_workers=n_threads) as pool:
                 pending = []
-                for raw in _chunks(fh, name, chunk_bytes, byte_range):
-                    pending.append(pool.submit(work, raw, before))
-                    before += _count_lines(raw)
+                for buf, size in _chunks(fh, chunk_bytes, byte_range):
+                    pending.append(pool.submit(work, buf, size, before))
+                    before += _count_lines(buf, size)
                     while len(pending) > n_threads:  # bound the memory in flight
                         out.append(pending.pop(0).result())
                 for fut in pending:
@@ -387,11 +560,11 @@ def default_threads() -> int:
 _THREADS = default_threads()
 
 
-def _parse_qrels_chunk(a, st, en, ln, name):
+def _parse_qrels_chunk(buf, st, en, ln, name):
     return (
-        _gather(a, st[:, 0], en[:, 0]),
-        _gather(a, st[:, 2], en[:, 2]),
-        _to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "relevance (column 4)"),
+        _gather(buf, st[:, 0], en[:, 0]),
+        _gather(buf, st[:, 2], en[:, 2]),
+        _to_int(buf, st[:, 3], en[:, 3], ln, name, "relevance (column 4)"),
         ln,
     )
 
@@ -418,15 +591,15 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_
 
 
 def _run_chunk_parser(keep_rank: bool, all_tags: bool):
-    def parse(a, st, en, ln, name):
+    def parse(buf, st, en, ln, name):
         # all_tags=False: only the chunk's first tag (the evaluation needs the file's first)
-        tag_tok = _gather(a, st[:, 5], en[:, 5]) if all_tags else _gather(a, st[:1, 5], en[:1, 5])
+        tag_tok = _gather(buf, st[:, 5], en[:, 5]) if all_tags else _gather(buf, st[:1, 5], en[:1, 5])
         heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
         return (
-            _gather(a, st[:, 0], en[:, 0]),
-            _gather(a, st[:, 2], en[:, 2]),
-            _to_float(_gather(a, st[:, 4], en[:, 4]), ln, name, "score (column 5)"),
-            _to_int(_gather(a, st[:, 3], en[:, 3]), ln, name, "rank (column 4)") if keep_rank else None,
+            _gather(buf, st[:, 0], en[:, 0]),
+            _gather(buf, st[:, 2], en[:, 2]),
+            _to_float(buf, st[:, 4], en[:, 4], ln, name, "score (column 5)"),
+            _to_int(buf, st[:, 3], en[:, 3], ln, name, "rank (column 4)") if keep_rank else None,
             [t.decode("utf-8") for t in tag_tok[heads].tolist()],
             ln,
         )
@@ -566,3 +739,4 @@ def _write(path_or_file, lines: list[str]) -> None:
     else:
         assert isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write")
         path_or_file.writelines(lines)
+
