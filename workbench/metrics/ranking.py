@@ -121,17 +121,19 @@ class QrelsIndex:
             self._qprefix[gq] = prefix
             h = _doc_hash(docno)
             h |= np.repeat(prefix, sizes)
-            order = _sort_groups(h, starts, sizes)
+            self._hash, order = _sort_groups(h, starts, sizes)
         elif nq <= _PREFIX_MAX:
             self._qprefix = np.arange(nq, dtype=np.uint64) << np.uint64(_HBITS)
             h = _doc_hash(docno)
             h |= self._qprefix[self.qcode]
             order = np.argsort(h)
+            self._hash = h[order]
         else:  # more queries than prefixes: a 64-bit hash of the whole pair
             self._qprefix = None
             h = hash_pairs(self.qcode, docno)
             order = np.argsort(h)
-        self._hash = h[order]
+            self._hash = h[order]
+        del h
         self._order = order
         self._rel_sorted = self._grades(rel[order])
         dup = _first_duplicate(self._hash, order, None if self._qprefix is not None else self.qcode, docno)
@@ -323,31 +325,51 @@ def _ranks(grp: np.ndarray, nq: int) -> np.ndarray:
     return rank
 
 
-def _sort_groups(keys: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """A permutation that sorts `keys` within each contiguous group (groups in place).
+_POS_BITS = 24  # a row's position within its group, packed below the docno hash
+_POS_MASK = np.uint64((1 << _POS_BITS) - 1)
+_HASH_MASK = np.uint64((1 << _HBITS) - 1)
 
-    Groups are sorted as the rows of a matrix padded to the longest group — many small
-    cache-resident sorts instead of one big one — when the padding stays small;
-    otherwise one global argsort (callers pass group-major keys, so it is the same)."""
+
+def _sort_groups(keys: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted keys, order): `keys` (prefix << 40 | hash, one prefix per group) sorted
+    within each contiguous group, groups in place, and the permutation that does it.
+
+    Each group is a row of a matrix padded to the longest group, the row position
+    packed below the 40 hash bits: a plain in-row sort of integers (many small
+    cache-resident sorts, and no argsort) gives both the keys and the order. Groups
+    too uneven for a matrix get one global argsort (groups then come in key order)."""
     n = keys.size
     groups = starts.size
-    if n < 2:
-        return np.arange(n)
-    width = int(sizes.max())
-    if groups == 1 or width < 2 or groups * width > 2 * n:
-        return np.argsort(keys)
+    width = int(sizes.max()) if groups else 0
+    if n < 2 or groups * width > 2 * n or width >= (1 << _POS_BITS) - 1:
+        order = np.argsort(keys)
+        return keys[order], order
+    packed_shift = np.uint64(_POS_BITS)
     if groups * width == n:
-        local = np.argsort(keys.reshape(groups, width), axis=1)
+        mat = (keys << packed_shift).reshape(groups, width)
+        mat |= np.arange(width, dtype=np.uint64)
+        mat.sort(axis=1)
+        local = mat & _POS_MASK
+        local = local.view(np.int64)
         local += starts[:, None]
-        return local.reshape(n)
-    # pad each group with the largest key so that padding sorts last
-    col = np.arange(n, dtype=np.int64) - np.repeat(starts, sizes)
-    mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
-    mat[np.repeat(np.arange(groups), sizes), col] = keys
-    local = np.argsort(mat, axis=1)
-    local += starts[:, None]
-    valid = np.arange(width)[None, :] < sizes[:, None]
-    return local[valid]
+        order = local.reshape(n)
+        mat >>= packed_shift
+        sk = mat.reshape(n)
+    else:
+        col = np.arange(n, dtype=np.int64)
+        col -= np.repeat(starts, sizes)
+        mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
+        # padding (all ones) sorts after every packed key: positions < width < 2**24 - 1
+        mat[np.repeat(np.arange(groups), sizes), col] = (keys << packed_shift) | col.view(np.uint64)
+        mat.sort(axis=1)
+        local = (mat & _POS_MASK).view(np.int64)
+        valid = local < sizes[:, None]
+        local += starts[:, None]
+        order = local[valid]
+        sk = mat[valid] >> packed_shift
+    # the prefix bits were shifted out; each group's prefix is unchanged by the sort
+    sk |= keys & ~_HASH_MASK
+    return sk, order
 
 
 @dataclass(frozen=True)
@@ -370,18 +392,16 @@ class Ranking:
 
 
 def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """An order that sorts `keys` (query-major) within each contiguous query group.
-
-    The result sorts each group's keys; groups keep their places (or, when one global
-    argsort was used — a query in two places, or groups too uneven — come in key order).
-    """
+    """An order that sorts `keys` (prefix << 40 | hash, a prefix per query) within each
+    contiguous query group; groups keep their places (or, when one global argsort was
+    used — a query in two places, or groups too uneven — come in key order)."""
     n = keys.size
     if n < 2:
         return np.arange(n)
     starts = _run_starts(qidx)
     if starts.size != np.unique(qidx[starts]).size:  # a query in two places: sort globally
         return np.argsort(keys)
-    return _sort_groups(keys, starts, np.diff(np.append(starts, n)))
+    return _sort_groups(keys, starts, np.diff(np.append(starts, n)))[1]
 
 
 def _desc_float32_key(score: np.ndarray) -> np.ndarray:
@@ -393,27 +413,37 @@ def _desc_float32_key(score: np.ndarray) -> np.ndarray:
     return ~key
 
 
-def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray) -> np.ndarray | None:
+def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
+                starts: np.ndarray | None = None) -> np.ndarray | None:
     """Row order (query, score desc as float32, docno desc) or None if already in it.
 
     Query groups need only be contiguous, in any order. A run file written in rank order
     is detected without sorting; only its runs of tied scores are put in docno order.
+    starts: the query groups' first rows, when each query's rows are known contiguous.
     """
-    skey = _desc_float32_key(score)
-    n = skey.size
+    n = score.size
     if n < 2:
         return None
-    same_q = qidx[1:] == qidx[:-1]
-    heads = np.count_nonzero(~same_q) + 1
-    if heads == np.count_nonzero(np.bincount(qidx)):
-        step = skey[1:].astype(np.int64) - skey[:-1].astype(np.int64)
-        if np.all(step[same_q] >= 0):
-            tie = np.flatnonzero(same_q & (step == 0))
+    if starts is None:
+        s = _run_starts(qidx)
+        if s.size == np.count_nonzero(np.bincount(qidx)):
+            starts = s
+    if starts is not None:
+        # float32 comparisons order as the keys below do (-0.0 == +0.0); a NaN fails
+        # them and takes the sorting path
+        s32 = score.astype(np.float32)
+        ok = s32[1:] <= s32[:-1]
+        ok[starts[1:] - 1] = True  # a new query may start anywhere
+        if ok.all():
+            tied = np.equal(s32[1:], s32[:-1], out=ok)
+            tied[starts[1:] - 1] = False
+            tie = np.flatnonzero(tied)
             if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
                 return None
             order = np.arange(n)
             _docno_desc_within_ties(order, tie, docno)
             return order
+    skey = _desc_float32_key(score)
     key = (qidx.astype(np.uint64) << np.uint64(32)) | skey.astype(np.uint64)
     order = np.argsort(key)
     sk = key[order]
@@ -476,12 +506,18 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
         qidx, docno, score = qidx[rows], docno[rows], score[rows]
         if rank is not None:
             rank = np.asarray(rank)[rows]
+    n = qidx.size
+    starts = _run_starts(qidx)
+    grouped = starts.size == np.unique(qidx[starts]).size  # each query's rows contiguous
     # One sort of the (query, docno) keys serves the duplicate check and the lookup.
     h = index.keys(qidx, docno)
-    horder = _group_argsort(qidx, h)
-    sh = h[horder]
+    if grouped and index._qprefix is not None:
+        sh, horder = _sort_groups(h, starts, np.diff(np.append(starts, n)))
+    else:
+        horder = np.argsort(h)
+        sh = h[horder]
     del h
-    if check_duplicates and qidx.size > 1:
+    if check_duplicates and n > 1:
         dup = _first_duplicate(sh, horder, qidx, docno)
         if dup == -2:
             from workbench.metrics.encode import duplicate_pairs
@@ -495,7 +531,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     rel = index._lookup_keys(qidx, docno, sh, horder)
     del sh, horder
     if ties == "trec_eval":
-        order = _trec_order(qidx, score, docno)
+        order = _trec_order(qidx, score, docno, starts if grouped else None)
     elif ties == "input":
         order = np.argsort(qidx, kind="stable")
     else:
@@ -504,18 +540,19 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
         order = np.lexsort((np.asarray(rank, dtype=np.float64), qidx))
     if order is not None:
         qidx, rel = qidx[order], rel[order]
+        starts = _run_starts(qidx)
+    # every order above leaves each query's rows contiguous
     nq = index.nq
-    n = qidx.size
-    starts = _run_starts(qidx)
+    sizes = np.diff(np.append(starts, n))
+    heads = qidx[starts]
     present = np.zeros(nq, dtype=bool)
-    present[qidx[starts]] = True
-    first = np.zeros(nq, dtype=np.int64)
-    first[qidx[starts]] = starts
+    present[heads] = True
     rk = np.arange(1, n + 1, dtype=np.int64)
-    rk -= first[qidx]
-    if max_depth is not None:
+    rk -= np.repeat(starts, sizes)
+    num_ret = np.zeros(nq, dtype=np.int64)
+    if max_depth is not None and n and int(sizes.max()) > max_depth:
         cut = rk <= max_depth
-        if not cut.all():
-            qidx, rel, rk = qidx[cut], rel[cut], rk[cut]
-    num_ret = np.bincount(qidx, minlength=nq).astype(np.int64)
+        qidx, rel, rk = qidx[cut], rel[cut], rk[cut]
+        sizes = np.minimum(sizes, max_depth)
+    num_ret[heads] = sizes
     return Ranking(nq=nq, grp=qidx, rank=rk, rel=rel, num_ret=num_ret, present=present)
