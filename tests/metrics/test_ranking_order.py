@@ -47,3 +47,18 @@ def test_pair_keys_do_not_depend_on_string_width():
     narrow = np.array([b"d1", b"doc-22", b"x"], dtype="S6")
     wide = narrow.astype("S20")
     assert np.array_equal(pair_keys(q, narrow), pair_keys(q, wide))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.binary(max_size=19), st.binary(max_size=19), st.booleans()), max_size=12),
+       st.integers(0, 6), st.integers(0, 6))
+def test_same_bytes_is_string_equality_at_any_widths(pairs, extra_a, extra_b):
+    from workbench.metrics.encode import same_bytes
+
+    left = [x.rstrip(b"\0") for x, _, _ in pairs]
+    right = [x if same else y.rstrip(b"\0") for x, (_, y, same) in zip(left, pairs)]
+    wa = max([len(x) for x in left] + [1]) + extra_a
+    wb = max([len(y) for y in right] + [1]) + extra_b
+    a = np.array(left, dtype=f"S{wa}")
+    b = np.array(right, dtype=f"S{wb}")
+    assert same_bytes(a, b).tolist() == [x == y for x, y in zip(left, right)]

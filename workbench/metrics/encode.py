@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "pair_keys", "duplicate_pairs"]
+__all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "pair_keys", "duplicate_pairs",
+           "same_bytes"]
 
 
 def as_bytes(values) -> np.ndarray:
@@ -109,7 +110,6 @@ def hash_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     return h
 
 
-_BLOCK = 1 << 20  # rows per block: temporaries stay small and their memory is reused
 _HASH_BLOCK = 1 << 16  # rows per block of hash_bytes: its temporaries stay in cache
 # odd multipliers, one per 8-byte word (cycled): each word's contribution is a bijection
 _WORD_MUL = tuple(np.uint64(k) for k in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F,
@@ -161,6 +161,39 @@ def pair_keys(qcodes: np.ndarray, docno) -> np.ndarray:
         return hash_pairs(q, docno)
     h = hash_bytes(docno) >> np.uint64(_QBITS)
     return (q.astype(np.uint64) << np.uint64(64 - _QBITS)) | h
+
+
+def _field_view(arr: np.ndarray, lo: int, hi: int) -> list[np.ndarray]:
+    """Integer views of bytes lo..hi of each string of a contiguous ``S`` array, as
+    fields of 8, 4, 2 and 1 bytes (a structured view: no copy)."""
+    names, formats, offsets = [], [], []
+    pos = lo
+    for size in (8, 4, 2, 1):
+        while hi - pos >= size:
+            names.append(f"f{pos}")
+            formats.append(f"u{size}")
+            offsets.append(pos)
+            pos += size
+    if not names:
+        return []
+    dt = np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                   "itemsize": arr.dtype.itemsize})
+    view = np.ascontiguousarray(arr).view(dt)
+    return [view[name] for name in names]
+
+
+def same_bytes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a == b for two ``S`` arrays of equal length (any widths), compared as integer
+    words: several times faster than numpy's string comparison."""
+    if a.dtype.itemsize > b.dtype.itemsize:
+        a, b = b, a
+    w = a.dtype.itemsize
+    out = np.ones(a.size, dtype=bool)
+    for x, y in zip(_field_view(a, 0, w), _field_view(b, 0, w)):
+        out &= x == y
+    for y in _field_view(b, w, b.dtype.itemsize):  # the wider array's extra bytes: NUL
+        out &= y == 0
+    return out
 
 
 def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:

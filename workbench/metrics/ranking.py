@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import _BLOCK, as_bytes, factorize, hash_bytes, hash_pairs
+from workbench.metrics.encode import as_bytes, factorize, hash_bytes, hash_pairs, same_bytes
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
 
@@ -67,6 +67,7 @@ def _run_starts(ids: np.ndarray) -> np.ndarray:
     return starts
 
 
+_LOOKUP_BLOCK = 1 << 16  # run rows looked up together (see QrelsIndex._lookup_keys)
 _HBITS = 40  # docno hash bits of a key; the query's key prefix goes above them
 _PREFIX_MAX = 1 << (64 - _HBITS)
 
@@ -260,27 +261,29 @@ class QrelsIndex:
             return out
         if self._collision:
             return self._lookup_exact(qidx, docno)
-        # in blocks of rows: small temporaries are recycled (see encode.hash_bytes)
-        for lo in range(0, order.size, _BLOCK):
-            rows_all = order[lo:lo + _BLOCK]
-            skeys = sh[lo:lo + _BLOCK]
-            # search only the index range these keys can fall in: with query-major keys
-            # and a block of whole queries it is small, so the search stays in cache
-            a = int(np.searchsorted(self._hash, skeys.min()))
-            b = int(np.searchsorted(self._hash, skeys.max(), side="right"))
+        hs = self._hash
+        # in blocks of rows whose keys' index range stays small enough for the cache
+        for lo in range(0, order.size, _LOOKUP_BLOCK):
+            rows_all = order[lo:lo + _LOOKUP_BLOCK]
+            skeys = sh[lo:lo + _LOOKUP_BLOCK]
+            a = int(np.searchsorted(hs, skeys.min()))
+            b = int(np.searchsorted(hs, skeys.max(), side="right"))
             if b <= a:
                 continue
-            pos = np.searchsorted(self._hash[a:b], skeys)
+            pos = np.searchsorted(hs[a:b], skeys)
             pos += a
-            pos[pos >= b] = a
-            hit = np.flatnonzero(self._hash[pos] == skeys)
+            np.minimum(pos, b - 1, out=pos)  # past the end: a key that is not there
+            hit = np.flatnonzero(hs[pos] == skeys)
             p = pos[hit]
             rows = rows_all[hit]
             src = self._order[p]
-            exact = self.docno[src] == docno[rows]
+            exact = same_bytes(self.docno[src], docno[rows])
             if self._qprefix is None:
                 exact &= self.qcode[src] == qidx[rows]
-            out[rows[exact]] = self._rel_sorted[p[exact]]
+            if exact.all():
+                out[rows] = self._rel_sorted[p]
+            else:
+                out[rows[exact]] = self._rel_sorted[p[exact]]
         return out
 
     def _lookup_exact(self, qidx, docno) -> np.ndarray:
