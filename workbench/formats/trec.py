@@ -251,8 +251,9 @@ def _rep(byte: int) -> np.uint64:
     return np.uint64(int.from_bytes(bytes([byte]) * 8, "little"))
 
 
-_LOW_ONES, _HIGH_BITS, _ZEROS, _DOTS, _HIGH_NIBBLES, _SIXES = (
-    _rep(1), _rep(0x80), _rep(48), _rep(46), _rep(0xF0), _rep(6))
+_ZEROS, _HIGH_BITS, _ABOVE_NINE = _rep(48), _rep(0x80), _rep(0x76)
+_DOT_Z = 46 ^ 48  # '.' once '0' is xor-ed away
+_POSITIONS = np.uint64(0x0102030405060708)  # byte i of a word times this: i + 1 in the top byte
 
 
 @lru_cache(maxsize=None)
@@ -281,7 +282,7 @@ def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
         buf = np.concatenate((buf, np.zeros(8 * words, dtype=np.uint8)))
     # whole 8-byte words per token (one fancy index), then the bytes past each end zeroed
     out = _windows(buf, 8 * words, 0)[starts].view(np.uint64).reshape(n, words)
-    out &= _byte_masks(words, True)[lengths]
+    out &= _byte_masks(words, True).take(lengths, axis=0)
     out = out.view(f"S{8 * words}").reshape(n)
     return out if 8 * words == width else _narrow(out, width)
 
@@ -292,13 +293,33 @@ def _narrow(s: np.ndarray, width: int) -> np.ndarray:
     return s.view(field)["s"].copy()
 
 
+@lru_cache(maxsize=None)
+def _pow10_after(width: int) -> np.ndarray:
+    """By the window index just past the dot (0: no dot): 10 ** (digits after the dot)."""
+    return np.array([1.0] + [10.0 ** (width - j) for j in range(1, width + 1)])
+
+
+def _swar8(z: np.ndarray) -> np.ndarray:
+    """Each uint64 of 8 digit values (bytes 0-9, first digit in the low byte) to its
+    integer, in place: digit pairs, then quads, then all 8 (SWAR, 3 multiplications)."""
+    z *= np.uint64(10 * 256 + 1)
+    z >>= np.uint64(8)
+    z &= np.uint64(0x00FF00FF00FF00FF)
+    z *= np.uint64(100 * 65536 + 1)
+    z >>= np.uint64(16)
+    z &= np.uint64(0x0000FFFF0000FFFF)
+    z *= np.uint64(10000 * 2**32 + 1)
+    z >>= np.uint64(32)
+    return z
+
+
 def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: bool):
     """Decimal numbers parsed with array arithmetic (numpy's per-element conversion is far
     slower): ``[-+]?D+`` and, with `dot`, ``[-+]?D+.D*`` or ``[-+]?.D+``, at most 16
     digits. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
     that form; other tokens' values are meaningless.
 
-    Floats: the digits as an integer m < 2**53 divided by 10**f (f <= 16); both are exact
+    Floats: the digits as an integer m <= 2**53 divided by 10**f (f <= 16); both are exact
     doubles, so the IEEE division is the correctly rounded value of the decimal, the same
     double as float(token) (Clinger's fast path).
     """
@@ -309,62 +330,61 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     body -= neg | (first == 43)  # digits and dot after any sign
     words = 1 if int(body.max()) <= 8 else 2
     width = 8 * words
-    # the last `width` bytes of each token, right-aligned (little-endian: last byte on top),
-    # bytes before the body turned into '0'
-    x = _windows(buf, width, -width)[ends].view(np.uint64).reshape(n, words)
-    keep = _byte_masks(words, False)[np.minimum(body, width)]
-    x &= keep
-    x |= _ZEROS & ~keep
+    # The last `width` bytes of each token, right-aligned (little-endian: last byte on
+    # top), xor '0': digits become their values; bytes before the body are zeroed.
+    z = _windows(buf, width, -width)[ends].view(np.uint64).reshape(n, words)
+    z ^= _ZEROS
+    z &= _byte_masks(words, False).take(np.minimum(body, width), axis=0)
+    ndigits = body
+    after = None  # per token: the window index just past its dot, 0 if none
     if dot:
-        # the (first) '.' byte: lowest zero byte of x ^ '....' (exact for the lowest)
-        d = x ^ _DOTS
-        h = d - _LOW_ONES
-        h &= ~d
-        h &= _HIGH_BITS
-        h &= np.uint64(0) - h  # lowest set bit alone; its float exponent is its position
-        bit = (h.astype(np.float64).view(np.int64) >> 52) - 1023  # 7, 15, .. 63; -1023 if none
+        # a word's dot byte i gives i + 1, by one multiplication (several dots: a wrong
+        # place, and a dot left over that fails below)
+        at = (z.view(np.uint8) == _DOT_Z).view(np.uint64).reshape(n, words)
+        at *= _POSITIONS
+        at >>= np.uint64(56)
+        at = at.view(np.int64)
+        after = at[:, -1].copy()
         if words == 2:
-            bit = np.where(bit[:, 0] >= 0, bit[:, 0], bit[:, 1] + 64)
+            in_high = after > 0
+            after += 8
+            after *= in_high
+            after += at[:, 0] * ~in_high
+        np.minimum(after, width, out=after)
+        if after.any():
+            # drop the dot: the bytes before it move up one byte
+            up = z << np.uint64(8)
+            if words == 2:
+                up[:, 1] |= z[:, 0] >> np.uint64(56)
+            z ^= up
+            z &= _byte_masks(words, False).take(width - after, axis=0)
+            z ^= up
+            ndigits = body - (after > 0)
         else:
-            bit = bit[:, 0]
-        after = np.maximum((bit >> 3) + 1, 0)  # bytes from here on follow the dot; 0: no dot
-        # drop the dot: bytes before it move up one (a 8*width-bit shift), '0' shifted in
-        up = x << np.uint64(8)
-        up[:, 0] |= np.uint64(48)
-        if words == 2:
-            up[:, 1] |= x[:, 0] >> np.uint64(56)
-        x = up ^ ((x ^ up) & _byte_masks(words, False)[width - after])
-        ndigits = body - (after > 0)
+            after = None
+    # every byte a digit (0-9): the lowest other byte sets its top bit (no carry into it)
+    bad = z + _ABOVE_NINE
+    bad |= z
+    bad &= _HIGH_BITS
+    ok = (bad[:, 0] | bad[:, 1]) == 0 if words == 2 else bad[:, 0] == 0
+    ok &= ndigits >= 1
+    ok &= body <= width
+    _swar8(z)
+    if words == 2:
+        m = z[:, 0] * np.uint64(10**8)
+        m += z[:, 1]
     else:
-        ndigits = body
-    # every byte a digit: high nibble 3, low nibble <= 9
-    ok = ((x & _HIGH_NIBBLES) == _ZEROS) & (((x + _SIXES) & _HIGH_NIBBLES) == _ZEROS)
-    ok = ok[:, 0] & ok[:, 1] if words == 2 else ok[:, 0]
-    ok &= (ndigits >= 1) & (body <= width)
-    # 8 digits per word to an integer: pairs, then quads, then all 8 (SWAR)
-    x -= _ZEROS
-    for shift, mul, mask in ((8, 10, 0x00FF00FF00FF00FF), (16, 100, 0x0000FFFF0000FFFF),
-                             (32, 10000, 0x00000000FFFFFFFF)):
-        t = x >> np.uint64(shift)
-        x *= np.uint64(mul)
-        x += t
-        x &= np.uint64(mask)
-    m = x[:, 0] * np.uint64(10**8) + x[:, 1] if words == 2 else x[:, 0]
+        m = z[:, 0]
     if dot:
-        ok &= m <= np.uint64(2**53)
+        if words == 2:
+            ok &= m <= np.uint64(2**53)
         values = m.astype(np.float64)
-        values /= _pow10_after(width)[after]
-        np.negative(values, out=values, where=neg)
+        if after is not None:
+            values /= _pow10_after(width).take(after)
     else:
         values = m.astype(np.int64)
-        np.negative(values, out=values, where=neg)
+    np.negative(values, out=values, where=neg)
     return values, ok
-
-
-@lru_cache(maxsize=None)
-def _pow10_after(width: int) -> np.ndarray:
-    """By the window index just past the dot (0: no dot): 10 ** (digits after the dot)."""
-    return np.array([1.0] + [10.0 ** (width - j) for j in range(1, width + 1)])
 
 
 def _first_bad(values: np.ndarray, convert) -> int:
