@@ -74,7 +74,9 @@ _PREFIX_MAX = 1 << (64 - _HBITS)
 
 def _doc_hash(docno: np.ndarray) -> np.ndarray:
     """The 40-bit docno hash part of a (query, docno) key."""
-    return hash_bytes(docno) >> np.uint64(64 - _HBITS)
+    h = hash_bytes(docno)
+    h >>= np.uint64(64 - _HBITS)
+    return h
 
 
 class QrelsIndex:
@@ -108,24 +110,26 @@ class QrelsIndex:
         self._gq, self._sizes = gq, sizes
         self._qcode: np.ndarray | None = None
         self._rel: np.ndarray | None = None
-        self._raw_rel = rel
         lo = int(rel.min()) if n else 0
         hi = int(rel.max()) if n else 0
         # grades (negative ones all UNJUDGED) in the narrowest type that holds them
         self._rel_dtype = np.dtype(np.int8 if hi <= 127 else np.int64)
         self._grade_lo, self._grade_hi = (UNJUDGED if lo < 0 else 0), max(hi, 0)
-        contiguous = starts.size == nq
-        if contiguous and nq <= _PREFIX_MAX:
-            # prefix = group position in the file
-            prefix = np.arange(nq, dtype=np.uint64) << np.uint64(_HBITS)
+        if self._rel_dtype == np.int8 and lo >= -128:
+            g = rel.astype(np.int8)
+            np.copyto(g, np.int8(UNJUDGED), where=g < 0)
+        else:
+            g = np.where(rel < 0, UNJUDGED, rel).astype(self._rel_dtype, copy=False)
+        self._g = g  # grades in the rows' order
+        h = _doc_hash(docno)
+        if starts.size == nq and nq <= _PREFIX_MAX:
+            # each query's rows contiguous: its prefix is its group's position in the file
+            gprefix = np.arange(nq, dtype=np.uint64) << np.uint64(_HBITS)
             self._qprefix = np.empty(nq, dtype=np.uint64)
-            self._qprefix[gq] = prefix
-            h = _doc_hash(docno)
-            h |= np.repeat(prefix, sizes)
-            self._hash, order = _sort_groups(h, starts, sizes)
+            self._qprefix[gq] = gprefix
+            self._hash, order = _sort_groups(h, starts, sizes, gprefix)
         elif nq <= _PREFIX_MAX:
             self._qprefix = np.arange(nq, dtype=np.uint64) << np.uint64(_HBITS)
-            h = _doc_hash(docno)
             h |= self._qprefix[self.qcode]
             order = np.argsort(h)
             self._hash = h[order]
@@ -136,7 +140,7 @@ class QrelsIndex:
             self._hash = h[order]
         del h
         self._order = order
-        self._rel_sorted = self._grades(rel[order])
+        self._rel_sorted = g[order]
         dup = _first_duplicate(self._hash, order, None if self._qprefix is not None else self.qcode, docno)
         if dup >= 0:
             raise DuplicatePairError("qrels", dup, qid[dup], docno[dup])
@@ -146,10 +150,6 @@ class QrelsIndex:
         self._hist: tuple[np.ndarray, np.ndarray] | None | bool = False
         self._ideal: tuple[np.ndarray, np.ndarray] | None = None
         self.cache: dict = {}  # per-qrels results kernels reuse across runs (ideal DCG)
-
-    def _grades(self, rel: np.ndarray) -> np.ndarray:
-        """trec_eval: every negative grade means "in the pool, unjudged"."""
-        return np.where(rel < 0, UNJUDGED, rel).astype(self._rel_dtype, copy=False)
 
     @property
     def qcode(self) -> np.ndarray:
@@ -162,7 +162,7 @@ class QrelsIndex:
     def rel(self) -> np.ndarray:
         """Grade of each qrels row (int64; negative grades as UNJUDGED)."""
         if self._rel is None:
-            self._rel = np.where(self._raw_rel < 0, UNJUDGED, self._raw_rel).astype(np.int64, copy=False)
+            self._rel = self._g.astype(np.int64)
         return self._rel
 
     def keys(self, qidx: np.ndarray, docno: np.ndarray) -> np.ndarray:
@@ -174,20 +174,29 @@ class QrelsIndex:
         h |= self._qprefix[qidx]
         return h
 
+    def _sorted_keys(self, qidx, docno, starts, grouped) -> tuple[np.ndarray, np.ndarray]:
+        """(sorted keys, order) of a run's pairs, sorted within its query groups
+        (starts; grouped: each query's rows are contiguous) or globally."""
+        if grouped and self._qprefix is not None:
+            sizes = np.diff(np.append(starts, qidx.size))
+            return _sort_groups(_doc_hash(docno), starts, sizes, self._qprefix[qidx[starts]])
+        h = self.keys(qidx, docno)
+        order = np.argsort(h)
+        return h[order], order
+
     def _histogram(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(grades, counts): counts[q, j] rows of query q with grade grades[j], or None
         when the grades are too spread out for a small table."""
         if self._hist is False:
             lo, hi = self._grade_lo, self._grade_hi
             width = hi - lo + 1
-            n = self._raw_rel.size
+            n = self._g.size
             if width > 4096 or self.nq * width > 4 * n + 65536:
                 self._hist = None
             else:
-                g = self._grades(self._raw_rel).astype(np.int64)
-                g -= lo
-                g += np.repeat(self._gq * width, self._sizes)
-                counts = np.bincount(g, minlength=self.nq * width).reshape(self.nq, width)
+                k = np.repeat(self._gq * width - lo, self._sizes)
+                k += self._g
+                counts = np.bincount(k, minlength=self.nq * width).reshape(self.nq, width)
                 self._hist = (np.arange(lo, hi + 1, dtype=np.int64), counts)
         return self._hist
 
@@ -298,7 +307,7 @@ class QrelsIndex:
         pos[pos == sk.size] = 0
         hit = sk[pos] == kr
         out = np.full(qidx.size, NONPOOL, dtype=self._rel_dtype)
-        out[hit] = self._grades(self._raw_rel[order[pos[hit]]])
+        out[hit] = self._g[order[pos[hit]]]
         return out
 
     def query_index(self, run_qid) -> np.ndarray:
@@ -333,46 +342,49 @@ _POS_MASK = np.uint64((1 << _POS_BITS) - 1)
 _HASH_MASK = np.uint64((1 << _HBITS) - 1)
 
 
-def _sort_groups(keys: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted keys, order): `keys` (prefix << 40 | hash, one prefix per group) sorted
-    within each contiguous group, groups in place, and the permutation that does it.
+def _sort_groups(h: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
+                 gprefix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted keys, order) of keys gprefix[group] | h (h: 40-bit docno hashes, one
+    prefix per contiguous group), sorted within each group, groups in place.
+    Overwrites h.
 
-    Each group is a row of a matrix padded to the longest group, the row position
-    packed below the 40 hash bits: a plain in-row sort of integers (many small
+    Each group is a row of a matrix padded to the longest group, its row position
+    packed below the hash bits: a plain in-row sort of integers (many small
     cache-resident sorts, and no argsort) gives both the keys and the order. Groups
     too uneven for a matrix get one global argsort (groups then come in key order)."""
-    n = keys.size
+    n = h.size
     groups = starts.size
     width = int(sizes.max()) if groups else 0
     if n < 2 or groups * width > 2 * n or width >= (1 << _POS_BITS) - 1:
-        order = np.argsort(keys)
-        return keys[order], order
-    packed_shift = np.uint64(_POS_BITS)
+        h |= np.repeat(gprefix, sizes)
+        order = np.argsort(h)
+        return h[order], order
+    shift = np.uint64(_POS_BITS)
     if groups * width == n:
-        mat = (keys << packed_shift).reshape(groups, width)
+        mat = h.reshape(groups, width)
+        mat <<= shift
         mat |= np.arange(width, dtype=np.uint64)
         mat.sort(axis=1)
-        local = mat & _POS_MASK
-        local = local.view(np.int64)
+        local = (mat & _POS_MASK).view(np.int64)
         local += starts[:, None]
         order = local.reshape(n)
-        mat >>= packed_shift
-        sk = mat.reshape(n)
-    else:
-        col = np.arange(n, dtype=np.int64)
-        col -= np.repeat(starts, sizes)
-        mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
-        # padding (all ones) sorts after every packed key: positions < width < 2**24 - 1
-        mat[np.repeat(np.arange(groups), sizes), col] = (keys << packed_shift) | col.view(np.uint64)
-        mat.sort(axis=1)
-        local = (mat & _POS_MASK).view(np.int64)
-        valid = local < sizes[:, None]
-        local += starts[:, None]
-        order = local[valid]
-        sk = mat[valid] >> packed_shift
-    # the prefix bits were shifted out; each group's prefix is unchanged by the sort
-    sk |= keys & ~_HASH_MASK
-    return sk, order
+        mat >>= shift
+        mat |= gprefix[:, None]
+        return mat.reshape(n), order
+    col = np.arange(n, dtype=np.int64)
+    col -= np.repeat(starts, sizes)
+    h <<= shift
+    h |= col.view(np.uint64)
+    # padding (all ones) sorts after every packed key: positions < width < 2**24 - 1
+    mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
+    mat[np.repeat(np.arange(groups), sizes), col] = h
+    mat.sort(axis=1)
+    local = (mat & _POS_MASK).view(np.int64)
+    valid = local < sizes[:, None]
+    local += starts[:, None]
+    mat >>= shift
+    mat |= gprefix[:, None]
+    return mat[valid], local[valid]
 
 
 @dataclass(frozen=True)
@@ -404,7 +416,8 @@ def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
     starts = _run_starts(qidx)
     if starts.size != np.unique(qidx[starts]).size:  # a query in two places: sort globally
         return np.argsort(keys)
-    return _sort_groups(keys, starts, np.diff(np.append(starts, n)))[1]
+    gprefix = keys[starts] & ~_HASH_MASK
+    return _sort_groups(keys & _HASH_MASK, starts, np.diff(np.append(starts, n)), gprefix)[1]
 
 
 def _desc_float32_key(score: np.ndarray) -> np.ndarray:
@@ -513,13 +526,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     starts = _run_starts(qidx)
     grouped = starts.size == np.unique(qidx[starts]).size  # each query's rows contiguous
     # One sort of the (query, docno) keys serves the duplicate check and the lookup.
-    h = index.keys(qidx, docno)
-    if grouped and index._qprefix is not None:
-        sh, horder = _sort_groups(h, starts, np.diff(np.append(starts, n)))
-    else:
-        horder = np.argsort(h)
-        sh = h[horder]
-    del h
+    sh, horder = index._sorted_keys(qidx, docno, starts, grouped)
     if check_duplicates and n > 1:
         dup = _first_duplicate(sh, horder, qidx, docno)
         if dup == -2:
