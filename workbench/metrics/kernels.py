@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from workbench.metrics.measures import Measure
-from workbench.metrics.ranking import QrelsIndex, Ranking, _ranks
+from workbench.metrics.ranking import QrelsIndex, Ranking, _ranks, _run_starts
 
 __all__ = ["compute", "MIN_GEO_MEAN", "INFAP_EPSILON"]
 
@@ -52,14 +52,14 @@ class _Ctx:
             if grp.size == 0:
                 self._cache["starts"] = np.empty(0, dtype=np.int64)
             else:
-                self._cache["starts"] = np.flatnonzero(np.concatenate(([True], grp[1:] != grp[:-1])))
+                self._cache["starts"] = _run_starts(grp)
         return self._cache["starts"]
 
     @property
     def crel(self) -> np.ndarray:
         """Relevant documents at or above each row, within its query."""
         if "crel" not in self._cache:
-            self._cache["crel"] = self.seg_cumsum(self.isrel.astype(np.int64))
+            self._cache["crel"] = self.seg_cumsum(self.isrel)
         return self._cache["crel"]
 
     def per_query(self, weights, mask=None) -> np.ndarray:
@@ -72,16 +72,47 @@ class _Ctx:
             return np.bincount(grp, minlength=self.nq).astype(np.float64) * weights
         return np.bincount(grp, weights=weights, minlength=self.nq)
 
+    # The relevant retrieved rows, compressed: most measures sum only over them (a
+    # bincount that skips rows adding exactly 0.0 gives the same sums, bit for bit).
+    def _rel(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if "rel_rows" not in self._cache:
+            rows = np.flatnonzero(self.isrel)
+            grp = self.rk.grp[rows]
+            self._cache["rel_rows"] = (rows, grp, self.rk.rank[rows])
+        return self._cache["rel_rows"]
+
+    @property
+    def rel_rows(self) -> np.ndarray:
+        return self._rel()[0]
+
+    @property
+    def rel_grp(self) -> np.ndarray:
+        """Query of each relevant retrieved row (in rank order within each query)."""
+        return self._rel()[1]
+
+    @property
+    def rel_rank(self) -> np.ndarray:
+        """Rank of each relevant retrieved row."""
+        return self._rel()[2]
+
+    @property
+    def rel_crel(self) -> np.ndarray:
+        """Relevant documents at or above each relevant retrieved row (1, 2, ...)."""
+        if "rel_crel" not in self._cache:
+            self._cache["rel_crel"] = _ranks(self.rel_grp, self.nq)
+        return self._cache["rel_crel"]
+
     def num_rel_ret(self, cutoff: int | None = None) -> np.ndarray:
         key = ("nrr", cutoff)
         if key not in self._cache:
-            mask = self.isrel if cutoff is None else self.isrel & (self.rk.rank <= cutoff)
-            self._cache[key] = self.per_query(1.0, mask)
+            g = self.rel_grp if cutoff is None else self.rel_grp[self.rel_rank <= cutoff]
+            self._cache[key] = np.bincount(g, minlength=self.nq).astype(np.float64)
         return self._cache[key]
 
     def ap_terms(self) -> np.ndarray:
+        """crel / rank at each relevant retrieved row."""
         if "ap_terms" not in self._cache:
-            self._cache["ap_terms"] = np.where(self.isrel, self.crel / self.rk.rank, 0.0)
+            self._cache["ap_terms"] = self.rel_crel / self.rel_rank
         return self._cache["ap_terms"]
 
 
@@ -93,9 +124,11 @@ def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 def _ap(ctx: _Ctx, cutoff: int | None) -> np.ndarray:
-    terms = ctx.ap_terms()
-    mask = None if cutoff is None else ctx.rk.rank <= cutoff
-    return _safe_div(ctx.per_query(terms, mask), ctx.R)
+    terms, grp = ctx.ap_terms(), ctx.rel_grp
+    if cutoff is not None:
+        keep = ctx.rel_rank <= cutoff
+        terms, grp = terms[keep], grp[keep]
+    return _safe_div(np.bincount(grp, weights=terms, minlength=ctx.nq), ctx.R)
 
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:
@@ -181,17 +214,20 @@ def _discount(rank: np.ndarray, discount: str, base: float) -> np.ndarray:
 
 
 def _dcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
-    rk = ctx.rk
+    # only rows with a positive grade have a gain; the others would add exactly 0.0
     key = ("gain", gain)
     if key not in ctx._cache:
-        ctx._cache[key] = _gains(rk.rel, gain)
-    g = ctx._cache[key]
-    rank = rk.rank
+        rk = ctx.rk
+        if ctx.level == 1:  # the relevant rows are the positive ones
+            rows, grp, rank = ctx._rel()
+        else:
+            rows = np.flatnonzero(rk.rel > 0)
+            grp, rank = rk.grp[rows], rk.rank[rows]
+        ctx._cache[key] = (_gains(rk.rel[rows], gain), grp, rank)
+    g, grp, rank = ctx._cache[key]
     if cutoff is not None:
         mask = rank <= cutoff
-        g, rank, grp = g[mask], rank[mask], rk.grp[mask]
-    else:
-        grp = rk.grp
+        g, rank, grp = g[mask], rank[mask], grp[mask]
     w = g if cumulative else g / _discount(rank, discount, base)
     return np.bincount(grp, weights=w, minlength=ctx.nq)
 
@@ -216,11 +252,18 @@ def _idcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulativ
 
 def _bpref(ctx: _Ctx) -> np.ndarray:
     rk = ctx.rk
-    nonrel = (rk.rel >= 0) & ~ctx.isrel
-    nonrel_so_far = ctx.seg_cumsum(nonrel.astype(np.int64))
-    rows = ctx.isrel
-    g = rk.grp[rows]
-    nsf = nonrel_so_far[rows].astype(np.float64)
+    nonrel = rk.rel >= 0
+    nonrel &= ~ctx.isrel
+    # judged non-relevant rows above each relevant row, within its query (a running
+    # count over all rows, less the count before the query's first row)
+    c = np.cumsum(nonrel, dtype=np.int64)
+    g = ctx.rel_grp
+    if g.size == 0:
+        return np.zeros(ctx.nq)
+    starts = ctx.starts
+    before = np.zeros(ctx.nq, dtype=np.int64)
+    before[rk.grp[starts]] = c[starts] - nonrel[starts]
+    nsf = (c[ctx.rel_rows] - before[g]).astype(np.float64)
     R = ctx.R[g].astype(np.float64)
     N = ctx.N[g].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -251,14 +294,12 @@ def _infap(ctx: _Ctx) -> np.ndarray:
 
 
 def _recip_rank(ctx: _Ctx, cutoff: int | None) -> np.ndarray:
-    rk = ctx.rk
-    rows = np.flatnonzero(ctx.isrel)
     out = np.zeros(ctx.nq)
-    if rows.size == 0:
+    g = ctx.rel_grp
+    if g.size == 0:
         return out
-    g = rk.grp[rows]
-    first = np.concatenate(([True], g[1:] != g[:-1]))
-    r = rk.rank[rows[first]].astype(np.float64)
+    first = _run_starts(g)  # each query's first relevant row
+    r = ctx.rel_rank[first].astype(np.float64)
     gg = g[first]
     if cutoff is not None:
         ok = r <= cutoff
@@ -305,8 +346,9 @@ def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat
     if f == "success":
         return (ctx.num_rel_ret(k) > 0).astype(np.float64)
     if f == "Rprec":
-        mask = ctx.isrel & (rk.rank <= ctx.R[rk.grp])
-        return _safe_div(ctx.per_query(1.0, mask), R)
+        g = ctx.rel_grp
+        g = g[ctx.rel_rank <= ctx.R[g]]
+        return _safe_div(np.bincount(g, minlength=ctx.nq).astype(np.float64), R)
     if f == "recip_rank":
         return _recip_rank(ctx, k)
     if f == "bpref":
