@@ -153,14 +153,18 @@ def _count_lines(buf: np.ndarray, size: int) -> int:
     return int(np.count_nonzero(buf[_FRONT:_FRONT + size] == _NL))
 
 
-def _check_bytes(a: np.ndarray, path: str, lines_before: int) -> None:
-    """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8."""
+def _check_bytes(a: np.ndarray, path: str, lines_before: int, newlines: int | None = None) -> None:
+    """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8.
+
+    newlines: the chunk's count of \n if known; when it equals the count of all control
+    bytes (a file without tabs or \r), there is no junk and no further pass is needed."""
     # bytes 0-8 and 14-31 are junk; 9-13 (\t \n \v \f \r) are whitespace
-    if (a < 9).any() or ((a - np.uint8(14)) < 18).any():
-        junk = (a < 9) | ((a - np.uint8(14)) < 18)
-        pos = int(np.argmax(junk))
-        line = lines_before + int(np.count_nonzero(a[:pos] == _NL)) + 1
-        raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
+    if newlines is None or int(np.count_nonzero(a < 32)) != newlines:
+        if (a < 9).any() or ((a - np.uint8(14)) < 18).any():
+            junk = (a < 9) | ((a - np.uint8(14)) < 18)
+            pos = int(np.argmax(junk))
+            line = lines_before + int(np.count_nonzero(a[:pos] == _NL)) + 1
+            raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
     if a.size and int(a.max()) >= 128:
         try:
             str(memoryview(a), "utf-8")
@@ -179,7 +183,8 @@ def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: i
     from the chunk's start, line the 1-based file line of each row.
     """
     a = buf[_FRONT:_FRONT + size]
-    _check_bytes(a, path, lines_before)
+    n_newlines = int(np.count_nonzero(a == _NL))
+    _check_bytes(a, path, lines_before, n_newlines)
     # nonws[i + 1] says whether byte i is part of a token; nonws[0] is a virtual space
     nonws = np.empty(a.size + 1, dtype=bool)
     nonws[0] = False
@@ -196,8 +201,7 @@ def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: i
         after = tail[last_end]
         row_ends = (after == _NL).all() or (
             (after == _NL) | ((after == _CR) & (tail[last_end + 1] == _NL))).all()
-        if (row_ends and not (tail[pairs[:, 0]] == _HASH).any()
-                and int(np.count_nonzero(a == _NL)) == rows):
+        if row_ends and n_newlines == rows and not (tail[pairs[:, 0]] == _HASH).any():
             if newline_count is not None:
                 newline_count.append(rows)  # (the caller's line count for the next chunk)
             line = np.arange(lines_before + 1, lines_before + rows + 1, dtype=np.int64)
@@ -253,7 +257,8 @@ def _rep(byte: int) -> np.uint64:
 
 _ZEROS, _HIGH_BITS, _ABOVE_NINE = _rep(48), _rep(0x80), _rep(0x76)
 _DOT_Z = 46 ^ 48  # '.' once '0' is xor-ed away
-_POSITIONS = np.uint64(0x0102030405060708)  # byte i of a word times this: i + 1 in the top byte
+# byte i of word 0 (1) times this: i + 1 (i + 9) in the top byte
+_POSITIONS = np.array([0x0102030405060708, 0x090A0B0C0D0E0F10], dtype=np.uint64)
 
 
 @lru_cache(maxsize=None)
@@ -278,7 +283,7 @@ def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
     lengths = ends - starts
     width = int(lengths.max())
     words = -(-width // 8)
-    if int(starts.max()) + 8 * words > buf.size - _FRONT:  # a long token near the end
+    if int(starts[-1]) + 8 * words > buf.size - _FRONT:  # a long token near the end (starts grow)
         buf = np.concatenate((buf, np.zeros(8 * words, dtype=np.uint8)))
     # whole 8-byte words per token (one fancy index), then the bytes past each end zeroed
     out = _windows(buf, 8 * words, 0)[starts].view(np.uint64).reshape(n, words)
@@ -324,7 +329,7 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     double as float(token) (Clinger's fast path).
     """
     n = starts.size
-    first = buf[_FRONT + starts]
+    first = buf[_FRONT:][starts]
     neg = first == 45  # -
     body = ends - starts
     body -= neg | (first == 43)  # digits and dot after any sign
@@ -335,40 +340,50 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     z = _windows(buf, width, -width)[ends].view(np.uint64).reshape(n, words)
     z ^= _ZEROS
     z &= _byte_masks(words, False).take(np.minimum(body, width), axis=0)
-    ndigits = body
+    ok = body <= width
     after = None  # per token: the window index just past its dot, 0 if none
     if dot:
-        # a word's dot byte i gives i + 1, by one multiplication (several dots: a wrong
-        # place, and a dot left over that fails below)
+        # the dot's byte index i gives i + 1, by one multiplication per word (several
+        # dots: a wrong place, and a dot left over that fails below)
         at = (z.view(np.uint8) == _DOT_Z).view(np.uint64).reshape(n, words)
-        at *= _POSITIONS
+        for w in range(words):  # (a column at a time: broadcasting a row is slow)
+            at[:, w] *= _POSITIONS[w + 2 - words]
         at >>= np.uint64(56)
-        at = at.view(np.int64)
-        after = at[:, -1].copy()
-        if words == 2:
-            in_high = after > 0
-            after += 8
-            after *= in_high
-            after += at[:, 0] * ~in_high
+        after = (at[:, 0] + at[:, 1] if words == 2 else at[:, 0]).view(np.int64)
         np.minimum(after, width, out=after)
         if after.any():
-            # drop the dot: the bytes before it move up one byte
-            up = z << np.uint64(8)
-            if words == 2:
-                up[:, 1] |= z[:, 0] >> np.uint64(56)
-            z ^= up
-            z &= _byte_masks(words, False).take(width - after, axis=0)
-            z ^= up
             ndigits = body - (after > 0)
+            ok &= ndigits >= 1
+            # drop the dot: the bytes before it move up one byte
+            if words == 2 and int(ndigits.max()) <= 8:
+                # all digits end up in the high word
+                up = z[:, 1] << np.uint64(8)
+                up |= z[:, 0] >> np.uint64(56)
+                z = z[:, 1] ^ up
+                z &= _byte_masks(2, False)[:, 1].take(width - after)
+                z ^= up
+                z = z.reshape(n, 1)
+                words = 1
+            else:
+                up = z << np.uint64(8)
+                if words == 2:
+                    up[:, 1] |= z[:, 0] >> np.uint64(56)
+                z ^= up
+                z &= _byte_masks(words, False).take(width - after, axis=0)
+                z ^= up
         else:
             after = None
+    if after is None:
+        ok &= body >= 1
     # every byte a digit (0-9): the lowest other byte sets its top bit (no carry into it)
     bad = z + _ABOVE_NINE
     bad |= z
+    if words == 2:
+        bad = bad[:, 0] | bad[:, 1]
+    else:
+        bad = bad[:, 0]
     bad &= _HIGH_BITS
-    ok = (bad[:, 0] | bad[:, 1]) == 0 if words == 2 else bad[:, 0] == 0
-    ok &= ndigits >= 1
-    ok &= body <= width
+    ok &= bad == 0
     _swar8(z)
     if words == 2:
         m = z[:, 0] * np.uint64(10**8)
@@ -613,7 +628,10 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_
 def _run_chunk_parser(keep_rank: bool, all_tags: bool):
     def parse(buf, st, en, ln, name):
         # all_tags=False: only the chunk's first tag (the evaluation needs the file's first)
-        tag_tok = _gather(buf, st[:, 5], en[:, 5]) if all_tags else _gather(buf, st[:1, 5], en[:1, 5])
+        if all_tags:
+            tag_tok = _gather(buf, st[:, 5], en[:, 5])
+        else:
+            tag_tok = np.array([buf[_FRONT + st[0, 5]:_FRONT + en[0, 5]].tobytes()])
         heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
         return (
             _gather(buf, st[:, 0], en[:, 0]),
