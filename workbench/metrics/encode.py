@@ -119,32 +119,50 @@ _WORD_MUL = tuple(np.uint64(k) for k in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F,
 def hash_bytes(values) -> np.ndarray:
     """A 64-bit hash of each byte string (independent of the array's width).
 
-    The string's native 8-byte words, each times its own odd constant, are summed and
-    the sum mixed once (splitmix64). A NUL padding word adds 0, which makes the hash
+    The string's 8-byte little-endian words, each times its own odd constant, are summed
+    and the sum mixed once (splitmix64). A NUL padding word adds 0, which makes the hash
     independent of the width. Strings that differ in one word always differ before the
-    mixing. Computed in blocks of rows that stay in cache."""
-    arr = as_bytes(values)
+    mixing. The words are read in place (strided, unaligned views); a last partial word
+    reads the next row's first bytes and masks them off. Computed in blocks of rows
+    that stay in cache."""
+    arr = np.ascontiguousarray(as_bytes(values))
     n = arr.size
     out = np.empty(n, dtype=np.uint64)
-    width = max(arr.dtype.itemsize, 1)
+    width = arr.dtype.itemsize
+    if n == 0 or width == 0:
+        out[:] = 0
+        return out
     nwords = (width + 7) // 8
-    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(n, arr.dtype.itemsize)
-    mat = None
+    partial = width % 8
+    # rows whose words can all be read in place (the last partial ones over-read up to
+    # 7 bytes: not past the end of the buffer)
+    inplace = max(0, (n * width - 8 * nwords) // width + 1)
+    buf = arr.view(np.uint8).reshape(-1)
+    tail_mask = np.uint64((1 << (8 * partial)) - 1)
     with np.errstate(over="ignore"):
-        for lo in range(0, n, _HASH_BLOCK):
-            part = raw[lo:lo + _HASH_BLOCK]
-            m = part.shape[0]
-            if width == nwords * 8:
-                words = part.view(np.uint64)
-            else:
-                if mat is None or mat.shape[0] != m:
-                    mat = np.zeros((m, nwords * 8), dtype=np.uint8)  # tail bytes stay 0
-                mat[:, :width] = part
-                words = mat.view(np.uint64)
-            h = words[:, 0] * _WORD_MUL[0]
-            for i in range(1, nwords):
-                h += words[:, i] * _WORD_MUL[i % len(_WORD_MUL)]
-            out[lo:lo + m] = _mix(h)
+        for lo in range(0, inplace, _HASH_BLOCK):
+            m = min(_HASH_BLOCK, inplace - lo)
+            h = out[lo:lo + m]
+            for i in range(nwords):
+                w = np.ndarray((m,), dtype="<u8", buffer=buf, offset=lo * width + 8 * i, strides=(width,))
+                if i == 0 and (partial == 0 or nwords > 1):
+                    np.multiply(w, _WORD_MUL[0], out=h)
+                    continue
+                t = w & tail_mask if i == nwords - 1 and partial else w.astype(np.uint64)
+                t *= _WORD_MUL[i % len(_WORD_MUL)]
+                if i == 0:
+                    h[:] = t
+                else:
+                    h += t
+            _mix(h)
+        if inplace < n:  # the last rows: their words from a zero-padded copy
+            rows = np.zeros((n - inplace, nwords * 8), dtype=np.uint8)
+            rows[:, :width] = buf[inplace * width:].reshape(-1, width)
+            words = rows.view("<u8")
+            x = np.zeros(n - inplace, dtype=np.uint64)
+            for i in range(nwords):
+                x += words[:, i] * _WORD_MUL[i % len(_WORD_MUL)]
+            out[inplace:] = _mix(x)
     return out
 
 
