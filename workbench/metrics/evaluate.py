@@ -203,22 +203,25 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
 
     score = np.asarray(run.score, dtype=np.float64)
     qid = as_bytes(run.qid)
-    qidx = index.query_index(qid)
-    if score.size <= BLOCK_ROWS:
-        return one(qidx, run.docno, score, run.rank)
+    n = score.size
+    heads, hidx = index._query_groups(qid)  # runs of equal ids, their query index
+    sizes = np.diff(np.append(heads, n))
+    if n <= BLOCK_ROWS:
+        return one(np.repeat(hidx, sizes), run.docno, score, run.rank)
     docno = as_bytes(run.docno)
     rank = None if run.rank is None else np.asarray(run.rank)
-    values, present = one(qidx[:0], docno[:0], score[:0], None if rank is None else rank[:0])
-    heads = np.flatnonzero(np.concatenate(([True], qidx[1:] != qidx[:-1])))
-    if heads.size == np.unique(qidx[heads]).size:
+    values, present = one(hidx[:0], docno[:0], score[:0], None if rank is None else rank[:0])
+    known = hidx[hidx >= 0]
+    if known.size == np.unique(known).size:
         # each query's rows are contiguous (as in any run file): cut the file into
         # consecutive slices at query boundaries, no copying of the arrays
-        at = np.searchsorted(heads, np.arange(BLOCK_ROWS, score.size, BLOCK_ROWS))
-        cuts = heads[at[at < heads.size]]  # the first query start at or after each target
-        edges = np.unique(np.concatenate(([0], cuts, [score.size])))
-        for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist()):
+        at = np.searchsorted(heads, np.arange(BLOCK_ROWS, n, BLOCK_ROWS))
+        at = np.unique(np.concatenate(([0], at[at < heads.size], [heads.size])))
+        for a, b in zip(at[:-1].tolist(), at[1:].tolist()):
+            lo = int(heads[a])
+            hi = int(heads[b]) if b < heads.size else n
             try:
-                vals, pres = one(qidx[lo:hi], docno[lo:hi], score[lo:hi],
+                vals, pres = one(np.repeat(hidx[a:b], sizes[a:b]), docno[lo:hi], score[lo:hi],
                                  None if rank is None else rank[lo:hi])
             except DuplicatePairError as exc:
                 raise DuplicatePairError(exc.which, lo + exc.row, qid[lo + exc.row],
@@ -227,6 +230,7 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
                 values[m][pres] = vals[m][pres]
             present = present | pres
         return values, present
+    qidx = np.repeat(hidx, sizes)
     rows_per_query = np.bincount(qidx[qidx >= 0], minlength=index.nq)
     # whole queries, in index order, cut into blocks of about BLOCK_ROWS rows
     qblock = (np.cumsum(rows_per_query) - rows_per_query) // BLOCK_ROWS

@@ -313,15 +313,20 @@ class QrelsIndex:
     def query_index(self, run_qid) -> np.ndarray:
         """Position of each run query id in ``qids``, or -1 when the qrels lack it."""
         run_qid = as_bytes(run_qid)
-        if run_qid.size == 0 or self.nq == 0:
-            return np.full(run_qid.size, -1, dtype=np.int64)
+        heads, idx = self._query_groups(run_qid)
+        return np.repeat(idx, np.diff(np.append(heads, run_qid.size)))
+
+    def _query_groups(self, run_qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(heads, idx): the first row of each run of equal ids in run_qid (an ``S``
+        array), and the query_index of each run."""
         heads = _run_starts(run_qid)
+        if heads.size == 0 or self.nq == 0:
+            return heads, np.full(heads.size, -1, dtype=np.int64)
         hq = run_qid[heads]
         pos = np.searchsorted(self.qids, hq)
         pos[pos == self.nq] = 0
         found = self.qids[pos] == hq
-        idx = np.where(found, pos, -1)
-        return np.repeat(idx, np.diff(np.append(heads, run_qid.size)))
+        return heads, np.where(found, pos, -1)
 
 
 def _ranks(grp: np.ndarray, nq: int) -> np.ndarray:
