@@ -34,7 +34,10 @@ from workbench.errors import InputError
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "query_cuts", "CHUNK_BYTES"]
 
-CHUNK_BYTES = 4 << 20  # bytes per parsing chunk (whole lines): small temporaries stay in cache
+# Bytes per parsing chunk (whole lines), one thread: the many small temporaries per chunk
+# stay in cache (4 MB chunks took ~40% more CPU). Threads get 4x that: with smaller chunks
+# they spend their time waiting for each other's Python steps (the GIL).
+CHUNK_BYTES = 256 << 10
 _BOM = b"\xef\xbb\xbf"
 _NL, _CR, _HASH = 10, 13, 35
 
@@ -286,8 +289,13 @@ def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
     if int(starts[-1]) + 8 * words > buf.size - _FRONT:  # a long token near the end (starts grow)
         buf = np.concatenate((buf, np.zeros(8 * words, dtype=np.uint8)))
     # whole 8-byte words per token (one fancy index), then the bytes past each end zeroed
-    out = _windows(buf, 8 * words, 0)[starts].view(np.uint64).reshape(n, words)
-    out &= _byte_masks(words, True).take(lengths, axis=0)
+    out = _windows(buf, 8 * words, 0)[starts]
+    if words <= 8:
+        out = out.view(np.uint64).reshape(n, words)
+        out &= _byte_masks(words, True).take(lengths, axis=0)
+    else:  # long tokens: a mask per token (a table would grow with the square)
+        out = out.view(np.uint8).reshape(n, 8 * words)
+        out *= np.arange(8 * words)[None, :] < lengths[:, None]
     out = out.view(f"S{8 * words}").reshape(n)
     return out if 8 * words == width else _narrow(out, width)
 
@@ -330,6 +338,9 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     """
     n = starts.size
     first = buf[_FRONT:][starts]
+    if not dot and int((ends - starts).max()) == 1:  # single digits (qrels grades)
+        first -= np.uint8(48)
+        return first.astype(np.int64), first <= 9
     neg = first == 45  # -
     body = ends - starts
     body -= neg | (first == 43)  # digits and dot after any sign
@@ -539,7 +550,7 @@ def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, pat
             f"for query {qid[i].decode('utf-8', 'replace')!r}",
         )
 
-def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: int | None,
+def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, threads: int | None,
                 byte_range: tuple[int, int] | None = None):
     """Tokenise a file chunk by chunk and apply parse(buf, starts, ends, lines, name) to
     each chunk with rows; returns (name, list of parse results in file order).
@@ -560,6 +571,8 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
         return (None if ln.size == 0 else parse(buf, st, en, ln, name)), nl[0]
 
     n_threads = _THREADS if threads is None else max(1, threads)
+    if chunk_bytes is None:
+        chunk_bytes = CHUNK_BYTES if n_threads == 1 else 4 * CHUNK_BYTES
     out = []
     with fh:
         before = 0
@@ -584,8 +597,8 @@ def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int, threads: i
 
 
 def default_threads() -> int:
-    """Parsing threads: WORKBENCH_THREADS if set, else up to 2 (the files are parsed in
-    16 MB chunks; more threads than cores only add contention)."""
+    """Parsing threads: WORKBENCH_THREADS if set, else up to 2 (more threads than cores
+    only add contention)."""
     env = os.environ.get("WORKBENCH_THREADS", "")
     if env.isdigit() and int(env) > 0:
         return int(env)
@@ -604,7 +617,7 @@ def _parse_qrels_chunk(buf, st, en, ln, name):
     )
 
 
-def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_BYTES,
+def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int | None = None,
                threads: int | None = None, byte_range: tuple[int, int] | None = None,
                line_numbers: bool = True) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``); raises InputError on bad input.
@@ -612,6 +625,7 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int = CHUNK_
     check_duplicates=False skips the duplicate (qid, docno) check, for callers that
     check anyway (the evaluation does, and maps the row back to ``Qrels.line``).
     threads: parsing threads (default: up to 2). byte_range: as for read_run.
+    chunk_bytes: bytes per parsing chunk (default: CHUNK_BYTES, 4x that with threads).
     line_numbers=False leaves ``Qrels.line`` None (saves memory; errors still name lines).
     """
     name, parts = _parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads,
@@ -646,7 +660,7 @@ def _run_chunk_parser(keep_rank: bool, all_tags: bool):
 
 
 def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
-             all_tags: bool = True, chunk_bytes: int = CHUNK_BYTES,
+             all_tags: bool = True, chunk_bytes: int | None = None,
              threads: int | None = None, byte_range: tuple[int, int] | None = None,
              line_numbers: bool = True) -> Run:
     """Read a TREC run file (``qid iter docno rank score tag``); raises InputError.
@@ -655,7 +669,7 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
     line numbers then count from lo (line 1 is the line starting at lo).
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
-    check_duplicates, threads, line_numbers: as for read_qrels. all_tags=False collects
+    check_duplicates, threads, chunk_bytes, line_numbers: as for read_qrels. all_tags=False collects
     only the first tag (``Run.tags`` then lists the tags found at chunk starts), a little faster.
     """
     name, parts = _parse_file(path, 6, "qid iter docno rank score tag",
