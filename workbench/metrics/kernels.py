@@ -239,15 +239,20 @@ def _idcg(ctx: _Ctx, cutoff, gain="linear", discount="log2", base=2.0, cumulativ
     cache = ctx.index.cache
     if key in cache:
         return cache[key]
-    grp, grade = ctx.index.ideal(cutoff)
-    if grp.size == 0:
-        cache[key] = np.zeros(ctx.nq)
-        return cache[key]
-    rank = _ranks(grp, ctx.nq)
-    g = _gains(grade, gain)
-    w = g if cumulative else g / _discount(rank, discount, base)
-    cache[key] = np.bincount(grp, weights=w, minlength=ctx.nq)
-    return cache[key]
+    out = np.zeros(ctx.nq)
+    step = 1 << 12  # queries at a time: the flat ideal rankings stay small
+    for lo in range(0, ctx.nq, step):
+        hi = min(lo + step, ctx.nq)
+        grp, grade = ctx.index.ideal(cutoff, lo, hi)
+        if grp.size == 0:
+            continue
+        grp = grp - lo
+        rank = _ranks(grp, hi - lo)
+        g = _gains(grade, gain)
+        w = g if cumulative else g / _discount(rank, discount, base)
+        out[lo:hi] = np.bincount(grp, weights=w, minlength=hi - lo)
+    cache[key] = out
+    return out
 
 
 def _bpref(ctx: _Ctx) -> np.ndarray:

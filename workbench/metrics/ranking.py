@@ -194,9 +194,16 @@ class QrelsIndex:
             if width > 4096 or self.nq * width > 4 * n + 65536:
                 self._hist = None
             else:
-                k = np.repeat(self._gq * width - lo, self._sizes)
-                k += self._g
-                counts = np.bincount(k, minlength=self.nq * width).reshape(self.nq, width)
+                counts = np.zeros((self.nq, width), dtype=np.int64)
+                starts = np.append(0, np.cumsum(self._sizes))
+                # in batches of groups: (group, grade) keys stay small
+                step = max(1, (1 << 20) // max(1, int(self._sizes.max(initial=0))))
+                for a in range(0, self._sizes.size, step):
+                    b = min(a + step, self._sizes.size)
+                    k = np.repeat(np.arange(b - a, dtype=np.int64) * width - lo, self._sizes[a:b])
+                    k += self._g[starts[a]:starts[b]]
+                    part = np.bincount(k, minlength=(b - a) * width).reshape(b - a, width)
+                    np.add.at(counts, self._gq[a:b], part)  # a query may have several groups
                 self._hist = (np.arange(lo, hi + 1, dtype=np.int64), counts)
         return self._hist
 
@@ -215,33 +222,37 @@ class QrelsIndex:
             self._levels[level] = (R, J - R if level >= 0 else J * 0)
         return self._levels[level]
 
-    def ideal(self, cutoff: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def ideal(self, cutoff: int | None = None, lo: int = 0, hi: int | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
         """(grp, grade): positive grades of each query sorted descending, flat by query;
-        with a cutoff, only each query's first `cutoff`."""
-        if cutoff is None and self._ideal is not None:
-            return self._ideal
+        with a cutoff, only each query's first `cutoff`; only queries lo..hi-1."""
+        hi = self.nq if hi is None else hi
         hist = self._histogram()
-        if hist is not None:
-            grades, counts = hist
-            pos = np.flatnonzero(grades > 0)[::-1]  # positive grades, best first
-            take = counts[:, pos]
+        if hist is None or (cutoff is None and self._ideal is not None):
+            if self._ideal is None:
+                rel = self.rel
+                pos = rel > 0
+                g = self.qcode[pos]
+                v = rel[pos]
+                order = np.lexsort((-v, g))
+                self._ideal = (g[order], v[order])
+            grp, grade = self._ideal
+            if (lo, hi) != (0, self.nq):
+                a, b = np.searchsorted(grp, [lo, hi])
+                grp, grade = grp[a:b], grade[a:b]
             if cutoff is not None:
-                before = np.cumsum(take, axis=1) - take
-                take = np.clip(cutoff - before, 0, take)
-            grade = np.repeat(np.tile(grades[pos], self.nq), take.reshape(-1))
-            grp = np.repeat(np.arange(self.nq, dtype=np.int64), take.sum(axis=1))
-        else:
-            rel = self.rel
-            pos = rel > 0
-            g = self.qcode[pos]
-            v = rel[pos]
-            order = np.lexsort((-v, g))
-            grp, grade = g[order], v[order]
-            if cutoff is not None:
-                rank = _ranks(grp, self.nq)
-                keep = rank <= cutoff
+                keep = _ranks(grp, self.nq) <= cutoff
                 grp, grade = grp[keep], grade[keep]
-        if cutoff is None:
+            return grp, grade
+        grades, counts = hist
+        pos = np.flatnonzero(grades > 0)[::-1]  # positive grades, best first
+        take = counts[lo:hi, pos]
+        if cutoff is not None:
+            before = np.cumsum(take, axis=1) - take
+            take = np.clip(cutoff - before, 0, take)
+        grade = np.repeat(np.tile(grades[pos], hi - lo), take.reshape(-1))
+        grp = np.repeat(np.arange(lo, hi, dtype=np.int64), take.sum(axis=1))
+        if cutoff is None and (lo, hi) == (0, self.nq):
             self._ideal = (grp, grade)
         return grp, grade
 
@@ -365,17 +376,18 @@ def _sort_groups(h: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
         order = np.argsort(h)
         return h[order], order
     shift = np.uint64(_POS_BITS)
+    itype = np.int32 if n < (1 << 31) else np.int64  # the order: half the memory
     if groups * width == n:
         mat = h.reshape(groups, width)
         mat <<= shift
         mat |= np.arange(width, dtype=np.uint64)
         mat.sort(axis=1)
-        local = (mat & _POS_MASK).view(np.int64)
-        local += starts[:, None]
-        order = local.reshape(n)
+        local = np.empty((groups, width), dtype=itype)
+        np.bitwise_and(mat, _POS_MASK, out=local, casting="unsafe")
+        local += starts[:, None].astype(itype)
         mat >>= shift
         mat |= gprefix[:, None]
-        return mat.reshape(n), order
+        return mat.reshape(n), local.reshape(n)
     col = np.arange(n, dtype=np.int64)
     col -= np.repeat(starts, sizes)
     h <<= shift
@@ -384,9 +396,10 @@ def _sort_groups(h: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
     mat = np.full((groups, width), np.iinfo(np.uint64).max, dtype=np.uint64)
     mat[np.repeat(np.arange(groups), sizes), col] = h
     mat.sort(axis=1)
-    local = (mat & _POS_MASK).view(np.int64)
+    local = np.empty((groups, width), dtype=itype)
+    np.bitwise_and(mat, _POS_MASK, out=local, casting="unsafe")
     valid = local < sizes[:, None]
-    local += starts[:, None]
+    local += starts[:, None].astype(itype)
     mat >>= shift
     mat |= gprefix[:, None]
     return mat[valid], local[valid]
