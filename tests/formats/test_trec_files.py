@@ -143,3 +143,160 @@ def test_first_tag_only(tmp_path):
     r = read_run(p, all_tags=False)
     assert r.tag == "sysA" and r.tags == ("sysA",)
     assert read_run(p).tags == ("sysA", "sysB")
+
+
+# ----------------------------------------------------------------------------- fast paths
+# The readers parse numbers with array arithmetic where they can (trec._fast_decimals) and
+# fall back to numpy's conversion; either way a value is exactly float(token) / int(token).
+
+from workbench.formats import trec  # noqa: E402
+
+digit_strings = st.text(alphabet="0123456789", max_size=20)
+decimal_tokens = st.one_of(
+    st.builds(lambda s, i, d, f: s + i + d + f, st.sampled_from(["", "-", "+"]), digit_strings,
+              st.sampled_from([".", ""]), digit_strings),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.floats(allow_nan=False, allow_infinity=False, width=32).map(lambda x: f"{x:.6f}"),
+    st.integers(-10**20, 10**20).map(str),
+)
+
+
+def _valid_float(tok: str) -> bool:
+    try:
+        return np.isfinite(float(tok))
+    except ValueError:
+        return False
+
+
+def _run_with_scores(tmp_path, name, scores, qid="q"):
+    data = "".join(f"{qid} Q0 d{i} {i + 1} {s} tag\n" for i, s in enumerate(scores))
+    return write(tmp_path, name, data.encode())
+
+
+def _bits(a):
+    return np.asarray(a, dtype=np.float64).view(np.int64).tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(decimal_tokens.filter(_valid_float), min_size=1, max_size=40), st.sampled_from([48, 1 << 18]))
+def test_scores_are_exactly_python_floats(tmp_path_factory, tokens, chunk):
+    p = _run_with_scores(tmp_path_factory.mktemp("r"), "run", tokens)
+    r = read_run(p, chunk_bytes=chunk)
+    assert _bits(r.score) == _bits([float(t) for t in tokens])  # bit for bit, -0.0 too
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(decimal_tokens.filter(bool), st.text(alphabet="0123456789.-+eE_x", min_size=1, max_size=20)),
+                min_size=1, max_size=20))
+def test_fast_decimals_agree_with_float_or_decline(tokens):
+    """ok=True only with float()'s exact value; the plain form with <= 15 digits is always ok."""
+    data = "".join(f"{t}\n" for t in tokens).encode()
+    buf = trec._padded(data)
+    starts, ends, _ = trec._tokenise(buf, len(data), "x", 0, 1, "number")
+    values, ok = trec._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
+    for tok, v, fast in zip(tokens, values.tolist(), ok.tolist()):
+        body = tok[1:] if tok[:1] in "+-" else tok
+        plain = (body.replace(".", "", 1).isdigit() and body.count(".") <= 1
+                 and body.isascii() and len(body.replace(".", "")) <= 15)
+        if fast:
+            assert _bits([v]) == _bits([float(tok)]), tok
+        assert fast or not plain, tok
+
+
+@pytest.mark.parametrize("tok", ["5", "5.", ".5", "-.5", "+5", "-0", "-0.0", "007.50", "0.000001",
+                                 "123456789012345", "9007199254740992", "9007199254740.99",
+                                 "99.9999999999999", "-1.5"])
+def test_fast_path_covers_plain_decimals(tok):
+    data = f"{tok}\n".encode()
+    buf = trec._padded(data)
+    starts, ends, _ = trec._tokenise(buf, len(data), "x", 0, 1, "number")
+    values, ok = trec._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
+    assert ok.tolist() == [True] and _bits(values) == _bits([float(tok)])
+
+
+@pytest.mark.parametrize("tok", ["1e5", "1.5E-3", "1_0", "9007199254740993", "12345678901234567",
+                                 "0.00000000000000001", "1.2.3", ".", "-", "+", "--1", "5-", "inf"])
+def test_fast_path_declines_other_forms(tok):
+    data = f"{tok}\n".encode()
+    buf = trec._padded(data)
+    starts, ends, _ = trec._tokenise(buf, len(data), "x", 0, 1, "number")
+    _, ok = trec._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
+    assert ok.tolist() == [False]
+
+
+def test_fallback_scores_mixed_with_fast_ones(tmp_path):
+    tokens = ["1.5", "1e5", "2.25", "1_0", "-3", "12345678901234567890", "1.5E-3", "0.1"]
+    r = read_run(_run_with_scores(tmp_path, "r", tokens))
+    assert _bits(r.score) == _bits([float(t) for t in tokens])
+
+
+@pytest.mark.parametrize("bad, found", [("1.2.3", "'1.2.3'"), (".", "'.'"), ("-", "'-'"), ("1e400", "'1e400'"),
+                                        ("-inf", "'-inf'"), ("5..", "'5..'")])
+def test_bad_score_among_fast_ones_names_its_line(tmp_path, bad, found):
+    tokens = ["1.5"] * 30 + [bad] + ["2.5"] * 30
+    p = _run_with_scores(tmp_path, "r", tokens)
+    for chunk in (64, 1 << 20):
+        with pytest.raises(InputError) as err:
+            read_run(p, chunk_bytes=chunk)
+        assert err.value.line == 31
+        assert err.value.reason == f"score (column 5) must be a finite number, found {found}"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.integers(-10**18, 10**18), st.integers(-9, 9)), min_size=1, max_size=30),
+       st.booleans())
+def test_integers_exact(tmp_path_factory, values, plus):
+    d = tmp_path_factory.mktemp("q")
+    text = [f"+{v}" if plus and v >= 0 else str(v) for v in values]
+    q = read_qrels(write(d, "qrels", "".join(f"q 0 d{i} {t}\n" for i, t in enumerate(text)).encode()))
+    assert q.rel.tolist() == values
+    r = read_run(write(d, "run", "".join(f"q Q0 d{i} {t} 1.0 x\n" for i, t in enumerate(text)).encode()),
+                 keep_rank=True)
+    assert r.rank.tolist() == values
+
+
+@pytest.mark.parametrize("bad", ["1.0", "x", "1e3", "99999999999999999999", "-", "3-"])
+def test_bad_integers_keep_their_messages(tmp_path, bad):
+    p = write(tmp_path, "q", ("".join(f"q 0 d{i} 1\n" for i in range(20)) + f"q 0 e {bad}\n").encode())
+    with pytest.raises(InputError) as err:
+        read_qrels(p)
+    assert err.value.line == 21
+    assert err.value.reason == f"relevance (column 4) must be an integer, found {bad!r}"
+
+
+@pytest.mark.parametrize("chunk", [7, 40, 300, 1 << 20])
+def test_widths_differ_between_chunks(tmp_path, chunk):
+    """Chunks with short and long ids: one S array as wide as the longest, same bytes."""
+    qids = ["1"] * 20 + ["12345678901234567"] * 5 + ["77"] * 20
+    docs = [f"d{i}" + "x" * (i % 3) * (40 if i == 30 else 1) for i in range(len(qids))]
+    p = write(tmp_path, "r", "".join(f"{q} Q0 {d} 1 0.5 t\n" for q, d in zip(qids, docs)).encode())
+    r = read_run(p, chunk_bytes=chunk)
+    assert r.qid.dtype == np.dtype("S17") and r.docno.dtype == np.dtype(f"S{max(map(len, docs))}")
+    assert r.qid.tolist() == [q.encode() for q in qids]
+    assert r.docno.tolist() == [d.encode() for d in docs]
+    assert r.line.tolist() == list(range(1, len(qids) + 1))
+
+
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n"])
+@pytest.mark.parametrize("sep", [b" ", b"\t", b"  "])
+def test_layouts_read_alike(tmp_path, eol, sep):
+    rows = [(b"q1", b"d1", b"3.25"), (b"q1", b"d2", b"-1"), (b"q2", b"d1", b"7.")]
+    data = b"".join(sep.join([q, b"Q0", d, b"1", s, b"t"]) + eol for q, d, s in rows)
+    for chunk in (5, 1 << 20):
+        r = read_run(write(tmp_path, "r", data), chunk_bytes=chunk)
+        assert r.docno.tolist() == [b"d1", b"d2", b"d1"] and r.score.tolist() == [3.25, -1.0, 7.0]
+        assert r.line.tolist() == [1, 2, 3]
+
+
+def test_junk_found_with_tabs_present(tmp_path):
+    """The junk check is skipped only when every control byte is a newline."""
+    p = write(tmp_path, "q", b"1\t0\ta\t1\n1 0 b\x01 1\n")
+    with pytest.raises(InputError) as err:
+        read_qrels(p)
+    assert err.value.line == 2 and "binary data (byte 0x01)" in err.value.reason
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 4, 64])
+def test_bom_with_tiny_chunks(tmp_path, chunk):
+    q = read_qrels(write(tmp_path, "q", b"\xef\xbb\xbf1 0 a 2\n1 0 b 0\n"), chunk_bytes=chunk)
+    assert q.qid.tolist() == [b"1", b"1"] and q.rel.tolist() == [2, 0]

@@ -124,7 +124,9 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
         left = max(0, byte_range[1] - byte_range[0])
     carry = b""
     while True:
-        want = chunk_bytes if left is None else min(chunk_bytes, left)
+        want = max(chunk_bytes, len(_BOM)) if first else chunk_bytes  # (a whole BOM)
+        if left is not None:
+            want = min(want, left)
         c = len(carry)
         buf = np.empty(_FRONT + c + want + _PAD, dtype=np.uint8)
         got = fh.readinto(memoryview(buf)[_FRONT + c:_FRONT + c + want]) if want else 0
@@ -329,7 +331,7 @@ def _swar8(z: np.ndarray) -> np.ndarray:
 def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: bool):
     """Decimal numbers parsed with array arithmetic (numpy's per-element conversion is far
     slower): ``[-+]?D+`` and, with `dot`, ``[-+]?D+.D*`` or ``[-+]?.D+``, at most 16
-    digits. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
+    bytes after the sign. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
     that form; other tokens' values are meaningless.
 
     Floats: the digits as an integer m <= 2**53 divided by 10**f (f <= 16); both are exact
@@ -358,7 +360,7 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
         # dots: a wrong place, and a dot left over that fails below)
         at = (z.view(np.uint8) == _DOT_Z).view(np.uint64).reshape(n, words)
         for w in range(words):  # (a column at a time: broadcasting a row is slow)
-            at[:, w] *= _POSITIONS[w + 2 - words]
+            at[:, w] *= _POSITIONS[w]
         at >>= np.uint64(56)
         after = (at[:, 0] + at[:, 1] if words == 2 else at[:, 0]).view(np.int64)
         np.minimum(after, width, out=after)
