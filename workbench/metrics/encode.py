@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "pair_keys", "duplicate_pairs",
-           "same_bytes"]
+           "same_bytes", "take_bytes"]
 
 
 def as_bytes(values) -> np.ndarray:
@@ -198,6 +198,16 @@ def _field_view(arr: np.ndarray, lo: int, hi: int) -> list[np.ndarray]:
                    "itemsize": arr.dtype.itemsize})
     view = np.ascontiguousarray(arr).view(dt)
     return [view[name] for name in names]
+
+
+def take_bytes(arr: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """arr[idx] for a contiguous ``S`` array, copied as rows of bytes (several times
+    faster than numpy's string gather)."""
+    w = arr.dtype.itemsize
+    if w == 0 or not arr.flags.c_contiguous:
+        return arr[idx]
+    rows = np.take(arr.view(np.uint8).reshape(arr.size, w), idx, axis=0)
+    return rows.view(arr.dtype).reshape(rows.shape[0])
 
 
 def same_bytes(a: np.ndarray, b: np.ndarray) -> np.ndarray:

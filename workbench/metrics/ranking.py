@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import as_bytes, factorize, hash_bytes, hash_pairs, same_bytes
+from workbench.metrics.encode import as_bytes, factorize, hash_bytes, hash_pairs, same_bytes, take_bytes
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
 
@@ -297,7 +297,7 @@ class QrelsIndex:
             p = pos[hit]
             rows = rows_all[hit]
             src = self._order[p]
-            exact = same_bytes(self.docno[src], docno[rows])
+            exact = same_bytes(take_bytes(self.docno, src), take_bytes(docno, rows))
             if self._qprefix is None:
                 exact &= self.qcode[src] == qidx[rows]
             if exact.all():
