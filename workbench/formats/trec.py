@@ -517,11 +517,15 @@ def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
     # S parts of different widths: byte copies into the widest (np.concatenate would cast
     # S->S item by item, ~20x slower)
     width = max(p.itemsize for p in parts)
-    out = np.zeros(sum(p.size for p in parts), dtype=f"S{width}")
+    out = np.empty(sum(p.size for p in parts), dtype=f"S{width}")
     at = 0
     for p in parts:
-        field = np.dtype({"names": ["s"], "formats": [p.dtype], "offsets": [0], "itemsize": width})
-        out[at:at + p.size].view(field)["s"] = p
+        if p.itemsize == width:
+            out[at:at + p.size] = p
+        else:
+            field = np.dtype({"names": ["s"], "formats": [p.dtype], "offsets": [0], "itemsize": width})
+            out[at:at + p.size].view(field)["s"] = p
+            out[at:at + p.size].view(np.uint8).reshape(p.size, width)[:, p.itemsize:] = 0
         at += p.size
     return out
 
