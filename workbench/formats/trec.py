@@ -16,6 +16,9 @@ first tag names it as well as any); all distinct tags are listed in ``Run.tags``
 Why vectorised: a run of 1 000 queries × 1 000 documents is a million lines; the file is
 read in chunks of whole lines and each chunk is tokenised with numpy byte operations, so
 no Python object is created per line (a 1 GB file never becomes 1 GB of Python objects).
+Plain decimal numbers are parsed with integer arithmetic on 8-byte words (numpy's own
+conversion, kept for every other form, costs a Python float per value); the results and
+errors are the same either way.
 Every problem is reported as ``InputError(path, line, reason)``.
 """
 
@@ -112,7 +115,7 @@ def _padded(data: bytes) -> np.ndarray:
 def _chunks(fh: BinaryIO, chunk_bytes: int,
             byte_range: tuple[int, int] | None = None) -> Iterable[tuple[np.ndarray, int]]:
     """Yield (buf, size) per chunk of whole lines: buf[_FRONT:_FRONT + size] holds the lines
-    (each ending in \n, no leading BOM), with zero bytes before and after (see _PAD).
+    (each ending in a newline, no leading BOM), with zero bytes before and after (_FRONT).
 
     byte_range (lo, hi): only those bytes of the file (lo and hi at line starts).
     The file is read straight into the chunk buffers (readinto: no copy per chunk)."""
@@ -161,8 +164,8 @@ def _count_lines(buf: np.ndarray, size: int) -> int:
 def _check_bytes(a: np.ndarray, path: str, lines_before: int, newlines: int | None = None) -> None:
     """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8.
 
-    newlines: the chunk's count of \n if known; when it equals the count of all control
-    bytes (a file without tabs or \r), there is no junk and no further pass is needed."""
+    newlines: the chunk's count of newlines if known; when it equals the count of all
+    control bytes (no tabs, no CR), there is no junk and no further pass is needed."""
     # bytes 0-8 and 14-31 are junk; 9-13 (\t \n \v \f \r) are whitespace
     if newlines is None or int(np.count_nonzero(a < 32)) != newlines:
         if (a < 9).any() or ((a - np.uint8(14)) < 18).any():
