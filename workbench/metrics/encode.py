@@ -139,30 +139,30 @@ def hash_bytes(values) -> np.ndarray:
     inplace = max(0, (n * width - 8 * nwords) // width + 1)
     buf = arr.view(np.uint8).reshape(-1)
     tail_mask = np.uint64((1 << (8 * partial)) - 1)
-    with np.errstate(over="ignore"):
-        for lo in range(0, inplace, _HASH_BLOCK):
-            m = min(_HASH_BLOCK, inplace - lo)
-            h = out[lo:lo + m]
-            for i in range(nwords):
-                w = np.ndarray((m,), dtype="<u8", buffer=buf, offset=lo * width + 8 * i, strides=(width,))
-                if i == 0 and (partial == 0 or nwords > 1):
-                    np.multiply(w, _WORD_MUL[0], out=h)
-                    continue
-                t = w & tail_mask if i == nwords - 1 and partial else w.astype(np.uint64)
-                t *= _WORD_MUL[i % len(_WORD_MUL)]
-                if i == 0:
-                    h[:] = t
-                else:
-                    h += t
-            _mix(h)
-        if inplace < n:  # the last rows: their words from a zero-padded copy
-            rows = np.zeros((n - inplace, nwords * 8), dtype=np.uint8)
-            rows[:, :width] = buf[inplace * width:].reshape(-1, width)
-            words = rows.view("<u8")
-            x = np.zeros(n - inplace, dtype=np.uint64)
-            for i in range(nwords):
-                x += words[:, i] * _WORD_MUL[i % len(_WORD_MUL)]
-            out[inplace:] = _mix(x)
+    # array integer arithmetic wraps silently (no errstate: it costs per call)
+    for lo in range(0, inplace, _HASH_BLOCK):
+        m = min(_HASH_BLOCK, inplace - lo)
+        h = out[lo:lo + m]
+        for i in range(nwords):
+            w = np.ndarray((m,), dtype="<u8", buffer=buf, offset=lo * width + 8 * i, strides=(width,))
+            if i == 0 and (partial == 0 or nwords > 1):
+                np.multiply(w, _WORD_MUL[0], out=h)
+                continue
+            t = w & tail_mask if i == nwords - 1 and partial else w.astype(np.uint64)
+            t *= _WORD_MUL[i % len(_WORD_MUL)]
+            if i == 0:
+                h[:] = t
+            else:
+                h += t
+        _mix(h)
+    if inplace < n:  # the last rows: their words from a zero-padded copy
+        rows = np.zeros((n - inplace, nwords * 8), dtype=np.uint8)
+        rows[:, :width] = buf[inplace * width:].reshape(-1, width)
+        words = rows.view("<u8")
+        x = np.zeros(n - inplace, dtype=np.uint64)
+        for i in range(nwords):
+            x += words[:, i] * _WORD_MUL[i % len(_WORD_MUL)]
+        out[inplace:] = _mix(x)
     return out
 
 

@@ -203,7 +203,10 @@ class QrelsIndex:
                     k = np.repeat(np.arange(b - a, dtype=np.int64) * width - lo, self._sizes[a:b])
                     k += self._g[starts[a]:starts[b]]
                     part = np.bincount(k, minlength=(b - a) * width).reshape(b - a, width)
-                    np.add.at(counts, self._gq[a:b], part)  # a query may have several groups
+                    if self._gq.size == self.nq:  # one group per query
+                        counts[self._gq[a:b]] = part
+                    else:
+                        np.add.at(counts, self._gq[a:b], part)
                 self._hist = (np.arange(lo, hi + 1, dtype=np.int64), counts)
         return self._hist
 
@@ -248,9 +251,10 @@ class QrelsIndex:
         pos = np.flatnonzero(grades > 0)[::-1]  # positive grades, best first
         take = counts[lo:hi, pos]
         if cutoff is not None:
-            before = np.cumsum(take, axis=1) - take
-            take = np.clip(cutoff - before, 0, take)
-        grade = np.repeat(np.tile(grades[pos], hi - lo), take.reshape(-1))
+            before = np.cumsum(take, axis=1)
+            before -= take
+            np.minimum(np.maximum(cutoff - before, 0), take, out=take)
+        grade = np.repeat(np.broadcast_to(grades[pos], take.shape).reshape(-1), take.reshape(-1))
         grp = np.repeat(np.arange(lo, hi, dtype=np.int64), take.sum(axis=1))
         if cutoff is None and (lo, hi) == (0, self.nq):
             self._ideal = (grp, grade)
@@ -371,7 +375,7 @@ def _sort_groups(h: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
     n = h.size
     groups = starts.size
     width = int(sizes.max()) if groups else 0
-    if n < 2 or groups * width > 2 * n or width >= (1 << _POS_BITS) - 1:
+    if n < 4096 or groups * width > 2 * n or width >= (1 << _POS_BITS) - 1:
         h |= np.repeat(gprefix, sizes)
         order = np.argsort(h)
         return h[order], order
