@@ -285,9 +285,16 @@ def _byte_masks(words: int, from_left: bool) -> np.ndarray:
 
 def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Byte strings chunk[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded)."""
+    out, width = _gather_wide(buf, starts, ends)
+    return out if out.itemsize == width else _narrow(out, width)
+
+
+def _gather_wide(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, int]:
+    """(tokens as an S array of whole 8-byte words, NUL padded; the longest token's length):
+    the readers narrow the items once, when joining the chunks (_concat)."""
     n = starts.size
     if n == 0:
-        return np.empty(0, dtype="S1")
+        return np.empty(0, dtype="S1"), 1
     lengths = ends - starts
     width = int(lengths.max())
     words = -(-width // 8)
@@ -301,14 +308,12 @@ def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
     else:  # long tokens: a mask per token (a table would grow with the square)
         out = out.view(np.uint8).reshape(n, 8 * words)
         out *= np.arange(8 * words)[None, :] < lengths[:, None]
-    out = out.view(f"S{8 * words}").reshape(n)
-    return out if 8 * words == width else _narrow(out, width)
+    return out.view(f"S{8 * words}").reshape(n), width
 
 
 def _narrow(s: np.ndarray, width: int) -> np.ndarray:
     """The first `width` bytes of each item of S array `s` (a byte copy, not an S->S cast)."""
-    field = np.dtype({"names": ["s"], "formats": [f"S{width}"], "offsets": [0], "itemsize": s.itemsize})
-    return s.view(field)["s"].copy()
+    return s.view(_field(width, s.itemsize))["s"].copy()
 
 
 @lru_cache(maxsize=None)
@@ -513,24 +518,33 @@ def _to_float(buf, starts, ends, lines, path: str, column: str) -> np.ndarray:
 def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
     if not parts:
         return np.empty(0, dtype=dtype)
-    if len(parts) == 1:
-        return parts[0]
-    if parts[0].dtype.kind != "S" or len({p.itemsize for p in parts}) == 1:
-        return np.concatenate(parts)
-    # S parts of different widths: byte copies into the widest (np.concatenate would cast
-    # S->S item by item, ~20x slower)
-    width = max(p.itemsize for p in parts)
-    out = np.empty(sum(p.size for p in parts), dtype=f"S{width}")
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+
+def _concat_strings(parts: list[tuple[np.ndarray, int]]) -> np.ndarray:
+    """One S array, as wide as the longest token, from _gather_wide's (items, width) parts:
+    byte copies (np.concatenate would cast S->S item by item, ~20x slower)."""
+    if not parts:
+        return np.empty(0, dtype="S1")
+    width = max(w for _, w in parts)
+    out = np.empty(sum(p.size for p, _ in parts), dtype=f"S{width}")
     at = 0
-    for p in parts:
-        if p.itemsize == width:
-            out[at:at + p.size] = p
-        else:
-            field = np.dtype({"names": ["s"], "formats": [p.dtype], "offsets": [0], "itemsize": width})
-            out[at:at + p.size].view(field)["s"] = p
-            out[at:at + p.size].view(np.uint8).reshape(p.size, width)[:, p.itemsize:] = 0
+    for p, _ in parts:
+        common = min(p.itemsize, width)
+        part = p if p.itemsize == common else p.view(_field(common, p.itemsize))["s"]
+        dest = out[at:at + p.size]
+        if common == width:
+            dest[...] = part
+        else:  # (the part's items are narrower: the rest of each item is zeroed)
+            dest.view(_field(common, width))["s"] = part
+            dest.view(np.uint8).reshape(p.size, width)[:, common:] = 0
         at += p.size
     return out
+
+
+def _field(width: int, itemsize: int) -> np.dtype:
+    """A dtype viewing the first `width` bytes of `itemsize`-byte items as one S field."""
+    return np.dtype({"names": ["s"], "formats": [f"S{width}"], "offsets": [0], "itemsize": itemsize})
 
 
 def _open(path) -> tuple[BinaryIO, str]:
@@ -619,8 +633,8 @@ _THREADS = default_threads()
 
 def _parse_qrels_chunk(buf, st, en, ln, name):
     return (
-        _gather(buf, st[:, 0], en[:, 0]),
-        _gather(buf, st[:, 2], en[:, 2]),
+        _gather_wide(buf, st[:, 0], en[:, 0]),
+        _gather_wide(buf, st[:, 2], en[:, 2]),
         _to_int(buf, st[:, 3], en[:, 3], ln, name, "relevance (column 4)"),
         ln,
     )
@@ -639,8 +653,8 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int | None =
     """
     name, parts = _parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads,
                               byte_range)
-    qid = _concat([p[0] for p in parts], "S1")
-    docno = _concat([p[1] for p in parts], "S1")
+    qid = _concat_strings([p[0] for p in parts])
+    docno = _concat_strings([p[1] for p in parts])
     rel = _concat([p[2] for p in parts], np.int64)
     line = _concat([p[3] for p in parts], np.int64) if line_numbers or check_duplicates else None
     if check_duplicates:
@@ -657,8 +671,8 @@ def _run_chunk_parser(keep_rank: bool, all_tags: bool):
             tag_tok = np.array([buf[_FRONT + st[0, 5]:_FRONT + en[0, 5]].tobytes()])
         heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
         return (
-            _gather(buf, st[:, 0], en[:, 0]),
-            _gather(buf, st[:, 2], en[:, 2]),
+            _gather_wide(buf, st[:, 0], en[:, 0]),
+            _gather_wide(buf, st[:, 2], en[:, 2]),
             _to_float(buf, st[:, 4], en[:, 4], ln, name, "score (column 5)"),
             _to_int(buf, st[:, 3], en[:, 3], ln, name, "rank (column 4)") if keep_rank else None,
             [t.decode("utf-8") for t in tag_tok[heads].tolist()],
@@ -689,8 +703,8 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
         for t in p[4]:
             if t not in tags:
                 tags.append(t)
-    qid = _concat([p[0] for p in parts], "S1")
-    docno = _concat([p[1] for p in parts], "S1")
+    qid = _concat_strings([p[0] for p in parts])
+    docno = _concat_strings([p[1] for p in parts])
     line = _concat([p[5] for p in parts], np.int64) if line_numbers or check_duplicates else None
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
