@@ -67,7 +67,7 @@ def _run_starts(ids: np.ndarray) -> np.ndarray:
     return starts
 
 
-_LOOKUP_BLOCK = 1 << 16  # run rows looked up together (see QrelsIndex._lookup_keys)
+_LOOKUP_BLOCK = 1 << 14  # run rows looked up together: their index range stays in cache
 _HBITS = 40  # docno hash bits of a key; the query's key prefix goes above them
 _PREFIX_MAX = 1 << (64 - _HBITS)
 
