@@ -197,7 +197,7 @@ def test_fast_decimals_agree_with_float_or_decline(tokens):
     for tok, v, fast in zip(tokens, values.tolist(), ok.tolist()):
         body = tok[1:] if tok[:1] in "+-" else tok
         plain = (body.replace(".", "", 1).isdigit() and body.count(".") <= 1
-                 and body.isascii() and len(body.replace(".", "")) <= 15)
+                 and body.isascii() and len(body.replace(".", "")) <= 15)  # (m < 2**53)
         if fast:
             assert _bits([v]) == _bits([float(tok)]), tok
         assert fast or not plain, tok
@@ -205,7 +205,8 @@ def test_fast_decimals_agree_with_float_or_decline(tokens):
 
 @pytest.mark.parametrize("tok", ["5", "5.", ".5", "-.5", "+5", "-0", "-0.0", "007.50", "0.000001",
                                  "123456789012345", "9007199254740992", "9007199254740.99",
-                                 "99.9999999999999", "-1.5"])
+                                 "99.9999999999999", "-1.5", "4.030927323372037", "-25.42301210811698",
+                                 "0.000000000000001"])
 def test_fast_path_covers_plain_decimals(tok):
     data = f"{tok}\n".encode()
     buf = trec._padded(data)
@@ -215,7 +216,8 @@ def test_fast_path_covers_plain_decimals(tok):
 
 
 @pytest.mark.parametrize("tok", ["1e5", "1.5E-3", "1_0", "9007199254740993", "12345678901234567",
-                                 "0.00000000000000001", "1.2.3", ".", "-", "+", "--1", "5-", "inf"])
+                                 "0.00000000000000001", "0.12345678901234567", "98765432.10987654",
+                                 "1.2.3", ".", "-", "+", "--1", "5-", "inf", "1.2.3.4.5.6.7.8.9"])
 def test_fast_path_declines_other_forms(tok):
     data = f"{tok}\n".encode()
     buf = trec._padded(data)

@@ -88,9 +88,9 @@ class Run:
 # ----------------------------------------------------------------------------- reading
 
 # Each chunk sits in its own buffer: _FRONT zero bytes, the chunk, then at least _PAD zero
-# bytes, so that fixed-width windows around any token (16 bytes ending at it, or a few
-# words starting at it) stay inside the buffer without copying the chunk.
-_FRONT = 16
+# bytes, so that fixed-width windows around any token (up to 24 bytes ending at it, or a
+# few words starting at it) stay inside the buffer without copying the chunk.
+_FRONT = 24
 _PAD = 64
 
 
@@ -265,8 +265,8 @@ def _rep(byte: int) -> np.uint64:
 
 _ZEROS, _HIGH_BITS, _ABOVE_NINE = _rep(48), _rep(0x80), _rep(0x76)
 _DOT_Z = 46 ^ 48  # '.' once '0' is xor-ed away
-# byte i of word 0 (1) times this: i + 1 (i + 9) in the top byte
-_POSITIONS = np.array([0x0102030405060708, 0x090A0B0C0D0E0F10], dtype=np.uint64)
+# byte i of word w times _POSITIONS[w]: 8 * w + i + 1 in the top byte
+_POSITIONS = np.array([0x0102030405060708, 0x090A0B0C0D0E0F10, 0x1112131415161718], dtype=np.uint64)
 
 
 @lru_cache(maxsize=None)
@@ -281,6 +281,12 @@ def _byte_masks(words: int, from_left: bool) -> np.ndarray:
         else:
             t[k, n - k:] = 0xFF
     return t.view(np.uint64)
+
+
+@lru_cache(maxsize=None)
+def _high_byte_masks(words: int, low: int) -> np.ndarray:
+    """_byte_masks(words, False) without its `low` lowest words."""
+    return np.ascontiguousarray(_byte_masks(words, False)[:, low:])
 
 
 def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -339,7 +345,7 @@ def _swar8(z: np.ndarray) -> np.ndarray:
 def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: bool):
     """Decimal numbers parsed with array arithmetic (numpy's per-element conversion is far
     slower): ``[-+]?D+`` and, with `dot`, ``[-+]?D+.D*`` or ``[-+]?.D+``, at most 16
-    bytes after the sign. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
+    digits. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
     that form; other tokens' values are meaningless.
 
     Floats: the digits as an integer m <= 2**53 divided by 10**f (f <= 16); both are exact
@@ -354,7 +360,8 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     neg = first == 45  # -
     body = ends - starts
     body -= neg | (first == 43)  # digits and dot after any sign
-    words = 1 if int(body.max()) <= 8 else 2
+    longest = int(body.max())
+    words = 1 if longest <= 8 else 2 if longest <= 16 or not dot else 3
     width = 8 * words
     # The last `width` bytes of each token, right-aligned (little-endian: last byte on
     # top), xor '0': digits become their values; bytes before the body are zeroed.
@@ -362,6 +369,7 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     z ^= _ZEROS
     z &= _byte_masks(words, False).take(np.minimum(body, width), axis=0)
     ok = body <= width
+    ndigits = body
     after = None  # per token: the window index just past its dot, 0 if none
     if dot:
         # the dot's byte index i gives i + 1, by one multiplication per word (several
@@ -370,49 +378,43 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
         for w in range(words):  # (a column at a time: broadcasting a row is slow)
             at[:, w] *= _POSITIONS[w]
         at >>= np.uint64(56)
-        after = (at[:, 0] + at[:, 1] if words == 2 else at[:, 0]).view(np.int64)
+        after = at[:, 0].view(np.int64)
+        for w in range(1, words):
+            after += at[:, w].view(np.int64)
         np.minimum(after, width, out=after)
         if after.any():
-            ndigits = body - (after > 0)
+            ndigits = body - np.minimum(after, 1)
             ok &= ndigits >= 1
-            # drop the dot: the bytes before it move up one byte
-            if words == 2 and int(ndigits.max()) <= 8:
-                # all digits end up in the high word
-                up = z[:, 1] << np.uint64(8)
-                up |= z[:, 0] >> np.uint64(56)
-                z = z[:, 1] ^ up
-                z &= _byte_masks(2, False)[:, 1].take(width - after)
-                z ^= up
-                z = z.reshape(n, 1)
-                words = 1
-            else:
-                up = z << np.uint64(8)
-                if words == 2:
-                    up[:, 1] |= z[:, 0] >> np.uint64(56)
-                z ^= up
-                z &= _byte_masks(words, False).take(width - after, axis=0)
-                z ^= up
+            # drop the dot: the bytes before it move up one byte; the lowest word ends up
+            # empty (and is left out) when the digits fit in the others
+            low = 1 if words > 1 and int(ndigits.max()) <= width - 8 else 0
+            up = z[:, low:] << np.uint64(8)
+            for w in range(max(low, 1), words):
+                up[:, w - low] |= z[:, w - 1] >> np.uint64(56)
+            z = z[:, low:] ^ up
+            z &= _high_byte_masks(words, low).take(width - after, axis=0)
+            z ^= up
+            words -= low
         else:
             after = None
     if after is None:
         ok &= body >= 1
+    if words == 3:
+        ok &= ndigits <= 16  # (more digits would overflow m below)
     # every byte a digit (0-9): the lowest other byte sets its top bit (no carry into it)
     bad = z + _ABOVE_NINE
     bad |= z
-    if words == 2:
-        bad = bad[:, 0] | bad[:, 1]
-    else:
-        bad = bad[:, 0]
-    bad &= _HIGH_BITS
+    for w in range(1, words):
+        bad[:, 0] |= bad[:, w]
+    bad = bad[:, 0] & _HIGH_BITS
     ok &= bad == 0
     _swar8(z)
-    if words == 2:
-        m = z[:, 0] * np.uint64(10**8)
-        m += z[:, 1]
-    else:
-        m = z[:, 0]
+    m = z[:, 0]
+    for w in range(1, words):
+        m = m * np.uint64(10**8)
+        m += z[:, w]
     if dot:
-        if words == 2:
+        if words > 1:
             ok &= m <= np.uint64(2**53)
         values = m.astype(np.float64)
         if after is not None:
