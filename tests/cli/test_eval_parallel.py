@@ -293,3 +293,15 @@ def test_split_with_a_tiny_crlf_qrels_file_with_comments(tmp_path):
         split = _split_eval(qp, run, jobs)
         assert split is not None and split.qids == ("4", "7")
         _same(split, _serial_eval(qp, run))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_runid_is_the_last_lines_tag_as_in_trec_eval(tmp_path, capsys, jobs):
+    # trec_eval (get_trec_results.c) keeps "the run_id field of the last line"
+    qp, (run,) = _write(tmp_path, runs=1)
+    lines = run.read_text().splitlines()
+    half = len(lines) // 2
+    lines = lines[:half] + [line.rsplit(" ", 1)[0] + " later" for line in lines[half:]]
+    run.write_text("\n".join(lines) + "\n")
+    code, out, _ = _run(capsys, "eval", qp, run, "-m", "runid", "-m", "map", "-j", jobs)
+    assert code == 0 and out.splitlines()[0] == f"{'runid':<22}\tall\tlater"

@@ -138,11 +138,11 @@ def test_run_round_trip_exact_scores(tmp_path_factory, rows):
     assert [x.decode() for x in r.docno.tolist()] == [r_[1] for r_ in rows]
 
 
-def test_first_tag_only(tmp_path):
-    p = write(tmp_path, "r", b"1 Q0 d1 1 2.5 sysA\n1 Q0 d2 2 1 sysB\n")
+def test_first_and_last_tags_only(tmp_path):
+    p = write(tmp_path, "r", b"1 Q0 d1 1 2.5 sysA\n1 Q0 d2 2 1 sysB\n1 Q0 d3 3 0 sysC\n")
     r = read_run(p, all_tags=False)
-    assert r.tag == "sysA" and r.tags == ("sysA",)
-    assert read_run(p).tags == ("sysA", "sysB")
+    assert r.tag == "sysA" and r.tags == ("sysA", "sysC") and r.last_tag == "sysC"
+    assert read_run(p).tags == ("sysA", "sysB", "sysC")
 
 
 # ----------------------------------------------------------------------------- fast paths
@@ -302,3 +302,13 @@ def test_junk_found_with_tabs_present(tmp_path):
 def test_bom_with_tiny_chunks(tmp_path, chunk):
     q = read_qrels(write(tmp_path, "q", b"\xef\xbb\xbf1 0 a 2\n1 0 b 0\n"), chunk_bytes=chunk)
     assert q.qid.tolist() == [b"1", b"1"] and q.rel.tolist() == [2, 0]
+
+
+@pytest.mark.parametrize("all_tags", [True, False])
+def test_last_tag_is_the_last_lines(tmp_path, all_tags):
+    p = tmp_path / "r"
+    p.write_text("".join(f"1 Q0 d{i} {i} {1 / (i + 1)} {'a' if i < 300 else 'b'}\n" for i in range(400))
+                 + "2 Q0 x 1 0.5 c\n# trailing comment\n")
+    for chunk in (64, 1 << 20):
+        r = read_run(p, all_tags=all_tags, chunk_bytes=chunk)
+        assert r.tag == "a" and r.last_tag == "c"

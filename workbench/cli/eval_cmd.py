@@ -191,7 +191,7 @@ def _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete, comp
     from workbench.metrics.evaluate import RunArrays, evaluate_many
     from workbench.metrics.ranking import DuplicatePairError
 
-    arrays = RunArrays(r.qid, r.docno, r.score, r.tag or path, r.rank)
+    arrays = RunArrays(r.qid, r.docno, r.score, r.last_tag or path, r.rank)  # runid: the last tag, as trec_eval
     kw = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
               compat=compat, index=index)
     up = None

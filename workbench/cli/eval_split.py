@@ -166,7 +166,7 @@ class _Piece:
         values, present = per_query_values(
             index, RunArrays(r.qid, r.docno, r.score, r.tag, r.rank), ms,
             rel_level=rel_level, ties=ties, max_depth=max_depth, compat=compat)
-        return index.qids, [values[m] for m in ms], present, r.tag
+        return index.qids, [values[m] for m in ms], present, r.last_tag
 
 
 def _concat(parts: list[np.ndarray]) -> np.ndarray:
@@ -234,7 +234,7 @@ def _merge(results):
     nm = len(results[0][1])
     values = [np.concatenate([r[1][i] for r in results])[order] for i in range(nm)]
     present = np.concatenate([r[2] for r in results])[order]
-    tag = next((r[3] for r in results if r[3]), "")
+    tag = next((r[3] for r in reversed(results) if r[3]), "")  # the file's last line's
     return qids, values, present, tag
 
 

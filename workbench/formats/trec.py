@@ -10,8 +10,9 @@ Formats (DESIGN §3):
 Both: any ASCII whitespace between columns, blank lines skipped, CRLF and a UTF-8 byte
 order mark accepted, ``#`` comment lines skipped. The same docno twice for one query is an
 error (trec_eval refuses it too). A run file may carry several tags: the first one is the
-run's tag (trec_eval keeps the last; a mixed file is almost always a concatenation and the
-first tag names it as well as any); all distinct tags are listed in ``Run.tags``.
+run's tag (a mixed file is almost always a concatenation and the first tag names it as well
+as any); all distinct tags are listed in ``Run.tags``, and the last line's tag, which
+trec_eval prints as ``runid``, in ``Run.last_tag``.
 
 Why vectorised: a run of 1 000 queries × 1 000 documents is a million lines; the file is
 read in chunks of whole lines and each chunk is tokenised with numpy byte operations, so
@@ -69,7 +70,8 @@ class Run:
 
     qid, docno: ``S`` arrays; score: float64; rank: int64 when read with
     ``keep_rank=True`` else None; tag: the first tag of the file ("" if empty);
-    tags: every distinct tag in order of appearance; line: 1-based line numbers.
+    tags: every distinct tag in order of appearance; last_tag: the last line's tag
+    (trec_eval's runid); line: 1-based line numbers.
     """
 
     qid: np.ndarray
@@ -80,6 +82,7 @@ class Run:
     rank: np.ndarray | None = None
     tags: tuple[str, ...] = ()
     line: np.ndarray | None = field(default=None, repr=False)
+    last_tag: str = ""
 
     def __len__(self) -> int:
         return len(self.score)
@@ -666,11 +669,12 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int | None =
 
 def _run_chunk_parser(keep_rank: bool, all_tags: bool):
     def parse(buf, st, en, ln, name):
-        # all_tags=False: only the chunk's first tag (the evaluation needs the file's first)
+        # all_tags=False: only the chunk's first and last tags (the file's first names the
+        # run, its last is trec_eval's runid)
         if all_tags:
             tag_tok = _gather(buf, st[:, 5], en[:, 5])
         else:
-            tag_tok = np.array([buf[_FRONT + st[0, 5]:_FRONT + en[0, 5]].tobytes()])
+            tag_tok = np.array([buf[_FRONT + st[i, 5]:_FRONT + en[i, 5]].tobytes() for i in (0, -1)])
         heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
         return (
             _gather_wide(buf, st[:, 0], en[:, 0]),
@@ -679,6 +683,7 @@ def _run_chunk_parser(keep_rank: bool, all_tags: bool):
             _to_int(buf, st[:, 3], en[:, 3], ln, name, "rank (column 4)") if keep_rank else None,
             [t.decode("utf-8") for t in tag_tok[heads].tolist()],
             ln,
+            tag_tok[-1].decode("utf-8"),
         )
 
     return parse
@@ -694,8 +699,9 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
     line numbers then count from lo (line 1 is the line starting at lo).
     keep_rank: also parse the rank column (integers) into ``Run.rank`` (for
     ``--ties rank``); otherwise it is ignored as trec_eval ignores it.
-    check_duplicates, threads, chunk_bytes, line_numbers: as for read_qrels. all_tags=False collects
-    only the first tag (``Run.tags`` then lists the tags found at chunk starts), a little faster.
+    check_duplicates, threads, chunk_bytes, line_numbers: as for read_qrels. all_tags=False
+    collects only the first and last tag of each chunk (``Run.tags`` then lists those), a
+    little faster.
     """
     name, parts = _parse_file(path, 6, "qid iter docno rank score tag",
                               _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads,
@@ -721,6 +727,7 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
         rank=_concat([p[3] for p in parts], np.int64) if keep_rank else None,
         tags=tuple(tags),
         line=line,
+        last_tag=parts[-1][6] if parts else "",
     )
 
 
