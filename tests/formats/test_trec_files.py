@@ -146,10 +146,10 @@ def test_first_and_last_tags_only(tmp_path):
 
 
 # ----------------------------------------------------------------------------- fast paths
-# The readers parse numbers with array arithmetic where they can (trec._fast_decimals) and
+# The readers parse numbers with array arithmetic where they can (columns._fast_decimals) and
 # fall back to numpy's conversion; either way a value is exactly float(token) / int(token).
 
-from workbench.formats import trec  # noqa: E402
+from workbench.formats import columns  # noqa: E402
 
 digit_strings = st.text(alphabet="0123456789", max_size=20)
 decimal_tokens = st.one_of(
@@ -191,9 +191,9 @@ def test_scores_are_exactly_python_floats(tmp_path_factory, tokens, chunk):
 def test_fast_decimals_agree_with_float_or_decline(tokens):
     """ok=True only with float()'s exact value; the plain form with <= 15 digits is always ok."""
     data = "".join(f"{t}\n" for t in tokens).encode()
-    buf = trec._padded(data)
-    starts, ends, _ = trec._tokenise(buf, len(data), "x", 0, 1, "number")
-    values, ok = trec._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
+    buf = columns._padded(data)
+    starts, ends, _ = columns._tokenise(buf, len(data), "x", 0, 1, "number")
+    values, ok = columns._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
     for tok, v, fast in zip(tokens, values.tolist(), ok.tolist()):
         body = tok[1:] if tok[:1] in "+-" else tok
         plain = (body.replace(".", "", 1).isdigit() and body.count(".") <= 1
@@ -209,9 +209,9 @@ def test_fast_decimals_agree_with_float_or_decline(tokens):
                                  "0.000000000000001"])
 def test_fast_path_covers_plain_decimals(tok):
     data = f"{tok}\n".encode()
-    buf = trec._padded(data)
-    starts, ends, _ = trec._tokenise(buf, len(data), "x", 0, 1, "number")
-    values, ok = trec._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
+    buf = columns._padded(data)
+    starts, ends, _ = columns._tokenise(buf, len(data), "x", 0, 1, "number")
+    values, ok = columns._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
     assert ok.tolist() == [True] and _bits(values) == _bits([float(tok)])
 
 
@@ -220,9 +220,9 @@ def test_fast_path_covers_plain_decimals(tok):
                                  "1.2.3", ".", "-", "+", "--1", "5-", "inf", "1.2.3.4.5.6.7.8.9"])
 def test_fast_path_declines_other_forms(tok):
     data = f"{tok}\n".encode()
-    buf = trec._padded(data)
-    starts, ends, _ = trec._tokenise(buf, len(data), "x", 0, 1, "number")
-    _, ok = trec._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
+    buf = columns._padded(data)
+    starts, ends, _ = columns._tokenise(buf, len(data), "x", 0, 1, "number")
+    _, ok = columns._fast_decimals(buf, starts[:, 0], ends[:, 0], True)
     assert ok.tolist() == [False]
 
 

@@ -15,12 +15,9 @@ as any); all distinct tags are listed in ``Run.tags``, and the last line's tag, 
 trec_eval prints as ``runid``, in ``Run.last_tag``.
 
 Why vectorised: a run of 1 000 queries × 1 000 documents is a million lines; the file is
-read in chunks of whole lines and each chunk is tokenised with numpy byte operations, so
-no Python object is created per line (a 1 GB file never becomes 1 GB of Python objects).
-Plain decimal numbers are parsed with integer arithmetic on 8-byte words (numpy's own
-conversion, kept for every other form, costs a Python float per value); the results and
-errors are the same either way.
-Every problem is reported as ``InputError(path, line, reason)``.
+read in chunks of whole lines and each chunk is tokenised with numpy byte operations
+(``formats.columns``), so no Python object is created per line (a 1 GB file never becomes
+1 GB of Python objects). Every problem is reported as ``InputError(path, line, reason)``.
 """
 
 from __future__ import annotations
@@ -28,22 +25,26 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO, Iterable
 
 import numpy as np
 
 from workbench.errors import InputError
+from workbench.formats.columns import (
+    CHUNK_BYTES,
+    FRONT,
+    concat,
+    concat_strings,
+    default_threads,
+    gather,
+    gather_wide,
+    parse_file,
+    to_float,
+    to_int,
+)
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "query_cuts", "CHUNK_BYTES"]
-
-# Bytes per parsing chunk (whole lines), one thread: the many small temporaries per chunk
-# stay in cache (4 MB chunks took ~40% more CPU). Threads get 4x that: with smaller chunks
-# they spend their time waiting for each other's Python steps (the GIL).
-CHUNK_BYTES = 256 << 10
-_BOM = b"\xef\xbb\xbf"
-_NL, _CR, _HASH = 10, 13, 35
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "query_cuts",
+           "CHUNK_BYTES", "default_threads"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,479 +91,6 @@ class Run:
 
 # ----------------------------------------------------------------------------- reading
 
-# Each chunk sits in its own buffer: _FRONT zero bytes, the chunk, then at least _PAD zero
-# bytes, so that fixed-width windows around any token (up to 24 bytes ending at it, or a
-# few words starting at it) stay inside the buffer without copying the chunk.
-_FRONT = 24
-_PAD = 64
-
-
-def _last_newline(a: np.ndarray) -> int:
-    """Index of the last \\n in `a`, -1 if none (looks at the tail first)."""
-    hi, step = a.size, 1 << 12
-    while hi > 0:
-        lo = max(0, hi - step)
-        hits = np.flatnonzero(a[lo:hi] == _NL)
-        if hits.size:
-            return lo + int(hits[-1])
-        hi, step = lo, step * 8
-    return -1
-
-
-def _padded(data: bytes) -> np.ndarray:
-    buf = np.zeros(_FRONT + len(data) + _PAD, dtype=np.uint8)
-    buf[_FRONT:_FRONT + len(data)] = np.frombuffer(data, dtype=np.uint8)
-    return buf
-
-
-def _chunks(fh: BinaryIO, chunk_bytes: int,
-            byte_range: tuple[int, int] | None = None) -> Iterable[tuple[np.ndarray, int]]:
-    """Yield (buf, size) per chunk of whole lines: buf[_FRONT:_FRONT + size] holds the lines
-    (each ending in a newline, no leading BOM), with zero bytes before and after (_FRONT).
-
-    byte_range (lo, hi): only those bytes of the file (lo and hi at line starts).
-    The file is read straight into the chunk buffers (readinto: no copy per chunk)."""
-    left = None
-    first = True
-    if byte_range is not None:
-        fh.seek(byte_range[0])
-        first = byte_range[0] == 0  # a BOM can only start the file
-        left = max(0, byte_range[1] - byte_range[0])
-    carry = b""
-    while True:
-        want = max(chunk_bytes, len(_BOM)) if first else chunk_bytes  # (a whole BOM)
-        if left is not None:
-            want = min(want, left)
-        c = len(carry)
-        buf = np.empty(_FRONT + c + want + _PAD, dtype=np.uint8)
-        got = fh.readinto(memoryview(buf)[_FRONT + c:_FRONT + c + want]) if want else 0
-        if not got:
-            break
-        if left is not None:
-            left -= got
-        skip = 0  # the BOM's bytes, dropped by moving the chunk's start
-        if first:
-            first = False
-            if buf[_FRONT:_FRONT + min(got, len(_BOM))].tobytes() == _BOM:
-                skip = len(_BOM)
-        cut = _last_newline(buf[_FRONT + c + skip:_FRONT + c + got])
-        if cut < 0:
-            carry += buf[_FRONT + c + skip:_FRONT + c + got].tobytes()
-            continue
-        size = c + cut + 1
-        buf = buf[skip:]
-        buf[:_FRONT] = 0
-        buf[_FRONT:_FRONT + c] = np.frombuffer(carry, dtype=np.uint8)
-        carry = buf[_FRONT + size:_FRONT + c + got - skip].tobytes()
-        buf[_FRONT + size:_FRONT + size + _PAD] = 0
-        yield buf[:_FRONT + size + _PAD], size
-    if carry:
-        yield _padded(carry + b"\n"), len(carry) + 1
-
-
-def _count_lines(buf: np.ndarray, size: int) -> int:
-    return int(np.count_nonzero(buf[_FRONT:_FRONT + size] == _NL))
-
-
-def _check_bytes(a: np.ndarray, path: str, lines_before: int, newlines: int | None = None) -> None:
-    """Refuse binary junk (control bytes other than whitespace) and invalid UTF-8.
-
-    newlines: the chunk's count of newlines if known; when it equals the count of all
-    control bytes (no tabs, no CR), there is no junk and no further pass is needed."""
-    # bytes 0-8 and 14-31 are junk; 9-13 (\t \n \v \f \r) are whitespace
-    if newlines is None or int(np.count_nonzero(a < 32)) != newlines:
-        if (a < 9).any() or ((a - np.uint8(14)) < 18).any():
-            junk = (a < 9) | ((a - np.uint8(14)) < 18)
-            pos = int(np.argmax(junk))
-            line = lines_before + int(np.count_nonzero(a[:pos] == _NL)) + 1
-            raise InputError(path, line, f"binary data (byte 0x{int(a[pos]):02x}); expected a text file")
-    if a.size and int(a.max()) >= 128:
-        try:
-            str(memoryview(a), "utf-8")
-        except UnicodeDecodeError as exc:
-            line = lines_before + int(np.count_nonzero(a[: exc.start] == _NL)) + 1
-            raise InputError(path, line, "invalid UTF-8 text") from None
-
-
-def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: int, what: str,
-              newline_count: list | None = None):
-    """Split a chunk of whole lines (from _chunks) into exactly `ncols` tokens per content line.
-
-    (The caller adds the chunk's line count to lines_before for the next chunk.)
-
-    Returns (starts, ends, line): starts/ends (rows, ncols) byte offsets of the tokens
-    from the chunk's start, line the 1-based file line of each row.
-    """
-    a = buf[_FRONT:_FRONT + size]
-    n_newlines = int(np.count_nonzero(a == _NL))
-    _check_bytes(a, path, lines_before, n_newlines)
-    # nonws[i + 1] says whether byte i is part of a token; nonws[0] is a virtual space
-    nonws = np.empty(a.size + 1, dtype=bool)
-    nonws[0] = False
-    np.greater(a, 32, out=nonws[1:])
-    edges = np.flatnonzero(nonws[1:] != nonws[:-1])  # token starts and ends, alternating
-    # Fast path: every line holds exactly ncols tokens (no blank or comment lines). With as
-    # many newlines as rows, and one right after (or \r\n after) each row's last token,
-    # each row is one whole line; no newline positions needed.
-    rows = edges.size // (2 * ncols)
-    if rows and edges.size == rows * ncols * 2:
-        pairs = edges.reshape(rows, 2 * ncols)  # a view: no copy
-        tail = buf[_FRONT:]  # the chunk and its zero padding
-        last_end = pairs[:, -1]
-        after = tail[last_end]
-        row_ends = (after == _NL).all() or (
-            (after == _NL) | ((after == _CR) & (tail[last_end + 1] == _NL))).all()
-        if row_ends and n_newlines == rows and not (tail[pairs[:, 0]] == _HASH).any():
-            if newline_count is not None:
-                newline_count.append(rows)  # (the caller's line count for the next chunk)
-            line = np.arange(lines_before + 1, lines_before + rows + 1, dtype=np.int64)
-            return pairs[:, 0::2], pairs[:, 1::2], line
-    newlines = np.flatnonzero(a == _NL)
-    if newline_count is not None:
-        newline_count.append(newlines.size)
-    starts = edges[0::2]
-    ends = edges[1::2]  # the chunk ends with \n, so every token ends
-    empty = np.empty((0, ncols), dtype=np.int64)
-    if starts.size == 0:
-        return empty, empty, np.empty(0, dtype=np.int64)
-    tok_line = np.searchsorted(newlines, starts)  # 0-based line within the chunk
-    first = np.empty(starts.size, dtype=bool)
-    first[0] = True
-    np.not_equal(tok_line[1:], tok_line[:-1], out=first[1:])
-    comment = first & (a[starts] == _HASH)
-    if comment.any():
-        bad_lines = np.zeros(newlines.size + 1, dtype=bool)
-        bad_lines[tok_line[comment]] = True
-        keep = ~bad_lines[tok_line]
-        starts, ends, tok_line, first = starts[keep], ends[keep], tok_line[keep], first[keep]
-        if starts.size == 0:
-            return empty, empty, np.empty(0, dtype=np.int64)
-    heads = np.flatnonzero(first)
-    counts = np.diff(np.append(heads, starts.size))
-    wrong = counts != ncols
-    if wrong.any():
-        i = int(np.argmax(wrong))
-        line = lines_before + int(tok_line[heads[i]]) + 1
-        raise InputError(
-            path, line,
-            f"expected {ncols} columns ({what}), found {int(counts[i])}",
-        )
-    rows = heads.size
-    return (
-        starts.reshape(rows, ncols),
-        ends.reshape(rows, ncols),
-        tok_line[heads] + (lines_before + 1),
-    )
-
-
-def _windows(buf: np.ndarray, width: int, shift: int) -> np.ndarray:
-    """w[i] = the `width` bytes at chunk offset i + shift, as one void item (a view)."""
-    base = _FRONT + shift
-    return np.ndarray((buf.size - base - width + 1,), dtype=f"V{width}", buffer=buf,
-                      offset=base, strides=(1,))
-
-
-def _rep(byte: int) -> np.uint64:
-    return np.uint64(int.from_bytes(bytes([byte]) * 8, "little"))
-
-
-_ZEROS, _HIGH_BITS, _ABOVE_NINE = _rep(48), _rep(0x80), _rep(0x76)
-_DOT_Z = 46 ^ 48  # '.' once '0' is xor-ed away
-# byte i of word w times _POSITIONS[w]: 8 * w + i + 1 in the top byte
-_POSITIONS = np.array([0x0102030405060708, 0x090A0B0C0D0E0F10, 0x1112131415161718], dtype=np.uint64)
-
-
-@lru_cache(maxsize=None)
-def _byte_masks(words: int, from_left: bool) -> np.ndarray:
-    """t[k] (k = 0..8*words): `words` uint64 masks with the first k bytes set (or the last
-    k bytes, from_left=False), little-endian."""
-    n = 8 * words
-    t = np.zeros((n + 1, n), dtype=np.uint8)
-    for k in range(n + 1):
-        if from_left:
-            t[k, :k] = 0xFF
-        else:
-            t[k, n - k:] = 0xFF
-    return t.view(np.uint64)
-
-
-@lru_cache(maxsize=None)
-def _high_byte_masks(words: int, low: int) -> np.ndarray:
-    """_byte_masks(words, False) without its `low` lowest words."""
-    return np.ascontiguousarray(_byte_masks(words, False)[:, low:])
-
-
-def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Byte strings chunk[starts[i]:ends[i]] as one numpy ``S`` array (NUL padded)."""
-    out, width = _gather_wide(buf, starts, ends)
-    return out if out.itemsize == width else _narrow(out, width)
-
-
-def _gather_wide(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, int]:
-    """(tokens as an S array of whole 8-byte words, NUL padded; the longest token's length):
-    the readers narrow the items once, when joining the chunks (_concat)."""
-    n = starts.size
-    if n == 0:
-        return np.empty(0, dtype="S1"), 1
-    lengths = ends - starts
-    width = int(lengths.max())
-    words = -(-width // 8)
-    if int(starts[-1]) + 8 * words > buf.size - _FRONT:  # a long token near the end (starts grow)
-        buf = np.concatenate((buf, np.zeros(8 * words, dtype=np.uint8)))
-    # whole 8-byte words per token (one fancy index), then the bytes past each end zeroed
-    out = _windows(buf, 8 * words, 0)[starts]
-    if words <= 8:
-        out = out.view(np.uint64).reshape(n, words)
-        out &= _byte_masks(words, True).take(lengths, axis=0)
-    else:  # long tokens: a mask per token (a table would grow with the square)
-        out = out.view(np.uint8).reshape(n, 8 * words)
-        out *= np.arange(8 * words)[None, :] < lengths[:, None]
-    return out.view(f"S{8 * words}").reshape(n), width
-
-
-def _narrow(s: np.ndarray, width: int) -> np.ndarray:
-    """The first `width` bytes of each item of S array `s` (a byte copy, not an S->S cast)."""
-    return s.view(_field(width, s.itemsize))["s"].copy()
-
-
-@lru_cache(maxsize=None)
-def _pow10_after(width: int) -> np.ndarray:
-    """By the window index just past the dot (0: no dot): 10 ** (digits after the dot)."""
-    return np.array([1.0] + [10.0 ** (width - j) for j in range(1, width + 1)])
-
-
-def _swar8(z: np.ndarray) -> np.ndarray:
-    """Each uint64 of 8 digit values (bytes 0-9, first digit in the low byte) to its
-    integer, in place: digit pairs, then quads, then all 8 (SWAR, 3 multiplications)."""
-    z *= np.uint64(10 * 256 + 1)
-    z >>= np.uint64(8)
-    z &= np.uint64(0x00FF00FF00FF00FF)
-    z *= np.uint64(100 * 65536 + 1)
-    z >>= np.uint64(16)
-    z &= np.uint64(0x0000FFFF0000FFFF)
-    z *= np.uint64(10000 * 2**32 + 1)
-    z >>= np.uint64(32)
-    return z
-
-
-def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: bool):
-    """Decimal numbers parsed with array arithmetic (numpy's per-element conversion is far
-    slower): ``[-+]?D+`` and, with `dot`, ``[-+]?D+.D*`` or ``[-+]?.D+``, at most 16
-    digits. Returns (values, ok): int64 (or float64 with `dot`), and whether each token had
-    that form; other tokens' values are meaningless.
-
-    Floats: the digits as an integer m <= 2**53 divided by 10**f (f <= 16); both are exact
-    doubles, so the IEEE division is the correctly rounded value of the decimal, the same
-    double as float(token) (Clinger's fast path).
-    """
-    n = starts.size
-    first = buf[_FRONT:][starts]
-    if not dot and int((ends - starts).max()) == 1:  # single digits (qrels grades)
-        first -= np.uint8(48)
-        return first.astype(np.int64), first <= 9
-    neg = first == 45  # -
-    body = ends - starts
-    body -= neg | (first == 43)  # digits and dot after any sign
-    longest = int(body.max())
-    words = 1 if longest <= 8 else 2 if longest <= 16 or not dot else 3
-    width = 8 * words
-    # The last `width` bytes of each token, right-aligned (little-endian: last byte on
-    # top), xor '0': digits become their values; bytes before the body are zeroed.
-    z = _windows(buf, width, -width)[ends].view(np.uint64).reshape(n, words)
-    z ^= _ZEROS
-    z &= _byte_masks(words, False).take(np.minimum(body, width), axis=0)
-    ok = body <= width
-    ndigits = body
-    after = None  # per token: the window index just past its dot, 0 if none
-    if dot:
-        # the dot's byte index i gives i + 1, by one multiplication per word (several
-        # dots: a wrong place, and a dot left over that fails below)
-        at = (z.view(np.uint8) == _DOT_Z).view(np.uint64).reshape(n, words)
-        for w in range(words):  # (a column at a time: broadcasting a row is slow)
-            at[:, w] *= _POSITIONS[w]
-        at >>= np.uint64(56)
-        after = at[:, 0].view(np.int64)
-        for w in range(1, words):
-            after += at[:, w].view(np.int64)
-        np.minimum(after, width, out=after)
-        if after.any():
-            ndigits = body - np.minimum(after, 1)
-            ok &= ndigits >= 1
-            # drop the dot: the bytes before it move up one byte; the lowest word ends up
-            # empty (and is left out) when the digits fit in the others
-            low = 1 if words > 1 and int(ndigits.max()) <= width - 8 else 0
-            up = z[:, low:] << np.uint64(8)
-            for w in range(max(low, 1), words):
-                up[:, w - low] |= z[:, w - 1] >> np.uint64(56)
-            z = z[:, low:] ^ up
-            z &= _high_byte_masks(words, low).take(width - after, axis=0)
-            z ^= up
-            words -= low
-        else:
-            after = None
-    if after is None:
-        ok &= body >= 1
-    if words == 3:
-        ok &= ndigits <= 16  # (more digits would overflow m below)
-    # every byte a digit (0-9): the lowest other byte sets its top bit (no carry into it)
-    bad = z + _ABOVE_NINE
-    bad |= z
-    for w in range(1, words):
-        bad[:, 0] |= bad[:, w]
-    bad = bad[:, 0] & _HIGH_BITS
-    ok &= bad == 0
-    _swar8(z)
-    m = z[:, 0]
-    for w in range(1, words):
-        m = m * np.uint64(10**8)
-        m += z[:, w]
-    if dot:
-        if words > 1:
-            ok &= m <= np.uint64(2**53)
-        values = m.astype(np.float64)
-        if after is not None:
-            values /= _pow10_after(width).take(after)
-    else:
-        values = m.astype(np.int64)
-    np.negative(values, out=values, where=neg)
-    return values, ok
-
-
-def _first_bad(values: np.ndarray, convert) -> int:
-    """Index of the first element `convert` rejects (slow path, errors only)."""
-    for i, v in enumerate(values):
-        try:
-            x = convert(v)
-        except (ValueError, OverflowError):
-            return i
-        if isinstance(x, float) and not np.isfinite(x):
-            return i
-    return -1
-
-
-def _fast_ints(tokens: np.ndarray) -> np.ndarray | None:
-    """Decimal integers ([-+]?[0-9]{1,18}) parsed with array arithmetic, or None when
-    some token is anything else (numpy's per-element conversion is ~10x slower)."""
-    w = tokens.dtype.itemsize
-    if tokens.size == 0 or w > 19:
-        return None
-    m = tokens.view(np.uint8).reshape(tokens.size, w)
-    first = m[:, 0]
-    sign = (first == 45) | (first == 43)  # - +
-    digits = m.astype(np.int64) - 48
-    isdig = (digits >= 0) & (digits <= 9)
-    body = m != 0
-    body[:, 0] &= ~sign
-    if not np.array_equal(isdig, body) or not body.any(axis=1).all():
-        return None
-    val = np.zeros(tokens.size, dtype=np.int64)
-    for j in range(w):  # at most 19 columns
-        col = isdig[:, j]
-        val = np.where(col, val * 10 + digits[:, j], val)
-    return np.where(first == 45, -val, val)
-
-
-def _tokens_to_int(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
-    fast = _fast_ints(tokens)
-    if fast is not None:
-        return fast
-    try:
-        out = tokens.astype(np.int64)
-    except (ValueError, OverflowError):
-        i = _first_bad(tokens, lambda b: int(b.decode("utf-8", "replace"), 10))
-        raise InputError(
-            path, int(lines[i]),
-            f"{column} must be an integer, found {tokens[i].decode('utf-8', 'replace')!r}",
-        ) from None
-    return out
-
-
-def _tokens_to_float(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
-    try:
-        out = tokens.astype(np.float64)
-    except (ValueError, OverflowError):
-        out = None
-    if out is not None:
-        bad = ~np.isfinite(out)
-        if not bad.any():
-            return out
-        i = int(np.argmax(bad))
-    else:
-        i = _first_bad(tokens, lambda b: float(b))
-    raise InputError(
-        path, int(lines[i]),
-        f"{column} must be a finite number, found {tokens[i].decode('utf-8', 'replace')!r}",
-    )
-
-
-def _convert(buf, starts, ends, lines, path, column, dot: bool) -> np.ndarray:
-    """Numbers of one column: the array-arithmetic parse, and numpy's conversion for the
-    tokens it does not cover. On any error the whole column goes through numpy's
-    conversion again, so that the error (line and message) is exactly as before."""
-    values, ok = _fast_decimals(buf, starts, ends, dot)
-    if ok.all():
-        return values
-    slow = _tokens_to_float if dot else _tokens_to_int
-    rest = np.flatnonzero(~ok)
-    try:
-        values[rest] = slow(_gather(buf, starts[rest], ends[rest]), lines[rest], path, column)
-    except InputError:
-        slow(_gather(buf, starts, ends), lines, path, column)
-        raise
-    return values
-
-
-def _to_int(buf, starts, ends, lines, path: str, column: str) -> np.ndarray:
-    return _convert(buf, starts, ends, lines, path, column, dot=False)
-
-
-def _to_float(buf, starts, ends, lines, path: str, column: str) -> np.ndarray:
-    return _convert(buf, starts, ends, lines, path, column, dot=True)
-
-
-def _concat(parts: list[np.ndarray], dtype) -> np.ndarray:
-    if not parts:
-        return np.empty(0, dtype=dtype)
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
-
-
-def _concat_strings(parts: list[tuple[np.ndarray, int]]) -> np.ndarray:
-    """One S array, as wide as the longest token, from _gather_wide's (items, width) parts:
-    byte copies (np.concatenate would cast S->S item by item, ~20x slower)."""
-    if not parts:
-        return np.empty(0, dtype="S1")
-    width = max(w for _, w in parts)
-    out = np.empty(sum(p.size for p, _ in parts), dtype=f"S{width}")
-    at = 0
-    for p, _ in parts:
-        common = min(p.itemsize, width)
-        part = p if p.itemsize == common else p.view(_field(common, p.itemsize))["s"]
-        dest = out[at:at + p.size]
-        if common == width:
-            dest[...] = part
-        else:  # (the part's items are narrower: the rest of each item is zeroed)
-            dest.view(_field(common, width))["s"] = part
-            dest.view(np.uint8).reshape(p.size, width)[:, common:] = 0
-        at += p.size
-    return out
-
-
-def _field(width: int, itemsize: int) -> np.dtype:
-    """A dtype viewing the first `width` bytes of `itemsize`-byte items as one S field."""
-    return np.dtype({"names": ["s"], "formats": [f"S{width}"], "offsets": [0], "itemsize": itemsize})
-
-
-def _open(path) -> tuple[BinaryIO, str]:
-    name = os.fspath(path)
-    try:
-        return open(name, "rb"), name
-    except FileNotFoundError:
-        raise InputError(name, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(name, None, "is a directory, expected a file") from None
-    except OSError as exc:
-        raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
-
 
 def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, path: str) -> None:
     """The same docno twice for one query is an error naming the second line."""
@@ -578,69 +106,11 @@ def _check_duplicates(qid: np.ndarray, docno: np.ndarray, lines: np.ndarray, pat
             f"for query {qid[i].decode('utf-8', 'replace')!r}",
         )
 
-def _parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, threads: int | None,
-                byte_range: tuple[int, int] | None = None):
-    """Tokenise a file chunk by chunk and apply parse(buf, starts, ends, lines, name) to
-    each chunk with rows; returns (name, list of parse results in file order).
-
-    Chunks are parsed by a small thread pool (numpy releases the GIL in the byte
-    operations); results and the first error come back in file order.
-    """
-    fh, name = _open(path)
-
-    def work(buf: np.ndarray, size: int, before: int):
-        st, en, ln = _tokenise(buf, size, name, before, ncols, what)
-        return None if ln.size == 0 else parse(buf, st, en, ln, name)
-
-    def work_counted(buf: np.ndarray, size: int, before: int):
-        # one thread: the chunk's newline count comes from the tokeniser, no extra pass
-        nl = []
-        st, en, ln = _tokenise(buf, size, name, before, ncols, what, nl)
-        return (None if ln.size == 0 else parse(buf, st, en, ln, name)), nl[0]
-
-    n_threads = _THREADS if threads is None else max(1, threads)
-    if chunk_bytes is None:
-        chunk_bytes = CHUNK_BYTES if n_threads == 1 else 4 * CHUNK_BYTES
-    out = []
-    with fh:
-        before = 0
-        if n_threads == 1:
-            for buf, size in _chunks(fh, chunk_bytes, byte_range):
-                result, nl = work_counted(buf, size, before)
-                out.append(result)
-                before += nl
-        else:
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(max_workers=n_threads) as pool:
-                pending = []
-                for buf, size in _chunks(fh, chunk_bytes, byte_range):
-                    pending.append(pool.submit(work, buf, size, before))
-                    before += _count_lines(buf, size)
-                    while len(pending) > n_threads:  # bound the memory in flight
-                        out.append(pending.pop(0).result())
-                for fut in pending:
-                    out.append(fut.result())
-    return name, [r for r in out if r is not None]
-
-
-def default_threads() -> int:
-    """Parsing threads: WORKBENCH_THREADS if set, else up to 2 (more threads than cores
-    only add contention)."""
-    env = os.environ.get("WORKBENCH_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    return min(2, os.cpu_count() or 1)
-
-
-_THREADS = default_threads()
-
-
 def _parse_qrels_chunk(buf, st, en, ln, name):
     return (
-        _gather_wide(buf, st[:, 0], en[:, 0]),
-        _gather_wide(buf, st[:, 2], en[:, 2]),
-        _to_int(buf, st[:, 3], en[:, 3], ln, name, "relevance (column 4)"),
+        gather_wide(buf, st[:, 0], en[:, 0]),
+        gather_wide(buf, st[:, 2], en[:, 2]),
+        to_int(buf, st[:, 3], en[:, 3], ln, name, "relevance (column 4)"),
         ln,
     )
 
@@ -656,12 +126,12 @@ def read_qrels(path, *, check_duplicates: bool = True, chunk_bytes: int | None =
     chunk_bytes: bytes per parsing chunk (default: CHUNK_BYTES, 4x that with threads).
     line_numbers=False leaves ``Qrels.line`` None (saves memory; errors still name lines).
     """
-    name, parts = _parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads,
+    name, parts = parse_file(path, 4, "qid iter docno rel", _parse_qrels_chunk, chunk_bytes, threads,
                               byte_range)
-    qid = _concat_strings([p[0] for p in parts])
-    docno = _concat_strings([p[1] for p in parts])
-    rel = _concat([p[2] for p in parts], np.int64)
-    line = _concat([p[3] for p in parts], np.int64) if line_numbers or check_duplicates else None
+    qid = concat_strings([p[0] for p in parts])
+    docno = concat_strings([p[1] for p in parts])
+    rel = concat([p[2] for p in parts], np.int64)
+    line = concat([p[3] for p in parts], np.int64) if line_numbers or check_duplicates else None
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
     return Qrels(qid=qid, docno=docno, rel=rel, path=name, line=line if line_numbers else None)
@@ -672,15 +142,15 @@ def _run_chunk_parser(keep_rank: bool, all_tags: bool):
         # all_tags=False: only the chunk's first and last tags (the file's first names the
         # run, its last is trec_eval's runid)
         if all_tags:
-            tag_tok = _gather(buf, st[:, 5], en[:, 5])
+            tag_tok = gather(buf, st[:, 5], en[:, 5])
         else:
-            tag_tok = np.array([buf[_FRONT + st[i, 5]:_FRONT + en[i, 5]].tobytes() for i in (0, -1)])
+            tag_tok = np.array([buf[FRONT + st[i, 5]:FRONT + en[i, 5]].tobytes() for i in (0, -1)])
         heads = np.flatnonzero(np.concatenate(([True], tag_tok[1:] != tag_tok[:-1])))
         return (
-            _gather_wide(buf, st[:, 0], en[:, 0]),
-            _gather_wide(buf, st[:, 2], en[:, 2]),
-            _to_float(buf, st[:, 4], en[:, 4], ln, name, "score (column 5)"),
-            _to_int(buf, st[:, 3], en[:, 3], ln, name, "rank (column 4)") if keep_rank else None,
+            gather_wide(buf, st[:, 0], en[:, 0]),
+            gather_wide(buf, st[:, 2], en[:, 2]),
+            to_float(buf, st[:, 4], en[:, 4], ln, name, "score (column 5)"),
+            to_int(buf, st[:, 3], en[:, 3], ln, name, "rank (column 4)") if keep_rank else None,
             [t.decode("utf-8") for t in tag_tok[heads].tolist()],
             ln,
             tag_tok[-1].decode("utf-8"),
@@ -703,7 +173,7 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
     collects only the first and last tag of each chunk (``Run.tags`` then lists those), a
     little faster.
     """
-    name, parts = _parse_file(path, 6, "qid iter docno rank score tag",
+    name, parts = parse_file(path, 6, "qid iter docno rank score tag",
                               _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads,
                               byte_range)
     tags: list[str] = []
@@ -711,9 +181,9 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
         for t in p[4]:
             if t not in tags:
                 tags.append(t)
-    qid = _concat_strings([p[0] for p in parts])
-    docno = _concat_strings([p[1] for p in parts])
-    line = _concat([p[5] for p in parts], np.int64) if line_numbers or check_duplicates else None
+    qid = concat_strings([p[0] for p in parts])
+    docno = concat_strings([p[1] for p in parts])
+    line = concat([p[5] for p in parts], np.int64) if line_numbers or check_duplicates else None
     if check_duplicates:
         _check_duplicates(qid, docno, line, name)
     if not line_numbers:
@@ -721,10 +191,10 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
     return Run(
         qid=qid,
         docno=docno,
-        score=_concat([p[2] for p in parts], np.float64),
+        score=concat([p[2] for p in parts], np.float64),
         tag=tags[0] if tags else "",
         path=name,
-        rank=_concat([p[3] for p in parts], np.int64) if keep_rank else None,
+        rank=concat([p[3] for p in parts], np.int64) if keep_rank else None,
         tags=tuple(tags),
         line=line,
         last_tag=parts[-1][6] if parts else "",
