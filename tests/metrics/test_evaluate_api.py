@@ -141,12 +141,12 @@ def test_options_validated():
 
 def test_key_collisions_fall_back_to_exact_lookups(monkeypatch):
     """Distinct (query, docno) pairs with equal keys must not change any value."""
-    import workbench.metrics.ranking as ranking
+    import workbench.metrics.qrels_index as qrels_index
 
     run = (["1", "1", "1", "2", "2"], ["a", "x", "c", "e", "a"], [3.0, 2.0, 1.0, 2.0, 1.0])
     normal = evaluate(*QRELS, *run, MEASURES)
     # no docno bits in the keys: every document of a query collides with every other
-    monkeypatch.setattr(ranking, "_doc_hash", lambda d: np.zeros(len(d), dtype=np.uint64))
+    monkeypatch.setattr(qrels_index, "_doc_hash", lambda d: np.zeros(len(d), dtype=np.uint64))
     collided = evaluate(*QRELS, *run, MEASURES)
     for m in normal.measures:
         assert np.array_equal(normal.per_query[m], collided.per_query[m]), m.label

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from workbench.metrics.evaluate import evaluate
 from workbench.metrics.measures import parse_measures
-from workbench.metrics.ranking import DuplicatePairError, QrelsIndex
+from workbench.metrics.qrels_index import DuplicatePairError, QrelsIndex
 
 MEASURES = ["map", "P.1,3,5", "ndcg", "ndcg_cut.3", "bpref", "recip_rank", "Rprec", "infAP",
             "recall.3", "num_rel", "nDCG(gain=exp)@3", "IDCG@2"]

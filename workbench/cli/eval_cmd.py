@@ -189,7 +189,7 @@ def _table(evs, names, per_query, uppers, settings) -> None:
 def _evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete, compat, top_grade):
     """(evaluation, upper bound or None, warning or None) for one read run."""
     from workbench.metrics.evaluate import RunArrays, evaluate_many
-    from workbench.metrics.ranking import DuplicatePairError
+    from workbench.metrics.qrels_index import DuplicatePairError
 
     arrays = RunArrays(r.qid, r.docno, r.score, r.last_tag or path, r.rank)  # runid: the last tag, as trec_eval
     kw = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
@@ -330,7 +330,7 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     from concurrent.futures import ThreadPoolExecutor
 
     from workbench.formats.trec import read_qrels, read_run
-    from workbench.metrics.ranking import DuplicatePairError, QrelsIndex
+    from workbench.metrics.qrels_index import DuplicatePairError, QrelsIndex
 
     ms = _parse(measures)
     if rel_level < 0:

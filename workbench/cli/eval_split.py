@@ -135,7 +135,7 @@ class _Piece:
     def evaluate(self):
         """(query ids, values per measure aligned with them, present, tag) or None."""
         from workbench.metrics.evaluate import RunArrays, per_query_values
-        from workbench.metrics.ranking import QrelsIndex
+        from workbench.metrics.qrels_index import QrelsIndex
 
         j, k = self.job, self.k
         n = j["n"]

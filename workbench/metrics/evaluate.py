@@ -25,7 +25,13 @@ import numpy as np
 
 from workbench.metrics.kernels import MIN_GEO_MEAN, compute
 from workbench.metrics.measures import Measure, parse_measures
-from workbench.metrics.ranking import NONPOOL, UNJUDGED, DuplicatePairError, QrelsIndex, _rank
+from workbench.metrics.qrels_index import (
+    NONPOOL,
+    UNJUDGED,
+    DuplicatePairError,
+    QrelsIndex,
+)
+from workbench.metrics.ranking import _rank
 
 __all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex",
            "evaluation_from_values", "per_query_values"]
@@ -263,7 +269,6 @@ def _with_unjudged_as(index: QrelsIndex, run: RunArrays, grade: int) -> QrelsInd
     keep = qidx >= 0
     qidx, docno = qidx[keep], docno[keep]
     rel = index.lookup(qidx, docno)
-    holes = (rel == NONPOOL) | (rel == UNJUDGED)
     qrel = index.rel.copy()
     # regrade qrels rows with negative grades that the run retrieved
     unj_run = rel == UNJUDGED

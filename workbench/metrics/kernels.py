@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 from workbench.metrics.measures import Measure
-from workbench.metrics.ranking import QrelsIndex, Ranking, _ranks, _run_starts
+from workbench.metrics.qrels_index import QrelsIndex, _ranks, _run_starts
+from workbench.metrics.ranking import Ranking
 
 __all__ = ["compute", "MIN_GEO_MEAN", "INFAP_EPSILON"]
 
