@@ -305,3 +305,13 @@ def test_runid_is_the_last_lines_tag_as_in_trec_eval(tmp_path, capsys, jobs):
     run.write_text("\n".join(lines) + "\n")
     code, out, _ = _run(capsys, "eval", qp, run, "-m", "runid", "-m", "map", "-j", jobs)
     assert code == 0 and out.splitlines()[0] == f"{'runid':<22}\tall\tlater"
+
+
+def test_run_columns_after_the_tag_change_nothing(tmp_path, capsys):
+    qp, (run,) = _write(tmp_path, runs=1)
+    extra = tmp_path / "extra.run"
+    extra.write_text("".join(f"{line} more stuff\n" for line in run.read_text().splitlines()))
+    code, out, _ = _run(capsys, "eval", qp, run, "-q", "-j", "1")
+    assert code == 0 and len(out) > 1000
+    for jobs in ("1", "2"):
+        assert _run(capsys, "eval", qp, extra, "-q", "-j", jobs)[:2] == (code, out)

@@ -312,3 +312,20 @@ def test_last_tag_is_the_last_lines(tmp_path, all_tags):
     for chunk in (64, 1 << 20):
         r = read_run(p, all_tags=all_tags, chunk_bytes=chunk)
         assert r.tag == "a" and r.last_tag == "c"
+
+
+@pytest.mark.parametrize("chunk", [40, 1 << 20])
+def test_run_columns_after_the_tag_are_ignored_as_trec_eval_does(tmp_path, chunk):
+    # trec_eval's get_trec_results.c: "Any field following run_id is ignored."
+    plain = b"1 Q0 a 1 2.5 t\n1 Q0 b 2 1.5 t\n2 Q0 c 1 0.5 t\n"
+    extra = b"1 Q0 a 1 2.5 t x y\n1 Q0 b 2 1.5 t\n2 Q0 c 1 0.5 t 7\n"
+    p, q = write(tmp_path, "plain", plain), write(tmp_path, "extra", extra)
+    a, b = read_run(p, chunk_bytes=chunk), read_run(q, chunk_bytes=chunk)
+    assert a.docno.tolist() == b.docno.tolist() and a.score.tolist() == b.score.tolist()
+    assert b.line.tolist() == [1, 2, 3] and b.tags == ("t",)
+    with pytest.raises(InputError) as err:  # too few columns stay an error
+        read_run(write(tmp_path, "short", b"1 Q0 a 1 2.5 t x\n1 Q0 b 2 1.5\n"), chunk_bytes=chunk)
+    assert (err.value.line, err.value.reason) == (2, "expected 6 columns (qid iter docno rank score tag), found 5")
+    with pytest.raises(InputError) as err:  # qrels keep exactly 4, as in trec_eval
+        read_qrels(write(tmp_path, "q", b"1 0 a 1 extra\n"))
+    assert err.value.line == 1

@@ -122,8 +122,9 @@ def _check_bytes(a: np.ndarray, path: str, lines_before: int, newlines: int | No
 
 
 def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: int, what: str,
-              newline_count: list | None = None):
-    """Split a chunk of whole lines (from _chunks) into exactly `ncols` tokens per content line.
+              newline_count: list | None = None, extra_columns: bool = False):
+    """Split a chunk of whole lines (from _chunks) into exactly `ncols` tokens per content line
+    (with extra_columns, at least `ncols`: the first `ncols` of each line are kept).
 
     (The caller adds the chunk's line count to lines_before for the next chunk.)
 
@@ -176,7 +177,7 @@ def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: i
             return empty, empty, np.empty(0, dtype=np.int64)
     heads = np.flatnonzero(first)
     counts = np.diff(np.append(heads, starts.size))
-    wrong = counts != ncols
+    wrong = counts < ncols if extra_columns else counts != ncols
     if wrong.any():
         i = int(np.argmax(wrong))
         line = lines_before + int(tok_line[heads[i]]) + 1
@@ -184,6 +185,11 @@ def _tokenise(buf: np.ndarray, size: int, path: str, lines_before: int, ncols: i
             path, line,
             f"expected {ncols} columns ({what}), found {int(counts[i])}",
         )
+    if extra_columns and heads.size * ncols != starts.size:
+        # drop each line's tokens after the first ncols
+        keep = np.arange(starts.size) - np.repeat(heads, counts) < ncols
+        starts, ends, heads = starts[keep], ends[keep], np.arange(heads.size) * ncols
+        tok_line = tok_line[keep]
     rows = heads.size
     return (
         starts.reshape(rows, ncols),
@@ -502,9 +508,10 @@ def open_file(path) -> tuple[BinaryIO, str]:
 
 
 def parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, threads: int | None,
-                byte_range: tuple[int, int] | None = None):
+               byte_range: tuple[int, int] | None = None, extra_columns: bool = False):
     """Tokenise a file chunk by chunk and apply parse(buf, starts, ends, lines, name) to
     each chunk with rows; returns (name, list of parse results in file order).
+    extra_columns: lines may hold more than `ncols` tokens (the rest are ignored).
 
     Chunks are parsed by a small thread pool (numpy releases the GIL in the byte
     operations); results and the first error come back in file order.
@@ -512,13 +519,13 @@ def parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, thre
     fh, name = open_file(path)
 
     def work(buf: np.ndarray, size: int, before: int):
-        st, en, ln = _tokenise(buf, size, name, before, ncols, what)
+        st, en, ln = _tokenise(buf, size, name, before, ncols, what, None, extra_columns)
         return None if ln.size == 0 else parse(buf, st, en, ln, name)
 
     def work_counted(buf: np.ndarray, size: int, before: int):
         # one thread: the chunk's newline count comes from the tokeniser, no extra pass
         nl = []
-        st, en, ln = _tokenise(buf, size, name, before, ncols, what, nl)
+        st, en, ln = _tokenise(buf, size, name, before, ncols, what, nl, extra_columns)
         return (None if ln.size == 0 else parse(buf, st, en, ln, name)), nl[0]
 
     n_threads = THREADS if threads is None else max(1, threads)

@@ -5,7 +5,8 @@ Formats (DESIGN §3):
 - qrels: ``qid iter docno rel`` — ``iter`` ignored, ``rel`` an integer (negative = in the
   pool but unjudged), ``#`` lines are comments;
 - run: ``qid iter docno rank score tag`` — ``rank`` ignored by evaluation (kept only on
-  request, for ``--ties rank``), ``score`` a finite number.
+  request, for ``--ties rank``), ``score`` a finite number; columns after the tag are
+  ignored, as trec_eval ignores them (a qrels line must have exactly 4, as there).
 
 Both: any ASCII whitespace between columns, blank lines skipped, CRLF and a UTF-8 byte
 order mark accepted, ``#`` comment lines skipped. The same docno twice for one query is an
@@ -175,7 +176,7 @@ def read_run(path, *, keep_rank: bool = False, check_duplicates: bool = True,
     """
     name, parts = parse_file(path, 6, "qid iter docno rank score tag",
                               _run_chunk_parser(keep_rank, all_tags), chunk_bytes, threads,
-                              byte_range)
+                              byte_range, extra_columns=True)
     tags: list[str] = []
     for p in parts:
         for t in p[4]:
