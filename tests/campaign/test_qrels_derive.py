@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
 from tests.tui.factory import build_campaign
@@ -81,3 +84,19 @@ def test_bad_sources(judged):
         derive_qrels(judged, consensus="median")
     with pytest.raises(UsageError):
         derive_qrels(judged, assessor="a", consensus="mean")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(-2, 4)), max_size=60),
+       st.sampled_from(["majority", "mean"]))
+def test_combine_grades_follows_the_one_item_rules(rows, method):
+    from workbench.campaign.qrels import combine_grades
+
+    by_item: dict = {}
+    for q, d, g in rows:
+        by_item.setdefault((q, d), []).append(g)
+    rule = majority_grade if method == "majority" else mean_grade
+    want = sorted((q, d, rule(gs)) for (q, d), gs in by_item.items())
+    cols = [np.array([r[i] for r in rows], dtype=np.int64) for i in range(3)]
+    qi, di, g = combine_grades(*cols, method)
+    assert list(zip(qi.tolist(), di.tolist(), g.tolist())) == want

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -245,20 +246,31 @@ def _text(v) -> str:
     return v.decode("utf-8") if isinstance(v, (bytes, np.bytes_)) else str(v)
 
 
+_SEPARATOR = re.compile(r"[\x00-\x20]")  # the readers split on these (ASCII whitespace and control bytes)
+
+
 def _check_token(value: str, what: str) -> str:
-    # the readers split on ASCII whitespace and control bytes (<= 0x20) only
-    if not value or any(ord(c) <= 32 for c in value):
+    if not value or _SEPARATOR.search(value):
         raise ValueError(f"{what} {value!r} is empty or contains whitespace")
     if what == "qid" and value.startswith("#"):
         raise ValueError(f"qid {value!r} would read back as a comment line")
     return value
 
 
+def _texts(values, what: str) -> list[str]:
+    """The values as checked tokens (each distinct value checked once)."""
+    out = [_text(v) for v in (values.tolist() if isinstance(values, np.ndarray) else values)]
+    for v in dict.fromkeys(out):  # (first-seen order: the first bad value is reported)
+        _check_token(v, what)
+    return out
+
+
 def write_qrels(path_or_file, qid, docno, rel, *, iteration: str = "0") -> None:
     """Write ``qid iter docno rel`` lines; path_or_file is a path or a text stream."""
+    rel = [int(r) for r in (rel.tolist() if isinstance(rel, np.ndarray) else rel)]
     lines = [
-        f"{_check_token(_text(q), 'qid')} {iteration} {_check_token(_text(d), 'docno')} {int(r)}\n"
-        for q, d, r in zip(qid, docno, rel)
+        f"{q} {iteration} {d} {r}\n"
+        for q, d, r in zip(_texts(qid, "qid"), _texts(docno, "docno"), rel)
     ]
     _write(path_or_file, lines)
 
