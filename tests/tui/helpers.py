@@ -15,6 +15,18 @@ async def settle(app, pilot, rounds: int = 4) -> None:
         await pilot.pause()
 
 
+async def settle_until(app, pilot, ready, timeout: float = 15.0) -> None:
+    """settle() until ready() holds (a loaded machine can need more than a few rounds);
+    returns at the timeout either way, for the test's own assertion to report."""
+    import time
+
+    end = time.monotonic() + timeout
+    await settle(app, pilot)
+    while not ready() and time.monotonic() < end:
+        await pilot.pause(0.05)
+        await settle(app, pilot, rounds=1)
+
+
 def screen_text(app) -> str:
     """Every character currently drawn on the screen."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete
 
-from tests.tui.helpers import screen_text, settle
+from tests.tui.helpers import screen_text, settle, settle_until
 from workbench.campaign.judging import record_grade
 from workbench.store.models import Assignment
 from workbench.tui.app import make_app
@@ -62,7 +62,8 @@ async def test_query_list_shows_progress_and_enter_opens_the_query(campaign):
 async def test_empty_database_says_what_to_do(sqlite_db):
     app = make_app(sqlite_db, assessor="me")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+        await settle_until(app, pilot, lambda: isinstance(app.screen, QueryListScreen)
+                           and "workbench pool --depth" in screen_text(app))
         assert isinstance(app.screen, QueryListScreen)
         assert "workbench pool --depth" in screen_text(app)
 
