@@ -46,10 +46,13 @@ def test_scattered_qrels_rows_equal_grouped(coll, rnd):
     grouped = evaluate(*_cols(rows), *_cols(run), MEASURES)
     shuffled = rows[:]
     rnd.shuffle(shuffled)
-    scattered = evaluate(*_cols(shuffled), *_cols(run), MEASURES)
-    assert scattered.qids == grouped.qids
-    for m in grouped.measures:
-        assert np.array_equal(scattered.per_query[m], grouped.per_query[m]), m.label
+    _same_values(evaluate(*_cols(shuffled), *_cols(run), MEASURES), grouped)
+
+
+def _same_values(a, b):
+    assert a.qids == b.qids
+    for m in b.measures:
+        assert np.array_equal(a.per_query[m], b.per_query[m]), m.label
 
 
 @settings(max_examples=150, deadline=None)
@@ -57,9 +60,7 @@ def test_scattered_qrels_rows_equal_grouped(coll, rnd):
 def test_every_negative_grade_is_unjudged(coll):
     rows, run = coll
     a = evaluate(*_cols(rows), *_cols(run), MEASURES)
-    b = evaluate(*_cols([(q, d, max(g, -1)) for q, d, g in rows]), *_cols(run), MEASURES)
-    for m in a.measures:
-        assert np.array_equal(a.per_query[m], b.per_query[m]), m.label
+    _same_values(evaluate(*_cols([(q, d, max(g, -1)) for q, d, g in rows]), *_cols(run), MEASURES), a)
 
 
 @settings(max_examples=150, deadline=None)
