@@ -202,12 +202,10 @@ def _ext_ids(session: Session, table, ids: np.ndarray) -> np.ndarray:
     wanted = np.unique(ids)
     if wanted.size > _IN_LIST:
         col = "query_id" if table is Query else "document_id"
-        judged = select(getattr(Judgment, col)).union(select(getattr(Adjudication, col)))
-        pairs = session.connection().execute(
-            select(table.id, table.ext_id).where(table.id.in_(judged))).all()
+        among = select(getattr(Judgment, col)).union(select(getattr(Adjudication, col)))
     else:
-        pairs = session.connection().execute(
-            select(table.id, table.ext_id).where(table.id.in_(wanted.tolist()))).all()
+        among = wanted.tolist()
+    pairs = session.connection().execute(select(table.id, table.ext_id).where(table.id.in_(among))).all()
     known = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
     ext = np.empty(len(pairs), dtype=object)
     ext[:] = [p[1] for p in pairs]

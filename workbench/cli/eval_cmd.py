@@ -367,23 +367,16 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
         evs.append(ev)
         names.append(name)
 
-    cuts = None
+    split = None  # one big run read and evaluated in pieces (None: not tried, or gave up)
     if not n_proc and len(runs) == 1 and not bounds:
-        from workbench.cli.eval_split import run_cuts
+        from workbench.cli.eval_split import evaluate_split, run_cuts
 
         cuts = run_cuts(runs[0], jobs if jobs is not None else default_jobs(), forced=jobs is not None)
-    if cuts is not None:
-        from workbench.cli.eval_split import evaluate_split
-
-        ev = evaluate_split(qrels, runs[0], cuts, ms, rel_level=rel_level, ties=ties,
-                            max_depth=max_depth, complete=complete, compat=int(compat))
-        if ev is None:  # something is odd: evaluate here, errors and all
-            index, top_grade = qrels_index(read_qrels(qrels, check_duplicates=False))
-            r = read_run(runs[0], **read)
-            args = (ms, index, rel_level, ties, max_depth, complete, int(compat))
-            keep(*_evaluate_one(r, runs[0], *args, None), r.tag or runs[0])
-        else:
-            keep(ev, None, _check(ev, runs[0], complete), ev.tag)
+        if cuts is not None:
+            split = evaluate_split(qrels, runs[0], cuts, ms, rel_level=rel_level, ties=ties,
+                                   max_depth=max_depth, complete=complete, compat=int(compat))
+    if split is not None:
+        keep(split, None, _check(split, runs[0], complete), split.tag)
     elif n_proc:
         index, top_grade = qrels_index(read_qrels(qrels, check_duplicates=False))
         args = (ms, index, rel_level, ties, max_depth, complete, int(compat),

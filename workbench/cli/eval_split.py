@@ -96,14 +96,6 @@ def _scratch_dir(need: int) -> str:
     return tempfile.mkdtemp(prefix="workbench-eval-")
 
 
-class _Queries:
-    """What evaluation_from_values needs of an index: the query ids, in order."""
-
-    def __init__(self, qids: np.ndarray) -> None:
-        self.qids = qids
-        self.nq = qids.size
-
-
 class _Piece:
     """One process's share: read (phase 1), then evaluate (phase 2)."""
 
@@ -170,20 +162,15 @@ class _Piece:
 
 
 def _concat(parts: list[np.ndarray]) -> np.ndarray:
-    """np.concatenate, but byte strings of several widths are padded with a plain byte
-    copy (numpy's own S-to-S cast is many times slower)."""
+    """np.concatenate, but byte strings of several widths are joined by byte copies
+    (numpy's own S-to-S cast is many times slower)."""
+    from workbench.formats.columns import concat_strings
+
     if len(parts) == 1:
         return np.asarray(parts[0])
     if parts[0].dtype.kind != "S":
         return np.concatenate(parts)
-    width = max(p.dtype.itemsize for p in parts)
-    out = np.zeros((sum(p.size for p in parts), width), dtype=np.uint8)
-    pos = 0
-    for p in parts:
-        w = p.dtype.itemsize
-        out[pos:pos + p.size, :w] = np.ascontiguousarray(p).view(np.uint8).reshape(p.size, w)
-        pos += p.size
-    return out.view(f"S{width}").reshape(-1)
+    return concat_strings([(np.ascontiguousarray(p), p.dtype.itemsize) for p in parts])
 
 
 def _group_ids(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -197,8 +184,7 @@ def _group_ids(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _owner_table(id_sets, first_wins: bool = False):
     """(sorted ids, owning piece of each) from each piece's distinct ids; None when an
     id is in two pieces, unless first_wins (then the first piece holding it owns it)."""
-    width = max([s.dtype.itemsize for s in id_sets] + [1])
-    ids = np.concatenate([s.astype(f"S{width}") for s in id_sets]) if id_sets else np.empty(0, "S1")
+    ids = _concat(id_sets) if id_sets else np.empty(0, "S1")
     owner = np.repeat(np.arange(len(id_sets)), [s.size for s in id_sets])
     order = np.argsort(ids, kind="stable")
     ids, owner = ids[order], owner[order]
@@ -225,8 +211,7 @@ def _lookup(table, ids: np.ndarray) -> np.ndarray:
 
 def _merge(results):
     """Per-query values of every piece as one (query ids, values, present, tag)."""
-    qids = np.concatenate([r[0].astype(f"S{max(x[0].dtype.itemsize for x in results)}")
-                           for r in results])
+    qids = _concat([r[0] for r in results])
     order = np.argsort(qids, kind="stable")
     qids = qids[order]
     if qids.size > 1 and np.any(qids[1:] == qids[:-1]):
@@ -363,7 +348,7 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
         return None
     qids, values, present, tag = merged
     return evaluation_from_values(
-        _Queries(qids), ms, dict(zip(ms, values)), present, tag=tag or run_path, ties=ties,
+        qids, ms, dict(zip(ms, values)), present, tag=tag or run_path, ties=ties,
         complete=complete,
         settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
                   "compat": compat, "unjudged_as": None},

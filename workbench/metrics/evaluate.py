@@ -150,31 +150,29 @@ def evaluate_many(
             compat=compat, check_duplicates=check_duplicates,
         )
         out.append(evaluation_from_values(
-            index, ms, values, present, tag=run.tag, ties=ties, complete=complete,
+            index.qids, ms, values, present, tag=run.tag, ties=ties, complete=complete,
             settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
                       "compat": compat, "unjudged_as": unjudged_as},
         ))
     return out
 
 
-def evaluation_from_values(index: QrelsIndex, ms, values, present, *, tag: str, ties: str,
+def evaluation_from_values(qids: np.ndarray, ms, values, present, *, tag: str, ties: str,
                            complete: bool, settings: dict) -> Evaluation:
     """The ``Evaluation`` of one run from ``per_query_values`` (values[m] for every
-    qrels query, present): selects the evaluated queries and aggregates."""
+    qrels query, present; qids: those queries' ids in trec_eval's order, an ``S`` array):
+    selects the evaluated queries and aggregates."""
     ms = _measures(ms)
-    qsel = np.arange(index.nq) if complete else np.flatnonzero(present)
+    qsel = np.arange(qids.size) if complete else np.flatnonzero(present)
     per_query = {}
     summary = {}
     for m in ms:
         vals = values[m][qsel]
         per_query[m] = vals
         summary[m] = aggregate(m, vals)
-    qids = tuple(q.decode("utf-8", "replace") for q in index.qids[qsel].tolist())
-    missing = tuple(
-        q.decode("utf-8", "replace") for q in index.qids[~present].tolist()
-    )
+    missing = tuple(q.decode("utf-8", "replace") for q in qids[~present].tolist())
     return Evaluation(
-        measures=ms, qids=qids, per_query=per_query, summary=summary, missing=missing,
+        measures=ms, qids=tuple(q.decode("utf-8", "replace") for q in qids[qsel].tolist()), per_query=per_query, summary=summary, missing=missing,
         tag=tag, ties=ties, settings=settings,
     )
 
