@@ -252,13 +252,27 @@ def test_repeats_are_hidden_second_showings_later_in_the_queue(db):
         assert all(n == 1 for n in Counter(d for d, rep in items if rep).values())
 
 
-def test_insert_repeats_places_after_gap():
-    queue = [f"d{i}" for i in range(10)]
-    items = insert_repeats(queue, {"d0", "d5"}, seed=0, assessor="a", query="q")
-    assert [d for d, r in items if not r] == queue
-    for doc in ("d0", "d5"):
-        first = items.index((doc, False))
-        assert items.index((doc, True)) > first + 3
+@pytest.mark.parametrize("n", [2, 3, 7, 19, 20, 21, 40, 100])
+def test_repeats_are_ten_positions_or_half_the_queue_apart(n):
+    queue = [f"d{i}" for i in range(n)]
+    gap = max(1, min(10, n // 2))
+    for seed in range(30):
+        # every document repeated, the last ones included: no copy lands beside its first
+        repeats = set(queue[-3:]) | {queue[0]} | set(queue[:: max(1, n // 5)])
+        items = insert_repeats(queue, repeats, seed=seed, assessor="a", query="q")
+        assert sorted(d for d, r in items if not r) == sorted(queue)
+        assert sorted(d for d, r in items if r) == sorted(repeats)
+        for doc in repeats:
+            first, second = items.index((doc, False)), items.index((doc, True))
+            assert second - first >= gap, (seed, doc, first, second)
+
+
+def test_a_repeat_of_the_last_document_is_not_placed_beside_it():
+    """The sample database had carol's d222 at positions 27 and 28 of query 108."""
+    queue = [f"d{i}" for i in range(29)]
+    items = insert_repeats(queue, {"d28"}, seed=0, assessor="carol", query="108")
+    first, second = items.index(("d28", False)), items.index(("d28", True))
+    assert second - first >= 10
 
 
 def test_assign_rerun_is_idempotent_and_appends_new_documents(db):

@@ -179,7 +179,7 @@ def test_system_quality_order_is_plausible(sample):
     ndcg = _ndcg10(runs, derive_qrels(sample, consensus="majority").rows())
     assert ndcg["bm25"] > ndcg["qld"] > ndcg["tfidf"] > ndcg["doclen"]
     assert ndcg["bm25"] - ndcg["doclen"] > 0.5
-    assert ndcg["bm25"] == pytest.approx(0.862, abs=0.001)  # the value at commit time
+    assert ndcg["bm25"] == pytest.approx(0.851, abs=0.001)  # the value at commit time (repeats 10 apart)
     # `workbench export scores` (campaign.scoring over the metrics package) agrees.
     from click.testing import CliRunner
 
@@ -220,3 +220,27 @@ def test_build_script_reproduces_the_committed_file(tmp_path):
         sys.modules.pop("retrieval", None)
         sys.path[:] = saved_path
     assert _contents(out) == _contents(SAMPLE)
+
+
+def test_every_repeat_is_ten_positions_or_half_the_queue_from_its_first_showing(sample):
+    """The sample had carol's d222 at positions 27 and 28 of query 108."""
+    from collections import defaultdict
+
+    from workbench.campaign.pooling import repeat_gap
+
+    queues: dict[tuple[int, int], list[tuple[int, bool]]] = defaultdict(list)
+    with sample.read() as s:
+        for aid, qid, did, rep in s.execute(
+            select(Assignment.assessor_id, Assignment.query_id, Assignment.document_id,
+                   Assignment.repeat).order_by(Assignment.position)
+        ):
+            queues[(aid, qid)].append((did, bool(rep)))
+    checked = 0
+    for items in queues.values():
+        gap = repeat_gap(sum(1 for _, rep in items if not rep))
+        for i, (did, rep) in enumerate(items):
+            if rep:
+                first = items.index((did, False))
+                assert i - first >= gap
+                checked += 1
+    assert checked == 42  # 14 repeats for each of alice, bob and carol

@@ -163,11 +163,13 @@ async def test_help_and_palette_list_the_actions(campaign):
         screen = await open_judge(app, pilot)
         titles = [c[0] for c in screen.palette_commands()]
         assert "Undo last grade" in titles and "Grade 3: Highly relevant" in titles
-        assert {"Add a note", "Next query", "Toggle live scores"} <= set(titles)
+        assert {"Add a note", "Next query"} <= set(titles)
+        assert "Toggle live scores" not in titles  # a blind campaign (the default)
         await pilot.press("question_mark")
         await pilot.pause()
         text = screen_text(app)
         assert "Undo" in text and "3 Highly relevant" in text
+        assert "Scores" not in text
 
 
 async def test_seconds_spent_on_the_document_are_recorded(campaign):
@@ -228,3 +230,39 @@ async def test_a_grade_in_flight_is_committed_when_the_app_quits(campaign):
         await pilot.press("3")
         app.exit()  # no settle: the unmount waits for the writer thread
     assert judgments(db, "alice") == {("q1", camp.queues["q1"]["alice"][0]): 3}
+
+
+def _list_lines(app) -> list[str]:
+    from workbench.tui.widgets.pool_list import PoolList
+
+    pool = app.screen.query_one(PoolList)
+    return [str(pool.get_option_at_index(i).prompt) for i in range(pool.option_count)]
+
+
+async def test_a_repeat_looks_like_any_unjudged_document(sqlite_db):
+    """Issue: the repeated document kept its title in the list, and the list showed the
+    grade given to the first copy. Now an unjudged item is its number only, no list line
+    carries a grade, and the document view shows only the current document's own grade."""
+    from tests.tui.factory import build_campaign
+
+    camp = build_campaign(sqlite_db, n_queries=1, repeat_last=True)
+    order = camp.queues["q1"]["alice"]
+    app = make_app(sqlite_db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("3")  # the first showing of order[0]
+        await settle(app, pilot)
+        await pilot.press(*["1"] * (len(order) - 1))
+        await settle(app, pilot)
+        assert screen.cursor == len(order)  # on the hidden repeat
+        lines = _list_lines(app)
+        n = len(lines)
+        assert lines[-1] == f"· {n:>3} not judged yet"
+        assert lines[0] == f"✓   1 Document {order[0]}"  # no grade beside the first showing
+        assert all(not line.startswith(("✓ 3", "✓ 1")) for line in lines)
+        text = screen_text(app)
+        assert "Your grade" not in text  # the repeat is unjudged: no earlier grade in sight
+        assert f"Document {order[0]}" in text  # (its own text is shown, as for any document)
+        await pilot.press("k")  # back on the last ordinary document: its own grade shows
+        await settle(app, pilot)
+        assert "Your grade: 1" in screen_text(app)

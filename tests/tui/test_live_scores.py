@@ -1,10 +1,12 @@
-"""The live score panel: equals `workbench score`, updates per grade, stays blind."""
+"""The live score panel of a campaign that is not blind: equals `workbench score`, under the
+real run tags. A blind campaign (the default) has no panel, key or palette entry at all."""
 
 from __future__ import annotations
 
 from tests.tui.factory import SYSTEM_TAG
 from tests.tui.helpers import screen_text, settle
 from workbench.campaign.judging import record_grade
+from workbench.campaign.settings import set_blind
 from workbench.cli import main
 from workbench.tui.app import make_app
 from workbench.tui.screens.judge import JudgeScreen
@@ -32,6 +34,7 @@ async def test_panel_values_equal_workbench_score(campaign, capsys):
     for i, d in enumerate(camp.queues["q2"]["alice"]):
         record_grade(db, "alice", "q2", d, (i * 7) % 4)
     record_grade(db, "bob", "q1", camp.queues["q1"]["alice"][0], 3)  # another assessor
+    set_blind(db, False)  # a tuning session: the people judging own the systems
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -50,7 +53,8 @@ async def test_panel_values_equal_workbench_score(campaign, capsys):
     assert list(expected) == list(table.systems) == camp.systems
     assert set(table.queries) == {"q1", "q2"}
     for i, tag in enumerate(table.systems):
-        row = [line for line in shown.splitlines() if f"System {i + 1} " in line]
+        label = f"{tag} "
+        row = [line for line in shown.splitlines() if label in line]
         assert len(row) == 2  # the query table and the means table
         for q in ("q1", "q2"):
             for m in table.measures:
@@ -60,10 +64,12 @@ async def test_panel_values_equal_workbench_score(campaign, capsys):
         # what is drawn is the same numbers: current query (q1) row, then the means row
         q_cells = [f"{table.per_query['q1'][tag][m]:.4f}" for m in table.measures]
         mean_cells = [f"{table.means[tag][m]:.4f}" for m in table.measures]
-        label = f"System {i + 1} "
         n = len(table.measures)
         assert row[0].split(label, 1)[1].split()[:n] == q_cells
         assert row[1].split(label, 1)[1].split()[:n] == mean_cells
+
+
+MEASURE_WORDS = ("System", "nDCG", "ndcg", "bpref", "P@10", "AP ", "map", "Scores")
 
 
 async def test_judging_screen_is_blind(campaign):
@@ -73,8 +79,12 @@ async def test_judging_screen_is_blind(campaign):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
+        assert screen.blind
         await pilot.press("s", "2")
         await settle(app, pilot)
+        assert not screen.query_one(ScorePanel).display  # s does nothing in a blind campaign
+        assert app.score_tracker  # (the app still has the method; nothing called it)
+        assert "alice" not in app._trackers
         texts = [screen_text(app)]
         for _ in range(len(screen.items)):
             await pilot.press("j")
@@ -87,4 +97,30 @@ async def test_judging_screen_is_blind(campaign):
         assert screen.items[1].grade is None
     for text in texts:
         assert SYSTEM_TAG not in text
-        assert "System 1" in texts[0]
+        for word in MEASURE_WORDS:  # no per-system number of any kind: no panel, no footer key
+            assert word not in text, word
+    titles = [title for title, _, _ in screen.palette_commands()]
+    assert not [t for t in titles if "score" in t.lower()]
+
+
+async def test_a_lead_turning_blindness_off_reaches_an_open_screen_at_the_next_query(campaign):
+    db, camp = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert screen.blind and "Scores" not in screen_text(app)
+        set_blind(db, False)  # the lead, from another terminal: `workbench campaign --not-blind`
+        await pilot.press("right_square_bracket")
+        await settle(app, pilot)
+        assert not screen.blind
+        assert "Scores" in screen_text(app)  # the footer offers the key now
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert screen.query_one(ScorePanel).display
+        assert camp.systems[0] in screen_text(app)  # real run tags, not "System 1"
+        set_blind(db, True)
+        await pilot.press("right_square_bracket")
+        await settle(app, pilot)
+        assert screen.blind and not screen.query_one(ScorePanel).display
+        assert camp.systems[0] not in screen_text(app)

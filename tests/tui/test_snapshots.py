@@ -1,5 +1,6 @@
 """A snapshot of the judging screen (read the SVG diff when it changes; never wave it
-through): two grades given, live panel open, markup-like document text shown literally."""
+through): two grades given, `s` pressed (a blind campaign: no panel opens), markup-like
+document text shown literally, the queue list with marks and numbers only."""
 
 from __future__ import annotations
 

@@ -41,9 +41,9 @@ from workbench.store.models import (
     Result,
 )
 
-# A repeated document comes back at least this many items after its first showing (when the
-# queue is long enough), so it does not look like an accidental double.
-MIN_REPEAT_GAP = 3
+# The two showings of a repeated document are at least this many positions apart (or half
+# the queue when it is shorter): near each other, the second is recognised as a repeat.
+REPEAT_GAP = 10
 
 
 @dataclass(frozen=True)
@@ -259,18 +259,39 @@ def queue_order(docs: list[str], *, seed: int, assessor: str, query: str) -> lis
     return out
 
 
+def repeat_gap(n_items: int) -> int:
+    """How far apart the two showings of a repeated document must be in a queue of
+    `n_items` documents: REPEAT_GAP positions, or half the queue when it is shorter."""
+    return max(1, min(REPEAT_GAP, n_items // 2))
+
+
 def insert_repeats(
     queue: list[str], repeats: set[str], *, seed: int, assessor: str, query: str
 ) -> list[tuple[str, bool]]:
-    """`queue` with a second, hidden showing of each document in `repeats`, placed at a
-    random later point (at least MIN_REPEAT_GAP items after the first showing when the
-    queue allows it). Items are (document, is_repeat)."""
+    """`queue` with a second, hidden showing of each document in `repeats`. Items are
+    (document, is_repeat).
+
+    The two showings are at least `repeat_gap(len(queue))` positions apart. The new copy
+    goes to a seeded random place among those far enough from the first showing, before
+    or after it; the earlier of the two showings is the one graded as the judgment, the
+    later one is the repeat. (Before is allowed so that a document near the end of the
+    queue can be repeated too: only after it, its copy would land right beside it.)"""
     items: list[tuple[str, bool]] = [(doc, False) for doc in queue]
+    gap = repeat_gap(len(queue))
     rng = _rng(seed, "repeat-place", assessor, query)
     for doc in sorted(repeats, key=queue.index):
-        first = next(i for i, (d, r) in enumerate(items) if d == doc and not r)
-        low = min(first + 1 + MIN_REPEAT_GAP, len(items))
-        items.insert(int(rng.integers(low, len(items) + 1)), (doc, True))
+        first = items.index((doc, False))
+        # Inserting at i <= first puts the copy first+1-i places ahead; at i > first,
+        # i-first places behind. Both ranges are never empty together (gap <= half).
+        before = range(0, max(0, first + 2 - gap))
+        after = range(first + gap, len(items) + 1)
+        k = int(rng.integers(len(before) + len(after)))
+        if k < len(before):
+            at = before[k]
+            items.insert(at, (doc, False))
+            items[first + 1] = (doc, True)
+        else:
+            items.insert(after[k - len(before)], (doc, True))
     return items
 
 

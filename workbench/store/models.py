@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -52,6 +53,9 @@ class Campaign(Base):
     # Space-separated measure names shown by default (live panel, scoreboard).
     default_measures: Mapped[str] = mapped_column(String(500), default="nDCG@10 AP bpref P@10")
     pool_depth: Mapped[int] = mapped_column(Integer, default=10)
+    # Blind (the default): the judging screen shows no per-system number. A lead turns it
+    # off for tuning sessions where the people judging own the systems (`workbench campaign`).
+    blind: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -21,6 +21,7 @@ class QueueLoaded(Message):
     queue: Queue
     progress: list[QueryProgress]
     levels: list[ScaleEntry] | None = None
+    blind: bool = True  # the campaign's setting, read with the queue
 
 
 @dataclass

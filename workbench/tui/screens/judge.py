@@ -11,8 +11,10 @@ been instant, and a failed save drops the queued keys and leaves the cursor wher
 
 Seconds spent: from the moment the document was (last) shown to the grade key.
 
-Blind: nothing here shows a system, original rank, score or another assessor's grade; the
-live panel (off by default) labels systems "System 1..n".
+Blind: nothing here shows a system, original rank, score or another assessor's grade. The
+live score panel (key s) exists only when the campaign is not blind (`workbench campaign
+--not-blind`, for tuning sessions where the people judging own the systems); in a blind
+campaign its key, help row and palette entry are gone, and it never opens.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from textual.widgets import Footer, OptionList
 from workbench.campaign import assessing
 from workbench.campaign.assessing import QueryProgress, QueueItem, ScaleEntry
 from workbench.campaign.judging import undo_last
+from workbench.campaign.settings import is_blind
 from workbench.tui.messages import (
     GradeFailed,
     GradeSaved,
@@ -97,6 +100,7 @@ class JudgeScreen(Screen):
         self.timings: list[list[float]] = []
         self._t_key = 0.0
         self._panel_on = False  # the live panel is off by default
+        self.blind = True  # until the campaign's setting is read with the first queue
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -136,16 +140,18 @@ class JudgeScreen(Screen):
                 return
             queue = assessing.load_queue(db, self.assessor, query)
             levels = assessing.scale(db)
+            blind = is_blind(db)
         except Exception as exc:  # any failure is shown, never raised into the app
             self.post_message(WorkFailed("load", describe(exc)))
             return
-        self.post_message(QueueLoaded(queue, progress, levels))
+        self.post_message(QueueLoaded(queue, progress, levels, blind))
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
         queue = message.queue
         self.query_ext = queue.query.query
         self.items = list(queue.items)
         self.progress = message.progress
+        self._set_blind(message.blind)
         if message.levels:
             self.levels = message.levels
             self.query_one("#legend", ScaleLegend).show(self.levels)
@@ -278,6 +284,8 @@ class JudgeScreen(Screen):
         self._sync_progress()
         nxt = assessing.first_unjudged(self.items, index + 1)
         if nxt is None:
+            self._shown_index = None  # redraw the document: it shows its new grade
+            self._show_current()
             self._update_status(
                 f"saved {message.record.new_grade} · query done: ] for the next one"
             )
@@ -352,6 +360,7 @@ class JudgeScreen(Screen):
                 if item.document == record.document and not item.repeat:
                     self.items[i] = replace(item, grade=record.new_grade)
                     self.query_one("#pool", PoolList).refresh_item(i, self.items[i])
+                    self._shown_index = None  # redraw: the document's grade changed
                     self._set_cursor(i)
                     break
             self._sync_progress()
@@ -411,7 +420,24 @@ class JudgeScreen(Screen):
     def panel_on(self) -> bool:
         return self._panel_on
 
+    def _set_blind(self, blind: bool) -> None:
+        """Apply the campaign's setting (read with each queue, so a lead's change reaches
+        an open screen at the next query): blind closes the panel and drops its key."""
+        if blind == self.blind:
+            return
+        self.blind = blind
+        if blind and self._panel_on:
+            self.query_one("#scores", ScorePanel).display = self._panel_on = False
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_scores" and self.blind:
+            return False  # no key, no footer entry: blind judging has no scores at all
+        return True
+
     def action_toggle_scores(self) -> None:
+        if self.blind:
+            return
         panel = self.query_one("#scores", ScorePanel)
         panel.display = self._panel_on = not panel.display
         if self._panel_on:
@@ -460,7 +486,7 @@ class JudgeScreen(Screen):
         rows = [
             (b.key_display or b.key, b.description)
             for b in self.BINDINGS
-            if not b.action.startswith("grade(")
+            if not b.action.startswith("grade(") and self.check_action(b.action, ())
         ]
         grades = ", ".join(f"{lv.grade} {lv.label}" for lv in self.levels)
         extra = [("0-9", f"grade and move to the next unjudged ({grades})")]
@@ -473,12 +499,15 @@ class JudgeScreen(Screen):
              (lambda g=lv.grade: self.action_grade(g)))
             for lv in self.levels
         ]
-        return commands + [
+        commands += [
             ("Undo last grade", "Revert your last change in this query", self.action_undo),
             ("Add a note", "Write a note on the current document", self.action_note),
             ("Next query", "Next query with unjudged documents", lambda: self.action_next_query(1)),
             ("Previous query", "Previous query with unjudged documents",
              lambda: self.action_next_query(-1)),
-            ("Toggle live scores", "Show or hide the live score panel", self.action_toggle_scores),
-            ("Back to the query list", "Leave this query", self.action_back),
         ]
+        if not self.blind:
+            commands.append(
+                ("Toggle live scores", "Show or hide the live score panel", self.action_toggle_scores)
+            )
+        return commands + [("Back to the query list", "Leave this query", self.action_back)]

@@ -25,6 +25,8 @@ class DocumentView(VerticalScroll):
         head.append(f"{number}/{total}  ", style="dim")
         head.append(item.title or "(untitled)", style="bold")
         head.append(f"  {item.document}", style="dim")
+        if item.judged:  # this document's own grade (the queue list shows none)
+            head.append(f"\nYour grade: {item.grade}", style="bold green")
         if item.note:
             head.append("\nNote: ", style="italic")
             head.append(item.note, style="italic")

@@ -1,7 +1,9 @@
-"""The assessor's queue for one query: position, judged mark and THIS assessor's grade.
+"""The assessor's queue for one query: a position and a judged mark per document.
 
-Blind: an item shows only its place in the queue and the document title - never a system,
-original rank or score.
+Blind: an item never shows a system, original rank or score. Nor does it preview what is to
+come or repeat what was given: an unjudged item is its number only, and no item shows a
+grade (the document view shows the current document's own grade). So a hidden repeat looks
+like any unjudged document, and the earlier grade of its document is not in sight.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ UNJUDGED = "·"
 def item_prompt(number: int, item: QueueItem) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     if item.judged:
-        text.append(f"{JUDGED} {item.grade} ", style="bold green")
+        text.append(f"{JUDGED} ", style="bold green")
+        text.append(f"{number:>3} ", style="dim")
+        text.append(item.title or item.document)
     else:
-        text.append(f"{UNJUDGED}   ", style="dim")
-    text.append(f"{number:>3} ", style="dim")
-    text.append(item.title or item.document)
+        text.append(f"{UNJUDGED} ", style="dim")
+        text.append(f"{number:>3} ", style="dim")
+        text.append("not judged yet", style="dim italic")
     return text
 
 

@@ -1,7 +1,8 @@
-"""Live scores for the assessor: per system, the current query's values and the means.
+"""Live scores on the judging screen: per system, the current query's values and the means.
 
-Systems appear as "System 1..n" (stable order of import), never by run tag: the judging
-screen stays blind to system names even with the panel open.
+Only a campaign that is NOT blind has this panel (campaign/settings.py): its assessors own
+the systems, so systems appear under their run tags. A blind campaign's judging screen
+never builds it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy only when the panel is first used
     from workbench.campaign.scoring import ScoreTable
-
-
-def anonymous_labels(table: ScoreTable) -> list[str]:
-    return [f"System {i + 1}" for i in range(len(table.systems))]
 
 
 def _grid(table: ScoreTable, rows: list[tuple[str, dict[str, float] | None]]) -> Text:
@@ -38,17 +35,15 @@ def _grid(table: ScoreTable, rows: list[tuple[str, dict[str, float] | None]]) ->
 
 
 def panel_renderable(table: ScoreTable, query: str | None) -> Text:
-    """The current query's values per (anonymous) system."""
+    """The current query's values per system."""
     per = table.per_query.get(query or "", {})
-    return _grid(table, [(label, per.get(tag)) for label, tag in
-                         zip(anonymous_labels(table), table.systems)])
+    return _grid(table, [(tag, per.get(tag)) for tag in table.systems])
 
 
 def means_renderable(table: ScoreTable) -> Text:
     """Each system's mean over the queries judged so far."""
     return _grid(table, [
-        (label, table.means[tag] if table.n_queries.get(tag) else None)
-        for label, tag in zip(anonymous_labels(table), table.systems)
+        (tag, table.means[tag] if table.n_queries.get(tag) else None) for tag in table.systems
     ])
 
 

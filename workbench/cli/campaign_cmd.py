@@ -1,0 +1,40 @@
+"""`workbench campaign [--blind | --not-blind] [--name NAME]`: show or change the campaign's
+settings."""
+
+from __future__ import annotations
+
+import click
+
+from workbench.cli import db_option, resolve_db
+
+
+@click.command("campaign")
+@click.option("--blind/--not-blind", "blind", default=None,
+              help="Blind (the default for a new campaign): the judging screen shows no "
+                   "per-system score. --not-blind lets assessors open live scores under the "
+                   "real run tags (for tuning sessions where the people judging own the systems).")
+@click.option("--name", default=None, help="Rename the campaign.")
+@db_option
+@click.pass_context
+def campaign(ctx: click.Context, blind: bool | None, name: str | None, db: str | None) -> None:
+    """Show the campaign's settings; with an option, change it first."""
+    from workbench.campaign.database import Database
+    from workbench.campaign.settings import campaign_settings, rename_campaign, set_blind
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        if name is not None:
+            rename_campaign(database, name)
+        if blind is not None:
+            set_blind(database, blind)
+        settings = campaign_settings(database)
+    finally:
+        database.close()
+    judging = "blind (no per-system scores while judging)" if settings.blind else (
+        "NOT blind: assessors may open live scores under the real run tags (key s)"
+    )
+    click.echo(f"name: {settings.name}")
+    click.echo(f"judging: {judging}")
+    click.echo(f"relevance threshold: {settings.relevance_threshold}")
+    click.echo(f"default measures: {settings.default_measures}")
+    click.echo(f"pool depth: {settings.pool_depth}")
