@@ -266,3 +266,71 @@ async def test_a_repeat_looks_like_any_unjudged_document(sqlite_db):
         await pilot.press("k")  # back on the last ordinary document: its own grade shows
         await settle(app, pilot)
         assert "Your grade: 1" in screen_text(app)
+
+
+def _long_documents(db, lines: int = 300) -> None:
+    from sqlalchemy import update
+
+    from workbench.store.models import Document
+
+    body = "\n".join(f"line {i} of a long document" for i in range(lines))
+    with db.write.begin() as s:
+        s.execute(update(Document).values(text=body))
+
+
+async def test_page_keys_scroll_the_document_and_the_grade_lands_on_it(campaign):
+    """Issue: PageDown/PageUp moved the list cursor to another document, so the next digit
+    graded a document the assessor had not read; nothing scrolled up."""
+    from workbench.tui.widgets.document_view import DocumentView
+
+    db, camp = campaign
+    _long_documents(db)
+    order = camp.queues["q1"]["alice"]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        view = screen.query_one(DocumentView)
+        assert screen.cursor == 0 and view.scroll_y == 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert screen.cursor == 0 and view.scroll_y > 0
+        first_page = view.scroll_y
+        await pilot.press("space")
+        await pilot.pause()
+        assert screen.cursor == 0 and view.scroll_y > first_page
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert screen.cursor == 0 and view.scroll_y == first_page
+        await pilot.press("b")  # the scroll-up key beside space
+        await pilot.pause()
+        assert view.scroll_y == 0
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.cursor == 0 and view.scroll_y == view.max_scroll_y > 0
+        await pilot.press("home")
+        await pilot.pause()
+        assert screen.cursor == 0 and view.scroll_y == 0
+        await pilot.press("end", "2")
+        await settle(app, pilot)
+    assert judgments(db, "alice") == {("q1", order[0]): 2}  # the document that was shown
+
+
+async def test_the_list_follows_the_cursor_after_a_resize(sqlite_db):
+    from tests.tui.factory import build_campaign
+    from workbench.tui.widgets.pool_list import PoolList
+
+    build_campaign(sqlite_db, n_queries=1, n_systems=6, depth=30, n_docs=80)
+    app = make_app(sqlite_db, assessor="alice")
+    async with app.run_test(size=(150, 60)) as pilot:
+        screen = await open_judge(app, pilot)
+        pool = screen.query_one(PoolList)
+        last = len(screen.items) - 1
+        assert last > 60
+        for _ in range(45):
+            await pilot.press("j")
+        await settle(app, pilot)
+        assert screen.cursor == 45
+        await pilot.resize_terminal(150, 20)
+        await settle(app, pilot)
+        top = pool.scroll_y
+        assert top <= 45 < top + pool.scrollable_content_region.height

@@ -77,8 +77,14 @@ class JudgeScreen(Screen):
         Binding("left_square_bracket", "next_query(-1)", "Prev query", key_display="["),
         Binding("s", "toggle_scores", "Scores"),
         Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("pagedown,space", "scroll_doc(1)", "scroll document down", show=False),
-        Binding("pageup", "scroll_doc(-1)", "scroll document up", show=False),
+        # Priority: the queue list has focus and would take these keys to move the cursor
+        # to another document, and the next digit would grade one the assessor never read.
+        Binding("pagedown,space", "scroll_doc('down')", "scroll document down",
+                key_display="PgDn/Space", show=False, priority=True),
+        Binding("pageup,b", "scroll_doc('up')", "scroll document up",
+                key_display="PgUp/b", show=False, priority=True),
+        Binding("home", "scroll_doc('home')", "top of the document", show=False, priority=True),
+        Binding("end", "scroll_doc('end')", "end of the document", show=False, priority=True),
         Binding("escape", "back", "Queries"),
     ]
 
@@ -314,9 +320,17 @@ class JudgeScreen(Screen):
         index = self.cursor or 0
         self._set_cursor(max(0, min(len(self.items) - 1, index + step)))
 
-    def action_scroll_doc(self, step: int) -> None:
+    def action_scroll_doc(self, where: str) -> None:
         view = self.query_one("#document", DocumentView)
-        (view.scroll_page_down if step > 0 else view.scroll_page_up)(animate=False)
+        {
+            "down": view.scroll_page_down, "up": view.scroll_page_up,
+            "home": view.scroll_home, "end": view.scroll_end,
+        }[where](animate=False)
+
+    def on_resize(self) -> None:
+        # Keep the cursor in sight when the terminal changes size.
+        pool = self.query_one("#pool", PoolList)
+        self.call_after_refresh(pool.scroll_to_highlight)
 
     def action_next_query(self, step: int) -> None:
         if self._busy(lambda: self.action_next_query(step)):
