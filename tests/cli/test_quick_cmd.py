@@ -45,8 +45,12 @@ def test_grades_from_stdin(monkeypatch, capsys):
 
 
 def test_bad_grades(monkeypatch, capsys):
-    code, _, err = run_cli(capsys, "quick", "3", "x")
-    assert code == 2 and "'x'" in err
+    code, _, err = run_cli(capsys, "quick", "3", "x")  # grades are data: exit 1, not 2
+    assert code == 1 and err == "workbench: grade 'x' is not an integer\n"
+    code, _, err = run_cli(capsys, "quick", "99999999999999999999", "1")  # was a traceback
+    assert code == 1 and "grade 99999999999999999999 is out of range" in err
+    code, _, err = run_cli(capsys, "quick", "1", "--k", "99999999999999999999")
+    assert code == 2 and "--k" in err
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n2 y\n"))
     code, _, err = run_cli(capsys, "quick", "-")
     assert code == 1 and "<stdin>:2:" in err

@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import NotFoundError, UsageError, WorkbenchError
 from workbench.metrics import agreement as ag
 
 __all__ = [
@@ -157,8 +157,9 @@ def compute_agreement(
     """Every coefficient over `labels`; `binary` binarises at `threshold` first (grade >=
     threshold is relevant, as trec_eval's -l)."""
     if len(labels.assessors) < 2:
-        raise UsageError(
-            f"agreement needs at least two assessors; got {len(labels.assessors)}"
+        # the state of the campaign, not the command line: exit 1
+        raise WorkbenchError(
+            f"agreement needs at least two assessors with grades; got {len(labels.assessors)}"
         )
     grades = ag.binarize(labels.grades, threshold) if binary else labels.grades
     categories = ag.categories_of(grades)

@@ -69,7 +69,7 @@ def import_() -> None:
 
 
 @import_.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
 @click.option("--format", "fmt", type=FORMAT_CHOICE, default=None, help="File format (default: sniffed).")
 @db_option
 @click.pass_context
@@ -81,7 +81,7 @@ def queries(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> N
 
 
 @import_.command(name="docs")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
 @click.option("--format", "fmt", type=FORMAT_CHOICE, default=None, help="File format (default: sniffed).")
 @db_option
 @click.pass_context
@@ -93,7 +93,7 @@ def docs(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> None
 
 
 @import_.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
 @click.option("--name", default=None, help="System tag (default: the run file's tag column).")
 @click.option("--replace", is_flag=True, help="Replace the results of a run already imported under this tag.")
 @db_option
@@ -106,7 +106,7 @@ def run(ctx: click.Context, file: str, name: str | None, replace: bool, db: str 
 
 
 @import_.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
 @click.option("--assessor", required=True, help="Whose judgments these are.")
 @db_option
 @click.pass_context

@@ -13,16 +13,32 @@ import sys
 
 import click
 
-from workbench.errors import InputError, UsageError
+from workbench.errors import InputError, UsageError, WorkbenchError
+
+# Exponential gain is 2^g - 1: past this, a float64 gain overflows to infinity.
+MAX_GRADE = 1000
+# --k and --num-rel size the ideal list that is built in memory.
+MAX_DEPTH = 10_000_000
+
+
+def _grade(token: str) -> int:
+    """One grade, or why not. Grades are data: a bad one exits 1, not as a usage error."""
+    try:
+        value = int(token)
+    except ValueError:
+        raise ValueError(f"grade {token!r} is not an integer") from None
+    if abs(value) > MAX_GRADE:
+        raise ValueError(f"grade {token} is out of range (at most {MAX_GRADE} either way)")
+    return value
 
 
 def _grades_from_args(values: tuple[str, ...]) -> list[int]:
     out = []
     for v in values:
         try:
-            out.append(int(v))
-        except ValueError:
-            raise UsageError(f"grade {v!r} is not an integer") from None
+            out.append(_grade(v))
+        except ValueError as exc:
+            raise WorkbenchError(str(exc)) from None
     return out
 
 
@@ -33,9 +49,9 @@ def _grades_from_stdin(stream) -> list[int]:
             if tok.startswith("#"):
                 break
             try:
-                out.append(int(tok))
-            except ValueError:
-                raise InputError("<stdin>", lineno, f"grade {tok!r} is not an integer") from None
+                out.append(_grade(tok))
+            except ValueError as exc:
+                raise InputError("<stdin>", lineno, str(exc)) from None
     return out
 
 
@@ -53,7 +69,7 @@ def _base(text: str) -> float:
 
 @click.command(name="quick")
 @click.argument("grades", nargs=-1)
-@click.option("--k", "k", type=click.IntRange(min=1), default=None,
+@click.option("--k", "k", type=click.IntRange(min=1, max=MAX_DEPTH), default=None,
               help="Depth k of the summary (default: the number of grades).")
 @click.option("--gain", type=click.Choice(["linear", "exponential", "exp"]), default="linear",
               show_default=True, help="Gain of the per-rank table: g or 2^g - 1.")
@@ -63,7 +79,7 @@ def _base(text: str) -> float:
               help="Base b of the Järvelin–Kekäläinen discount (a number or 'e').")
 @click.option("-l", "rel_level", type=int, default=1, show_default=True,
               help="Relevance threshold for P@k, AP and RR.")
-@click.option("--num-rel", type=click.IntRange(min=0), default=None,
+@click.option("--num-rel", type=click.IntRange(min=0, max=MAX_DEPTH), default=None,
               help="Relevant documents that exist for the query (default: those in the list).")
 def quick(grades, k, gain, discount, base_text, rel_level, num_rel) -> None:
     """Score one ranked list of GRADES (rank 1 first): DCG/nDCG/AP/RR at a glance."""

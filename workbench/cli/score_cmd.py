@@ -114,11 +114,9 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
-        try:
-            tracker = ScoreTracker(database, names, assessor=assessor, consensus=consensus)
-            table = tracker.load()
-        except ValueError as exc:  # an unknown measure name (metrics' MeasureError)
-            raise UsageError(str(exc)) from exc
+        # an unknown measure name raises metrics' MeasureError: a usage error, exit 2
+        tracker = ScoreTracker(database, names, assessor=assessor, consensus=consensus)
+        table = tracker.load()
     finally:
         database.close()
     if not table.queries:

@@ -21,6 +21,8 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
+from workbench.errors import UsageError
+
 __all__ = [
     "Measure",
     "MeasureError",
@@ -31,8 +33,19 @@ __all__ = [
 ]
 
 
-class MeasureError(ValueError):
-    """A measure name that cannot be parsed (the CLI reports it as a usage error)."""
+class MeasureError(UsageError, ValueError):
+    """A measure name that cannot be parsed: a malformed command line (one line, exit 2)."""
+
+
+# A cutoff is a rank; ranks are int32 everywhere downstream. Larger ones are refused
+# rather than overflowing (a cutoff past every list's end is the same as the end anyway).
+MAX_CUTOFF = 2**31 - 1
+
+
+def _cutoff(value: int, name: str) -> int:
+    if value > MAX_CUTOFF:
+        raise MeasureError(f"{name}: cutoff {value} is too large (at most {MAX_CUTOFF})")
+    return value
 
 
 # trec_eval's print order (measures.c); families not in trec_eval come after.
@@ -163,7 +176,7 @@ def _int_list(text: str, name: str) -> tuple[int, ...]:
         raise MeasureError(f"{name}: cutoffs must be positive, got {text!r}")
     if len(set(vals)) != len(vals):
         raise MeasureError(f"{name}: duplicate cutoffs in {text!r}")
-    return tuple(vals)
+    return tuple(_cutoff(v, name) for v in vals)
 
 
 def _float_list(text: str, name: str) -> tuple[float, ...]:
@@ -294,7 +307,7 @@ def _parse_ir(name: str) -> list[Measure] | None:
     if cut_text is not None:
         if not cut_text.isdigit() or int(cut_text) <= 0:
             raise MeasureError(f"{name}: cutoff must be a positive integer")
-        cutoff = int(cut_text)
+        cutoff = _cutoff(int(cut_text), name)
     if family == "ndcg":
         if kw.get("gain", "linear") == "linear" and kw.get("discount", "log2") == "log2" and kw.get("base", 2.0) == 2.0:
             kw = {k: v for k, v in kw.items() if k not in ("gain", "discount", "base")}
