@@ -120,8 +120,31 @@ def scoreboard_child(db: str) -> None:
             while not (isinstance(app.screen, ScoreboardScreen) and app.screen.data is not None):
                 await asyncio.sleep(0.002)
             print(f"READY {time.perf_counter() - t:.3f}", flush=True)
+            # one grade, then the board's tracker recomputes that query for every system
+            from workbench.campaign.judging import record_grade
+
+            tracker = app.screen.data.tracker
+            query = tracker.table().queries[0]
+            doc = _a_judged_document(app.db, query)
+            record_grade(app.db, "alice", query, doc, 3)
+            t = time.perf_counter()
+            tracker.mark_dirty(query)
+            tracker.refresh()
+            print(f"UPDATE {time.perf_counter() - t:.4f}", flush=True)
 
     asyncio.run(run())
+
+
+def _a_judged_document(db, query: str) -> str:
+    from sqlalchemy import select
+
+    from workbench.store.models import Document, Judgment, Query
+
+    with db.read() as s:
+        return s.scalar(
+            select(Document.ext_id).join(Judgment, Judgment.document_id == Document.id)
+            .join(Query, Query.id == Judgment.query_id).where(Query.ext_id == query).limit(1)
+        )
 
 
 # ----------------------------------------------------------------------------- main
@@ -176,7 +199,10 @@ def main() -> None:
     score_out = step("score (4 measures, consensus)", [*WORKBENCH, "score", *MEASURES, "--format", "trec", "--db", db])
     step("compare -m map --by-assessor", [*WORKBENCH, "compare", "-m", "map", "--by-assessor", "--db", db])
     me = [sys.executable, str(Path(__file__).resolve()), "--scoreboard-child", db]
-    step("TUI scoreboard first load (F2 -> scores)", me, "in-app, after start-up", ready="READY")
+    out = step("TUI scoreboard first load (F2 -> scores)", me, "in-app, after start-up", ready="READY")
+    update = next(float(line.split()[1]) for line in out.splitlines() if line.startswith("UPDATE"))
+    rows.append(("after a grade: its query rescored, every system", update, "in-app"))
+    print(f"  {rows[-1][0]:<48} {update:8.4f} s  in-app", flush=True)
     eval_out = step("eval consensus.qrels run x R (-j 1)",
                     [*WORKBENCH, "eval", str(consensus), *map(str, runs), *MEASURES, "-j", "1"], "file path")
     step("eval consensus.qrels run x R (default -j)",

@@ -171,9 +171,18 @@ def test_import_run_ranks_in_trec_eval_order_and_creates_stubs(db, tmp_path):
 
 def test_trec_order_ranks_vectorised():
     q = np.array([0, 0, 1, 0, 1])
-    d = np.array([0, 1, 0, 2, 1])
+    d = np.array([b"a", b"b", b"a", b"c", b"b"])
     s = np.array([1.0, 1.0, 2.0, 0.5, 2.0])
     assert trec_order_ranks(q, d, s).tolist() == [2, 1, 2, 3, 1]
+
+
+def test_import_ranks_compare_scores_as_float32_like_eval():
+    """1.00000002 and 1.00000001 are one float32: a tie, broken by docno descending (b
+    first), as eval and trec_eval rank them; float64 put a first."""
+    q = np.array([0, 0])
+    d = np.array([b"a", b"b"])
+    s = np.array([1.00000002, 1.00000001])
+    assert trec_order_ranks(q, d, s).tolist() == [2, 1]
 
 
 def test_run_tag_name_duplicate_and_replace(db, tmp_path):

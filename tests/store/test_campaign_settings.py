@@ -38,7 +38,7 @@ def test_upgrading_an_0001_campaign_keeps_it_blind(db_url):
         assert campaign_settings(db).name == "trec8"
     finally:
         db.close()
-    assert head_revision() == "0002"
+    assert head_revision() >= "0002"
 
 
 def test_campaign_command_shows_and_changes_blindness(db_url, capsys):

@@ -27,9 +27,9 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
         dt = screen.query_one("#dg-table", DataTable)
-        assert dt.row_count == len(list_disagreements(db)) == 107
+        assert dt.row_count == len(list_disagreements(db)) == 109
         await pilot.press("2")  # spread >= 2
-        await wait_for(app, pilot, lambda: screen.min_spread == 2 and dt.row_count == 9)
+        await wait_for(app, pilot, lambda: screen.min_spread == 2 and dt.row_count == 13)
         wide = list_disagreements(db, min_spread=2)
         assert [(r[0], r[1]) for r in rows(dt)] == [(i.query, i.document) for i in wide]
         # filter by query, typed
@@ -99,10 +99,10 @@ async def test_clearing_a_final_grade_and_pending_filter(sample_db):
         await pilot.press("2")
         await wait_for(app, pilot, lambda: isinstance(app.screen, DisagreementsScreen))
         await pilot.press("u")  # pending only: the adjudicated item leaves the list
-        await wait_for(app, pilot, lambda: screen.pending_only and dt.row_count == 106)
+        await wait_for(app, pilot, lambda: screen.pending_only and dt.row_count == 108)
         assert (first.query, first.document) not in {(r[0], r[1]) for r in rows(dt)}
         await pilot.press("u")
-        await wait_for(app, pilot, lambda: not screen.pending_only and dt.row_count == 107)
+        await wait_for(app, pilot, lambda: not screen.pending_only and dt.row_count == 109)
         dt.move_cursor(row=0)
         await pilot.press("enter")
         await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)

@@ -246,7 +246,11 @@ def agreement_from_db(
     threshold: int | None = None,
     per_query: bool = False,
 ) -> AgreementReport:
-    """Agreement of the stored current grades; `threshold` defaults to the campaign's."""
+    """Agreement of the stored current grades; `threshold` defaults to the campaign's.
+    Naming fewer than two assessors is a malformed request (exit 2); a campaign with fewer
+    than two assessors with grades is its state (exit 1, from compute_agreement)."""
+    if assessors is not None and len(set(assessors)) < 2:
+        raise UsageError(f"agreement needs at least two assessors; {len(set(assessors))} named")
     labels = load_labels(db, assessors)
     if threshold is None:
         threshold = campaign_threshold(db)

@@ -255,13 +255,15 @@ def compare_systems(
     tests always use `measure` under the consensus."""
     from sqlalchemy import select
 
-    from workbench.campaign.scoring import score_campaign
+    from workbench.campaign.scoring import load_runs, score_campaign
     from workbench.errors import NotFoundError
     from workbench.store.models import Assessor
 
     for name in (measure, *other_measures):
         measure_label(name)  # one measure each, or a usage error before any work
-    consensus_table = score_campaign(db, [measure, *other_measures], consensus=consensus)
+    with db.read() as s:
+        runs = load_runs(s)  # once, shared by every source
+    consensus_table = score_campaign(db, [measure, *other_measures], consensus=consensus, runs=runs)
     sources = [source_scores(consensus_table, measure)]
     if by_assessor or assessors:
         with db.read() as s:
@@ -275,7 +277,8 @@ def compare_systems(
         for name in names:
             if name not in known:
                 raise NotFoundError(f"unknown assessor {name!r}")
-            sources.append(source_scores(score_campaign(db, [measure], assessor=name), measure))
+            table = score_campaign(db, [measure], assessor=name, runs=runs)
+            sources.append(source_scores(table, measure))
     for other in other_measures:
         extra = source_scores(consensus_table, other)
         sources.append(SourceScores(f"{extra.source} {other}", extra.systems, extra.per_query,

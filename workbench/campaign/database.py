@@ -58,6 +58,12 @@ def initialise(db: str | None) -> InitResult:
         probe.dispose()
     engine = init_database(db)
     try:
+        if state == "older":  # runs imported before revision 0003 get their arrays now
+            from workbench.store.engine import write_sessions
+            from workbench.store.run_arrays import fill_run_arrays
+
+            with write_sessions(engine).begin() as session:
+                fill_run_arrays(session)
         return InitResult(
             engine.url.render_as_string(hide_password=True), state, before,
             current_revision(engine),

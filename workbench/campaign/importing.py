@@ -28,7 +28,10 @@ from workbench.errors import InputError
 from workbench.formats.documents import read_documents
 from workbench.formats.textlines import iter_lines
 from workbench.formats.topics import read_topics
+from workbench.metrics.encode import as_bytes
+from workbench.metrics.ranking import trec_order
 from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query, Result, System, utcnow
+from workbench.store.run_arrays import write_run_arrays
 
 BATCH = 10_000
 
@@ -303,16 +306,15 @@ def _line_of(path: str, parsed, index: int) -> int | None:
     return None
 
 
-def trec_order_ranks(q_codes: np.ndarray, d_codes: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """1-based ranks in trec_eval's order: per query, score descending, ties broken by
-    docno descending (DESIGN §3). Codes are the indexes of the ids in their sorted distinct
-    lists (so code order is string order). The file's own rank column is ignored, as
-    trec_eval does."""
-    n = len(q_codes)
+def trec_order_ranks(q_codes: np.ndarray, docno: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """1-based ranks in trec_eval's order (metrics.ranking.trec_order: per query, score
+    descending as float32, ties by docno descending). The file's own rank column is
+    ignored, as trec_eval does."""
+    order = trec_order(q_codes, score, docno)
+    n = order.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    order = np.lexsort((-d_codes, -np.asarray(score, dtype=float), q_codes))
-    sorted_q = q_codes[order]
+    sorted_q = np.asarray(q_codes)[order]
     starts = np.r_[0, np.flatnonzero(sorted_q[1:] != sorted_q[:-1]) + 1]
     group_start = np.repeat(starts, np.diff(np.r_[starts, n]))
     ranks = np.empty(n, dtype=np.int64)
@@ -379,7 +381,8 @@ def import_run(
     _check_lengths(path, run, doc_u, d_inv, _DOCUMENT)
     if len(tag) > _SYSTEM.c.tag.type.length:
         raise InputError(path, None, _too_long("run tag", tag, _SYSTEM.c.tag.type.length))
-    ranks = trec_order_ranks(q_inv, d_inv, run.score)
+    docnos = as_bytes(run.docno)
+    ranks = trec_order_ranks(q_inv, docnos, run.score)
     scores = np.asarray(run.score, dtype=float)
     with db.write.begin() as session:
         conn = session.connection()
@@ -416,6 +419,7 @@ def import_run(
                 ranks[rows].tolist(), scores[rows].tolist(),
             )))
             progress("writing", min(start + BATCH, n), n)
+        write_run_arrays(session, system_id, q_ids, d_ids, scores, docnos)
     return ImportSummary(
         "run", path, n, inserted=n, stub_queries=stub_q, stub_documents=stub_d,
         n_queries=len(qid_u), tag=tag, replaced=replaced,

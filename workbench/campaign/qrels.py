@@ -214,6 +214,44 @@ def _ext_ids(session: Session, table, ids: np.ndarray) -> np.ndarray:
     return ext[np.searchsorted(known, ids)]
 
 
+def qrels_ids(
+    session: Session,
+    *,
+    assessor: str | None = None,
+    consensus: str | None = None,
+    query_ids: list[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(query id, document id, grade) int64 arrays of database ids from exactly one source
+    (an assessor's grades or a consensus, default majority): what scoring reads."""
+    if assessor is not None and consensus is not None:
+        raise UsageError("give either an assessor or a consensus, not both")
+    conn = session.connection()
+    if assessor is not None:
+        aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
+        if aid is None:
+            raise NotFoundError(f"unknown assessor {assessor!r}")
+        stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade).where(
+            Judgment.assessor_id == aid
+        )
+        if query_ids is not None:
+            stmt = stmt.where(Judgment.query_id.in_(query_ids))
+        return _int_columns(conn.execute(stmt).all())
+    method = consensus or "majority"
+    if method not in CONSENSUS_METHODS:
+        raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
+
+    def ids_stmt(table):
+        stmt = select(table.query_id, table.document_id, table.grade)
+        return stmt if query_ids is None else stmt.where(table.query_id.in_(query_ids))
+
+    qi, di, g = _int_columns(conn.execute(ids_stmt(Judgment)).all())
+    qi, di, g = combine_grades(qi, di, g, "mean" if method == "mean" else "majority")
+    if method == "adjudicated":
+        aq, ad, ag = _int_columns(conn.execute(ids_stmt(Adjudication)).all())
+        qi, di, g = _override(qi, di, g, aq, ad, ag)
+    return qi, di, g
+
+
 def qrels_rows(
     session: Session,
     *,

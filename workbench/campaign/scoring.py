@@ -22,12 +22,12 @@ import numpy as np
 from sqlalchemy import select
 
 from workbench.campaign.database import Database
-from workbench.campaign.qrels import qrels_rows, source_label
-from workbench.store.models import Campaign, Document, Query, Result, System
+from workbench.campaign.qrels import qrels_ids, source_label
+from workbench.metrics.evaluate import RunArrays
+from workbench.store.models import Campaign, Query
+from workbench.store.run_arrays import id_names, load_stored_runs
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
-_SEP = "\x1f"  # joins (system index, query) into one evaluation key
-_MAX_QRELS_ROWS = 2_000_000  # qrels rows (repeated per system) in one metrics call
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,12 @@ def campaign_threshold(db: Database) -> int:
 
 
 class ScoreTracker:
-    """Cached runs + per-query values for one qrels source; thread-safe (one lock)."""
+    """Cached runs + per-query values for one qrels source; thread-safe (one lock).
+
+    Everything is arrays: the stored runs (store.run_arrays, already in trec_eval's order),
+    the qrels as database ids, and the values as one (systems x queries) float64 matrix
+    per measure with a matrix of which (system, query) pairs are evaluated. A grade
+    re-evaluates only its query's column, for every system."""
 
     def __init__(
         self,
@@ -73,6 +78,7 @@ class ScoreTracker:
         assessor: str | None = None,
         consensus: str | None = None,
         relevance_level: int | None = None,
+        runs: "LoadedRuns | None" = None,
     ) -> None:
         self.db = db
         self.assessor = assessor
@@ -86,12 +92,9 @@ class ScoreTracker:
         self._lock = threading.RLock()
         self._dirty: set[str] = set()
         self.systems: tuple[str, ...] = ()
-        # system index -> query -> (docnos, scores)
-        self._runs: list[dict[str, tuple[np.ndarray, np.ndarray]]] = []
-        self._run_queries: set[str] = set()
-        # query -> system tag -> measure -> value (only queries with qrels and results)
-        self._values: dict[str, dict[str, dict[str, float]]] = {}
-        self._query_order: dict[str, int] = {}
+        self._runs: LoadedRuns | None = runs
+        self._values: dict = {}  # Measure -> (systems x queries) float64
+        self._present = np.zeros((0, 0), dtype=bool)  # evaluated (system, query) pairs
         self.loaded = False
 
     # ---- loading ---------------------------------------------------------------------
@@ -106,18 +109,15 @@ class ScoreTracker:
                 self._evaluator = _Evaluator(self.measures, self.level)
                 self.measures = self._evaluator.labels
             with self.db.read() as s:
-                systems = s.execute(select(System.id, System.tag).order_by(System.id)).all()
-                index = {sid: i for i, (sid, _) in enumerate(systems)}
-                self._query_order = {
-                    ext: i for i, ext in enumerate(s.scalars(select(Query.ext_id).order_by(Query.id)))
-                }
-                runs = _load_runs(s, index, len(systems))
-                qrels = qrels_rows(s, assessor=self.assessor, consensus=self.consensus)
-            self.systems = tuple(tag for _, tag in systems)
-            self._runs = runs
-            self._run_queries = {q for run in self._runs for q in run}
-            by_query = _group_qrels(qrels)
-            self._values = self._evaluate(by_query)
+                if self._runs is None or not self.loaded:
+                    self._runs = self._runs or load_runs(s)
+                qrels = qrels_ids(s, assessor=self.assessor, consensus=self.consensus)
+            runs = self._runs
+            self.systems = runs.stored.tags
+            shape = (len(runs.stored.tags), runs.queries.ids.size)
+            self._values = {m: np.zeros(shape) for m in self._evaluator.parsed}
+            self._present = np.zeros(shape, dtype=bool)
+            self._evaluate(qrels, None)
             self.loaded = True
             return self._table()
 
@@ -130,15 +130,14 @@ class ScoreTracker:
         with self._lock:
             if not self.loaded:
                 return self.load()
-            queries = sorted(queries)
-            if queries:
+            cols = self._runs.columns_of(sorted(queries))
+            if cols.size:
+                ids = self._runs.queries.ids[cols].tolist()
                 with self.db.read() as s:
-                    rows = qrels_rows(
-                        s, assessor=self.assessor, consensus=self.consensus, queries=queries
+                    qrels = qrels_ids(
+                        s, assessor=self.assessor, consensus=self.consensus, query_ids=ids
                     )
-                for q in queries:
-                    self._values.pop(q, None)
-                self._values.update(self._evaluate(_group_qrels(rows)))
+                self._evaluate(qrels, cols)
             return self._table()
 
     def mark_dirty(self, query: str) -> None:
@@ -165,24 +164,22 @@ class ScoreTracker:
         from workbench.metrics.evaluate import Evaluation
 
         with self._lock:
-            table = self._table()
             parsed = self._evaluator.parsed if self._evaluator else ()
-        out = []
-        for tag in table.systems:
-            qids = sorted((q for q in table.queries if tag in table.per_query[q]),
-                          key=lambda q: q.encode("utf-8"))
-            out.append(Evaluation(
-                measures=tuple(parsed),
-                qids=tuple(qids),
-                per_query={
-                    m: np.array([table.per_query[q][tag][label] for q in qids], dtype=np.float64)
-                    for label, m in zip(table.measures, parsed)
-                },
-                summary={m: table.means[tag][label] for label, m in zip(table.measures, parsed)},
-                tag=tag,
-                settings={"rel_level": self.level},
-            ))
-        return out
+            names = self._runs.queries.names if self._runs is not None else np.empty(0, "S1")
+            by_bytes = np.argsort(names, kind="stable")
+            out = []
+            for i, tag in enumerate(self.systems):
+                cols = by_bytes[self._present[i, by_bytes]]
+                per_query = {m: self._values[m][i, cols].copy() for m in parsed}
+                out.append(Evaluation(
+                    measures=tuple(parsed),
+                    qids=tuple(q.decode("utf-8") for q in names[cols].tolist()),
+                    per_query=per_query,
+                    summary={m: self._evaluator.aggregate_measure(m, per_query[m]) for m in parsed},
+                    tag=tag,
+                    settings={"rel_level": self.level},
+                ))
+            return out
 
     def is_count(self, label: str) -> bool:
         """Whether a measure label is a count (printed as an integer, summed)."""
@@ -190,68 +187,126 @@ class ScoreTracker:
 
     # ---- internals -------------------------------------------------------------------
 
-    def _evaluate(
-        self, qrels_by_query: dict[str, tuple[np.ndarray, np.ndarray]]
-    ) -> dict[str, dict[str, dict[str, float]]]:
-        """Evaluate every system on the given queries in as few metrics calls as memory
-        allows: each (system, query) becomes its own evaluation key, with that query's
-        qrels, so a call repeats the qrels once per system in it. A live update (one
-        query) is one call; a full load of a big campaign is split into groups of systems
-        whose repeated qrels stay under _MAX_QRELS_ROWS (10 000 queries x 100 judgments x
-        50 systems in one call was 50 M rows and 9.9 GB)."""
-        queries = [q for q in qrels_by_query if q in self._run_queries]
-        n_qrels = sum(len(qrels_by_query[q][0]) for q in queries)
-        per_call = max(1, _MAX_QRELS_ROWS // max(n_qrels, 1))
-        out: dict[str, dict[str, dict[str, float]]] = {}
-        for start in range(0, len(self._runs), per_call):
-            systems = range(start, min(start + per_call, len(self._runs)))
-            self._evaluate_systems(systems, queries, qrels_by_query, out)
-        return out
+    def _evaluate(self, qrels, cols: np.ndarray | None) -> None:
+        """Evaluate every system on the queries `cols` (None: all) against `qrels` (database
+        ids), writing their columns of the value matrices. One shared qrels index, then one
+        metrics call per system on its rows of those queries."""
+        from workbench.metrics.evaluate import QrelsIndex, per_query_values
 
-    def _evaluate_systems(self, systems, queries, qrels_by_query, out) -> None:
-        q_qid, q_doc, q_rel, r_qid, r_doc, r_score = [], [], [], [], [], []
-        for query in queries:
-            docs, rels = qrels_by_query[query]
-            for i in systems:
-                run = self._runs[i]
-                if query not in run:
-                    continue
-                key = f"{i}{_SEP}{query}".encode()
-                q_qid.append(np.full(len(docs), key))
-                q_doc.append(docs)
-                q_rel.append(rels)
-                rdocs, rscores = run[query]
-                r_qid.append(np.full(len(rdocs), key))
-                r_doc.append(rdocs)
-                r_score.append(rscores)
-        if not q_qid:
+        runs = self._runs
+        qi, di, g = qrels
+        if cols is not None:
+            for m in self._values:
+                self._values[m][:, cols] = 0.0
+            self._present[:, cols] = False
+        if qi.size == 0:
             return
-        values = self._evaluator(
-            (np.concatenate(q_qid), np.concatenate(q_doc), np.concatenate(q_rel)),
-            (np.concatenate(r_qid), np.concatenate(r_doc), np.concatenate(r_score)),
-        )
-        for key, by_measure in values.items():
-            i, query = key.split(_SEP, 1)
-            out.setdefault(query, {})[self.systems[int(i)]] = by_measure
+        order = np.lexsort((di, qi))  # each query's rows together
+        qi, di, g = qi[order], di[order], g[order]
+        index = QrelsIndex(runs.queries.of(qi), id_keys(di), g)
+        index_cols = runs.columns_of_names(index.qids)
+        parsed = self._evaluator.parsed
+        for i in range(len(runs.stored.tags)):
+            rows = runs.rows(i, cols)
+            if rows is None or (hasattr(rows, "size") and rows.size == 0):
+                continue
+            run = RunArrays(runs.qid_bytes[rows], runs.docno_bytes[rows], runs.stored.score[rows])
+            # rows are stored in trec_eval's order already: keep it ("input")
+            values, present = per_query_values(
+                index, run, parsed, rel_level=self.level, ties="input", check_duplicates=False
+            )
+            for m in parsed:
+                self._values[m][i, index_cols] = values[m]
+            self._present[i, index_cols] = present
 
     def _table(self) -> ScoreTable:
-        queries = tuple(sorted(self._values, key=lambda q: (self._query_order.get(q, 1 << 30), q)))
+        runs = self._runs
+        if runs is None:
+            return ScoreTable(self.measures, (), {}, {}, {}, source_label(self.assessor, self.consensus))
+        parsed = self._evaluator.parsed
+        labels = self._evaluator.labels
+        any_present = self._present.any(axis=0)
+        cols = np.flatnonzero(any_present)
+        names = [q.decode("utf-8") for q in runs.queries.names[cols].tolist()]
+        per_query: dict[str, dict[str, dict[str, float]]] = {}
+        columns = {label: self._values[m][:, cols].tolist() for label, m in zip(labels, parsed)}
+        present = self._present[:, cols].tolist()
+        for j, q in enumerate(names):
+            per_query[q] = {
+                tag: {label: columns[label][i][j] for label in labels}
+                for i, tag in enumerate(self.systems) if present[i][j]
+            }
         means: dict[str, dict[str, float]] = {}
         counts: dict[str, int] = {}
-        for tag in self.systems:
-            rows = [self._values[q][tag] for q in queries if tag in self._values[q]]
-            counts[tag] = len(rows)
+        for i, tag in enumerate(self.systems):
+            mask = self._present[i]
+            counts[tag] = int(mask.sum())
             means[tag] = {
-                m: self._evaluator.aggregate(m, [r[m] for r in rows]) for m in self.measures
+                label: self._evaluator.aggregate_measure(m, self._values[m][i, mask])
+                for label, m in zip(labels, parsed)
             }
-        # A shallow copy is enough: `_evaluate` builds new inner dicts on every update and
-        # never mutates old ones, so a table handed to another thread stays as it was.
-        per_query = {q: self._values[q] for q in queries}
         return ScoreTable(
             self.measures, self.systems, per_query, means, counts,
-            source_label(self.assessor, self.consensus), queries,
+            source_label(self.assessor, self.consensus), tuple(names),
             frozenset(m for m in self.measures if self.is_count(m)),
         )
+
+
+class LoadedRuns:
+    """The stored runs of a campaign, read once (store.run_arrays) and shared by trackers:
+    query and document ids as the `S` arrays the metrics read, and where each (system,
+    query) group of rows starts."""
+
+    def __init__(self, stored, queries) -> None:
+        self.stored = stored
+        self.queries = queries
+        self.qid_bytes = queries.of(stored.query_id)
+        # Documents by database id (id_keys): the rows are in trec_eval's order already, so
+        # docnos are needed only to match qrels rows, and ids do that without reading the
+        # document table.
+        self.docno_bytes = id_keys(stored.document_id)
+        # rows are sorted by (system, query id): one sortable key per row
+        n_sys = len(stored.tags)
+        system_of_row = np.repeat(np.arange(n_sys, dtype=np.int64), np.diff(stored.offsets))
+        self._width = int(queries.ids.max(initial=0)) + 2
+        self._row_key = system_of_row * self._width + stored.query_id
+        self._col_of_name = {name: j for j, name in enumerate(queries.names.tolist())}
+
+    def columns_of(self, queries: list[str]) -> np.ndarray:
+        """Columns (positions in `queries.ids`) of external query ids; unknown ones skipped."""
+        return self.columns_of_names([q.encode("utf-8") for q in queries])
+
+    def columns_of_names(self, names) -> np.ndarray:
+        cols = [self._col_of_name.get(n) for n in (names.tolist() if hasattr(names, "tolist") else names)]
+        return np.array([c for c in cols if c is not None], dtype=np.int64)
+
+    def rows(self, system: int, cols: np.ndarray | None):
+        """The rows of `system` (a slice), or of its queries at `cols` (an index array)."""
+        a, b = int(self.stored.offsets[system]), int(self.stored.offsets[system + 1])
+        if cols is None:
+            return slice(a, b)
+        qids = self.queries.ids[cols]
+        keys = system * self._width + qids
+        lo = np.searchsorted(self._row_key[a:b], keys) + a
+        hi = np.searchsorted(self._row_key[a:b], keys + 1) + a
+        sizes = hi - lo
+        if not sizes.any():
+            return np.empty(0, dtype=np.int64)
+        return np.repeat(lo - np.cumsum(np.r_[0, sizes[:-1]]), sizes) + np.arange(sizes.sum())
+
+
+def load_runs(session) -> LoadedRuns:
+    """Every stored run as arrays (see LoadedRuns), in one read transaction."""
+    conn = session.connection()
+    return LoadedRuns(load_stored_runs(conn), id_names(conn, Query))
+
+
+def id_keys(ids: np.ndarray) -> np.ndarray:
+    """Database ids as fixed-width byte keys (8 letters a-p, no NUL): equal ids, equal keys."""
+    ids = np.asarray(ids, dtype=np.int64)
+    shifts = np.arange(28, -1, -4, dtype=np.int64)
+    letters = ((ids[:, None] >> shifts) & 0xF).astype(np.uint8) + np.uint8(ord("a"))
+    return np.ascontiguousarray(letters).view("S8").reshape(-1)
 
 
 def score_campaign(
@@ -260,67 +315,11 @@ def score_campaign(
     *,
     assessor: str | None = None,
     consensus: str | None = None,
+    runs: LoadedRuns | None = None,
 ) -> ScoreTable:
-    """Every stored system's per-query and mean scores under one qrels source."""
-    return ScoreTracker(db, measures, assessor=assessor, consensus=consensus).load()
-
-
-_FETCH = 100_000  # result rows per fetch while loading runs
-
-
-def _load_runs(session, index: dict[int, int], n: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
-    """Every system's results as {query: (docnos, scores)} per system index.
-
-    Read as four numeric columns in chunks and grouped with numpy: no ORM row and no
-    Python string per result (10 M results through ORM rows took ~100 s and GBs)."""
-    conn = session.connection()
-    result = conn.execute(
-        select(Result.system_id, Result.query_id, Result.document_id, Result.score)
-    )
-    cursor = result.cursor  # the driver's cursor: plain tuples (numpy probes Row objects slowly)
-    chunks = []
-    while rows := cursor.fetchmany(_FETCH):
-        chunks.append(np.array(rows, dtype=np.float64).reshape(-1, 4))
-    result.close()
-    runs: list[dict[str, tuple[np.ndarray, np.ndarray]]] = [{} for _ in range(n)]
-    if not chunks:
-        return runs
-    data = np.concatenate(chunks)
-    del chunks
-    sid, qid, did = (data[:, c].astype(np.int64) for c in range(3))
-    order = np.lexsort((qid, sid))
-    sid, qid, did, score = sid[order], qid[order], did[order], data[order, 3]
-    del data, order
-    # ids -> external ids: queries through a dict, documents through a sorted id array
-    query_ext = dict(conn.execute(select(Query.id, Query.ext_id)).all())
-    doc_rows = conn.execute(select(Document.id, Document.ext_id)).all()
-    doc_ids = np.array([r[0] for r in doc_rows], dtype=np.int64)
-    doc_ext = _bytes([r[1] for r in doc_rows])
-    by_id = np.argsort(doc_ids)
-    docnos = doc_ext[by_id][np.searchsorted(doc_ids[by_id], did)]
-    cuts = np.flatnonzero((sid[1:] != sid[:-1]) | (qid[1:] != qid[:-1])) + 1
-    starts = np.r_[0, cuts]
-    ends = np.r_[cuts, len(sid)]
-    for a, b, s, q in zip(starts.tolist(), ends.tolist(), sid[starts].tolist(), qid[starts].tolist()):
-        runs[index[s]][query_ext[q]] = (docnos[a:b], score[a:b])
-    return runs
-
-
-def _bytes(ids: list[str]) -> np.ndarray:
-    # Ids as a numpy bytes array once, here: the metrics encode them to bytes anyway, and
-    # doing it per evaluation was most of the live panel's time.
-    return np.array([i.encode("utf-8") for i in ids], dtype="S") if ids else np.empty(0, "S1")
-
-
-def _group_qrels(rows) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    grouped: dict[str, tuple[list, list]] = {}
-    for q, d, g in rows:
-        docs, rels = grouped.setdefault(q, ([], []))
-        docs.append(d)
-        rels.append(g)
-    return {
-        q: (_bytes(d), np.array(r, dtype=np.int64)) for q, (d, r) in grouped.items()
-    }
+    """Every stored system's per-query and mean scores under one qrels source (`runs`:
+    already loaded runs to share, e.g. between sources)."""
+    return ScoreTracker(db, measures, assessor=assessor, consensus=consensus, runs=runs).load()
 
 
 class _Evaluator:
@@ -352,6 +351,9 @@ class _Evaluator:
     def aggregate(self, label: str, values: list[float]) -> float:
         m = self.parsed[self.labels.index(label)]
         return self._aggregate(m, np.asarray(values, dtype=np.float64))
+
+    def aggregate_measure(self, m, values: np.ndarray) -> float:
+        return self._aggregate(m, values)
 
     def is_count(self, label: str) -> bool:
         return self.parsed[self.labels.index(label)].is_count

@@ -29,7 +29,8 @@ from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers
     _sort_groups,
 )
 
-__all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run"]
+__all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run",
+           "trec_order"]
 
 TIES = ("trec_eval", "input", "rank")
 
@@ -114,6 +115,25 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
     if tie.size:
         _docno_desc_within_ties(order, tie, docno)
     return order
+
+
+def trec_order(qidx, score, docno) -> np.ndarray:
+    """The permutation that puts rows in trec_eval's order: grouped by query (queries in
+    the order of their first row's `qidx` value), score descending as float32, ties by
+    docno descending. The one ordering of the project: evaluation, pooling and the stored
+    runs all use it."""
+    qidx = np.asarray(qidx, dtype=np.int64)
+    score = np.asarray(score, dtype=np.float64)
+    docno = as_bytes(docno)
+    n = score.size
+    if n == 0:
+        return np.arange(0)
+    grouped = np.argsort(qidx, kind="stable")
+    q = qidx[grouped]
+    dense = np.zeros(n, dtype=np.int64)  # group codes 0..g-1 (any integer keys allowed)
+    np.cumsum(q[1:] != q[:-1], out=dense[1:])
+    order = _trec_order(dense, score[grouped], docno[grouped])
+    return grouped if order is None else grouped[order]
 
 
 def _docno_desc_within_ties(order: np.ndarray, tie: np.ndarray, docno: np.ndarray) -> None:

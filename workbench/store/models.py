@@ -15,6 +15,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -117,6 +118,24 @@ class Result(Base):
     score: Mapped[float] = mapped_column(Float)
 
     __table_args__ = (Index("ix_result_query_system", "query_id", "system_id"),)
+
+
+class RunArrays(Base):
+    """A system's results as arrays, in trec_eval's order (query, score desc as float32,
+    docno desc): what scoring reads instead of the `result` rows. Written in the same
+    transaction as the results (store/run_arrays.py), so it is never stale; a system
+    without a row (a database from before revision 0003) is read from `result`."""
+
+    __tablename__ = "run_arrays"
+
+    system_id: Mapped[int] = mapped_column(
+        ForeignKey("system.id", ondelete="CASCADE"), primary_key=True
+    )
+    encoding: Mapped[int] = mapped_column(Integer)
+    n_rows: Mapped[int] = mapped_column(Integer)
+    query_ids: Mapped[bytes] = mapped_column(LargeBinary)  # int32 little-endian
+    document_ids: Mapped[bytes] = mapped_column(LargeBinary)  # int32 little-endian
+    scores: Mapped[bytes] = mapped_column(LargeBinary)  # float64 little-endian
 
 
 class Assessor(Base):

@@ -1,0 +1,125 @@
+"""Stored runs as arrays (store/run_arrays.py): written with the results, in trec_eval's
+order, never stale, and equal to what the `result` rows say (both backends)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+from sqlalchemy import delete, select
+
+from workbench.campaign.importing import import_qrels, import_run
+from workbench.campaign.scoring import score_campaign
+from workbench.store.models import Document, Result, RunArrays, System
+from workbench.store.run_arrays import load_stored_runs
+
+# ties on purpose: 1.00000002 and 1.00000001 are one float32 (docno descending breaks it)
+RUN_A = """q1 Q0 a 1 1.00000002 A
+q1 Q0 b 2 1.00000001 A
+q1 Q0 c 3 0.5 A
+q2 Q0 c 1 2.0 A
+q2 Q0 a 2 2.0 A
+"""
+RUN_A2 = """q1 Q0 c 1 9.0 A
+q1 Q0 a 2 1.0 A
+q2 Q0 b 1 3.0 A
+"""
+QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 a 1\nq2 0 b 1\n"
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _stored(db):
+    with db.read() as s:
+        runs = load_stored_runs(s.connection())
+        names = dict(s.execute(select(Document.id, Document.ext_id)).all())
+    out = {}
+    for i, tag in enumerate(runs.tags):
+        a, b = runs.offsets[i], runs.offsets[i + 1]
+        out[tag] = [names[d] for d in runs.document_id[a:b].tolist()]
+    return out
+
+
+def test_arrays_are_written_with_the_run_in_trec_eval_order(db, tmp_path):
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    # q1: a and b tie as float32 -> b (docno descending) first; q2: c and a tie -> c first
+    assert _stored(db) == {"A": ["b", "a", "c", "c", "a"]}
+    with db.read() as s:
+        assert s.scalar(select(RunArrays.n_rows)) == 5
+
+
+def test_a_replaced_run_is_never_read_stale(db, tmp_path):
+    import_qrels(db, _write(tmp_path, "q.txt", QRELS), assessor="ann")
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    before = score_campaign(db, ["P.1"], assessor="ann")
+    import_run(db, _write(tmp_path, "a2.txt", RUN_A2), replace=True)
+    assert _stored(db) == {"A": ["c", "a", "b"]}
+    after = score_campaign(db, ["P.1"], assessor="ann")
+    assert before.per_query["q1"]["A"]["P_1"] == 0.0  # b (grade 0) at rank 1
+    assert after.per_query["q1"]["A"]["P_1"] == 1.0  # c (grade 2) at rank 1
+
+
+def test_a_system_without_arrays_is_read_from_its_results(db, tmp_path):
+    """A database upgraded from before revision 0003 has results but no arrays."""
+    import_qrels(db, _write(tmp_path, "q.txt", QRELS), assessor="ann")
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    import_run(db, _write(tmp_path, "b.txt", RUN_A2.replace(" A\n", " B\n")))
+    measures = ["map", "P.1", "ndcg_cut.2", "bpref", "num_ret"]
+    with_arrays = score_campaign(db, measures, assessor="ann")
+    stored = _stored(db)
+    with db.write.begin() as s:
+        s.execute(delete(RunArrays).where(
+            RunArrays.system_id == select(System.id).where(System.tag == "A").scalar_subquery()))
+    assert _stored(db) == stored
+    without = score_campaign(db, measures, assessor="ann")
+    assert without.per_query == with_arrays.per_query and without.means == with_arrays.means
+    with db.read() as s:
+        assert s.scalar(select(Result.system_id).limit(1)) is not None
+
+
+def test_another_process_sees_a_run_imported_after_it_scored(db_url, tmp_path):
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "workbench", *args, "--db", db_url],
+                              capture_output=True, text=True)
+
+    assert cli("init").returncode == 0
+    assert cli("import", "qrels", str(_write(tmp_path, "q.txt", QRELS)), "--assessor", "ann").returncode == 0
+    assert cli("import", "run", str(_write(tmp_path, "a.txt", RUN_A))).returncode == 0
+    first = cli("score", "--assessor", "ann", "-m", "P.1", "--format", "trec")
+    assert first.returncode == 0 and "P_1" in first.stdout
+    assert cli("import", "run", str(_write(tmp_path, "a2.txt", RUN_A2)), "--replace").returncode == 0
+    second = cli("score", "--assessor", "ann", "-m", "P.1", "--format", "trec", "-q")
+    lines = [line.split("\t") for line in second.stdout.splitlines()]
+    values = {(m.strip(), q): v for m, q, v in lines if m.strip() == "P_1"}
+    assert values == {("P_1", "q1"): "1.0000", ("P_1", "q2"): "1.0000", ("P_1", "all"): "1.0000"}
+    assert np.isclose(float(values[("P_1", "q1")]), 1.0)
+
+
+def test_init_upgrading_from_0002_writes_the_arrays_of_runs_imported_before(db_url, tmp_path):
+    from workbench.campaign.database import Database, initialise
+    from workbench.store.engine import make_engine
+    from workbench.store.schema import downgrade
+
+    db = Database.open(db_url)
+    try:
+        import_run(db, _write(tmp_path, "a.txt", RUN_A))
+        stored = _stored(db)
+    finally:
+        db.close()
+    engine = make_engine(db_url)
+    downgrade(engine, "0002")  # as if the run had been imported by the previous version
+    engine.dispose()
+    result = initialise(db_url)
+    assert (result.state, result.before) == ("older", "0002")
+    db = Database.open(db_url)
+    try:
+        with db.read() as s:
+            assert s.scalar(select(RunArrays.n_rows)) == 5
+        assert _stored(db) == stored
+    finally:
+        db.close()
