@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice, repeat
 
@@ -24,6 +25,7 @@ from sqlalchemy import Connection, Table, bindparam, delete, func, insert, selec
 
 from workbench.campaign.database import Database
 from workbench.campaign.judging import get_or_create_assessor, scale_grades
+from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents
 from workbench.formats.textlines import iter_lines
@@ -32,8 +34,15 @@ from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, 
 
 BATCH = 10_000
 
-# progress(stage, done, total): stage is "reading" or "writing"; total None when unknown.
+# progress(stage, done, total); total None when unknown. Stages in order: "reading" (the
+# file), "waiting" (for another writer, only if one holds the lock), "writing", and
+# "committing": the last call before the commit, after which nothing can fail but the
+# commit itself (the CLI stops Ctrl-C from interrupting from there on).
 Progress = Callable[[str, int, int | None], None]
+# Imports run one at a time on every backend: each reads the known ids, then creates what
+# is missing (stub queries and documents, a run's system), which two imports at once would
+# both create (store/locking.py).
+SERIALIZED = "import"
 
 _QUERY: Table = Query.__table__  # type: ignore[assignment]
 _DOCUMENT: Table = Document.__table__  # type: ignore[assignment]
@@ -89,6 +98,18 @@ def _n(count: int, one: str, many: str) -> str:
 
 def _no_progress(stage: str, done: int, total: int | None) -> None:
     pass
+
+
+@contextmanager
+def _import_transaction(db: Database, progress: Progress, records: Callable[[], int]):
+    """The import's one write transaction (see SERIALIZED), announcing "waiting" and, after
+    the body, "committing" with `records()` done."""
+    with write_transaction(
+        db, serialize_as=SERIALIZED, on_wait=lambda: progress("waiting", 0, None)
+    ) as session:
+        yield session
+        done = records()
+        progress("committing", done, done)
 
 
 def _batches(items: Iterable, size: int = BATCH) -> Iterator[list]:
@@ -147,7 +168,7 @@ def _upsert_stream(
 ) -> ImportSummary:
     """Insert new ext ids, overwrite known ones; one transaction for the whole file."""
     inserted = updated = count = 0
-    with db.write.begin() as session:
+    with _import_transaction(db, progress, lambda: count) as session:
         conn = session.connection()
         _big_cache(conn)
         known = _id_map(conn, table)
@@ -381,7 +402,7 @@ def import_run(
         raise InputError(path, None, _too_long("run tag", tag, _SYSTEM.c.tag.type.length))
     ranks = trec_order_ranks(q_inv, d_inv, run.score)
     scores = np.asarray(run.score, dtype=float)
-    with db.write.begin() as session:
+    with _import_transaction(db, progress, lambda: n) as session:
         conn = session.connection()
         _big_cache(conn)
         replaced = 0
@@ -450,7 +471,7 @@ def import_qrels(
     qrels = _read_qrels(path)
     n = len(qrels.qid)
     rel = np.asarray(qrels.rel, dtype=np.int64)
-    with db.write.begin() as session:
+    with _import_transaction(db, progress, lambda: n) as session:
         allowed = scale_grades(session)
         bad = np.flatnonzero(~np.isin(rel, allowed))
         if len(bad):
