@@ -449,3 +449,29 @@ def test_a_new_assessor_created_by_two_imports_at_once_exists_once(db, tmp_path)
     with db.read() as s:
         assert s.scalar(select(func.count()).select_from(Assessor)) == 1
         assert s.scalar(select(func.count()).select_from(Judgment)) == 2
+
+
+def test_an_import_kept_waiting_past_the_lock_wait_gives_up_in_one_line(db_url, tmp_path, monkeypatch):
+    """The wait is bounded on both backends (PostgreSQL: lock_timeout on the import lock;
+    SQLite: BEGIN IMMEDIATE retried until the deadline) and ends in our one line."""
+    import workbench.store.engine as engine
+    from tests.reliability.conftest import race
+    from workbench.campaign import writing
+    from workbench.campaign.database import Database
+    from workbench.errors import DatabaseError
+
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(writing, "LOCK_WAIT_S", 0.3)
+    db = Database.open(db_url)
+    try:
+        a, b = write(tmp_path, "a.txt", RUN), write(tmp_path, "b.txt", RUN.replace("bm25", "ql"))
+        out = race(lambda: import_run(db, a), lambda: import_run(db, b), overlap_s=1.5)
+        assert out["first"].inserted == 5
+        assert isinstance(out["second"], DatabaseError)
+        assert str(out["second"]) == ("the database stayed locked by another writer for 0.3 s; "
+                                      "nothing was written (try again when it has finished)")
+        with db.read() as s:
+            assert s.scalars(select(System.tag)).all() == ["bm25"]
+            assert s.scalar(select(func.count()).select_from(Result)) == 5
+    finally:
+        db.close()
