@@ -475,3 +475,17 @@ def test_an_import_kept_waiting_past_the_lock_wait_gives_up_in_one_line(db_url, 
             assert s.scalar(select(func.count()).select_from(Result)) == 5
     finally:
         db.close()
+
+
+def test_an_import_that_has_to_wait_says_so_through_progress(db, tmp_path):
+    """The CLI's bar shows "waiting" while another import holds the lock (held 1 s here,
+    past NOTICE_AFTER_S), on both backends; an import that does not wait never says it."""
+    from tests.reliability.conftest import race
+
+    a, b = write(tmp_path, "a.txt", RUN), write(tmp_path, "b.txt", RUN.replace("bm25", "ql"))
+    first, second = [], []
+    race(lambda: import_run(db, a, progress=lambda *c: first.append(c)),
+         lambda: import_run(db, b, progress=lambda *c: second.append(c)), overlap_s=1.0)
+    assert [c[0] for c in first] == ["reading", "writing", "committing"]
+    assert [c[0] for c in second] == ["reading", "waiting", "writing", "committing"]
+    assert second[1] == ("waiting", 0, None)

@@ -15,9 +15,10 @@ transaction back.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from sqlalchemy.orm import Session
 
@@ -26,6 +27,8 @@ from workbench.errors import DatabaseError
 from workbench.store.locking import bound_lock_waits, is_lock_busy, serialize, try_serialize
 
 LOCK_WAIT_S = 120.0
+# A UI says "waiting" once taking the locks has lasted this long.
+NOTICE_AFTER_S = 0.5
 # Between two BEGIN attempts (each already waits the busy timeout inside SQLite).
 _PAUSE_S = 0.05
 WAITING = "waiting for the database (another process is writing)…"
@@ -52,16 +55,34 @@ def is_driver_error(exc: BaseException) -> bool:
 
 
 class _Notice:
-    """Calls `on_wait` once, the first time the transaction has to wait."""
+    """Calls `on_wait` once when taking the transaction's locks fails once or lasts
+    NOTICE_AFTER_S, whichever comes first: SQLite reports a busy lock only after its busy
+    timeout (10 s), far too late for "waiting…". The timer runs only when there is an
+    `on_wait` (a grade has none: no thread per grade)."""
 
     def __init__(self, on_wait: Callable[[], None] | None) -> None:
-        self.on_wait = on_wait
-        self.given = False
+        self._on_wait = on_wait
+        self._given = threading.Lock()
+        self._timer: threading.Timer | None = None
+        if on_wait is not None:
+            self._timer = threading.Timer(NOTICE_AFTER_S, self._from_timer)
+            self._timer.daemon = True
+            self._timer.start()
 
     def __call__(self) -> None:
-        if self.on_wait is not None and not self.given:
-            self.given = True
-            self.on_wait()
+        if self._on_wait is not None and self._given.acquire(blocking=False):
+            self._on_wait()
+
+    def _from_timer(self) -> None:
+        with suppress(Exception):  # a notice that cannot be shown must not break the write
+            self()
+
+    def stop(self) -> None:
+        """The locks are taken: no notice from now on (one being shown finishes first, so
+        it never lands after what the write shows next)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer.join()
 
 
 def _begin(db: Database, deadline: float, notice: _Notice) -> Session:
@@ -90,17 +111,25 @@ def write_transaction(
 
     `serialize_as` names a use case whose transactions must run one at a time on every
     backend (see store/locking.py). `on_wait` is called once if the transaction has to wait
-    (a UI shows WAITING). A wait that runs out raises DatabaseError, nothing written.
+    (a UI shows WAITING), possibly from another thread. A wait that runs out raises
+    DatabaseError, nothing written.
     """
     deadline = time.monotonic() + LOCK_WAIT_S
     notice = _Notice(on_wait)
-    session = _begin(db, deadline, notice)
     try:
-        conn = session.connection()
-        bound_lock_waits(conn, max(deadline - time.monotonic(), 0.001))
-        if serialize_as is not None and not try_serialize(conn, serialize_as):
-            notice()
-            serialize(conn, serialize_as)
+        session = _begin(db, deadline, notice)
+    except BaseException:
+        notice.stop()
+        raise
+    try:
+        try:
+            conn = session.connection()
+            bound_lock_waits(conn, max(deadline - time.monotonic(), 0.001))
+            if serialize_as is not None and not try_serialize(conn, serialize_as):
+                notice()
+                serialize(conn, serialize_as)
+        finally:
+            notice.stop()
         yield session
         session.commit()
     except BaseException as exc:
