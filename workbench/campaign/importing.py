@@ -2,10 +2,11 @@
 
 Every import is all-or-nothing: the whole file is read and checked inside ONE write
 transaction, and any bad line raises InputError(file, line, reason) before the commit, so
-nothing of that import is left behind. Rows go in by batches of 10 000: executemany
-straight to the driver on SQLite, COPY on PostgreSQL (a 1 000 000-line run takes seconds,
-see bench/import_bench.py); external ids are mapped to integer ids through dicts loaded
-once per import.
+nothing of that import is left behind. Imports run one at a time, on PostgreSQL too
+(SERIALIZED below), and wait for other writers as every write does (writing.py). Rows go
+in by batches of 10 000: executemany straight to the driver on SQLite, COPY on PostgreSQL
+(a 1 000 000-line run takes seconds, see bench/import_bench.py); external ids are mapped
+to integer ids through dicts loaded once per import.
 
 Runs and qrels may name queries and documents the database does not know yet: empty stub
 rows are created for them (and counted in the summary), to be filled by a later
