@@ -20,9 +20,9 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from workbench.campaign.database import Database
-from workbench.campaign.writing import write_transaction
 from workbench.campaign.judging import _check_grade, _ids, get_or_create_assessor
 from workbench.campaign.qrels import majority_grade
+from workbench.campaign.writing import write_transaction
 from workbench.store.models import (
     Adjudication,
     Assessor,
