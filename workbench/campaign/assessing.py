@@ -332,7 +332,9 @@ def grade_item(
     return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds)
 
 
-def ensure_assessor(db: Database, assessor: str, *, on_wait: Callable[[], None] | None = None) -> None:
+def ensure_assessor(
+    db: Database, assessor: str, *, on_wait: Callable[[], None] | None = None
+) -> None:
     """Create the assessor if new (waiting for other writers; `on_wait` as in
     writing.write_transaction)."""
     with write_transaction(db, on_wait=on_wait) as s:

@@ -146,7 +146,9 @@ def campaign_pool_depth(db: Database) -> int:
         return session.scalar(select(Campaign.pool_depth).where(Campaign.id == 1)) or 10
 
 
-def build_pool(db: Database, depth: int, *, on_wait: Callable[[], None] | None = None) -> PoolSummary:
+def build_pool(
+    db: Database, depth: int, *, on_wait: Callable[[], None] | None = None
+) -> PoolSummary:
     """Add the top `depth` documents of every system for every query to the pool (one
     transaction) and record the pool's depth in the campaign settings (the largest depth
     pooled so far: a shallower re-run adds nothing and removes nothing).

@@ -105,7 +105,9 @@ def _run(ctx: click.Context, db: str | None, importer, file: str, **kwargs) -> N
     except Exception as exc:  # e.g. a lost connection: the transaction rolled back
         if not is_driver_error(exc):
             raise
-        raise DatabaseError(f"import of {file} failed, nothing was written: {one_line(exc)}") from None
+        raise DatabaseError(
+            f"import of {file} failed, nothing was written: {one_line(exc)}"
+        ) from None
     finally:
         database.close()
         guard.disarm()

@@ -22,8 +22,13 @@ from sqlalchemy.exc import DBAPIError
 # lock_not_available (lock_timeout ran out).
 _SQLITE_BUSY = ("database is locked", "database is busy")
 _PG_LOCK_NOT_AVAILABLE = "55P03"
-# A 64-bit advisory lock key from the schema and the lock's name.
-_KEY = "hashtextextended(current_schema() || ':' || :name, 0)"
+# The advisory lock's 64-bit key: hashtextextended(current_schema() || ':' || name, 0).
+_TRY_LOCK = text(
+    "SELECT pg_try_advisory_xact_lock(hashtextextended(current_schema() || ':' || :name, 0))"
+)
+_LOCK = text(
+    "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || :name, 0))"
+)
 
 
 def is_lock_busy(exc: BaseException) -> bool:
@@ -49,21 +54,14 @@ def try_serialize(conn: Connection, name: str) -> bool:
     holds it. Always True on SQLite, whose write transaction already excludes writers."""
     if conn.dialect.name != "postgresql":
         return True
-    got = conn.execute(
-        text(f"SELECT pg_try_advisory_xact_lock({_KEY})"),
-        {"name": name},
-    )
-    return bool(got.scalar_one())
+    return bool(conn.execute(_TRY_LOCK, {"name": name}).scalar_one())
 
 
 def serialize(conn: Connection, name: str) -> None:
     """Wait for the transaction lock `name` (released at commit or rollback); the wait is
     bounded by `bound_lock_waits`."""
     if conn.dialect.name == "postgresql":
-        conn.execute(
-            text(f"SELECT pg_advisory_xact_lock({_KEY})"),
-            {"name": name},
-        )
+        conn.execute(_LOCK, {"name": name})
 
 
 def insert_ignoring_duplicates(conn: Connection, table: Table):
