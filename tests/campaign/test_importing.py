@@ -343,7 +343,8 @@ def test_progress_callback_reports_writing(db, tmp_path, monkeypatch):
     monkeypatch.setattr(importing, "BATCH", 2)
     calls = []
     import_run(db, write(tmp_path, "run.txt", RUN), progress=lambda *a: calls.append(a))
-    assert calls == [("reading", 0, None), ("writing", 2, 5), ("writing", 4, 5), ("writing", 5, 5)]
+    assert calls == [("reading", 0, None), ("writing", 2, 5), ("writing", 4, 5), ("writing", 5, 5),
+                     ("committing", 5, 5)]
 
 
 def test_ids_longer_than_the_column_are_refused_with_their_line(db, tmp_path):
@@ -409,3 +410,91 @@ def test_empty_files(db, tmp_path):
     with pytest.raises(InputError, match="empty.txt: the run file has no results"):
         import_run(db, write(tmp_path, "empty.txt", "# nothing\n"))
     assert count(db, Judgment) == count(db, Query) == count(db, System) == 0
+
+
+# --- two imports at once (PostgreSQL raced on the unique keys) -----------------------------
+
+
+def test_two_imports_creating_the_same_stubs_both_succeed(db, tmp_path):
+    """Two runs naming the same unknown queries and documents, imported at once: the second
+    used to fail on uq_query_ext_id (PostgreSQL, 3 of 3 tries). Imports now run one at a
+    time, so the second finds the first's stubs and creates none of its own."""
+    from tests.reliability.conftest import race
+
+    lines = [f"nq{q} Q0 nd{d} {d + 1} {10 - d} TAG" for q in range(3) for d in range(4)]
+    runs = [write(tmp_path, f"r{i}.txt", "\n".join(lines).replace("TAG", f"r{i}") + "\n")
+            for i in range(2)]
+    out = race(lambda: import_run(db, runs[0]), lambda: import_run(db, runs[1]))
+    first, second = out["first"], out["second"]
+    assert not isinstance(first, Exception), first
+    assert not isinstance(second, Exception), second
+    assert (first.stub_queries, first.stub_documents) == (3, 4)
+    assert (second.stub_queries, second.stub_documents) == (0, 0)
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(Query)) == 3
+        assert s.scalar(select(func.count()).select_from(Document)) == 4
+        assert s.scalar(select(func.count()).select_from(Result)) == 24
+
+
+def test_the_same_tag_imported_twice_at_once_is_refused_once(db, tmp_path):
+    """Both processes see the tag as new without the queue; now the second is told it is
+    already imported, as it would be a second later."""
+    from tests.reliability.conftest import race
+
+    run = write(tmp_path, "r.txt", RUN)
+    out = race(lambda: import_run(db, run), lambda: import_run(db, run))
+    assert out["first"].inserted == 5
+    assert isinstance(out["second"], InputError)
+    assert out["second"].reason.startswith("run 'bm25' is already imported (5 results)")
+
+
+def test_a_new_assessor_created_by_two_imports_at_once_exists_once(db, tmp_path):
+    from tests.reliability.conftest import race
+
+    a = write(tmp_path, "a.qrels", "q1 0 d1 1\n")
+    b = write(tmp_path, "b.qrels", "q2 0 d2 1\n")
+    out = race(lambda: import_qrels(db, a, assessor="ann"), lambda: import_qrels(db, b, assessor="ann"))
+    assert [out["first"].inserted, out["second"].inserted] == [1, 1]
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(Assessor)) == 1
+        assert s.scalar(select(func.count()).select_from(Judgment)) == 2
+
+
+def test_an_import_kept_waiting_past_the_lock_wait_gives_up_in_one_line(db_url, tmp_path, monkeypatch):
+    """The wait is bounded on both backends (PostgreSQL: lock_timeout on the import lock;
+    SQLite: BEGIN IMMEDIATE retried until the deadline) and ends in our one line."""
+    import workbench.store.engine as engine
+    from tests.reliability.conftest import race
+    from workbench.campaign import writing
+    from workbench.campaign.database import Database
+    from workbench.errors import DatabaseError
+
+    monkeypatch.setattr(engine, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(writing, "LOCK_WAIT_S", 0.3)
+    db = Database.open(db_url)
+    try:
+        a, b = write(tmp_path, "a.txt", RUN), write(tmp_path, "b.txt", RUN.replace("bm25", "ql"))
+        out = race(lambda: import_run(db, a), lambda: import_run(db, b), overlap_s=1.5)
+        assert out["first"].inserted == 5
+        assert isinstance(out["second"], DatabaseError)
+        assert str(out["second"]) == ("the database stayed locked by another writer for 0.3 s; "
+                                      "nothing was written (try again when it has finished)")
+        with db.read() as s:
+            assert s.scalars(select(System.tag)).all() == ["bm25"]
+            assert s.scalar(select(func.count()).select_from(Result)) == 5
+    finally:
+        db.close()
+
+
+def test_an_import_that_has_to_wait_says_so_through_progress(db, tmp_path):
+    """The CLI's bar shows "waiting" while another import holds the lock (held 1 s here,
+    past NOTICE_AFTER_S), on both backends; an import that does not wait never says it."""
+    from tests.reliability.conftest import race
+
+    a, b = write(tmp_path, "a.txt", RUN), write(tmp_path, "b.txt", RUN.replace("bm25", "ql"))
+    first, second = [], []
+    race(lambda: import_run(db, a, progress=lambda *c: first.append(c)),
+         lambda: import_run(db, b, progress=lambda *c: second.append(c)), overlap_s=1.0)
+    assert [c[0] for c in first] == ["reading", "writing", "committing"]
+    assert [c[0] for c in second] == ["reading", "waiting", "writing", "committing"]
+    assert second[1] == ("waiting", 0, None)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from workbench.campaign.pooling import (
     assign,
@@ -314,3 +314,37 @@ def test_assign_rejects_bad_arguments(db):
         assign(db, ["a"], overlap=1.5)
     with pytest.raises(UsageError):
         assign(db, ["a"], repeat=-0.1)
+
+
+# --- two `pool` at once (PostgreSQL raced on pk_pool_entry and the queue positions) -------
+
+
+def test_two_pools_at_once_both_succeed_and_pool_once(db):
+    """The second pool used to fail on pk_pool_entry (PostgreSQL): it inserted the pairs the
+    first had inserted but not committed. Pooling now runs one at a time."""
+    from tests.reliability.conftest import race
+
+    add_runs(db, {"A": {"q1": [("d1", 3.0), ("d2", 2.0), ("d3", 1.0)]},
+                  "B": {"q1": [("d4", 3.0), ("d1", 2.0)]}})
+    out = race(lambda: build_pool(db, 2), lambda: build_pool(db, 2))
+    assert [out["first"].n_added, out["second"].n_added] == [3, 0]
+    with db.read() as s:
+        assert sorted(s.execute(select(PoolEntry.document_id, PoolEntry.best_rank)).all()) == [
+            (1, 1), (2, 2), (4, 1)]
+
+
+def test_two_assigns_to_the_same_new_assessor_at_once_assign_each_document_once(db):
+    """Both used to read an empty queue and write positions 0.. (and create the assessor
+    twice): the second failed on a unique key. Now the second finds the queue full."""
+    from tests.reliability.conftest import race
+
+    add_runs(db, {"A": {"q1": [("d1", 3.0), ("d2", 2.0)], "q2": [("d3", 1.0)]}})
+    build_pool(db, 5)
+    out = race(lambda: assign(db, ["ann"]), lambda: assign(db, ["ann"]))
+    assert [q.n_added for q in out["first"]] == [3]
+    assert [q.n_added for q in out["second"]] == [0]
+    with db.read() as s:
+        rows = s.execute(select(Assignment.query_id, Assignment.document_id, Assignment.position)).all()
+        assert s.scalar(select(func.count()).select_from(Assessor)) == 1
+    assert len(rows) == 3 and len({(q, d) for q, d, _ in rows}) == 3
+    assert sorted((q, p) for q, _, p in rows) == [(1, 0), (1, 1), (2, 0)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,48 @@ def integrity_ok(path: str | Path) -> str:
         return con.execute("PRAGMA integrity_check").fetchone()[0]
     finally:
         con.close()
+
+
+def race(first, second, *, overlap_s: float = 0.5) -> dict[str, object]:
+    """Run `first` and `second` (no-argument calls) in two threads so that their write
+    transactions overlap: `first` is held just before its commit (a Session "before_commit"
+    hook, so any write path can be raced) while `second` starts and runs into it, then
+    released after `overlap_s`. Returns {"first": result or exception, "second": ...}.
+
+    This is the interleaving that failed on PostgreSQL: `second` inserting a key that
+    `first` inserted but has not committed waits for it, then fails on the unique key."""
+    import threading
+
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
+
+    at_commit, release = threading.Event(), threading.Event()
+
+    def hold(session) -> None:
+        if threading.current_thread().name == "race-first" and not at_commit.is_set():
+            at_commit.set()
+            release.wait(30)
+
+    out: dict[str, object] = {}
+
+    def run(name: str, call) -> None:
+        try:
+            out[name] = call()
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            out[name] = exc
+
+    event.listen(Session, "before_commit", hold)
+    try:
+        a = threading.Thread(target=run, args=("first", first), name="race-first")
+        b = threading.Thread(target=run, args=("second", second), name="race-second")
+        a.start()
+        assert at_commit.wait(30), "the first call never reached its commit"
+        b.start()
+        time.sleep(overlap_s)  # `second` is now waiting (for a key, a lock or BEGIN)
+        release.set()
+        a.join(60)
+        b.join(60)
+    finally:
+        release.set()
+        event.remove(Session, "before_commit", hold)
+    return out

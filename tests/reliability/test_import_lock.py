@@ -1,7 +1,7 @@
 """A grade during a long import: on SQLite an all-or-nothing import holds the write lock
 for its whole transaction (a 3 000 000-line run held it ~25 s here, longer than the 10 s
 busy timeout), and grades then failed with "database is locked". record_grade now waits
-for the lock (up to judging.LOCK_WAIT_S); the busy timeout is shortened here so the test
+for the lock (up to writing.LOCK_WAIT_S, the one rule of every write); the busy timeout is shortened here so the test
 takes ~2 s instead of minutes."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import threading
 import time
 
 import pytest
-from sqlalchemy.exc import OperationalError
 
-from workbench.campaign import judging
+from workbench.campaign import writing
 from workbench.campaign.database import Database
 from workbench.campaign.judging import record_grade
+from workbench.errors import DatabaseError
 
 from tests.reliability.conftest import judgment_counts, seed
 
@@ -66,13 +66,17 @@ def test_grade_waits_for_a_long_import(short_busy_db):
 
 
 def test_without_waiting_the_grade_would_fail(short_busy_db, monkeypatch):
-    """The control: with no lock wait the same grade fails 'database is locked' (what
-    assessors saw during a big import) and nothing is written."""
-    monkeypatch.setattr(judging, "LOCK_WAIT_S", 0.0)
+    """The control: with no lock wait the same grade fails (what assessors saw during a big
+    import), with one line of our own instead of the driver's "database is locked" and its
+    SQL dump, and nothing is written."""
+    monkeypatch.setattr(writing, "LOCK_WAIT_S", 0.0)
     db, path = short_busy_db
     out, _ = _grade_while_locked(db, path)
-    assert isinstance(out.get("error"), OperationalError)
-    assert "database is locked" in str(out["error"])
+    assert isinstance(out.get("error"), DatabaseError)
+    assert str(out["error"]) == (
+        "the database stayed locked by another writer for 0 s; nothing was written "
+        "(try again when it has finished)"
+    )
     assert judgment_counts(db) == (0, 0)
 
 
@@ -92,3 +96,35 @@ def test_undo_note_and_repeat_wait_too(short_busy_db, action):
     out, elapsed = _grade_while_locked(db, path, write)
     assert "error" not in out, out.get("error")
     assert out["record"].kind == action and elapsed >= HOLD_S
+
+
+@pytest.mark.parametrize("action", ["assessor", "assign", "pool", "import", "adjudicate"])
+def test_every_other_write_waits_too(short_busy_db, tmp_path, action):
+    """Creating an assessor and assigning (the judging screen's start-up), pooling, an
+    import and an adjudication wait for the lock like a grade (they failed after the busy
+    timeout before)."""
+    from sqlalchemy import func, select
+
+    from workbench.campaign import assessing, pooling
+    from workbench.campaign.adjudication import adjudicate
+    from workbench.campaign.importing import import_run
+    from workbench.store.models import Assessor, Result
+
+    db, path = short_busy_db
+    run = tmp_path / "r.run"
+    run.write_text("q1 Q0 d0001 1 2.0 r1\nq1 Q0 d0002 2 1.0 r1\n", encoding="utf-8")
+    write = {
+        "assessor": lambda: assessing.ensure_assessor(db, "zoe"),
+        "assign": lambda: pooling.assign(db, ["zoe"]),
+        "pool": lambda: pooling.build_pool(db, 5),
+        "import": lambda: import_run(db, run),
+        "adjudicate": lambda: adjudicate(db, "lead", "q1", "d0001", 1),
+    }[action]
+    out, elapsed = _grade_while_locked(db, path, write)
+    assert "error" not in out, out.get("error")
+    assert elapsed >= HOLD_S
+    with db.read() as s:
+        if action in ("assessor", "assign"):
+            assert s.scalar(select(func.count()).where(Assessor.name == "zoe")) == 1
+        if action == "import":
+            assert s.scalar(select(func.count()).select_from(Result)) == 2

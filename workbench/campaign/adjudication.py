@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from workbench.campaign.database import Database
 from workbench.campaign.judging import _check_grade, _ids, get_or_create_assessor
 from workbench.campaign.qrels import majority_grade
+from workbench.campaign.writing import write_transaction
 from workbench.store.models import (
     Adjudication,
     Assessor,
@@ -174,7 +175,7 @@ def adjudicate(
     campaign scale -> InputError; nothing is written then."""
     for attempt in range(_RETRIES):
         try:
-            with db.write.begin() as s:
+            with write_transaction(db) as s:
                 qid, did = _ids(s, query, document)
                 _check_grade(s, grade)
                 aid = get_or_create_assessor(s, lead)

@@ -12,6 +12,7 @@ that event, never from the first grade (which would give the repeat away).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import and_, case, func, or_, select
@@ -25,8 +26,8 @@ from workbench.campaign.judging import (
     _ids,
     get_or_create_assessor,
     record_grade,
-    waits_for_write_lock,
 )
+from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError
 from workbench.store.models import (
     Assessor,
@@ -270,13 +271,12 @@ def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
 # ---- writes ----------------------------------------------------------------------------
 
 
-@waits_for_write_lock
 def record_repeat(
     db: Database, assessor: str, query: str, document: str, grade: int, *, seconds: float = 0.0
 ) -> GradeRecord:
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
     current judgment's grade) and never changes the judgment."""
-    with db.write.begin() as s:
+    with write_transaction(db) as s:
         qid, did = _ids(s, query, document)
         _check_grade(s, grade)
         aid = get_or_create_assessor(s, assessor)
@@ -293,14 +293,13 @@ def record_repeat(
         )
 
 
-@waits_for_write_lock
 def set_note(db: Database, assessor: str, query: str, document: str, note: str) -> GradeRecord:
     """Attach `note` to the assessor's judgment (if any) and append a `note` event.
 
     On a document not judged yet only the event is stored; pass the note again with the
     grade (record_grade(note=...)) to keep it on the judgment.
     """
-    with db.write.begin() as s:
+    with write_transaction(db) as s:
         qid, did = _ids(s, query, document)
         aid = get_or_create_assessor(s, assessor)
         row = _current(s, qid, did, aid)
@@ -333,12 +332,18 @@ def grade_item(
     return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds)
 
 
-def ensure_assessor(db: Database, assessor: str) -> None:
-    with db.write.begin() as s:
+def ensure_assessor(
+    db: Database, assessor: str, *, on_wait: Callable[[], None] | None = None
+) -> None:
+    """Create the assessor if new (waiting for other writers; `on_wait` as in
+    writing.write_transaction)."""
+    with write_transaction(db, on_wait=on_wait) as s:
         get_or_create_assessor(s, assessor)
 
 
-def ensure_assignments(db: Database, assessor: str) -> int:
+def ensure_assignments(
+    db: Database, assessor: str, *, on_wait: Callable[[], None] | None = None
+) -> int:
     """Give `assessor` the whole pool when they have no assignments yet (through pooling's
     `assign`, so the order is the campaign's deterministic shuffle); returns how many items
     were assigned (0 when they already had some or there is no pool)."""
@@ -350,7 +355,7 @@ def ensure_assignments(db: Database, assessor: str) -> int:
             return 0
         if not s.scalar(select(func.count()).select_from(PoolEntry)):
             return 0
-    assign(db, [assessor])
+    assign(db, [assessor], on_wait=on_wait)
     with db.read() as s:
         return _assignment_count(s, _assessor_id(s, assessor))
 

@@ -2,10 +2,11 @@
 
 Every import is all-or-nothing: the whole file is read and checked inside ONE write
 transaction, and any bad line raises InputError(file, line, reason) before the commit, so
-nothing of that import is left behind. Rows go in by batches of 10 000: executemany
-straight to the driver on SQLite, COPY on PostgreSQL (a 1 000 000-line run takes seconds,
-see bench/import_bench.py); external ids are mapped to integer ids through dicts loaded
-once per import.
+nothing of that import is left behind. Imports run one at a time, on PostgreSQL too
+(SERIALIZED below), and wait for other writers as every write does (writing.py). Rows go
+in by batches of 10 000: executemany straight to the driver on SQLite, COPY on PostgreSQL
+(a 1 000 000-line run takes seconds, see bench/import_bench.py); external ids are mapped
+to integer ids through dicts loaded once per import.
 
 Runs and qrels may name queries and documents the database does not know yet: empty stub
 rows are created for them (and counted in the summary), to be filled by a later
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice, repeat
 
@@ -24,6 +26,7 @@ from sqlalchemy import Connection, Table, bindparam, delete, func, insert, selec
 
 from workbench.campaign.database import Database
 from workbench.campaign.judging import get_or_create_assessor, scale_grades
+from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents
 from workbench.formats.textlines import iter_lines
@@ -35,8 +38,15 @@ from workbench.store.run_arrays import write_run_arrays
 
 BATCH = 10_000
 
-# progress(stage, done, total): stage is "reading" or "writing"; total None when unknown.
+# progress(stage, done, total); total None when unknown. Stages in order: "reading" (the
+# file), "waiting" (for another writer, only if one holds the lock), "writing", and
+# "committing": the last call before the commit, after which nothing can fail but the
+# commit itself (the CLI stops Ctrl-C from interrupting from there on).
 Progress = Callable[[str, int, int | None], None]
+# Imports run one at a time on every backend: each reads the known ids, then creates what
+# is missing (stub queries and documents, a run's system), which two imports at once would
+# both create (store/locking.py).
+SERIALIZED = "import"
 
 _QUERY: Table = Query.__table__  # type: ignore[assignment]
 _DOCUMENT: Table = Document.__table__  # type: ignore[assignment]
@@ -92,6 +102,18 @@ def _n(count: int, one: str, many: str) -> str:
 
 def _no_progress(stage: str, done: int, total: int | None) -> None:
     pass
+
+
+@contextmanager
+def _import_transaction(db: Database, progress: Progress, records: Callable[[], int]):
+    """The import's one write transaction (see SERIALIZED), announcing "waiting" and, after
+    the body, "committing" with `records()` done."""
+    with write_transaction(
+        db, serialize_as=SERIALIZED, on_wait=lambda: progress("waiting", 0, None)
+    ) as session:
+        yield session
+        done = records()
+        progress("committing", done, done)
 
 
 def _batches(items: Iterable, size: int = BATCH) -> Iterator[list]:
@@ -150,7 +172,7 @@ def _upsert_stream(
 ) -> ImportSummary:
     """Insert new ext ids, overwrite known ones; one transaction for the whole file."""
     inserted = updated = count = 0
-    with db.write.begin() as session:
+    with _import_transaction(db, progress, lambda: count) as session:
         conn = session.connection()
         _big_cache(conn)
         known = _id_map(conn, table)
@@ -384,7 +406,7 @@ def import_run(
     docnos = as_bytes(run.docno)
     ranks = trec_order_ranks(q_inv, docnos, run.score)
     scores = np.asarray(run.score, dtype=float)
-    with db.write.begin() as session:
+    with _import_transaction(db, progress, lambda: n) as session:
         conn = session.connection()
         _big_cache(conn)
         replaced = 0
@@ -454,7 +476,7 @@ def import_qrels(
     qrels = _read_qrels(path)
     n = len(qrels.qid)
     rel = np.asarray(qrels.rel, dtype=np.int64)
-    with db.write.begin() as session:
+    with _import_transaction(db, progress, lambda: n) as session:
         allowed = scale_grades(session)
         bad = np.flatnonzero(~np.isin(rel, allowed))
         if len(bad):

@@ -7,17 +7,17 @@ everywhere.
 
 from __future__ import annotations
 
-import functools
-import time
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, exists, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
+from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError, NotFoundError
+from workbench.store.locking import insert_ignoring_duplicates
 from workbench.store.models import (
     Assessor,
     Document,
@@ -30,9 +30,6 @@ from workbench.store.models import (
 
 # Concurrent first grades of the same item race on the unique key (PostgreSQL): retry.
 _RETRIES = 5
-# SQLite: an all-or-nothing import holds the write lock longer than the busy timeout (a
-# 3 M-line run: ~25 s); a grade keeps waiting this long instead of failing "locked".
-LOCK_WAIT_S = 120.0
 # Events that change a grade and so can be undone.
 UNDOABLE = ("set", "change", "clear")
 
@@ -56,12 +53,13 @@ def get_or_create_assessor(session: Session, name: str) -> int:
     if not name:
         raise InputError("assessor", None, "assessor name must not be empty")
     found = session.scalar(select(Assessor.id).where(Assessor.name == name))
-    if found is not None:
-        return found
-    assessor = Assessor(name=name)
-    session.add(assessor)
-    session.flush()
-    return assessor.id
+    if found is None:
+        # Two processes may create the same new assessor at once (PostgreSQL): the second
+        # insert then does nothing, and both read the one row back.
+        session.execute(insert_ignoring_duplicates(session.connection(), Assessor.__table__)
+                        .values(name=name))
+        found = session.scalar(select(Assessor.id).where(Assessor.name == name))
+    return found
 
 
 def scale_grades(session: Session) -> list[int]:
@@ -174,11 +172,10 @@ def record_grade(
     NotFoundError for an unknown query or document and InputError for a grade outside
     the campaign scale; nothing is written then.
     """
-    deadline = time.monotonic() + LOCK_WAIT_S
     attempt = 0
     while True:
         try:
-            with db.write.begin() as session:
+            with write_transaction(db) as session:
                 qid, did = _ids(session, query, document)
                 _check_grade(session, grade)
                 aid = get_or_create_assessor(session, assessor)
@@ -191,36 +188,12 @@ def record_grade(
             attempt += 1
             if attempt == _RETRIES:
                 raise
-        except OperationalError as exc:
-            # "locked" comes from BEGIN IMMEDIATE, before anything was written: retry
-            if "database is locked" not in str(exc) or time.monotonic() > deadline:
-                raise
 
 
-def waits_for_write_lock(write):
-    """Decorator for a write made of ONE transaction: retry it while SQLite reports
-    "database is locked" (another process, e.g. a big import, holds the write lock longer
-    than the busy timeout), up to LOCK_WAIT_S. The error comes from BEGIN IMMEDIATE,
-    before anything was written, so a retry cannot write twice."""
-
-    @functools.wraps(write)
-    def retrying(*args, **kwargs):
-        deadline = time.monotonic() + LOCK_WAIT_S
-        while True:
-            try:
-                return write(*args, **kwargs)
-            except OperationalError as exc:
-                if "database is locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-
-    return retrying
-
-
-@waits_for_write_lock
 def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRecord | None:
     """Revert `assessor`'s most recent grade change not yet undone (optionally within one
     query); None when there is nothing to undo. The undo is itself an event."""
-    with db.write.begin() as session:
+    with write_transaction(db) as session:
         aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
         if aid is None:
             return None

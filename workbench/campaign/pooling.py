@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +31,7 @@ from sqlalchemy import func, insert, select, update
 
 from workbench.campaign.database import Database
 from workbench.campaign.judging import get_or_create_assessor
+from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.store.models import (
     Assessor,
@@ -41,6 +43,8 @@ from workbench.store.models import (
     Result,
 )
 
+# The lock under which pooling and assigning run one at a time (store/locking.py).
+SERIALIZED = "pool"
 # The two showings of a repeated document are at least this many positions apart (or half
 # the queue when it is shorter): near each other, the second is recognised as a repeat.
 REPEAT_GAP = 10
@@ -142,13 +146,19 @@ def campaign_pool_depth(db: Database) -> int:
         return session.scalar(select(Campaign.pool_depth).where(Campaign.id == 1)) or 10
 
 
-def build_pool(db: Database, depth: int) -> PoolSummary:
+def build_pool(
+    db: Database, depth: int, *, on_wait: Callable[[], None] | None = None
+) -> PoolSummary:
     """Add the top `depth` documents of every system for every query to the pool (one
     transaction) and record the pool's depth in the campaign settings (the largest depth
-    pooled so far: a shallower re-run adds nothing and removes nothing)."""
+    pooled so far: a shallower re-run adds nothing and removes nothing).
+
+    Pooling and assigning read the whole pool, then write what is missing: they run one at
+    a time (SERIALIZED), waiting for each other and for other writers (`on_wait` as in
+    writing.write_transaction)."""
     if depth < 1:
         raise UsageError(f"pool depth must be at least 1, got {depth}")
-    with db.write.begin() as session:
+    with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as session:
         arr = _fetch_array(
             session, select(Result.system_id, Result.query_id, Result.document_id, Result.score)
         )
@@ -302,6 +312,7 @@ def assign(
     overlap: float | None = None,
     repeat: float = 0.0,
     seed: int = 0,
+    on_wait: Callable[[], None] | None = None,
 ) -> list[AssessorQueue]:
     """Append the pool's unassigned documents to `assessors`' queues (one transaction).
 
@@ -309,7 +320,7 @@ def assign(
     each query's new documents (see `split_pool`). A document counts as assigned when any
     assessor of the group already has it, so re-running adds only new pool documents.
     `repeat` picks round(repeat * n) of each assessor's newly added documents for a hidden
-    second showing. Assessors are created if needed.
+    second showing. Assessors are created if needed. Runs one at a time with `build_pool`.
     """
     names = list(dict.fromkeys(a.strip() for a in assessors))
     if not names or not all(names):
@@ -319,7 +330,7 @@ def assign(
     if not 0.0 <= repeat <= 1.0:
         raise UsageError(f"repeat must be between 0 and 1, got {repeat}")
 
-    with db.write.begin() as session:
+    with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as session:
         ids = {name: get_or_create_assessor(session, name) for name in names}
         qname = dict(session.execute(select(Query.id, Query.ext_id)).all())
         pool: dict[int, list[int]] = defaultdict(list)

@@ -2,11 +2,20 @@
 
 A progress bar is drawn on stderr when it is a terminal (big files take a few seconds);
 the summary goes to stdout.
+
+Ctrl-C: before the commit it aborts the import and nothing is written ("aborted before the
+commit: nothing was written", exit 1). Once the commit has begun (the importer's
+"committing" stage) Ctrl-C is only noted: the commit of a big import takes a moment (the
+WAL fsync), and a KeyboardInterrupt raised right after it used to print "aborted" for an
+import that was on disk. The import then finishes, its summary ends with "(interrupted after
+commit)", and the exit code is 0: what the message says is what happened.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 
 import click
@@ -44,28 +53,73 @@ def _progress(enabled: bool | None = None):
         yield update
 
 
+class _CommitGuard:
+    """From `arm()` on, SIGINT is noted instead of raising KeyboardInterrupt (main thread
+    only: signal handlers can be set nowhere else)."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
+        self._previous = None
+        self._armed = False
+
+    def arm(self) -> None:
+        if self._armed or threading.current_thread() is not threading.main_thread():
+            return
+        self._previous = signal.signal(signal.SIGINT, self._note)
+        self._armed = True
+
+    def _note(self, signum, frame) -> None:
+        self.interrupted = True
+
+    def disarm(self) -> None:
+        if self._armed:
+            signal.signal(signal.SIGINT, self._previous if self._previous is not None
+                          else signal.default_int_handler)
+            self._armed = False
+
+
 def _run(ctx: click.Context, db: str | None, importer, file: str, **kwargs) -> None:
     """Open the database, run one importer with a progress bar, print its summary."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from workbench.campaign.database import Database
-    from workbench.errors import DatabaseError
+    from workbench.campaign.writing import is_driver_error, one_line
+    from workbench.errors import DatabaseError, WorkbenchError
 
     database = Database.open(resolve_db(ctx, db))
+    guard = _CommitGuard()
     try:
-        with _progress() as progress:
+        with _progress() as bar:
+
+            def progress(stage: str, done: int, total: int | None) -> None:
+                if stage == "committing":
+                    guard.arm()
+                if bar is not None:
+                    bar(stage, done, total)
+
             summary = importer(database, file, progress=progress, **kwargs)
-    except SQLAlchemyError as exc:  # e.g. a lost connection: the transaction rolled back
-        first = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise DatabaseError(f"import of {file} failed, nothing was written: {first}") from None
+        message = summary.message()
+        click.echo(f"{message} (interrupted after commit)" if guard.interrupted else message)
+    except KeyboardInterrupt:  # before the commit: the transaction rolled back
+        raise WorkbenchError(
+            f"import of {file} aborted before the commit: nothing was written"
+        ) from None
+    except Exception as exc:  # e.g. a lost connection: the transaction rolled back
+        if not is_driver_error(exc):
+            raise
+        raise DatabaseError(
+            f"import of {file} failed, nothing was written: {one_line(exc)}"
+        ) from None
     finally:
         database.close()
-    click.echo(summary.message())
+        guard.disarm()
 
 
 @click.group(name="import")
 def import_() -> None:
-    """Import queries, documents, a run or qrels (all-or-nothing: a bad line writes nothing)."""
+    """Import queries, documents, a run or qrels (all-or-nothing: a bad line writes nothing).
+
+    Ctrl-C before the commit writes nothing (exit 1); once the commit has begun the import
+    completes and says "(interrupted after commit)" (exit 0).
+    """
 
 
 @import_.command()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from workbench.cli import db_option, resolve_db
@@ -36,16 +38,18 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
     if (overlap is not None or repeat) and not assessors:
         raise click.UsageError("--overlap and --repeat need at least one --assessor")
     database = Database.open(resolve_db(ctx, db), create=False)
+    on_wait = _say_waiting if sys.stderr.isatty() else None
     try:
         if depth is None:
             depth = campaign_pool_depth(database)
-        summary = build_pool(database, depth)
+        summary = build_pool(database, depth, on_wait=on_wait)
         click.echo(
             f"pool depth {summary.depth}: {summary.n_entries} documents over "
             f"{summary.n_queries} queries ({summary.n_added} new)"
         )
         if assessors:
-            assign(database, list(assessors), overlap=overlap, repeat=repeat, seed=seed)
+            assign(database, list(assessors), overlap=overlap, repeat=repeat, seed=seed,
+                   on_wait=on_wait)
         counts = queue_counts(database)
     finally:
         database.close()
@@ -56,3 +60,9 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
     for name, (items, repeats) in counts.items():
         table.add_row(Text(name), str(items), str(repeats), str(items + repeats))
     Console(soft_wrap=True).print(table)
+
+
+def _say_waiting() -> None:
+    from workbench.campaign.writing import WAITING
+
+    click.echo(WAITING, err=True)

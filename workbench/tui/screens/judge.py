@@ -55,12 +55,16 @@ from workbench.tui.widgets.status_line import StatusLine
 
 
 def describe(exc: BaseException) -> str:
-    """A one-line message for the user (a WorkbenchError's text, else type: text)."""
+    """A one-line message for the user: a WorkbenchError's text, a database error's first
+    line (never SQLAlchemy's SQL dump and link), else type: first line."""
+    from workbench.campaign.writing import is_driver_error, one_line
     from workbench.errors import WorkbenchError
 
     if isinstance(exc, WorkbenchError):
         return str(exc)
-    return f"{type(exc).__name__}: {exc}"
+    if is_driver_error(exc):
+        return f"database error: {one_line(exc)}"
+    return f"{type(exc).__name__}: {one_line(exc)}"
 
 
 class JudgeScreen(Screen):
@@ -134,8 +138,11 @@ class JudgeScreen(Screen):
         try:
             if self.prepare:
                 self.prepare = False
-                assessing.ensure_assessor(db, self.assessor)
-                assessing.ensure_assignments(db, self.assessor)
+                # Writes: they wait for another writer (e.g. a long import) like grades do,
+                # and say so on the status line meanwhile.
+                waiting = lambda: self.app.call_from_thread(self._show_waiting)  # noqa: E731
+                assessing.ensure_assessor(db, self.assessor, on_wait=waiting)
+                assessing.ensure_assignments(db, self.assessor, on_wait=waiting)
             progress = assessing.query_progress(db, self.assessor)
             if query is None:
                 query = assessing.first_query_with_unjudged(progress) or (
@@ -151,6 +158,11 @@ class JudgeScreen(Screen):
             self.post_message(WorkFailed("load", describe(exc)))
             return
         self.post_message(QueueLoaded(queue, progress, levels, blind))
+
+    def _show_waiting(self) -> None:
+        from workbench.campaign.writing import WAITING
+
+        self.query_one("#status", StatusLine).show(WAITING)
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
         queue = message.queue
