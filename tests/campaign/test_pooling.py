@@ -145,14 +145,25 @@ def test_pool_improves_best_rank_when_a_new_run_arrives(db):
 
 
 def test_top_k_pairs_kernel():
+    # rows already in trec_eval's order per (system, query)
     s = np.array([1, 1, 1, 2, 2])
     q = np.array([7, 7, 7, 7, 7])
-    d = np.array([0, 1, 2, 2, 3])
-    sc = np.array([1.0, 1.0, 0.5, 9.0, 8.0])
-    qq, dd, rr = top_k_pairs(s, q, d, sc, 2)
-    # system 1: tie 1.0 -> doc 1 then doc 0; system 2: doc 2 then doc 3
+    d = np.array([1, 0, 2, 2, 3])
+    qq, dd, rr = top_k_pairs(s, q, d, 2)
     assert list(zip(qq.tolist(), dd.tolist(), rr.tolist())) == [
         (7, 0, 2), (7, 1, 1), (7, 2, 1), (7, 3, 2)]
+
+
+def test_the_pool_holds_what_eval_ranks_in_the_top_k(db):
+    """1.00000002 (a) and 1.00000001 (b) are one float32: eval (as trec_eval) ranks b first
+    (ties by docno descending); compared as float64, pool --depth 1 pooled a."""
+    from workbench.metrics.evaluate import evaluate
+
+    add_runs(db, {"A": {"q1": [("a", 1.00000002), ("b", 1.00000001)]}})
+    build_pool(db, depth=1)
+    assert pool_of(db)["q1"] == {"b": 1}
+    ev = evaluate(["q1"], ["b"], [1], ["q1", "q1"], ["a", "b"], [1.00000002, 1.00000001], ["P.1"])
+    assert ev.value("P.1", "q1") == 1.0  # b, the pooled document, is eval's rank 1
 
 
 def test_pool_depth_must_be_positive(db):

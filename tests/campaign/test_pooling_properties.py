@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.campaign.pooling import shared_count, split_pool, top_k_pairs
+from workbench.metrics.ranking import trec_order
 
 rows = st.lists(
     st.tuples(
@@ -42,8 +43,11 @@ def test_top_k_pairs_matches_reference(data, depth):
             seen.add((s, q, d))
             unique.append((s, q, d, score))
     arr = np.array(unique, dtype=float).reshape(-1, 4)
-    q, d, r = top_k_pairs(arr[:, 0].astype(np.int64), arr[:, 1].astype(np.int64),
-                          arr[:, 2].astype(np.int64), arr[:, 3], depth)
+    s, q, d = (arr[:, c].astype(np.int64) for c in range(3))
+    # rows in trec_eval's order per (system, query), as the stored runs hold them; doc keys
+    # as zero-padded docnos so that byte order is key order
+    order = trec_order(s * 100 + q, arr[:, 3], np.array([b"d%02d" % k for k in d.tolist()], dtype="S"))
+    q, d, r = top_k_pairs(s[order], q[order], d[order], depth)
     assert sorted(zip(q.tolist(), d.tolist(), r.tolist())) == reference_pool(unique, depth)
 
 

@@ -40,8 +40,8 @@ from workbench.store.models import (
     Document,
     PoolEntry,
     Query,
-    Result,
 )
+from workbench.store.run_arrays import load_stored_runs
 
 # The lock under which pooling and assigning run one at a time (store/locking.py).
 SERIALIZED = "pool"
@@ -86,58 +86,36 @@ def _rng(*parts: object) -> np.random.Generator:
 
 
 def top_k_pairs(
-    system_ids: np.ndarray,
+    system_index: np.ndarray,
     query_ids: np.ndarray,
-    doc_keys: np.ndarray,
-    scores: np.ndarray,
+    doc_ids: np.ndarray,
     depth: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pool as arrays: unique (query, doc_key) pairs in the top `depth` of any system,
-    with their best (1-based) rank.
+    """The pool as arrays: unique (query, doc) pairs in the top `depth` of any system, with
+    their best (1-based) rank.
 
-    Within each (system, query) the order is score descending, then `doc_keys` descending;
-    `doc_keys` must be integers that sort like the document ids (trec_eval's tie-break).
+    Rows must be grouped by (system, query) and in trec_eval's order within each group, as
+    the stored runs are (store.run_arrays, metrics.ranking.trec_order): a row's rank is its
+    place in its group, so the pool holds exactly the documents eval sees in the top K.
     """
-    if len(scores) == 0 or depth <= 0:
+    n = len(doc_ids)
+    if n == 0 or depth <= 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    # One integer key per (system, query): a 3-key lexsort instead of 4.
-    group = system_ids.astype(np.int64) * (int(query_ids.max()) + 1) + query_ids
-    order = np.lexsort((-doc_keys, -scores, group))
-    g, q, d = group[order], query_ids[order], doc_keys[order]
-    new_group = np.ones(len(order), dtype=bool)
-    new_group[1:] = g[1:] != g[:-1]
+    system_index = np.asarray(system_index, dtype=np.int64)
+    query_ids = np.asarray(query_ids, dtype=np.int64)
+    new_group = np.ones(n, dtype=bool)
+    new_group[1:] = (system_index[1:] != system_index[:-1]) | (query_ids[1:] != query_ids[:-1])
     starts = np.flatnonzero(new_group)
-    group_of = np.cumsum(new_group) - 1
-    rank = np.arange(len(order)) - starts[group_of] + 1
+    rank = np.arange(n) - starts[np.cumsum(new_group) - 1] + 1
     keep = rank <= depth
-    q, d, rank = q[keep], d[keep], rank[keep]
+    q, d, rank = query_ids[keep], np.asarray(doc_ids, dtype=np.int64)[keep], rank[keep]
     # Best rank per (query, doc): sort by query, doc, rank and keep the first of each pair.
     order = np.lexsort((rank, d, q))
     q, d, rank = q[order], d[order], rank[order]
     first = np.ones(len(q), dtype=bool)
     first[1:] = (q[1:] != q[:-1]) | (d[1:] != d[:-1])
     return q[first], d[first], rank[first]
-
-
-def _fetch_array(session, stmt) -> np.ndarray:
-    """All rows of a parameterless numeric SELECT as a float64 (rows, columns) array.
-
-    Reads through the DBAPI cursor of the session's connection (same transaction): a
-    million SQLAlchemy Row objects cost seconds to build and convert, plain tuples do not.
-    """
-    conn = session.connection()
-    cursor = conn.connection.dbapi_connection.cursor()
-    width = len(stmt.selected_columns)
-    chunks = [np.empty((0, width), dtype=np.float64)]
-    try:
-        cursor.execute(str(stmt.compile(dialect=conn.dialect)))
-        # in chunks: 10 M result rows as one list of tuples took 2.1 GB
-        while rows := cursor.fetchmany(100_000):
-            chunks.append(np.array(rows, dtype=np.float64).reshape(-1, width))
-    finally:
-        cursor.close()
-    return np.concatenate(chunks)
 
 
 def campaign_pool_depth(db: Database) -> int:
@@ -159,33 +137,9 @@ def build_pool(
     if depth < 1:
         raise UsageError(f"pool depth must be at least 1, got {depth}")
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as session:
-        arr = _fetch_array(
-            session, select(Result.system_id, Result.query_id, Result.document_id, Result.score)
-        )
-        if len(arr):
-            system_ids = arr[:, 0].astype(np.int64)
-            query_ids = arr[:, 1].astype(np.int64)
-            doc_ids = arr[:, 2].astype(np.int64)
-            scores = arr[:, 3]
-            # Tie-break key: a document's position among all ids in code-point order, which
-            # is the byte order trec_eval's strcmp uses on UTF-8.
-            used = np.unique(doc_ids)
-            ext = dict(
-                session.execute(
-                    select(Document.id, Document.ext_id).where(
-                        Document.id.in_(select(Result.document_id).distinct())
-                    )
-                ).all()
-            )
-            by_name = sorted(used.tolist(), key=lambda i: ext[i])
-            key_of = np.empty(len(used), dtype=np.int64)
-            key_of[np.searchsorted(used, by_name)] = np.arange(len(used))
-            doc_keys = key_of[np.searchsorted(used, doc_ids)]
-            q, k, best = top_k_pairs(system_ids, query_ids, doc_keys, scores, depth)
-            name_order = np.array(by_name, dtype=np.int64)
-            d = name_order[k] if len(k) else k
-        else:
-            q = d = best = np.zeros(0, dtype=np.int64)
+        runs = load_stored_runs(session.connection())  # in trec_eval's order already
+        system_index = np.repeat(np.arange(len(runs.tags)), np.diff(runs.offsets))
+        q, d, best = top_k_pairs(system_index, runs.query_id, runs.document_id, depth)
 
         existing = {
             (qid, did): rank
