@@ -22,6 +22,7 @@ def upgrade() -> None:
     op.create_table('run_arrays',
     sa.Column('system_id', sa.Integer(), nullable=False),
     sa.Column('encoding', sa.Integer(), nullable=False),
+    sa.Column('generation', sa.BigInteger(), nullable=False),
     sa.Column('n_rows', sa.Integer(), nullable=False),
     sa.Column('query_ids', sa.LargeBinary(), nullable=False),
     sa.Column('document_ids', sa.LargeBinary(), nullable=False),

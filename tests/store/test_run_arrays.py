@@ -123,3 +123,23 @@ def test_init_upgrading_from_0002_writes_the_arrays_of_runs_imported_before(db_u
         assert _stored(db) == stored
     finally:
         db.close()
+
+
+def test_a_session_cache_reuses_runs_until_a_run_changes(db, tmp_path):
+    from workbench.campaign.scoring import RunsCache, ScoreTracker
+
+    import_qrels(db, _write(tmp_path, "q.txt", QRELS), assessor="ann")
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    cache = RunsCache()
+    with db.read() as s:
+        first = cache(s)
+    with db.read() as s:
+        assert cache(s) is first  # nothing changed: not read again
+    tracker = ScoreTracker(db, ["P.1"], assessor="ann", runs=cache)
+    assert tracker.load().per_query["q1"]["A"]["P_1"] == 0.0
+    import_run(db, _write(tmp_path, "a2.txt", RUN_A2), replace=True)  # same tag, new content
+    with db.read() as s:
+        assert cache(s) is not first
+    assert tracker.load().per_query["q1"]["A"]["P_1"] == 1.0  # never the stale run
+    import_run(db, _write(tmp_path, "b.txt", RUN_A.replace(" A\n", " B\n")))
+    assert tracker.load().systems == ("A", "B")

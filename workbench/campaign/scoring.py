@@ -25,7 +25,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.qrels import qrels_ids, source_label
 from workbench.metrics.evaluate import RunArrays
 from workbench.store.models import Campaign, Query
-from workbench.store.run_arrays import id_names, load_stored_runs
+from workbench.store.run_arrays import id_names, load_stored_runs, runs_token
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
 
@@ -78,7 +78,7 @@ class ScoreTracker:
         assessor: str | None = None,
         consensus: str | None = None,
         relevance_level: int | None = None,
-        runs: "LoadedRuns | None" = None,
+        runs: "LoadedRuns | RunsCache | None" = None,
     ) -> None:
         self.db = db
         self.assessor = assessor
@@ -92,7 +92,9 @@ class ScoreTracker:
         self._lock = threading.RLock()
         self._dirty: set[str] = set()
         self.systems: tuple[str, ...] = ()
-        self._runs: LoadedRuns | None = runs
+        # runs: loaded ones to share (compare's sources), or a RunsCache (a TUI session)
+        self._given_runs = runs
+        self._runs: LoadedRuns | None = None
         self._values: dict = {}  # Measure -> (systems x queries) float64
         self._present = np.zeros((0, 0), dtype=bool)  # evaluated (system, query) pairs
         self.loaded = False
@@ -109,8 +111,8 @@ class ScoreTracker:
                 self._evaluator = _Evaluator(self.measures, self.level)
                 self.measures = self._evaluator.labels
             with self.db.read() as s:
-                if self._runs is None or not self.loaded:
-                    self._runs = self._runs or load_runs(s)
+                given = self._given_runs
+                self._runs = given(s) if isinstance(given, RunsCache) else (given or load_runs(s))
                 qrels = qrels_ids(s, assessor=self.assessor, consensus=self.consensus)
             runs = self._runs
             self.systems = runs.stored.tags
@@ -293,6 +295,23 @@ class LoadedRuns:
         if not sizes.any():
             return np.empty(0, dtype=np.int64)
         return np.repeat(lo - np.cumsum(np.r_[0, sizes[:-1]]), sizes) + np.arange(sizes.sum())
+
+
+class RunsCache:
+    """Stored runs kept in memory for the life of a process (a TUI session) and read again
+    only when a run was added, replaced or removed (store.run_arrays.runs_token)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._token: tuple | None = None
+        self._runs: LoadedRuns | None = None
+
+    def __call__(self, session) -> LoadedRuns:
+        token = runs_token(session.connection())
+        with self._lock:
+            if self._runs is None or token != self._token:
+                self._runs, self._token = load_runs(session), token
+            return self._runs
 
 
 def load_runs(session) -> LoadedRuns:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -132,6 +133,9 @@ class RunArrays(Base):
         ForeignKey("system.id", ondelete="CASCADE"), primary_key=True
     )
     encoding: Mapped[int] = mapped_column(Integer)
+    # A 40-bit digest of the arrays: a reader that kept the runs in memory compares the sum
+    # over all systems (runs_token) to know whether any run changed since.
+    generation: Mapped[int] = mapped_column(BigInteger)
     n_rows: Mapped[int] = mapped_column(Integer)
     query_ids: Mapped[bytes] = mapped_column(LargeBinary)  # int32 little-endian
     document_ids: Mapped[bytes] = mapped_column(LargeBinary)  # int32 little-endian

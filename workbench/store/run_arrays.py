@@ -12,10 +12,11 @@ SELECT it replaces.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from workbench.metrics.ranking import trec_order
@@ -96,12 +97,28 @@ def write_run_arrays(session: Session, system_id: int, query_id, document_id, sc
 
 
 def _row(system_id: int, query_id: np.ndarray, document_id: np.ndarray, score: np.ndarray) -> dict:
-    return {
-        "system_id": system_id, "encoding": ENCODING, "n_rows": int(score.size),
+    blobs = {
         "query_ids": query_id.astype("<i4").tobytes(),
         "document_ids": document_id.astype("<i4").tobytes(),
         "scores": score.astype("<f8").tobytes(),
     }
+    digest = hashlib.blake2b(digest_size=5)  # 40 bits: a sum over many systems fits int64
+    for blob in blobs.values():
+        digest.update(blob)
+    return {
+        "system_id": system_id, "encoding": ENCODING, "n_rows": int(score.size),
+        "generation": int.from_bytes(digest.digest(), "big"), **blobs,
+    }
+
+
+def runs_token(conn: Connection) -> tuple[int, int, int]:
+    """Changes whenever a system or its arrays are added, replaced or removed: what a
+    process that keeps runs in memory compares before reusing them."""
+    n_systems = conn.execute(select(func.count()).select_from(System)).scalar_one()
+    n_arrays, generations = conn.execute(
+        select(func.count(), func.coalesce(func.sum(RunArrays.generation), 0))
+    ).one()
+    return int(n_systems), int(n_arrays), int(generations)
 
 
 def fill_run_arrays(session: Session) -> int:
@@ -171,4 +188,4 @@ def load_stored_runs(conn: Connection, docs: IdNames | None = None) -> StoredRun
 
 
 __all__ = ["ENCODING", "IdNames", "StoredRuns", "fill_run_arrays", "id_names", "load_stored_runs",
-           "write_run_arrays"]
+           "runs_token", "write_run_arrays"]

@@ -61,6 +61,7 @@ class WorkbenchApp(App):
         # The judging screen's writes run here, in key order (see background.py).
         self.background = Background()
         self._trackers: dict = {}
+        self._runs_cache = None
         self._trackers_lock = threading.Lock()
         self._score_dirty: dict[str, set[str]] = {}
         for mode, key in self.MODE_KEYS.items():
@@ -97,8 +98,19 @@ class WorkbenchApp(App):
 
         with self._trackers_lock:  # called from worker threads
             if assessor not in self._trackers:
-                self._trackers[assessor] = ScoreTracker(self.db, self.measures, assessor=assessor)
+                self._trackers[assessor] = ScoreTracker(
+                    self.db, self.measures, assessor=assessor, runs=self.runs_cache
+                )
             return self._trackers[assessor]
+
+    @property
+    def runs_cache(self):
+        """The stored runs, read once per session and again only after a run changed."""
+        if self._runs_cache is None:
+            from workbench.campaign.scoring import RunsCache
+
+            self._runs_cache = RunsCache()
+        return self._runs_cache
 
     def score_dirty(self, assessor: str) -> set[str]:
         """Queries whose scores changed while the panel was closed (main thread only)."""

@@ -100,7 +100,8 @@ class ScoreboardScreen(LeadScreen):
         key = (self.source, typed or ())
         tracker = self._trackers.get(key)
         if tracker is None:
-            tracker = ScoreTracker(db, [*measures, judged], **lead_views.split_source(self.source))
+            tracker = ScoreTracker(db, [*measures, judged], runs=self.app.runs_cache,
+                                   **lead_views.split_source(self.source))
             self._trackers[key] = tracker
         self._mark_changed_queries()
         if not tracker.loaded or self._runs_stale:
