@@ -122,3 +122,38 @@ def test_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
     with _progress(True) as progress:
         progress("writing", 5, 10)
         progress("writing", 10, 10)
+
+
+def test_several_runs_in_one_command_are_one_transaction(tmp_path, capsys):
+    from workbench.cli import main
+
+    db = str(tmp_path / "x.sqlite")
+    assert main(["init", "--db", db]) == 0
+    a, b, bad = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "bad.txt"
+    a.write_text("q1 Q0 d1 1 2.0 A\nq1 Q0 d2 2 1.0 A\n")
+    b.write_text("q1 Q0 d2 1 2.0 B\nq2 Q0 d3 1 1.0 B\n")
+    bad.write_text("q1 Q0 d1 1 2.0 C\nq1 Q0 d2 2\n")
+    capsys.readouterr()
+    # a bad line in the last file: nothing of the first two is written
+    assert main(["import", "run", str(a), str(b), str(bad), "--db", db]) == 1
+    assert f"{bad}:2:" in capsys.readouterr().err
+    assert main(["import", "run", str(a), str(b), "--db", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("imported run 'A' from a.txt: 2 results for 1 query")
+    assert out[1].startswith("imported run 'B' from b.txt: 2 results for 2 queries")
+    # the same tag twice in one command, or --name with several files
+    assert main(["import", "run", str(a), str(a), "--db", db, "--replace"]) == 1
+    assert "also the tag of" in capsys.readouterr().err
+    assert main(["import", "run", str(a), str(b), "--name", "X", "--db", db]) == 2
+    from workbench.campaign.database import Database
+    from workbench.campaign.scoring import score_campaign
+    from workbench.campaign.judging import record_grade
+
+    database = Database.open(db)
+    try:
+        record_grade(database, "ann", "q1", "d2", 1)
+        table = score_campaign(database, ["P.1"], assessor="ann")
+    finally:
+        database.close()
+    assert table.systems == ("A", "B")
+    assert table.per_query["q1"] == {"A": {"P_1": 0.0}, "B": {"P_1": 1.0}}

@@ -78,8 +78,9 @@ class _CommitGuard:
             self._armed = False
 
 
-def _run(ctx: click.Context, db: str | None, importer, file: str, **kwargs) -> None:
-    """Open the database, run one importer with a progress bar, print its summary."""
+def _run(ctx: click.Context, db: str | None, importer, file, **kwargs) -> None:
+    """Open the database, run one importer with a progress bar, print its summary (or
+    summaries: `file` may be a list of files for importers that take several)."""
     from workbench.campaign.database import Database
     from workbench.campaign.writing import is_driver_error, one_line
     from workbench.errors import DatabaseError, WorkbenchError
@@ -96,21 +97,26 @@ def _run(ctx: click.Context, db: str | None, importer, file: str, **kwargs) -> N
                     bar(stage, done, total)
 
             summary = importer(database, file, progress=progress, **kwargs)
-        message = summary.message()
-        click.echo(f"{message} (interrupted after commit)" if guard.interrupted else message)
+        for one in summary if isinstance(summary, list) else [summary]:
+            message = one.message()
+            click.echo(f"{message} (interrupted after commit)" if guard.interrupted else message)
     except KeyboardInterrupt:  # before the commit: the transaction rolled back
         raise WorkbenchError(
-            f"import of {file} aborted before the commit: nothing was written"
+            f"import of {_files(file)} aborted before the commit: nothing was written"
         ) from None
     except Exception as exc:  # e.g. a lost connection: the transaction rolled back
         if not is_driver_error(exc):
             raise
         raise DatabaseError(
-            f"import of {file} failed, nothing was written: {one_line(exc)}"
+            f"import of {_files(file)} failed, nothing was written: {one_line(exc)}"
         ) from None
     finally:
         database.close()
         guard.disarm()
+
+
+def _files(file) -> str:
+    return f"{len(file)} files" if isinstance(file, list) else str(file)
 
 
 @click.group(name="import")
@@ -147,16 +153,25 @@ def docs(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> None
 
 
 @import_.command()
-@click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
-@click.option("--name", default=None, help="System tag (default: the run file's tag column).")
+@click.argument("files", nargs=-1, required=True, type=click.Path())  # a directory: bad data, exit 1
+@click.option("--name", default=None, help="System tag (default: the run file's tag column; one FILE only).")
 @click.option("--replace", is_flag=True, help="Replace the results of a run already imported under this tag.")
 @db_option
 @click.pass_context
-def run(ctx: click.Context, file: str, name: str | None, replace: bool, db: str | None) -> None:
-    """Import a TREC run (qid Q0 docno rank score tag) as one system."""
-    from workbench.campaign.importing import import_run
+def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: bool, db: str | None) -> None:
+    """Import TREC runs (qid Q0 docno rank score tag), one system per FILE.
 
-    _run(ctx, db, import_run, file, name=name, replace=replace)
+    Several files go in one transaction: each is checked first, and a bad line in any of
+    them writes nothing (`import run runs/*` is also much faster than one command per file).
+    """
+    from workbench.campaign.importing import import_run, import_runs
+
+    if len(files) == 1:
+        _run(ctx, db, import_run, files[0], name=name, replace=replace)
+        return
+    if name is not None:
+        raise click.UsageError("--name names one run: give one FILE with it")
+    _run(ctx, db, import_runs, list(files), replace=replace)
 
 
 @import_.command()
