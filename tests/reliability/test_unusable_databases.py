@@ -217,3 +217,32 @@ def test_unreachable_server_is_one_line():
     code, _, err = cli(["score", "--db", "postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=3"])
     assert_one_line(code, err, "cannot open database")
     assert "nobody@127.0.0.1:9/none" in err
+
+
+SUPPORTED = "use sqlite:///PATH, a bare PATH, postgresql://... or postgresql+psycopg://..."
+
+
+@pytest.mark.parametrize("url", [
+    "mysql://ann:secret@db.example/campaign",
+    "postgresql+psycopg2://ann:secret@127.0.0.1:9/campaign",  # a driver not installed
+    "sqlite+pysqlcipher://:secret@/x.sqlite",
+])
+def test_unsupported_database_url_is_a_malformed_command_line(tmp_path, monkeypatch, url):
+    """One line, exit 2, said while parsing: before any file is read or database opened. The
+    password in the URL is not repeated."""
+    scheme = url.split("://")[0]
+    expected = f"workbench: unsupported database URL {scheme}://...: {SUPPORTED}\n"
+    (tmp_path / "q.tsv").write_text("q1\tone\n")
+    for argv in (["score", "--db", url], ["--db", url, "score"], ["init", "--db", url],
+                 ["import", "queries", str(tmp_path / "q.tsv"), "--db", url]):
+        assert cli(argv) == (2, "", expected), argv
+    monkeypatch.setenv("WORKBENCH_DB", url)
+    assert cli(["export", "judgments"]) == (2, "", expected)
+    assert sorted(os.listdir(tmp_path)) == ["q.tsv"]
+
+
+def test_plain_postgresql_url_means_psycopg(monkeypatch):
+    """`postgresql://` is SQLAlchemy's spelling for psycopg2, which is not installed: the
+    workbench reads it as psycopg 3, the driver it ships with."""
+    code, _, err = cli(["score", "--db", "postgresql://nobody@127.0.0.1:9/none?connect_timeout=3"])
+    assert_one_line(code, err, "cannot open database postgresql+psycopg://nobody@127.0.0.1:9/none")

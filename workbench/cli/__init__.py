@@ -61,8 +61,21 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _checked_db(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """A `--db` the workbench cannot open is a malformed command line (exit 2), said while
+    parsing, before any command opens or reads anything."""
+    if value:
+        from workbench.store.urls import check_url  # no SQLAlchemy: cheap for `eval`
+
+        check_url(value)
+    return value
+
+
+DB_HELP = "Database URL or SQLite path (default ./workbench.sqlite)."
+
+
 @click.group(cls=LazyGroup, invoke_without_command=True)
-@click.option("--db", envvar="WORKBENCH_DB", default=None, help="Database URL or SQLite path (default ./workbench.sqlite).")
+@click.option("--db", envvar="WORKBENCH_DB", default=None, callback=_checked_db, help=DB_HELP)
 @click.version_option(package_name="workbench")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
@@ -78,8 +91,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 def db_option(f):
     """`--db` on a subcommand too (`workbench score --db x.sqlite`); falls back to the group's."""
     return click.option(
-        "--db", "db", envvar="WORKBENCH_DB", default=None,
-        help="Database URL or SQLite path (default ./workbench.sqlite).",
+        "--db", "db", envvar="WORKBENCH_DB", default=None, callback=_checked_db, help=DB_HELP,
     )(f)
 
 
