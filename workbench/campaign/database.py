@@ -48,19 +48,15 @@ class InitResult:
 def initialise(db: str | None) -> InitResult:
     """Create or upgrade the schema to head; refuses foreign or newer databases unchanged."""
     from workbench.store.engine import make_engine
-    from workbench.store.schema import check_database, current_revision, init_database
+    from workbench.store.schema import current_revision, ensure_schema
 
-    probe = make_engine(db)
+    engine = make_engine(db)
     try:
-        state = check_database(probe, allow_older=True)
-        before = current_revision(probe) if state == "older" else None
-    finally:
-        probe.dispose()
-    engine = init_database(db)
-    try:
+        change = ensure_schema(engine, upgrade_older=True)
         return InitResult(
-            engine.url.render_as_string(hide_password=True), state, before,
+            engine.url.render_as_string(hide_password=True), change.state, change.before,
             current_revision(engine),
         )
     finally:
         engine.dispose()
+
