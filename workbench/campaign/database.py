@@ -60,3 +60,10 @@ def initialise(db: str | None) -> InitResult:
     finally:
         engine.dispose()
 
+
+def missing_database_file(db: str | None) -> str | None:
+    """The path of the SQLite file `db` names when it does not exist yet (None otherwise, and
+    for PostgreSQL): the TUI asks before it creates one."""
+    from workbench.store.schema import missing_sqlite_file
+
+    return missing_sqlite_file(db)

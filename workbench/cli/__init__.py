@@ -83,8 +83,9 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
     if ctx.invoked_subcommand is None:
-        from workbench.cli.tui_cmd import open_tui
+        from workbench.cli.tui_cmd import confirm_new_database, open_tui
 
+        confirm_new_database(db)
         open_tui(db)
 
 
