@@ -360,12 +360,17 @@ def downgrade(engine: Engine, revision: str) -> None:
             conn.commit()
 
 
+# Neither PRAGMA nor COMMENT takes bound parameters: the statements spell the constants
+# above out (tests read the mark back and compare it with them).
+_SET_MARK = {
+    "sqlite": "PRAGMA application_id = 1463960910",
+    "postgresql": "COMMENT ON TABLE campaign IS 'workbench campaign database'",
+}
+
+
 def _mark(engine: Engine) -> None:
     with engine.begin() as conn:
-        if engine.dialect.name == "sqlite":
-            conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-        else:
-            conn.exec_driver_sql(f"COMMENT ON TABLE campaign IS '{PG_MARK}'")
+        conn.exec_driver_sql(_SET_MARK[engine.dialect.name])
 
 
 @contextmanager
@@ -382,15 +387,18 @@ def _schema_lock(engine: Engine) -> Iterator[None]:
     if engine.dialect.name != "postgresql":
         yield
         return
-    key = "SELECT {}(:cls, hashtext(coalesce(current_schema(), '')))"
+    key = {"cls": _PG_LOCK_CLASS}
     with engine.connect() as conn:
-        conn.execute(text(key.format("pg_advisory_lock")), {"cls": _PG_LOCK_CLASS})
+        conn.execute(text(
+            "SELECT pg_advisory_lock(:cls, hashtext(coalesce(current_schema(), '')))"), key)
         conn.commit()
         try:
             yield
         finally:
             try:
-                conn.execute(text(key.format("pg_advisory_unlock")), {"cls": _PG_LOCK_CLASS})
+                conn.execute(text(
+                    "SELECT pg_advisory_unlock(:cls, hashtext(coalesce(current_schema(), '')))"),
+                    key)
                 conn.commit()
             except Exception:
                 conn.invalidate()  # closing the session is what releases the lock then
