@@ -130,3 +130,43 @@ def test_init_upgrades_an_older_database_keeping_its_data(tmp_path, capsys, monk
         assert conn.execute("SELECT count(*) FROM judgment_event").fetchone() == (1,)
     finally:
         conn.close()
+
+
+def test_init_marks_a_database_of_the_previous_version(tmp_path, capsys):
+    """Made before the mark (application_id 0, revision 0001, the workbench's tables): opened
+    as it is by every command, and `init` marks it without another change of schema."""
+    from workbench.campaign.database import Database
+    from workbench.store.schema import APPLICATION_ID
+
+    path = tmp_path / "old.sqlite"
+    Database.open(str(path)).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id = 0")
+    conn.commit()
+    conn.close()
+    assert main(["score", "--db", str(path)]) == 0
+    assert main(["init", "--db", str(path)]) == 0
+    assert capsys.readouterr().out.endswith(
+        f"sqlite:///{path}: already at revision {head_revision()} (head)\n")
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+    conn.close()
+
+
+def test_init_refuses_the_look_alike_of_the_issue(tmp_path, capsys):
+    """A version table that says 0001 beside an unrelated `users` table: init exited 0 and
+    every command then failed with "no such table"."""
+    path = tmp_path / "users.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)")
+    conn.execute("INSERT INTO alembic_version VALUES ('0001')")
+    conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY)")
+    conn.commit()
+    conn.close()
+    before = sha(path)
+    assert main(["init", "--db", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"workbench: sqlite:///{path} is not a workbench database (it has tables the workbench "
+        "does not make: users); refusing to touch it\n")
+    assert sha(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["users.sqlite"]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import os
 import shutil
+import stat
 from pathlib import Path
 
 import pytest
@@ -55,6 +58,7 @@ def test_judge_passes_db_and_assessor_and_leaves_out_lead_screens(tmp_path, monk
     monkeypatch.setattr(tui_cmd, "open_tui",
                         lambda db, assessor=None, lead=True: opened.append((db, assessor, lead)))
     db = str(tmp_path / "x.sqlite")
+    assert main(["init", "--db", db]) == 0
     assert main(["judge", "--db", db, "--assessor", "ann"]) == 0
     assert main(["--db", db, "judge", "--assessor", "bob"]) == 0
     assert opened == [(db, "ann", False), (db, "bob", False)]
@@ -64,5 +68,94 @@ def test_judge_passes_db_and_assessor_and_leaves_out_lead_screens(tmp_path, monk
 def test_bare_workbench_opens_the_tui(tmp_path, monkeypatch):
     opened = []
     monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None, **kw: opened.append(db))
+    assert main(["init", "--db", str(tmp_path / "y.sqlite")]) == 0
     assert main(["--db", str(tmp_path / "y.sqlite")]) == 0
     assert opened == [str(tmp_path / "y.sqlite")]
+
+
+class Terminal(io.StringIO):
+    """Typed answers on a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def refuse_to_open(*_args, **_kwargs):
+    pytest.fail("the TUI must not open")
+
+
+@pytest.mark.parametrize("argv", [["--db", "{typo}"], ["judge", "--db", "{typo}", "--assessor", "ann"]])
+def test_a_missing_database_is_not_created_without_a_terminal(tmp_path, monkeypatch, capsys, argv):
+    typo = tmp_path / "campain.sqlite"
+    monkeypatch.setattr(tui_cmd, "open_tui", refuse_to_open)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main([a.format(typo=typo) for a in argv]) == 1
+    assert capsys.readouterr().err == (
+        f"workbench: no such database file: {typo} (create it with `workbench init --db {typo}`)\n")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_missing_database_is_created_only_when_the_user_says_yes(tmp_path, monkeypatch, capsys):
+    typo = tmp_path / "campain.sqlite"
+    monkeypatch.setattr(tui_cmd, "open_tui", refuse_to_open)
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    assert main(["--db", str(typo)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{typo} does not exist. Create a new campaign database there? [y/N]: ")
+    assert err.endswith("aborted\n")
+    assert os.listdir(tmp_path) == []
+
+    opened = []
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None, **kw: opened.append(db))
+    monkeypatch.setattr("sys.stdin", Terminal("y\n"))
+    assert main(["--db", str(typo)]) == 0
+    assert opened == [str(typo)]
+
+
+def sample_source(tmp_path) -> Path:
+    source = tmp_path / "pkg" / "sample.sqlite"
+    source.parent.mkdir()
+    from workbench.campaign.database import Database
+
+    Database.open(str(source)).close()
+    return source
+
+
+def test_demo_never_overwrites_a_database(tmp_path, monkeypatch, capsys):
+    """`demo --dir DIR` with a DIR/sample.sqlite that holds grades, and `demo --dir` on the
+    sample's own folder (it gave a SameFileError traceback): one line, exit 1, bytes kept."""
+    from workbench.campaign.database import Database
+    from workbench.campaign.judging import record_grade
+    from workbench.store.models import Document, Query
+
+    source = sample_source(tmp_path)
+    monkeypatch.setattr(tui_cmd, "sample_path", lambda: source)
+    monkeypatch.setattr(tui_cmd, "open_tui", refuse_to_open)
+    mine = tmp_path / "mine" / "sample.sqlite"
+    mine.parent.mkdir()
+    db = Database.open(str(mine))
+    with db.write.begin() as s:
+        s.add_all([Query(ext_id="q1"), Document(ext_id="d1")])
+    record_grade(db, "ann", "q1", "d1", 3)
+    db.close()
+    for target in (mine, source):
+        before = _digest(target)
+        assert main(["demo", "--dir", str(target.parent)]) == 1
+        assert capsys.readouterr().err == (
+            f"workbench: {target} already exists; the demo never overwrites a database: open it "
+            f"with `workbench --db {target}`, or give another --dir\n")
+        assert _digest(target) == before
+
+
+def test_demo_copy_follows_the_umask(tmp_path, monkeypatch):
+    source = sample_source(tmp_path)
+    monkeypatch.setattr(tui_cmd, "sample_path", lambda: source)
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda *a, **k: None)
+    old = os.umask(0o002)
+    try:
+        assert main(["demo", "--dir", str(tmp_path / "copy")]) == 0
+    finally:
+        os.umask(old)
+    copy = tmp_path / "copy" / "sample.sqlite"
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o664
+    assert _digest(copy) == _digest(source)

@@ -217,3 +217,74 @@ def test_unreachable_server_is_one_line():
     code, _, err = cli(["score", "--db", "postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=3"])
     assert_one_line(code, err, "cannot open database")
     assert "nobody@127.0.0.1:9/none" in err
+
+
+SUPPORTED = "use sqlite:///PATH, a bare PATH, postgresql://... or postgresql+psycopg://..."
+
+
+@pytest.mark.parametrize("url", [
+    "mysql://ann:secret@db.example/campaign",
+    "postgresql+psycopg2://ann:secret@127.0.0.1:9/campaign",  # a driver not installed
+    "sqlite+pysqlcipher://:secret@/x.sqlite",
+])
+def test_unsupported_database_url_is_a_malformed_command_line(tmp_path, monkeypatch, url):
+    """One line, exit 2, said while parsing: before any file is read or database opened. The
+    password in the URL is not repeated."""
+    scheme = url.split("://")[0]
+    expected = f"workbench: unsupported database URL {scheme}://...: {SUPPORTED}\n"
+    (tmp_path / "q.tsv").write_text("q1\tone\n")
+    for argv in (["score", "--db", url], ["--db", url, "score"], ["init", "--db", url],
+                 ["import", "queries", str(tmp_path / "q.tsv"), "--db", url]):
+        assert cli(argv) == (2, "", expected), argv
+    monkeypatch.setenv("WORKBENCH_DB", url)
+    assert cli(["export", "judgments"]) == (2, "", expected)
+    assert sorted(os.listdir(tmp_path)) == ["q.tsv"]
+
+
+def test_plain_postgresql_url_means_psycopg(monkeypatch):
+    """`postgresql://` is SQLAlchemy's spelling for psycopg2, which is not installed: the
+    workbench reads it as psycopg 3, the driver it ships with."""
+    code, _, err = cli(["score", "--db", "postgresql://nobody@127.0.0.1:9/none?connect_timeout=3"])
+    assert_one_line(code, err, "cannot open database postgresql+psycopg://nobody@127.0.0.1:9/none")
+
+
+FOREIGN = {
+    # issue 12, item 4: each was taken for a workbench database (or for an empty one)
+    "alembic_0001_and_users": (
+        "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)",
+        "INSERT INTO alembic_version VALUES ('0001')",
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
+        "INSERT INTO users (name) VALUES ('ann')",
+    ),
+    "view_only": ("CREATE VIEW answer AS SELECT 42 AS value",),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FOREIGN))
+def test_foreign_look_alikes_are_refused_by_every_command(tmp_path, kind):
+    path = str(tmp_path / f"{kind}.sqlite")
+    con = sqlite3.connect(path)
+    for statement in FOREIGN[kind]:
+        con.execute(statement)
+    con.commit()
+    con.close()
+    before = digest(path)
+    for argv in [*commands(path, tmp_path), ["init", "--db", path]]:
+        code, _, err = cli(argv, stdin="q1 d0001 1\n")
+        assert_one_line(code, err, f"sqlite:///{path} is not a workbench database")
+        assert digest(path) == before, argv
+        assert sorted(os.listdir(tmp_path)) == sorted([os.path.basename(path), "q.tsv"]), argv
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    con.close()
+
+
+@pytest.mark.parametrize("argv", [
+    ["score"], ["agree"], ["compare"], ["export", "judgments"], ["export", "qrels", "--consensus", "majority"],
+    ["pool", "--depth", "5"], ["grade", "--assessor", "ann", "q1", "d1", "2"],
+])
+def test_a_mistyped_path_is_no_such_file_and_is_not_created(tmp_path, argv):
+    typo = tmp_path / "campaing.sqlite"
+    code, out, err = cli([*argv, "--db", str(typo)])
+    assert (code, out, err) == (1, "", f"workbench: no such database file: {typo}\n")
+    assert os.listdir(tmp_path) == []

@@ -48,25 +48,28 @@ class InitResult:
 def initialise(db: str | None) -> InitResult:
     """Create or upgrade the schema to head; refuses foreign or newer databases unchanged."""
     from workbench.store.engine import make_engine
-    from workbench.store.schema import check_database, current_revision, init_database
+    from workbench.store.schema import current_revision, ensure_schema
 
-    probe = make_engine(db)
+    engine = make_engine(db)
     try:
-        state = check_database(probe, allow_older=True)
-        before = current_revision(probe) if state == "older" else None
-    finally:
-        probe.dispose()
-    engine = init_database(db)
-    try:
-        if state == "older":  # runs imported before revision 0003 get their arrays now
+        change = ensure_schema(engine, upgrade_older=True)
+        if change.state == "older":  # runs imported before revision 0003 get their arrays now
             from workbench.store.engine import write_sessions
             from workbench.store.run_arrays import fill_run_arrays
 
             with write_sessions(engine).begin() as session:
                 fill_run_arrays(session)
         return InitResult(
-            engine.url.render_as_string(hide_password=True), state, before,
+            engine.url.render_as_string(hide_password=True), change.state, change.before,
             current_revision(engine),
         )
     finally:
         engine.dispose()
+
+
+def missing_database_file(db: str | None) -> str | None:
+    """The path of the SQLite file `db` names when it does not exist yet (None otherwise, and
+    for PostgreSQL): the TUI asks before it creates one."""
+    from workbench.store.schema import missing_sqlite_file
+
+    return missing_sqlite_file(db)

@@ -62,8 +62,21 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _checked_db(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """A `--db` the workbench cannot open is a malformed command line (exit 2), said while
+    parsing, before any command opens or reads anything."""
+    if value:
+        from workbench.store.urls import check_url  # no SQLAlchemy: cheap for `eval`
+
+        check_url(value)
+    return value
+
+
+DB_HELP = "Database URL or SQLite path (default ./workbench.sqlite)."
+
+
 @click.group(cls=LazyGroup, invoke_without_command=True)
-@click.option("--db", envvar="WORKBENCH_DB", default=None, help="Database URL or SQLite path (default ./workbench.sqlite).")
+@click.option("--db", envvar="WORKBENCH_DB", default=None, callback=_checked_db, help=DB_HELP)
 @click.version_option(package_name="workbench")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
@@ -71,16 +84,16 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.ensure_object(dict)
     ctx.obj["db"] = db
     if ctx.invoked_subcommand is None:
-        from workbench.cli.tui_cmd import open_tui
+        from workbench.cli.tui_cmd import confirm_new_database, open_tui
 
+        confirm_new_database(db)
         open_tui(db)
 
 
 def db_option(f):
     """`--db` on a subcommand too (`workbench score --db x.sqlite`); falls back to the group's."""
     return click.option(
-        "--db", "db", envvar="WORKBENCH_DB", default=None,
-        help="Database URL or SQLite path (default ./workbench.sqlite).",
+        "--db", "db", envvar="WORKBENCH_DB", default=None, callback=_checked_db, help=DB_HELP,
     )(f)
 
 

@@ -6,7 +6,9 @@ running `workbench eval` never pays for them.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,6 +28,23 @@ def open_tui(db: str | None, *, assessor: str | None = None, lead: bool = True) 
     make_app(db, assessor=assessor, lead=lead).run()
 
 
+def confirm_new_database(db: str | None) -> None:
+    """The TUI opens (and so creates) whatever database it is given: a typo in `--db` would
+    leave a new, empty campaign behind. Ask first on a terminal; refuse when stdin is not one.
+    `workbench init` and `workbench import` remain the ways to create a database."""
+    from workbench.campaign.database import missing_database_file
+
+    path = missing_database_file(db)
+    if path is None:
+        return
+    if not sys.stdin.isatty():
+        raise DatabaseError(
+            f"no such database file: {path} (create it with `workbench init --db {path}`)"
+        )
+    click.confirm(f"{path} does not exist. Create a new campaign database there?",
+                  default=False, abort=True, err=True)
+
+
 def sample_path() -> Path:
     """The packaged sample database: workbench/_sample/ in a wheel, else the repository's
     sample_db/ folder."""
@@ -41,17 +60,33 @@ def sample_path() -> Path:
 
 def fresh_sample_copy(target_dir: Path | None = None) -> Path:
     """Copy the sample database to a new writable file; the packaged one is never opened
-    for writing. Fails with a clear message when the sample is empty (not built yet)."""
+    for writing. Fails with a clear message when the sample is empty (not built yet), and
+    never overwrites: an existing DIR/sample.sqlite may hold someone's grades."""
     source = sample_path()
     if source.stat().st_size == 0:
         raise DatabaseError(
             f"the sample database {source} is empty (not built yet): run `make sample`"
         )
     target_dir = Path(target_dir) if target_dir else Path(tempfile.mkdtemp(prefix="workbench-demo-"))
-    target_dir.mkdir(parents=True, exist_ok=True)
     target = target_dir / SAMPLE_NAME
-    shutil.copyfile(source, target)
-    target.chmod(0o644)
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+        # O_EXCL: the check and the creation are one step; 0666 minus the umask, like any
+        # new database file.
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise DatabaseError(
+            f"{target} already exists; the demo never overwrites a database: open it with "
+            f"`workbench --db {target}`, or give another --dir"
+        ) from None
+    except OSError as exc:
+        raise DatabaseError(f"cannot create {target}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as out, open(source, "rb") as src:
+            shutil.copyfileobj(src, out)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
     return target
 
 
@@ -72,4 +107,6 @@ def demo(directory: Path | None, assessor: str | None) -> None:
 @click.pass_context
 def judge(ctx: click.Context, assessor: str, db: str | None) -> None:
     """Open the judging screen for an assessor, at their first unjudged document."""
-    open_tui(resolve_db(ctx, db), assessor=assessor, lead=False)
+    db = resolve_db(ctx, db)
+    confirm_new_database(db)
+    open_tui(db, assessor=assessor, lead=False)

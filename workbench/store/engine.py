@@ -8,22 +8,12 @@ locked". Read-only sessions use a deferred BEGIN so they never wait for a writer
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-DEFAULT_DB = "workbench.sqlite"
+from workbench.store.urls import resolve_url
+
 BUSY_TIMEOUT_MS = 10_000
-
-
-def resolve_url(db: str | None = None) -> str:
-    """`--db` value, else $WORKBENCH_DB, else ./workbench.sqlite; a bare path means SQLite."""
-    value = db or os.environ.get("WORKBENCH_DB") or DEFAULT_DB
-    if "://" in value:
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
 
 
 def _install_sqlite_events(engine: Engine) -> None:
