@@ -138,6 +138,18 @@ def test_run_round_trip_exact_scores(tmp_path_factory, rows):
     assert [x.decode() for x in r.docno.tolist()] == [r_[1] for r_ in rows]
 
 
+def test_writers_given_a_path_write_through_a_symlink(tmp_path):
+    """The TREC writers share export's atomic_output: the link stays, its target is
+    replaced, no temporary file is left (issue 12 #1)."""
+    target, link = tmp_path / "real.qrels", tmp_path / "link.qrels"
+    target.write_text("old\n")
+    link.symlink_to(target.name)
+    write_qrels(link, ["q1"], ["d1"], [2])
+    write_run(link, ["q1"], ["d1"], [0.5], "t")
+    assert link.is_symlink() and target.read_text() == "q1 Q0 d1 1 0.5 t\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.qrels", "real.qrels"]
+
+
 def test_first_and_last_tags_only(tmp_path):
     p = write(tmp_path, "r", b"1 Q0 d1 1 2.5 sysA\n1 Q0 d2 2 1 sysB\n1 Q0 d3 3 0 sysC\n")
     r = read_run(p, all_tags=False)

@@ -27,7 +27,6 @@ import io
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -297,13 +296,10 @@ def write_run(path_or_file, qid, docno, score, tag: str, *, rank=None) -> None:
 
 def _write(path_or_file, lines: list[str]) -> None:
     if isinstance(path_or_file, (str, os.PathLike)):
-        # Write to a temporary name, then rename: nothing half-written on failure.
-        target = Path(path_or_file)
-        tmp = target.with_name(target.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        from workbench.formats.output import atomic_output
+
+        with atomic_output(path_or_file) as fh:  # nothing half-written on failure
             fh.writelines(lines)
-        os.replace(tmp, target)
     else:
         assert isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write")
         path_or_file.writelines(lines)
-
