@@ -190,7 +190,68 @@ def test_batch_file_bom_crlf_and_bad_utf8_line(campaign, tmp_path):
     path.write_bytes(b"\xef\xbb\xbfq1 d1 2\r\nq1 d2 1 caf\xe9\r\nq2 d3 3 caf\xc3\xa9\r\n")
     result = run(campaign, "-a", "eve", "--batch", str(path))
     assert result.stdout == "ok q1 d1\nok q2 d3\n"
-    assert result.stderr.splitlines() == [f"{path}:2: not valid UTF-8 (byte 12)"]
+    assert result.stderr.splitlines() == [f"{path}:2: invalid UTF-8 at byte 12 of the line"]
     assert result.exit_code == 1
     got = grades(campaign)
     assert got[("q1", "d1", "eve")] == (2, "") and got[("q2", "d3", "eve")] == (3, "café")
+
+
+# ------------------------------------------------ line ends as every reader has them (issue 12 #7)
+
+
+def test_batch_with_cr_only_line_ends_grades_every_line(campaign):
+    result = run(campaign, "-a", "mac", "--batch", "-", input="q1 d1 2\rq1 d2 1 a note\r\rq2 d3 3")
+    assert (result.exit_code, result.stdout) == (0, "ok q1 d1\nok q1 d2\nok q2 d3\n")
+    got = grades(campaign)
+    assert got[("q1", "d1", "mac")] == (2, "") and got[("q1", "d2", "mac")] == (1, "a note")
+    assert got[("q2", "d3", "mac")] == (3, "") and got["events"] == 3
+
+
+def test_batch_refuses_a_form_feed_inside_a_line_and_names_it(campaign):
+    result = run(campaign, "-a", "ff", "--batch", "-", input="q1 d1 2\fq1 d2 1\nq2 d3 3\n")
+    assert result.stdout == "ok q2 d3\n"
+    assert result.stderr == "<stdin>:1: a form feed inside the line; lines end with \\n, \\r\\n or \\r\n"
+    assert result.exit_code == 1 and str(result.exception) == "1 line of <stdin> failed"
+    assert grades(campaign) == {("q2", "d3", "ff"): (3, ""), "events": 1}
+
+
+def _readline(stream, timeout: float = 30.0) -> bytes:
+    """A line from an unbuffered pipe, or b"" after `timeout` (a hang fails, not blocks)."""
+    import select
+
+    line = b""
+    while not line.endswith(b"\n"):
+        if not select.select([stream], [], [], timeout)[0]:
+            return line
+        byte = stream.read(1)
+        if not byte:
+            return line
+        line += byte
+    return line
+
+
+def test_streaming_batch_acks_a_cr_ended_line_before_the_next_arrives(campaign):
+    """A lone \\r ends the line at once (no waiting for a \\n that may never come), and a
+    \\r\\n split over two writes is one line end, not a blank line between."""
+    proc = subprocess.Popen(
+        [WORKBENCH, "grade", "-a", "cr", "--batch", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=_env(campaign), bufsize=0,
+    )
+    try:
+        for q, d, g, end in [("q1", "d1", 2, b"\r"), ("q1", "d2", 0, b"\r"), ("q2", "d3", 3, b"\n")]:
+            proc.stdin.write(f"{q} {d} {g}".encode() + end)
+            assert _readline(proc.stdout) == f"ok {q} {d}\n".encode()
+            assert grades(campaign)[(q, d, "cr")] == (g, "")
+        proc.stdin.write(b"q1 d3 1\r")
+        assert _readline(proc.stdout) == b"ok q1 d3\n"
+        proc.stdin.write(b"\nq1 d1 3\r\nq9\n")  # the \n completes the \r\n: q9 is line 6
+        proc.stdin.close()
+        assert proc.stdout.read() == b"ok q1 d1\n"
+        assert proc.wait(timeout=60) == 1
+        assert proc.stderr.read().decode().splitlines()[0] == (
+            "<stdin>:6: expected `query doc grade [note]`, got 1 column")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -78,11 +78,11 @@ junk_line = st.builds(
 
 @st.composite
 def near_valid(draw, fmt: str) -> bytes:
-    """A valid file of format `fmt` with junk lines spliced in, CRLF or LF, maybe a BOM."""
+    """A valid file of format `fmt` with junk lines spliced in, LF, CRLF or CR, maybe a BOM."""
     lines = [draw(valid_line[fmt]).encode() for _ in range(draw(st.integers(0, 6)))]
     for _ in range(draw(st.integers(0, 2))):
         lines.insert(draw(st.integers(0, len(lines))), draw(junk_line))
-    end = draw(st.sampled_from([b"\n", b"\r\n"]))
+    end = draw(st.sampled_from([b"\n", b"\r\n", b"\r"]))
     data = end.join(lines) + (end if draw(st.booleans()) else b"")
     return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + data
 
@@ -108,7 +108,8 @@ def assert_input_error_shape(exc: InputError, path: str, data: bytes) -> None:
     m = re.match(re.escape(path) + r"(?::(\d+))?: \S", message)
     assert m, message
     if m.group(1) is not None:
-        n_lines = data.count(b"\n") + 1
+        # \n, \r\n and a lone \r each end a line (formats.textlines)
+        n_lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
         assert 1 <= int(m.group(1)) <= n_lines, (message, n_lines)
 
 
@@ -211,17 +212,18 @@ def test_qrels_reader_names_the_bad_line(tmp_path, content, line, fragment):
     assert fragment in str(info.value)
 
 
-def test_crlf_bom_and_lf_read_the_same(tmp_path):
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_crlf_cr_bom_and_lf_read_the_same(tmp_path, end):
     lf = "q1 Q0 d1 1 2.5 A\nq1 Q0 d2 2 1.5 A\nq2 Q0 d1 1 0.5 A\n"
-    a, b = tmp_path / "lf.run", tmp_path / "crlf.run"
+    a, b = tmp_path / "lf.run", tmp_path / "other.run"
     a.write_text(lf, newline="")
-    b.write_bytes(b"\xef\xbb\xbf" + lf.replace("\n", "\r\n").encode())
+    b.write_bytes(b"\xef\xbb\xbf" + lf.replace("\n", end).encode())
     ra, rb = read_run(a), read_run(b)
     assert rb.qid.tolist() == ra.qid.tolist() == [b"q1", b"q1", b"q2"]
     assert rb.docno.tolist() == ra.docno.tolist() and rb.score.tolist() == [2.5, 1.5, 0.5]
-    assert rb.tag == "A"
+    assert rb.tag == "A" and rb.line.tolist() == ra.line.tolist() == [1, 2, 3]
     t = tmp_path / "t.tsv"
-    t.write_bytes(b"\xef\xbb\xbfqid\ttitle\r\nq1\tfirst\r\nq2\tsecond\r\n")
+    t.write_bytes(b"\xef\xbb\xbf" + f"qid\ttitle{end}q1\tfirst{end}q2\tsecond{end}".encode())
     assert [(x.id, x.title, x.line) for x in read_topics(t)] == [("q1", "first", 2), ("q2", "second", 3)]
 
 
@@ -341,3 +343,27 @@ def test_nasty_import_is_one_line_and_writes_nothing(campaign_db, tmp_path, kind
     where = f"{path}:{line}: " if line is not None else f"{path}: "
     assert code == 1 and err.startswith(f"workbench: {where}") and err.count("\n") == 1, err
     assert counts(campaign_db) == before
+
+
+def test_cr_only_files_import_every_line(db_url, tmp_path):
+    """Issue 12 #7: a CR-only run imported as "1 result", a CR-only topics TSV gave q1 the
+    title `a\\rq2` and lost q2."""
+    from sqlalchemy import select
+
+    from workbench.campaign.database import Database
+    from workbench.store.models import Query
+
+    (tmp_path / "q.tsv").write_bytes(b"q1\ta\rq2\tb\r")
+    (tmp_path / "r.run").write_bytes(b"q1 Q0 d1 1 2 mac\rq1 Q0 d2 2 1 mac\rq2 Q0 d2 1 3 mac\r")
+    (tmp_path / "a.qrels").write_bytes(b"q1 0 d1 1\rq2 0 d2 0\r")
+    for argv in (["queries", "q.tsv"], ["run", "r.run"], ["qrels", "a.qrels", "--assessor", "ann"]):
+        argv[1] = str(tmp_path / argv[1])
+        assert _cli(["import", *argv, "--db", db_url]) == (0, "")
+    db = Database.open(db_url, create=False)
+    try:
+        with db.read() as s:
+            titles = dict(s.execute(select(Query.ext_id, Query.title)).all())
+    finally:
+        db.close()
+    assert titles == {"q1": "a", "q2": "b"}
+    assert (counts(db_url)["result"], counts(db_url)["judgment"]) == (3, 2)

@@ -8,12 +8,13 @@ Formats (DESIGN §3):
   request, for ``--ties rank``), ``score`` a finite number; columns after the tag are
   ignored, as trec_eval ignores them (a qrels line must have exactly 4, as there).
 
-Both: any ASCII whitespace between columns, blank lines skipped, CRLF and a UTF-8 byte
-order mark accepted, ``#`` comment lines skipped. The same docno twice for one query is an
-error (trec_eval refuses it too). A run file may carry several tags: the first one is the
-run's tag (a mixed file is almost always a concatenation and the first tag names it as well
-as any); all distinct tags are listed in ``Run.tags``, and the last line's tag, which
-trec_eval prints as ``runid``, in ``Run.last_tag``.
+Both: spaces, tabs (any ASCII whitespace but a vertical tab or form feed) between columns,
+lines ended by \\n, \\r\\n or a lone \\r (the rule of ``formats.textlines``), blank lines
+skipped, a UTF-8 byte order mark accepted, ``#`` comment lines skipped. The same docno
+twice for one query is an error (trec_eval refuses it too). A run file may carry several
+tags: the first one is the run's tag (a mixed file is almost always a concatenation and the
+first tag names it as well as any); all distinct tags are listed in ``Run.tags``, and the
+last line's tag, which trec_eval prints as ``runid``, in ``Run.last_tag``.
 
 Why vectorised: a run of 1 000 queries × 1 000 documents is a million lines; the file is
 read in chunks of whole lines and each chunk is tokenised with numpy byte operations
