@@ -178,3 +178,25 @@ def test_bad_output_paths_give_one_line_and_exit_1(campaign, out_dir, kind):
         assert (proc.returncode, proc.stdout) == (1, "")
         assert proc.stderr == f"workbench: cannot write {path}: {reason}\n"
     assert sorted(p.name for p in out_dir.rglob("*")) == ["a_dir"]
+
+
+def test_an_id_stored_before_the_id_check_is_one_line_not_a_traceback(campaign, out_dir):
+    """Issue 12 #8: `export qrels` crashed with a traceback on such an id. Imports refuse
+    them now (tests/reliability/test_bad_input.py); one stored by an older version is a
+    one-line error of the export, and the file it would have replaced is left alone."""
+    from workbench.campaign.judging import record_grade
+
+    database = Database.open(campaign)
+    try:
+        with database.write.begin() as s:
+            s.add(Query(ext_id="401 extra"))
+        record_grade(database, "a", "401 extra", "d1", 1)
+    finally:
+        database.close()
+    target = out_dir / "a.qrels"
+    target.write_text("old\n")
+    proc = wb(campaign, "export", "qrels", "-a", "a", "-o", str(target))
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == ("workbench: query id '401 extra' contains whitespace (' '); an id is "
+                           "one column of a TREC file\n")
+    assert target.read_text() == "old\n" and sorted(p.name for p in out_dir.iterdir()) == ["a.qrels"]

@@ -255,3 +255,51 @@ def test_streaming_batch_acks_a_cr_ended_line_before_the_next_arrives(campaign):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ------------------------------------- names and ids as every entry point checks them (#8, #12)
+
+TAB_NAME = "a\tb"
+NAME_REASON = "assessor name 'a\\tb' contains '\\t'; only spaces may separate the words of a name"
+
+
+@pytest.mark.parametrize("name, reason", [
+    (TAB_NAME, NAME_REASON),
+    ("x" * 10_000, f"assessor name {'x' * 40!r}... is longer than 200 characters"),
+    ("bell\x07", "assessor name 'bell\\x07' contains '\\x07'; only spaces may separate the words of a name"),
+], ids=["tab", "10000 characters", "control character"])
+def test_grade_refuses_an_assessor_name_import_qrels_refuses(campaign, name, reason):
+    """Issue 12 #12: `grade` stored these names; now one rule (workbench.names) for all."""
+    proc = subprocess.run([WORKBENCH, "grade", "-a", name, "q1", "d1", "2"],
+                          capture_output=True, text=True, env=_env(campaign), timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", f"workbench: {reason}\n")
+    batch = run(campaign, "-a", name, "--batch", "-", input="q1 d1 2\n")
+    assert batch.exit_code == 1 and str(batch.exception) == reason and batch.stdout == ""
+    assert grades(campaign) == {"events": 0}
+    database = Database.open(campaign, create=False)
+    try:
+        with database.read() as s:
+            assert s.scalar(select(func.count()).select_from(Assessor)) == 0
+    finally:
+        database.close()
+
+
+def test_a_spaced_name_is_stored_stripped(campaign):
+    assert run(campaign, "-a", "  Ann Smith ", "q1", "d1", "2").exit_code == 0
+    assert grades(campaign)[("q1", "d1", "Ann Smith")] == (2, "")
+
+
+def test_grade_refuses_ids_that_could_not_be_written_back(campaign):
+    single = run(campaign, "-a", "ann", "q1 x", "d1", "2")
+    assert single.exit_code == 1
+    assert str(single.exception) == (
+        "query id 'q1 x' contains whitespace (' '); an id is one column of a TREC file")
+    batch = run(campaign, "-a", "ann", "--batch", "-",
+                input="q1 d\u00a01 2\nq1\x7f d1 2\nq1 d1 2\n")
+    assert batch.stdout == "ok q1 d1\n"
+    assert batch.stderr.splitlines() == [
+        "<stdin>:1: document id 'd\\xa01' contains whitespace ('\\xa0'); an id is one column of a TREC file",
+        "<stdin>:2: query id 'q1\\x7f' contains a control character ('\\x7f'); an id is one column of a TREC file",
+    ]
+    assert batch.exit_code == 1
+    assert grades(campaign) == {("q1", "d1", "ann"): (2, ""), "events": 1}

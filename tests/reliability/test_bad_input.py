@@ -329,6 +329,17 @@ NASTY_IMPORTS = [
     ("run", b"", ["--name", "n"], None),
     ("qrels", b"q1 0 d1 1\nq1 0 d2 7\n", ["--assessor", "ann"], 2),
     ("qrels", b"q1 0 d1 1\nq1 0 d2 1 extra\n", ["--assessor", "ann"], 2),
+    # ids that could not be written back as one TREC column (issue 12 #8)
+    ("queries", b"<top>\n<num> Number: 401 extra\n<title> t\n</top>\n", [], 1),
+    ("queries", b'{"id": "q9"}\n{"id": "#9", "title": "t"}\n', [], 2),
+    ("queries", b"q9\tok\nq\xc2\xa010\tnbsp\n", [], 2),
+    ("docs", b"<DOC>\n<DOCNO>d9</DOCNO>\n</DOC>\n<DOC>\n<DOCNO>a b</DOCNO>\n<TEXT>x</TEXT>\n</DOC>\n", [], 4),
+    ("docs", b'{"id": "a\\tb", "text": "a tab in a JSON id"}\n', [], 1),
+    ("docs", b"#d9\ttext\n", [], 1),
+    ("run", b"q1 Q0 d1 1 2 r\nq1 Q0 #d2 2 1 r\n", ["--name", "n"], 2),
+    ("run", b"q1 Q0 d1 1 2 r\n", ["--name", "a b"], None),
+    ("qrels", b"q1 0 d1 1\nq1 0 d\xc2\xa0x 1\n", ["--assessor", "ann"], 2),
+    ("qrels", b"q1 0 d\x7f 1\n", ["--assessor", "ann"], 1),
 ]
 
 
@@ -367,3 +378,31 @@ def test_cr_only_files_import_every_line(db_url, tmp_path):
         db.close()
     assert titles == {"q1": "a", "q2": "b"}
     assert (counts(db_url)["result"], counts(db_url)["judgment"]) == (3, 2)
+
+
+def test_the_issue_ids_are_refused_with_their_reason(campaign_db, tmp_path):
+    """The messages users see (issue 12 #8): file:line, the id, why, and nothing written."""
+    cases = [
+        ("queries", "t.trec", b"<top>\n<num> Number: 401 extra\n<title> t\n</top>\n", [],
+         "1: query id '401 extra' contains whitespace (' '); an id is one column of a TREC file"),
+        ("docs", "d.trec", b"<DOC>\n<DOCNO>a b</DOCNO>\n</DOC>\n", [],
+         "1: document id 'a b' contains whitespace (' '); an id is one column of a TREC file"),
+        ("docs", "d.jsonl", b'{"id": "a\\tb"}\n', [],
+         "1: document id 'a\\tb' contains whitespace ('\\t'); an id is one column of a TREC file"),
+        ("queries", "q.tsv", b"#1\ttitle\n", [],
+         "1: query id '#1' starts with '#' (it would read back as a comment line)"),
+    ]
+    before = counts(campaign_db)
+    for kind, name, content, extra, message in cases:
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert _cli(["import", kind, str(path), "--db", campaign_db, *extra]) == (
+            1, f"workbench: {path}:{message}\n")
+    assert counts(campaign_db) == before
+    # an assessor name import qrels could never store is refused before the file is read
+    path = tmp_path / "ok.qrels"
+    path.write_bytes(b"q1 0 d1 2\n")
+    code, err = _cli(["import", "qrels", str(path), "--db", campaign_db, "--assessor", "a\tb"])
+    assert (code, err) == (1, "workbench: assessor name 'a\\tb' contains '\\t'; only spaces may "
+                              "separate the words of a name\n")
+    assert counts(campaign_db) == before

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
 from workbench.errors import InputError, NotFoundError
+from workbench.names import check_name
 from workbench.store.models import (
     Assessor,
     Document,
@@ -52,13 +53,14 @@ class GradeRecord:
 
 
 def get_or_create_assessor(session: Session, name: str) -> int:
+    """The assessor's id; a new assessor row when the name is new. Every path that creates
+    an assessor comes here: a new name is checked (workbench.names) before it is written
+    (a name stored before the check existed still finds its row)."""
     name = name.strip()
-    if not name:
-        raise InputError("assessor", None, "assessor name must not be empty")
-    found = session.scalar(select(Assessor.id).where(Assessor.name == name))
+    found = session.scalar(select(Assessor.id).where(Assessor.name == name)) if name else None
     if found is not None:
         return found
-    assessor = Assessor(name=name)
+    assessor = Assessor(name=check_name(name))
     session.add(assessor)
     session.flush()
     return assessor.id

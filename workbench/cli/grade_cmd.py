@@ -15,7 +15,8 @@ import sys
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db
+from workbench.names import check_id
 
 STDIN_NAME = "<stdin>"
 _BLANKS = " \t\r\n"
@@ -35,6 +36,8 @@ def parse_grade_line(text: str) -> tuple[str, str, int, str | None] | None:
             f"expected `query doc grade [note]`, got {len(parts)} column{'s' if len(parts) != 1 else ''}"
         )
     query, doc, grade_text = parts[:3]
+    check_id(query, "query id")  # (InvalidName is a ValueError: the line's reason)
+    check_id(doc, "document id")
     grade = parse_grade(grade_text)
     note = parts[3].strip(_BLANKS) if len(parts) == 4 else None
     return query, doc, grade, note
@@ -48,7 +51,8 @@ def parse_grade(text: str) -> int:
 
 
 @click.command("grade")
-@click.option("--assessor", "-a", required=True, metavar="NAME", help="Who is grading (created on first use).")
+@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
+              help="Who is grading (created on first use).")
 @click.option("--batch", "batch", metavar="FILE|-", default=None,
               help="Read `query doc grade [note]` lines from FILE, or stdin for -.")
 @click.option("--note", default=None, help="A note to store with a single grade.")
@@ -72,6 +76,8 @@ def grade(ctx, assessor, batch, note, args, db):
 
     if batch is None:
         query, doc, grade_text = args
+        check_id(query, "query id")
+        check_id(doc, "document id")
         try:
             value = parse_grade(grade_text)
         except ValueError as exc:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db
 
 FORMAT_CHOICE = click.Choice(["tsv", "jsonl", "trec"], case_sensitive=False)
 
@@ -107,7 +107,7 @@ def run(ctx: click.Context, file: str, name: str | None, replace: bool, db: str 
 
 @import_.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--assessor", required=True, help="Whose judgments these are.")
+@click.option("--assessor", required=True, callback=checked_name, help="Whose judgments these are.")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:

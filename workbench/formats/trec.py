@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from workbench.errors import InputError
+from workbench.names import check_id
 from workbench.formats.columns import (
     CHUNK_BYTES,
     FRONT,
@@ -246,15 +246,10 @@ def _text(v) -> str:
     return v.decode("utf-8") if isinstance(v, (bytes, np.bytes_)) else str(v)
 
 
-_SEPARATOR = re.compile(r"[\x00-\x20]")  # the readers split on these (ASCII whitespace and control bytes)
-
-
 def _check_token(value: str, what: str) -> str:
-    if not value or _SEPARATOR.search(value):
-        raise ValueError(f"{what} {value!r} is empty or contains whitespace")
-    if what == "qid" and value.startswith("#"):
-        raise ValueError(f"qid {value!r} would read back as a comment line")
-    return value
+    """An id as workbench.names allows it (imports refuse the others): InvalidName, one
+    line and exit 1, for an id stored before that check existed."""
+    return check_id(value, what)
 
 
 def _texts(values, what: str) -> list[str]:
@@ -270,7 +265,7 @@ def write_qrels(path_or_file, qid, docno, rel, *, iteration: str = "0") -> None:
     rel = [int(r) for r in (rel.tolist() if isinstance(rel, np.ndarray) else rel)]
     lines = [
         f"{q} {iteration} {d} {r}\n"
-        for q, d, r in zip(_texts(qid, "qid"), _texts(docno, "docno"), rel)
+        for q, d, r in zip(_texts(qid, "query id"), _texts(docno, "document id"), rel)
     ]
     _write(path_or_file, lines)
 
@@ -281,17 +276,17 @@ def write_run(path_or_file, qid, docno, score, tag: str, *, rank=None) -> None:
     Rows are written in the given order; rank defaults to 1.. within each query in that
     order. Scores are written with repr() precision so they read back exactly.
     """
-    _check_token(tag, "tag")
+    _check_token(tag, "run tag")
     lines = []
     counter: dict[str, int] = {}
     for i, (q, d, s) in enumerate(zip(qid, docno, score)):
-        qs = _check_token(_text(q), "qid")
+        qs = _check_token(_text(q), "query id")
         if rank is None:
             r = counter.get(qs, 0) + 1
             counter[qs] = r
         else:
             r = int(rank[i])
-        lines.append(f"{qs} Q0 {_check_token(_text(d), 'docno')} {r} {float(s)!r} {tag}\n")
+        lines.append(f"{qs} Q0 {_check_token(_text(d), 'document id')} {r} {float(s)!r} {tag}\n")
     _write(path_or_file, lines)
 
 
