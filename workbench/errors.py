@@ -20,6 +20,10 @@ class InputError(WorkbenchError):
         super().__init__(f"{where}: {reason}")
 
 
+class OutputError(WorkbenchError):
+    """An output path cannot be written (missing folder, a directory, no permission)."""
+
+
 class DatabaseError(WorkbenchError):
     """The database cannot be used as it is (not ours, too new, read-only...)."""
 

@@ -12,6 +12,7 @@ from workbench.campaign.judging import record_grade
 from workbench.campaign.qrels import derive_qrels
 from workbench.campaign.scoring import score_campaign
 from workbench.errors import InputError, NotFoundError
+from workbench.names import InvalidName
 from workbench.store.models import Adjudication, Assessor, JudgmentEvent
 
 
@@ -123,8 +124,10 @@ def test_bad_input_writes_nothing(graded):
         adj.adjudicate(db, "lead", q1, "nope", 1)
     with pytest.raises(NotFoundError):
         adj.adjudicate(db, "lead", "nope", d[1], 1)
-    with pytest.raises(InputError):
+    with pytest.raises(InvalidName, match="assessor name must not be empty"):
         adj.adjudicate(db, "  ", q1, d[1], 1)
+    with pytest.raises(InvalidName, match=r"contains '\\t'"):
+        adj.adjudicate(db, "le\tad", q1, d[1], 1)
     with db.read() as s:
         assert s.scalar(select(Adjudication.grade)) is None
         assert s.scalar(select(JudgmentEvent.id).where(JudgmentEvent.kind == "adjudicate")) is None

@@ -350,17 +350,17 @@ def test_progress_callback_reports_writing(db, tmp_path, monkeypatch):
 def test_ids_longer_than_the_column_are_refused_with_their_line(db, tmp_path):
     long_id = "x" * 201
     cases = [
-        (import_queries, "q.tsv", f"q1\tok\n{long_id}\tt\n", {}),
-        (import_documents, "d.jsonl", f'{{"id": "d1"}}\n{{"id": "{long_id}"}}\n', {}),
-        (import_run, "run.txt", f"q1 Q0 d1 1 1 t\nq1 Q0 {long_id} 2 0.5 t\n", {}),
-        (import_qrels, "qrels.txt", f"q1 0 d1 1\n{long_id} 0 d1 1\n", {"assessor": "ann"}),
+        (import_queries, "q.tsv", f"q1\tok\n{long_id}\tt\n", {}, "query id"),
+        (import_documents, "d.jsonl", f'{{"id": "d1"}}\n{{"id": "{long_id}"}}\n', {}, "document id"),
+        (import_run, "run.txt", f"q1 Q0 d1 1 1 t\nq1 Q0 {long_id} 2 0.5 t\n", {}, "document id"),
+        (import_qrels, "qrels.txt", f"q1 0 d1 1\n{long_id} 0 d1 1\n", {"assessor": "ann"}, "query id"),
     ]
     before = snapshot(db)
-    for importer, name, content, kwargs in cases:
+    for importer, name, content, kwargs, what in cases:
         path = write(tmp_path, name, content)
         with pytest.raises(InputError) as info:
             importer(db, path, **kwargs)
-        assert str(info.value) == f"{path}:2: id {'x' * 40!r}... is longer than 200 characters"
+        assert str(info.value) == f"{path}:2: {what} {'x' * 40!r}... is longer than 200 characters"
     assert snapshot(db) == before
     with pytest.raises(InputError, match="run tag 'yyy.*longer than 200"):
         import_run(db, write(tmp_path, "r.txt", "q1 Q0 d1 1 1 t\n"), name="y" * 201)

@@ -315,3 +315,22 @@ def test_run_columns_after_the_tag_change_nothing(tmp_path, capsys):
     assert code == 0 and len(out) > 1000
     for jobs in ("1", "2"):
         assert _run(capsys, "eval", qp, extra, "-q", "-j", jobs)[:2] == (code, out)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "3"])
+def test_cr_line_ends_evaluate_as_lf_ones_in_one_piece_or_several(tmp_path, capsys, jobs):
+    """Issue 12 #7: a lone \\r ends a line in the eval readers too, in every piece of a
+    split read (the second half of this run ends its lines with \\r, the first with \\n)."""
+    qp, (run,) = _write(tmp_path, runs=1)
+    expected = _run(capsys, "eval", qp, run, "-q", "--format", "trec", "-j", "1")
+    assert expected[0] == 0 and len(expected[1]) > 1000
+    lines = run.read_bytes().splitlines()
+    half = len(lines) // 2
+    mixed = tmp_path / "mixed.run"
+    mixed.write_bytes(b"\n".join(lines[:half]) + b"\n" + b"\r".join(lines[half:]) + b"\r")
+    if jobs == "3":
+        assert len(query_cuts(mixed, 3)) > 2  # really read in pieces
+    cr_qrels = tmp_path / "cr.qrels"
+    cr_qrels.write_bytes(qp.read_bytes().replace(b"\n", b"\r"))
+    got = _run(capsys, "eval", cr_qrels, mixed, "-q", "--format", "trec", "-j", jobs)
+    assert got[:2] == expected[:2] and got[2] == expected[2].replace(str(run), str(mixed))

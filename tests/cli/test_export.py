@@ -106,3 +106,97 @@ def test_consensus_qrels_and_errors(campaign):
     assert run(campaign, "qrels").exit_code == 2
     assert run(campaign, "qrels", "-a", "a", "--consensus", "mean").exit_code == 2
     assert run(campaign, "qrels", "--consensus", "median").exit_code == 2
+
+
+# ---------------------------------------------------------------- -o never clobbers (issue 12 #1)
+
+QRELS = "q1 0 d1 1\n"
+
+
+def _graded(url):
+    assert cli_run(url, "grade", "-a", "a", "q1", "d1", "1").exit_code == 0
+
+
+@pytest.fixture
+def out_dir(tmp_path):
+    """A folder of its own (the SQLite test database lives in tmp_path)."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    return folder
+
+
+def test_output_through_a_symlink_keeps_the_link_and_fills_its_target(campaign, out_dir):
+    _graded(campaign)
+    target = out_dir / "real.qrels"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = out_dir / "link.qrels"
+    link.symlink_to(target.name)  # a relative link, as `ln -s real.qrels link.qrels`
+    result = run(campaign, "qrels", "-a", "a", "-o", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == "real.qrels"
+    assert target.read_text() == QRELS
+    assert target.stat().st_mode & 0o777 == 0o640  # the replaced file keeps its mode
+    assert sorted(p.name for p in out_dir.iterdir()) == ["link.qrels", "real.qrels"]
+
+
+def test_output_through_a_dangling_symlink_creates_its_target(campaign, out_dir):
+    _graded(campaign)
+    link = out_dir / "link.qrels"
+    link.symlink_to(out_dir / "new.qrels")
+    assert run(campaign, "qrels", "-a", "a", "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and (out_dir / "new.qrels").read_text() == QRELS
+
+
+def test_output_to_a_fifo_is_written_in_place(campaign, out_dir):
+    import threading
+
+    _graded(campaign)
+    fifo = out_dir / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    result = run(campaign, "qrels", "-a", "a", "-o", str(fifo))
+    reader.join(timeout=30)
+    assert result.exit_code == 0, result.output
+    assert got == [QRELS.encode()]  # the reader got every byte
+    assert fifo.is_fifo() and sorted(p.name for p in out_dir.iterdir()) == ["pipe"]
+
+
+@pytest.mark.parametrize("kind", ["judgments", "qrels", "scores"])
+def test_bad_output_paths_give_one_line_and_exit_1(campaign, out_dir, kind):
+    _graded(campaign)
+    extra = ["-a", "a"] if kind == "qrels" else []
+    (out_dir / "a_dir").mkdir()
+    missing = out_dir / "missing_dir" / "x.csv"
+    for path, reason in [
+        (missing, f"no such directory {out_dir / 'missing_dir'}"),
+        (out_dir / "a_dir", "it is a directory"),
+    ]:
+        proc = wb(campaign, "export", kind, *extra, "-o", str(path))
+        assert (proc.returncode, proc.stdout) == (1, "")
+        assert proc.stderr == f"workbench: cannot write {path}: {reason}\n"
+    assert sorted(p.name for p in out_dir.rglob("*")) == ["a_dir"]
+
+
+def test_an_id_stored_before_the_id_check_is_one_line_not_a_traceback(campaign, out_dir):
+    """Issue 12 #8: `export qrels` crashed with a traceback on such an id. Imports refuse
+    them now (tests/reliability/test_bad_input.py); one stored by an older version is a
+    one-line error of the export, and the file it would have replaced is left alone."""
+    from workbench.campaign.judging import record_grade
+
+    database = Database.open(campaign)
+    try:
+        with database.write.begin() as s:
+            s.add(Query(ext_id="401 extra"))
+        record_grade(database, "a", "401 extra", "d1", 1)
+    finally:
+        database.close()
+    target = out_dir / "a.qrels"
+    target.write_text("old\n")
+    proc = wb(campaign, "export", "qrels", "-a", "a", "-o", str(target))
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == ("workbench: query id '401 extra' contains whitespace (' '); an id is "
+                           "one column of a TREC file\n")
+    assert target.read_text() == "old\n" and sorted(p.name for p in out_dir.iterdir()) == ["a.qrels"]

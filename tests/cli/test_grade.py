@@ -190,7 +190,116 @@ def test_batch_file_bom_crlf_and_bad_utf8_line(campaign, tmp_path):
     path.write_bytes(b"\xef\xbb\xbfq1 d1 2\r\nq1 d2 1 caf\xe9\r\nq2 d3 3 caf\xc3\xa9\r\n")
     result = run(campaign, "-a", "eve", "--batch", str(path))
     assert result.stdout == "ok q1 d1\nok q2 d3\n"
-    assert result.stderr.splitlines() == [f"{path}:2: not valid UTF-8 (byte 12)"]
+    assert result.stderr.splitlines() == [f"{path}:2: invalid UTF-8 at byte 12 of the line"]
     assert result.exit_code == 1
     got = grades(campaign)
     assert got[("q1", "d1", "eve")] == (2, "") and got[("q2", "d3", "eve")] == (3, "café")
+
+
+# ------------------------------------------------ line ends as every reader has them (issue 12 #7)
+
+
+def test_batch_with_cr_only_line_ends_grades_every_line(campaign):
+    result = run(campaign, "-a", "mac", "--batch", "-", input="q1 d1 2\rq1 d2 1 a note\r\rq2 d3 3")
+    assert (result.exit_code, result.stdout) == (0, "ok q1 d1\nok q1 d2\nok q2 d3\n")
+    got = grades(campaign)
+    assert got[("q1", "d1", "mac")] == (2, "") and got[("q1", "d2", "mac")] == (1, "a note")
+    assert got[("q2", "d3", "mac")] == (3, "") and got["events"] == 3
+
+
+def test_batch_refuses_a_form_feed_inside_a_line_and_names_it(campaign):
+    result = run(campaign, "-a", "ff", "--batch", "-", input="q1 d1 2\fq1 d2 1\nq2 d3 3\n")
+    assert result.stdout == "ok q2 d3\n"
+    assert result.stderr == "<stdin>:1: a form feed inside the line; lines end with \\n, \\r\\n or \\r\n"
+    assert result.exit_code == 1 and str(result.exception) == "1 line of <stdin> failed"
+    assert grades(campaign) == {("q2", "d3", "ff"): (3, ""), "events": 1}
+
+
+def _readline(stream, timeout: float = 30.0) -> bytes:
+    """A line from an unbuffered pipe, or b"" after `timeout` (a hang fails, not blocks)."""
+    import select
+
+    line = b""
+    while not line.endswith(b"\n"):
+        if not select.select([stream], [], [], timeout)[0]:
+            return line
+        byte = stream.read(1)
+        if not byte:
+            return line
+        line += byte
+    return line
+
+
+def test_streaming_batch_acks_a_cr_ended_line_before_the_next_arrives(campaign):
+    """A lone \\r ends the line at once (no waiting for a \\n that may never come), and a
+    \\r\\n split over two writes is one line end, not a blank line between."""
+    proc = subprocess.Popen(
+        [WORKBENCH, "grade", "-a", "cr", "--batch", "-"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=_env(campaign), bufsize=0,
+    )
+    try:
+        for q, d, g, end in [("q1", "d1", 2, b"\r"), ("q1", "d2", 0, b"\r"), ("q2", "d3", 3, b"\n")]:
+            proc.stdin.write(f"{q} {d} {g}".encode() + end)
+            assert _readline(proc.stdout) == f"ok {q} {d}\n".encode()
+            assert grades(campaign)[(q, d, "cr")] == (g, "")
+        proc.stdin.write(b"q1 d3 1\r")
+        assert _readline(proc.stdout) == b"ok q1 d3\n"
+        proc.stdin.write(b"\nq1 d1 3\r\nq9\n")  # the \n completes the \r\n: q9 is line 6
+        proc.stdin.close()
+        assert proc.stdout.read() == b"ok q1 d1\n"
+        assert proc.wait(timeout=60) == 1
+        assert proc.stderr.read().decode().splitlines()[0] == (
+            "<stdin>:6: expected `query doc grade [note]`, got 1 column")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# ------------------------------------- names and ids as every entry point checks them (#8, #12)
+
+TAB_NAME = "a\tb"
+NAME_REASON = "assessor name 'a\\tb' contains '\\t'; only spaces may separate the words of a name"
+
+
+@pytest.mark.parametrize("name, reason", [
+    (TAB_NAME, NAME_REASON),
+    ("x" * 10_000, f"assessor name {'x' * 40!r}... is longer than 200 characters"),
+    ("bell\x07", "assessor name 'bell\\x07' contains '\\x07'; only spaces may separate the words of a name"),
+], ids=["tab", "10000 characters", "control character"])
+def test_grade_refuses_an_assessor_name_import_qrels_refuses(campaign, name, reason):
+    """Issue 12 #12: `grade` stored these names; now one rule (workbench.names) for all."""
+    proc = subprocess.run([WORKBENCH, "grade", "-a", name, "q1", "d1", "2"],
+                          capture_output=True, text=True, env=_env(campaign), timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", f"workbench: {reason}\n")
+    batch = run(campaign, "-a", name, "--batch", "-", input="q1 d1 2\n")
+    assert batch.exit_code == 1 and str(batch.exception) == reason and batch.stdout == ""
+    assert grades(campaign) == {"events": 0}
+    database = Database.open(campaign, create=False)
+    try:
+        with database.read() as s:
+            assert s.scalar(select(func.count()).select_from(Assessor)) == 0
+    finally:
+        database.close()
+
+
+def test_a_spaced_name_is_stored_stripped(campaign):
+    assert run(campaign, "-a", "  Ann Smith ", "q1", "d1", "2").exit_code == 0
+    assert grades(campaign)[("q1", "d1", "Ann Smith")] == (2, "")
+
+
+def test_grade_refuses_ids_that_could_not_be_written_back(campaign):
+    single = run(campaign, "-a", "ann", "q1 x", "d1", "2")
+    assert single.exit_code == 1
+    assert str(single.exception) == (
+        "query id 'q1 x' contains whitespace (' '); an id is one column of a TREC file")
+    batch = run(campaign, "-a", "ann", "--batch", "-",
+                input="q1 d\u00a01 2\nq1\x7f d1 2\nq1 d1 2\n")
+    assert batch.stdout == "ok q1 d1\n"
+    assert batch.stderr.splitlines() == [
+        "<stdin>:1: document id 'd\\xa01' contains whitespace ('\\xa0'); an id is one column of a TREC file",
+        "<stdin>:2: query id 'q1\\x7f' contains a control character ('\\x7f'); an id is one column of a TREC file",
+    ]
+    assert batch.exit_code == 1
+    assert grades(campaign) == {("q1", "d1", "ann"): (2, ""), "events": 1}

@@ -65,6 +65,18 @@ def test_judge_passes_db_and_assessor_and_leaves_out_lead_screens(tmp_path, monk
     assert main(["judge"]) == 2  # --assessor is required
 
 
+def test_judge_and_demo_refuse_a_name_that_could_not_be_stored(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda *a, **k: pytest.fail("must not open"))
+    db = tmp_path / "x.sqlite"
+    assert main(["judge", "--db", str(db), "--assessor", "ann\nbob"]) == 1
+    assert main(["demo", "--dir", str(tmp_path / "copy"), "--assessor", " "]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "workbench: assessor name 'ann\\nbob' contains '\\n'; only spaces may separate the words of a name",
+        "workbench: assessor name must not be empty",
+    ]
+    assert not db.exists() and not (tmp_path / "copy").exists()
+
+
 def test_bare_workbench_opens_the_tui(tmp_path, monkeypatch):
     opened = []
     monkeypatch.setattr(tui_cmd, "open_tui", lambda db, assessor=None, **kw: opened.append(db))

@@ -113,7 +113,9 @@ def test_chunk_boundaries_keep_line_numbers(tmp_path):
     assert small.line.tolist() == big.line.tolist() == list(range(1, 500))
 
 
-ids = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FF, blacklist_characters="#"), min_size=1, max_size=20)
+# ids as workbench.names allows them: no whitespace (U+00A0, U+0085 too), no control characters
+ids = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FF, blacklist_characters="#",
+                                     blacklist_categories=("Cc", "Zs")), min_size=1, max_size=20)
 
 
 @settings(max_examples=60, deadline=None)
@@ -136,6 +138,18 @@ def test_run_round_trip_exact_scores(tmp_path_factory, rows):
     r = read_run(p)
     assert r.score.tolist() == [r_[2] for r_ in rows]
     assert [x.decode() for x in r.docno.tolist()] == [r_[1] for r_ in rows]
+
+
+def test_writers_given_a_path_write_through_a_symlink(tmp_path):
+    """The TREC writers share export's atomic_output: the link stays, its target is
+    replaced, no temporary file is left (issue 12 #1)."""
+    target, link = tmp_path / "real.qrels", tmp_path / "link.qrels"
+    target.write_text("old\n")
+    link.symlink_to(target.name)
+    write_qrels(link, ["q1"], ["d1"], [2])
+    write_run(link, ["q1"], ["d1"], [0.5], "t")
+    assert link.is_symlink() and target.read_text() == "q1 Q0 d1 1 0.5 t\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.qrels", "real.qrels"]
 
 
 def test_first_and_last_tags_only(tmp_path):

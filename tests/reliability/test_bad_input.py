@@ -78,11 +78,11 @@ junk_line = st.builds(
 
 @st.composite
 def near_valid(draw, fmt: str) -> bytes:
-    """A valid file of format `fmt` with junk lines spliced in, CRLF or LF, maybe a BOM."""
+    """A valid file of format `fmt` with junk lines spliced in, LF, CRLF or CR, maybe a BOM."""
     lines = [draw(valid_line[fmt]).encode() for _ in range(draw(st.integers(0, 6)))]
     for _ in range(draw(st.integers(0, 2))):
         lines.insert(draw(st.integers(0, len(lines))), draw(junk_line))
-    end = draw(st.sampled_from([b"\n", b"\r\n"]))
+    end = draw(st.sampled_from([b"\n", b"\r\n", b"\r"]))
     data = end.join(lines) + (end if draw(st.booleans()) else b"")
     return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + data
 
@@ -108,7 +108,8 @@ def assert_input_error_shape(exc: InputError, path: str, data: bytes) -> None:
     m = re.match(re.escape(path) + r"(?::(\d+))?: \S", message)
     assert m, message
     if m.group(1) is not None:
-        n_lines = data.count(b"\n") + 1
+        # \n, \r\n and a lone \r each end a line (formats.textlines)
+        n_lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
         assert 1 <= int(m.group(1)) <= n_lines, (message, n_lines)
 
 
@@ -211,17 +212,18 @@ def test_qrels_reader_names_the_bad_line(tmp_path, content, line, fragment):
     assert fragment in str(info.value)
 
 
-def test_crlf_bom_and_lf_read_the_same(tmp_path):
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_crlf_cr_bom_and_lf_read_the_same(tmp_path, end):
     lf = "q1 Q0 d1 1 2.5 A\nq1 Q0 d2 2 1.5 A\nq2 Q0 d1 1 0.5 A\n"
-    a, b = tmp_path / "lf.run", tmp_path / "crlf.run"
+    a, b = tmp_path / "lf.run", tmp_path / "other.run"
     a.write_text(lf, newline="")
-    b.write_bytes(b"\xef\xbb\xbf" + lf.replace("\n", "\r\n").encode())
+    b.write_bytes(b"\xef\xbb\xbf" + lf.replace("\n", end).encode())
     ra, rb = read_run(a), read_run(b)
     assert rb.qid.tolist() == ra.qid.tolist() == [b"q1", b"q1", b"q2"]
     assert rb.docno.tolist() == ra.docno.tolist() and rb.score.tolist() == [2.5, 1.5, 0.5]
-    assert rb.tag == "A"
+    assert rb.tag == "A" and rb.line.tolist() == ra.line.tolist() == [1, 2, 3]
     t = tmp_path / "t.tsv"
-    t.write_bytes(b"\xef\xbb\xbfqid\ttitle\r\nq1\tfirst\r\nq2\tsecond\r\n")
+    t.write_bytes(b"\xef\xbb\xbf" + f"qid\ttitle{end}q1\tfirst{end}q2\tsecond{end}".encode())
     assert [(x.id, x.title, x.line) for x in read_topics(t)] == [("q1", "first", 2), ("q2", "second", 3)]
 
 
@@ -327,6 +329,17 @@ NASTY_IMPORTS = [
     ("run", b"", ["--name", "n"], None),
     ("qrels", b"q1 0 d1 1\nq1 0 d2 7\n", ["--assessor", "ann"], 2),
     ("qrels", b"q1 0 d1 1\nq1 0 d2 1 extra\n", ["--assessor", "ann"], 2),
+    # ids that could not be written back as one TREC column (issue 12 #8)
+    ("queries", b"<top>\n<num> Number: 401 extra\n<title> t\n</top>\n", [], 1),
+    ("queries", b'{"id": "q9"}\n{"id": "#9", "title": "t"}\n', [], 2),
+    ("queries", b"q9\tok\nq\xc2\xa010\tnbsp\n", [], 2),
+    ("docs", b"<DOC>\n<DOCNO>d9</DOCNO>\n</DOC>\n<DOC>\n<DOCNO>a b</DOCNO>\n<TEXT>x</TEXT>\n</DOC>\n", [], 4),
+    ("docs", b'{"id": "a\\tb", "text": "a tab in a JSON id"}\n', [], 1),
+    ("docs", b"#d9\ttext\n", [], 1),
+    ("run", b"q1 Q0 d1 1 2 r\nq1 Q0 #d2 2 1 r\n", ["--name", "n"], 2),
+    ("run", b"q1 Q0 d1 1 2 r\n", ["--name", "a b"], None),
+    ("qrels", b"q1 0 d1 1\nq1 0 d\xc2\xa0x 1\n", ["--assessor", "ann"], 2),
+    ("qrels", b"q1 0 d\x7f 1\n", ["--assessor", "ann"], 1),
 ]
 
 
@@ -340,4 +353,56 @@ def test_nasty_import_is_one_line_and_writes_nothing(campaign_db, tmp_path, kind
     code, err = _cli(["import", kind, str(path), "--db", campaign_db, *extra])
     where = f"{path}:{line}: " if line is not None else f"{path}: "
     assert code == 1 and err.startswith(f"workbench: {where}") and err.count("\n") == 1, err
+    assert counts(campaign_db) == before
+
+
+def test_cr_only_files_import_every_line(db_url, tmp_path):
+    """Issue 12 #7: a CR-only run imported as "1 result", a CR-only topics TSV gave q1 the
+    title `a\\rq2` and lost q2."""
+    from sqlalchemy import select
+
+    from workbench.campaign.database import Database
+    from workbench.store.models import Query
+
+    (tmp_path / "q.tsv").write_bytes(b"q1\ta\rq2\tb\r")
+    (tmp_path / "r.run").write_bytes(b"q1 Q0 d1 1 2 mac\rq1 Q0 d2 2 1 mac\rq2 Q0 d2 1 3 mac\r")
+    (tmp_path / "a.qrels").write_bytes(b"q1 0 d1 1\rq2 0 d2 0\r")
+    for argv in (["queries", "q.tsv"], ["run", "r.run"], ["qrels", "a.qrels", "--assessor", "ann"]):
+        argv[1] = str(tmp_path / argv[1])
+        assert _cli(["import", *argv, "--db", db_url]) == (0, "")
+    db = Database.open(db_url, create=False)
+    try:
+        with db.read() as s:
+            titles = dict(s.execute(select(Query.ext_id, Query.title)).all())
+    finally:
+        db.close()
+    assert titles == {"q1": "a", "q2": "b"}
+    assert (counts(db_url)["result"], counts(db_url)["judgment"]) == (3, 2)
+
+
+def test_the_issue_ids_are_refused_with_their_reason(campaign_db, tmp_path):
+    """The messages users see (issue 12 #8): file:line, the id, why, and nothing written."""
+    cases = [
+        ("queries", "t.trec", b"<top>\n<num> Number: 401 extra\n<title> t\n</top>\n", [],
+         "1: query id '401 extra' contains whitespace (' '); an id is one column of a TREC file"),
+        ("docs", "d.trec", b"<DOC>\n<DOCNO>a b</DOCNO>\n</DOC>\n", [],
+         "1: document id 'a b' contains whitespace (' '); an id is one column of a TREC file"),
+        ("docs", "d.jsonl", b'{"id": "a\\tb"}\n', [],
+         "1: document id 'a\\tb' contains whitespace ('\\t'); an id is one column of a TREC file"),
+        ("queries", "q.tsv", b"#1\ttitle\n", [],
+         "1: query id '#1' starts with '#' (it would read back as a comment line)"),
+    ]
+    before = counts(campaign_db)
+    for kind, name, content, extra, message in cases:
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert _cli(["import", kind, str(path), "--db", campaign_db, *extra]) == (
+            1, f"workbench: {path}:{message}\n")
+    assert counts(campaign_db) == before
+    # an assessor name import qrels could never store is refused before the file is read
+    path = tmp_path / "ok.qrels"
+    path.write_bytes(b"q1 0 d1 2\n")
+    code, err = _cli(["import", "qrels", str(path), "--db", campaign_db, "--assessor", "a\tb"])
+    assert (code, err) == (1, "workbench: assessor name 'a\\tb' contains '\\t'; only spaces may "
+                              "separate the words of a name\n")
     assert counts(campaign_db) == before

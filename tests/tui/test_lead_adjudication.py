@@ -187,3 +187,27 @@ async def test_adjudicate_from_a_ranked_list(sample_db):
             assert s.execute(select(Adjudication.grade)).scalars().all() == [0]
         assert rows(dt)[0][1] == top[1]  # the same document, now with its final grade
         assert isinstance(board, ScoreboardScreen)
+
+
+async def test_names_and_ids_typed_or_set_by_the_lead_are_checked(sample_db, monkeypatch):
+    """Issue 12 #8/#12: a lead name ($WORKBENCH_LEAD) that could not be stored opens no
+    adjudication (a notification says why); a typed query filter that could not be an id
+    says so instead of filtering on it."""
+    db = sample_db
+    monkeypatch.setenv("WORKBENCH_LEAD", "the\tlead")
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
+        await pilot.press("enter")
+        reason = ("WORKBENCH_LEAD: assessor name 'the\\tlead' contains '\\t'; only spaces may "
+                  "separate the words of a name")
+        await wait_for(app, pilot, lambda: any(n.message == reason for n in app._notifications))
+        assert app.screen is screen
+        await pilot.press("slash")
+        screen.query_one("#dg-query", Input).value = "q 1"
+        await pilot.press("enter")
+        reason = "query id 'q 1' contains whitespace (' '); an id is one column of a TREC file"
+        await wait_for(app, pilot, lambda: any(n.message == reason for n in app._notifications))
+        assert screen.query_filter is None
+    with db.read() as s:
+        assert "the\tlead" not in s.scalars(select(Assessor.name)).all()

@@ -197,3 +197,36 @@ async def test_judged_column_found_whatever_the_registry_order(sample_db):
             assert board[system]["nDCG(gain=exp)@20"] == f"{values['nDCG(gain=exp)@20']:.4f}"
             assert board[system]["Judged@20"] == f"{values['Judged@20']:.4f}"
         assert [r[1] for r in rows(dt)] == sorted(typed, key=lambda s: -typed[s]["nDCG(gain=exp)@20"])
+
+
+async def _export(app, pilot, path) -> None:
+    await pilot.press("e")
+    await settle(app, pilot)
+    dialog = app.screen
+    dialog.query_one("#export-format", Select).value = "markdown"
+    await pilot.pause()
+    dialog.query_one("#export-path", Input).value = str(path)
+    dialog.query_one("#export-path", Input).focus()
+    await pilot.press("enter")
+
+
+async def test_export_through_a_symlink_and_to_a_missing_folder(sample_db, tmp_path):
+    """`e` writes through a symlink (the link stays, its target gets the table); a folder
+    that does not exist is one notification, not a crash (issue 12 #1)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    target, link = out / "board.md", out / "link.md"
+    target.write_text("old\n")
+    link.symlink_to(target)
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await _export(app, pilot, link)
+        await wait_for(app, pilot, lambda: target.read_text() != "old\n")
+        await settle(app, pilot)
+        missing = out / "missing" / "x.md"
+        await _export(app, pilot, missing)
+        wanted = f"export failed: cannot write {missing}: no such directory {out / 'missing'}"
+        await wait_for(app, pilot, lambda: any(n.message == wanted for n in app._notifications))
+    assert link.is_symlink() and target.read_text().splitlines()[2].startswith("| system |")
+    assert sorted(p.name for p in out.iterdir()) == ["board.md", "link.md"]

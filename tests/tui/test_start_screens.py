@@ -89,3 +89,27 @@ async def test_remembered_assessor_is_preselected_and_markup_names_are_safe(camp
         await pilot.press("enter")  # the remembered one is highlighted
         await settle(app, pilot)
         assert isinstance(app.screen, QueryListScreen) and app.screen.assessor == "alice"
+
+
+async def test_a_typed_name_that_could_not_be_stored_is_refused(campaign):
+    """Issue 12 #12: the new-name box checks the name as `grade` and `import qrels` do."""
+    from sqlalchemy import func, select
+
+    from workbench.store.models import Assessor
+
+    db, camp = campaign
+    with db.read() as s:
+        before = s.scalar(select(func.count()).select_from(Assessor))
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        box = app.screen.query_one("#assessor-new")
+        box.focus()
+        box.value = "x" * 10_000
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)
+        assert [n.message for n in app._notifications][-1] == (
+            f"assessor name {'x' * 40!r}... is longer than 200 characters")
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(Assessor)) == before

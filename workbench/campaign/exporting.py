@@ -2,17 +2,16 @@
 text, scores as CSV. Rows are plain records streamed from one read transaction; the
 writers live in `formats/` (judgments.py, trec.py).
 
-`write_output` writes a file atomically (a temporary file in the same folder, then a
-rename), so a reader never sees half an export and a failed export leaves the old file.
+`write_output` writes through `formats.output.atomic_output`: a regular file is replaced
+atomically (a reader never sees half an export, a failed export leaves the old file), a
+FIFO or device is written in place, and `-` or no path means stdout.
 """
 
 from __future__ import annotations
 
 import csv
 import os
-import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import TextIO
 
 from sqlalchemy import select
@@ -21,6 +20,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.qrels import QrelsArrays, derive_qrels
 from workbench.errors import NotFoundError, UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
+from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
 from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query
 
@@ -163,35 +163,8 @@ def _value(measure: str, v: float) -> str:
     return str(int(v)) if measure in _COUNTS else f"{float(v):.6f}"
 
 
-@contextmanager
-def atomic_output(path: str | os.PathLike) -> Iterator[TextIO]:
-    """A text stream whose content replaces `path` only when the block succeeds."""
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".~" + os.path.basename(target), dir=folder)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual file mode
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_output(path: str | os.PathLike | None, write: Callable[[TextIO], int], stdout: TextIO) -> int:
-    """Run `write` on `path` atomically, or on `stdout` when path is None or '-'."""
+    """Run `write` on `path` (through atomic_output), or on `stdout` when path is None or '-'."""
     if path is None or os.fspath(path) == "-":
         return write(stdout)
     with atomic_output(path) as fh:

@@ -33,7 +33,8 @@ from workbench.formats.textlines import iter_lines
 from workbench.formats.topics import read_topics
 from workbench.metrics.encode import as_bytes
 from workbench.metrics.ranking import trec_order
-from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query, Result, System, utcnow
+from workbench.names import check_name, first_invalid_id, id_problem
+from workbench.store.models import Document, Judgment, JudgmentEvent, Query, Result, System, utcnow
 from workbench.store.run_arrays import write_run_arrays
 
 BATCH = 10_000
@@ -201,11 +202,8 @@ def _upsert_stream(
             new.clear()
             changed.clear()
 
-        limit = table.c.ext_id.type.length
-        for record in records:
+        for record in records:  # (the readers checked the ids: workbench.names)
             row = to_row(record)
-            if len(row["ext_id"]) > limit:
-                raise InputError(path, record.line, _too_long("id", row["ext_id"], limit))
             existing = known.get(row["ext_id"])
             if existing is None:
                 new.append(row)
@@ -295,17 +293,14 @@ def _distinct(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     return ids, inverse.reshape(-1)
 
 
-def _too_long(what: str, value: str, limit: int) -> str:
-    return f"{what} {value[:40]!r}... is longer than {limit} characters"
-
-
-def _check_lengths(path: str, parsed, ids: list[str], inverse: np.ndarray, table: Table) -> None:
-    """Ids longer than the column allows (PostgreSQL would refuse them mid-import)."""
-    limit = table.c.ext_id.type.length
-    for code, value in enumerate(ids):
-        if len(value) > limit:
-            first = int(np.flatnonzero(inverse == code)[0])
-            raise InputError(path, _line_of(path, parsed, first), _too_long("id", value, limit))
+def _check_ids(path: str, parsed, ids: list[str], inverse: np.ndarray, what: str) -> None:
+    """Ids that could not be written back (workbench.names: whitespace, control characters,
+    a leading '#', longer than the column), named with the line of their first use."""
+    bad = first_invalid_id(ids, what)
+    if bad is not None:
+        code, reason = bad
+        first = int(np.flatnonzero(inverse == code)[0])
+        raise InputError(path, _line_of(path, parsed, first), reason)
 
 
 def _int_ids(ids: list[str], inverse: np.ndarray, known: dict[str, int]) -> np.ndarray:
@@ -365,7 +360,7 @@ def _run_tag(path: str, run, name: str | None) -> str:
     if name is not None:
         if not name.strip():
             raise InputError(path, None, "--name must not be empty")
-        return name.strip()
+        return _checked_tag(path, name.strip())
     tags = tuple(getattr(run, "tags", ()) or (run.tag,))
     if len(tags) > 1:
         raise InputError(
@@ -373,7 +368,14 @@ def _run_tag(path: str, run, name: str | None) -> str:
             f"run tag {tags[1]!r} differs from {tags[0]!r} on the first line; a run file holds "
             "one system (split the file, or pass --name to import it all under one tag)",
         )
-    return tags[0]
+    return _checked_tag(path, tags[0])
+
+
+def _checked_tag(path: str, tag: str) -> str:
+    problem = id_problem(tag, "run tag")
+    if problem is not None:
+        raise InputError(path, None, problem)
+    return tag
 
 
 def _first_line_with_other_tag(path: str, tag: str) -> int | None:
@@ -411,10 +413,8 @@ def _parse_run(path: str, name: str | None) -> _ParsedRun:
     tag = _run_tag(path, run, name)
     qid_u, q_inv = _distinct(run.qid)
     doc_u, d_inv = _distinct(run.docno)
-    _check_lengths(path, run, qid_u, q_inv, _QUERY)
-    _check_lengths(path, run, doc_u, d_inv, _DOCUMENT)
-    if len(tag) > _SYSTEM.c.tag.type.length:
-        raise InputError(path, None, _too_long("run tag", tag, _SYSTEM.c.tag.type.length))
+    _check_ids(path, run, qid_u, q_inv, "query id")
+    _check_ids(path, run, doc_u, d_inv, "document id")
     docnos = as_bytes(run.docno)
     return _ParsedRun(
         path, tag, qid_u, q_inv, doc_u, d_inv, docnos,
@@ -536,9 +536,7 @@ def import_qrels(
     progress = progress or _no_progress
     if not assessor or not assessor.strip():
         raise InputError(path, None, "importing qrels needs an assessor (--assessor NAME)")
-    assessor = assessor.strip()
-    if len(assessor) > Assessor.__table__.c.name.type.length:
-        raise InputError(path, None, _too_long("assessor name", assessor, Assessor.__table__.c.name.type.length))
+    assessor = check_name(assessor)  # before anything is read or written
     note = note if note is not None else f"imported from {os.path.basename(path)}"
     progress("reading", 0, None)
     qrels = _read_qrels(path)
@@ -560,8 +558,8 @@ def import_qrels(
         queries, documents = _id_map(conn, _QUERY), _id_map(conn, _DOCUMENT)
         qid_u, q_inv = _distinct(qrels.qid)
         doc_u, d_inv = _distinct(qrels.docno)
-        _check_lengths(path, qrels, qid_u, q_inv, _QUERY)
-        _check_lengths(path, qrels, doc_u, d_inv, _DOCUMENT)
+        _check_ids(path, qrels, qid_u, q_inv, "query id")
+        _check_ids(path, qrels, doc_u, d_inv, "document id")
         stub_q = _ensure(conn, _QUERY, queries, qid_u)
         stub_d = _ensure(conn, _DOCUMENT, documents, doc_u)
         q_ids = _int_ids(qid_u, q_inv, queries)

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError, NotFoundError
+from workbench.names import check_name
 from workbench.store.locking import insert_ignoring_duplicates
 from workbench.store.models import (
     Assessor,
@@ -49,17 +50,18 @@ class GradeRecord:
 
 
 def get_or_create_assessor(session: Session, name: str) -> int:
+    """The assessor's id; a new assessor row when the name is new. Every path that creates
+    an assessor comes here: a new name is checked (workbench.names) before it is written
+    (a name stored before the check existed still finds its row)."""
     name = name.strip()
-    if not name:
-        raise InputError("assessor", None, "assessor name must not be empty")
-    found = session.scalar(select(Assessor.id).where(Assessor.name == name))
-    if found is None:
-        # Two processes may create the same new assessor at once (PostgreSQL): the second
-        # insert then does nothing, and both read the one row back.
-        session.execute(insert_ignoring_duplicates(session.connection(), Assessor.__table__)
-                        .values(name=name))
-        found = session.scalar(select(Assessor.id).where(Assessor.name == name))
-    return found
+    found = session.scalar(select(Assessor.id).where(Assessor.name == name)) if name else None
+    if found is not None:
+        return found
+    # Two processes may create the same new assessor at once (PostgreSQL): the second
+    # insert then does nothing, and both read the one row back.
+    session.execute(insert_ignoring_duplicates(session.connection(), Assessor.__table__)
+                    .values(name=check_name(name)))
+    return session.scalar(select(Assessor.id).where(Assessor.name == name))
 
 
 def scale_grades(session: Session) -> list[int]:

@@ -33,6 +33,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.judging import get_or_create_assessor
 from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
+from workbench.names import check_name
 from workbench.store.models import (
     Assessor,
     Assignment,
@@ -276,9 +277,9 @@ def assign(
     `repeat` picks round(repeat * n) of each assessor's newly added documents for a hidden
     second showing. Assessors are created if needed. Runs one at a time with `build_pool`.
     """
-    names = list(dict.fromkeys(a.strip() for a in assessors))
-    if not names or not all(names):
+    if not assessors:
         raise UsageError("assign needs at least one assessor name")
+    names = list(dict.fromkeys(check_name(a) for a in assessors))  # before any write
     if overlap is not None and not 0.0 <= overlap <= 1.0:
         raise UsageError(f"overlap must be between 0 and 1, got {overlap}")
     if not 0.0 <= repeat <= 1.0:

@@ -97,6 +97,18 @@ def db_option(f):
     )(f)
 
 
+def checked_name(ctx: click.Context, param: click.Parameter, value):
+    """click callback for `--assessor NAME` options that may create assessors (one name,
+    several, or None): each name is checked by workbench.names while the command line is
+    parsed, before any work; a bad one is InvalidName (one line, exit 1, as import qrels
+    always refused them)."""
+    from workbench.names import check_name
+
+    if isinstance(value, tuple):
+        return tuple(check_name(v) for v in value)
+    return None if value is None else check_name(value)
+
+
 def resolve_db(ctx: click.Context, db: str | None) -> str | None:
     if db:
         return db

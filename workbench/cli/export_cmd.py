@@ -1,5 +1,6 @@
-"""`workbench export qrels|judgments|scores` (DESIGN §4). `-o FILE` is written atomically;
-without it the export goes to stdout."""
+"""`workbench export qrels|judgments|scores` (DESIGN §4). `-o FILE` goes through
+formats.output.atomic_output (a file replaced atomically, a FIFO written in place);
+without it, or with `-o -`, the export goes to stdout."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def _done(output, count: int, what: str) -> None:
 @click.option("--history", is_flag=True, help="Every judgment event (with an `event` column), not only current grades.")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="Only this assessor's judgments.")
 @click.option("--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True)
-@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
 def judgments(ctx, history, assessor, fmt, output, db):
@@ -54,7 +55,7 @@ def judgments(ctx, history, assessor, fmt, output, db):
 @export.command("qrels")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="This assessor's current grades.")
 @click.option("--consensus", type=CONSENSUS, default=None, help="A consensus over all assessors.")
-@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
 def qrels(ctx, assessor, consensus, output, db):
@@ -84,7 +85,7 @@ def qrels(ctx, assessor, consensus, output, db):
 @click.option("--format", "fmt", type=click.Choice(["csv", "json", "markdown", "latex"]), default="csv",
               show_default=True,
               help="csv: long rows system,query,measure,value; json/markdown/latex: a systems x measures table of means.")
-@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
 def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):

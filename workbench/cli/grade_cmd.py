@@ -3,36 +3,43 @@
 flushed only after its commit (DESIGN §4, §5).
 
 `--batch FILE|-` reads `query doc grade [note...]` lines, streaming (a producer may keep
-`-` open and feed it forever). A bad line is reported on stderr as `FILE:LINE: reason` and
-skipped; the exit code is 1 at the end if any line failed.
+`-` open and feed it forever); lines end as in every reader (formats.textlines: \n, \r\n
+or a lone \r). A bad line is reported on stderr as `FILE:LINE: reason` and skipped; the
+exit code is 1 at the end if any line failed.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Iterator
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db
+from workbench.names import check_id
 
 STDIN_NAME = "<stdin>"
+_BLANKS = " \t\r\n"
+_COLUMNS = re.compile(r"[ \t]+")
 
 
 def parse_grade_line(text: str) -> tuple[str, str, int, str | None] | None:
     """(query, doc, grade, note) from one batch line; None for a blank or `#` line.
     Raises ValueError with the reason for a malformed line."""
-    stripped = text.strip()
+    stripped = text.strip(_BLANKS)
     if not stripped or stripped.startswith("#"):
         return None
-    parts = stripped.split(None, 3)
+    # columns split at ASCII blanks, as the TREC readers split them (not at U+00A0 & co.)
+    parts = _COLUMNS.split(stripped, 3)
     if len(parts) < 3:
         raise ValueError(
             f"expected `query doc grade [note]`, got {len(parts)} column{'s' if len(parts) != 1 else ''}"
         )
     query, doc, grade_text = parts[:3]
+    check_id(query, "query id")  # (InvalidName is a ValueError: the line's reason)
+    check_id(doc, "document id")
     grade = parse_grade(grade_text)
-    note = parts[3].strip() if len(parts) == 4 else None
+    note = parts[3].strip(_BLANKS) if len(parts) == 4 else None
     return query, doc, grade, note
 
 
@@ -43,27 +50,9 @@ def parse_grade(text: str) -> int:
         raise ValueError(f"grade {text!r} is not an integer") from None
 
 
-def _lines(stream) -> Iterator[str | UnicodeDecodeError]:
-    """Each line as soon as it arrives (readline, never a read-ahead loop), decoded as
-    UTF-8 one line at a time so that a bad byte costs only its line. A UTF-8 byte order
-    mark at the start is dropped."""
-    binary = getattr(stream, "buffer", stream)
-    if isinstance(binary.readline(0), str):  # a text stream without a buffer
-        yield from iter(stream.readline, "")
-        return
-    first = True
-    for raw in iter(binary.readline, b""):
-        if first and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        first = False
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield exc
-
-
 @click.command("grade")
-@click.option("--assessor", "-a", required=True, metavar="NAME", help="Who is grading (created on first use).")
+@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
+              help="Who is grading (created on first use).")
 @click.option("--batch", "batch", metavar="FILE|-", default=None,
               help="Read `query doc grade [note]` lines from FILE, or stdin for -.")
 @click.option("--note", default=None, help="A note to store with a single grade.")
@@ -87,6 +76,8 @@ def grade(ctx, assessor, batch, note, args, db):
 
     if batch is None:
         query, doc, grade_text = args
+        check_id(query, "query id")
+        check_id(doc, "document id")
         try:
             value = parse_grade(grade_text)
         except ValueError as exc:
@@ -133,14 +124,15 @@ def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
 
     from workbench.campaign.database import Database
     from workbench.errors import InputError, WorkbenchError
+    from workbench.formats.textlines import iter_stream_lines
 
     database = Database.open(resolve_db(ctx, db), create=False)
     failed = 0
     try:
-        for number, text in enumerate(_lines(stream), start=1):
+        for number, text, problem in iter_stream_lines(stream):
             try:
-                if isinstance(text, UnicodeDecodeError):
-                    raise ValueError(f"not valid UTF-8 (byte {text.start + 1})")
+                if problem is not None:
+                    raise ValueError(problem)
                 parsed = parse_grade_line(text)
                 if parsed is None:
                     continue

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db
 
 FORMAT_CHOICE = click.Choice(["tsv", "jsonl", "trec"], case_sensitive=False)
 
@@ -176,7 +176,7 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 
 @import_.command()
 @click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
-@click.option("--assessor", required=True, help="Whose judgments these are.")
+@click.option("--assessor", required=True, callback=checked_name, help="Whose judgments these are.")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:

@@ -6,13 +6,13 @@ import sys
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db
 
 
 @click.command("pool")
 @click.option("--depth", "-k", type=click.IntRange(min=1), default=None,
               help="Top K documents of every system per query (default: the campaign's pool depth).")
-@click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME",
+@click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME", callback=checked_name,
               help="Assign the pool to this assessor (repeat the option for several).")
 @click.option("--overlap", type=click.FloatRange(0.0, 1.0), default=None,
               help="Split each query's pool between the assessors; this share is judged by "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db
 from workbench.errors import DatabaseError
 
 SAMPLE_NAME = "sample.sqlite"
@@ -93,7 +93,8 @@ def fresh_sample_copy(target_dir: Path | None = None) -> Path:
 @click.command()
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the copy (default: a new temporary folder).")
-@click.option("--assessor", default=None, help="Open straight on this assessor's judging screen.")
+@click.option("--assessor", default=None, callback=checked_name,
+              help="Open straight on this assessor's judging screen.")
 def demo(directory: Path | None, assessor: str | None) -> None:
     """Open the TUI on a fresh copy of the sample database."""
     copy = fresh_sample_copy(directory)
@@ -102,7 +103,7 @@ def demo(directory: Path | None, assessor: str | None) -> None:
 
 
 @click.command()
-@click.option("--assessor", required=True, help="Who is judging (created on first use).")
+@click.option("--assessor", required=True, callback=checked_name, help="Who is judging (created on first use).")
 @db_option
 @click.pass_context
 def judge(ctx: click.Context, assessor: str, db: str | None) -> None:

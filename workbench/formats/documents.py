@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from workbench.errors import InputError
 from workbench.formats.records import (
     DuplicateGuard,
+    checked_id,
     iter_json_objects,
     iter_tsv_rows,
     pick,
@@ -81,7 +82,7 @@ def read_documents_tsv(path: str | os.PathLike) -> Iterator[DocumentRecord]:
                 f"expected {width} tab-separated columns ({_TSV_LAYOUTS[width]}) like the first "
                 f"document, found {len(cols)}",
             )
-        docno = require_id(name, number, cols[0], ("id",))
+        docno = require_id(name, number, cols[0], ("id",), "document id")
         seen.check(docno, number)
         if width == 2:
             yield DocumentRecord(docno, "", cols[1], None, number)
@@ -95,7 +96,7 @@ def read_documents_jsonl(path: str | os.PathLike) -> Iterator[DocumentRecord]:
     name = os.fspath(path)
     seen = DuplicateGuard(name, "document")
     for number, obj in iter_json_objects(name):
-        docno = require_id(name, number, pick(name, number, obj, ID_KEYS, what="id"), ID_KEYS[:1])
+        docno = require_id(name, number, pick(name, number, obj, ID_KEYS, what="id"), ID_KEYS[:1], "document id")
         seen.check(docno, number)
         url = pick(name, number, obj, ("url",), what="url")
         yield DocumentRecord(
@@ -118,6 +119,7 @@ def read_documents_trec(path: str | os.PathLike) -> Iterator[DocumentRecord]:
         docno = record.text("docno")
         if not docno:
             raise InputError(name, record.line, "document without a <DOCNO>")
+        checked_id(name, record.line, docno, "document id")  # `<DOCNO>a b</DOCNO>` is refused
         seen.check(docno, record.line)
         yield DocumentRecord(
             docno,

@@ -8,6 +8,7 @@ import os
 from collections.abc import Iterator
 
 from workbench.errors import InputError
+from workbench.names import id_problem
 from workbench.formats.textlines import first_content_line, iter_lines
 
 FORMATS = ("tsv", "jsonl", "trec")
@@ -93,10 +94,20 @@ def pick(path: str, line: int, obj: dict, names: tuple[str, ...], *, what: str) 
     return None
 
 
-def require_id(path: str, line: int, value: str | None, names: tuple[str, ...]) -> str:
+def require_id(path: str, line: int, value: str | None, names: tuple[str, ...], what: str) -> str:
+    """The record's id without surrounding whitespace, checked by workbench.names (`what`:
+    "query id", "document id"); InputError(path, line, reason) otherwise."""
     if value is None or not value.strip():
         raise InputError(path, line, f"missing id (expected a non-empty {' or '.join(repr(n) for n in names)})")
-    return value.strip()
+    return checked_id(path, line, value.strip(), what)
+
+
+def checked_id(path: str, line: int, value: str, what: str) -> str:
+    """`value` when workbench.names accepts it as an id, else InputError(path, line, reason)."""
+    problem = id_problem(value, what)
+    if problem is not None:
+        raise InputError(path, line, problem)
+    return value
 
 
 def iter_tsv_rows(path: str, header_ids: set[str]) -> Iterator[tuple[int, list[str]]]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from workbench.errors import InputError
 from workbench.formats.records import (
     DuplicateGuard,
+    checked_id,
     iter_json_objects,
     iter_tsv_rows,
     pick,
@@ -78,7 +79,7 @@ def read_topics_tsv(path: str | os.PathLike) -> Iterator[Topic]:
                 f"expected 2 to 4 tab-separated columns (qid, title[, description[, narrative]]), "
                 f"found {len(cols)}",
             )
-        qid = require_id(name, number, cols[0], ("qid",))
+        qid = require_id(name, number, cols[0], ("qid",), "query id")
         seen.check(qid, number)
         cols += [""] * (4 - len(cols))
         yield Topic(qid, cols[1].strip(), cols[2].strip(), cols[3].strip(), number)
@@ -88,7 +89,7 @@ def read_topics_jsonl(path: str | os.PathLike) -> Iterator[Topic]:
     name = os.fspath(path)
     seen = DuplicateGuard(name, "query")
     for number, obj in iter_json_objects(name):
-        qid = require_id(name, number, pick(name, number, obj, ID_KEYS, what="id"), ID_KEYS[:1])
+        qid = require_id(name, number, pick(name, number, obj, ID_KEYS, what="id"), ID_KEYS[:1], "query id")
         seen.check(qid, number)
         yield Topic(
             qid,
@@ -110,6 +111,7 @@ def read_topics_trec(path: str | os.PathLike) -> Iterator[Topic]:
         qid = _clean("num", record.text("num")) or record.attrs.get("number", "").strip()
         if not qid:
             raise InputError(name, record.line, "topic without a number (expected <num> Number: ...)")
+        checked_id(name, record.line, qid, "query id")  # `<num> Number: 401 extra` is refused
         seen.check(qid, record.line)
         yield Topic(
             qid,

@@ -8,12 +8,13 @@ Formats (DESIGN §3):
   request, for ``--ties rank``), ``score`` a finite number; columns after the tag are
   ignored, as trec_eval ignores them (a qrels line must have exactly 4, as there).
 
-Both: any ASCII whitespace between columns, blank lines skipped, CRLF and a UTF-8 byte
-order mark accepted, ``#`` comment lines skipped. The same docno twice for one query is an
-error (trec_eval refuses it too). A run file may carry several tags: the first one is the
-run's tag (a mixed file is almost always a concatenation and the first tag names it as well
-as any); all distinct tags are listed in ``Run.tags``, and the last line's tag, which
-trec_eval prints as ``runid``, in ``Run.last_tag``.
+Both: spaces, tabs (any ASCII whitespace but a vertical tab or form feed) between columns,
+lines ended by \\n, \\r\\n or a lone \\r (the rule of ``formats.textlines``), blank lines
+skipped, a UTF-8 byte order mark accepted, ``#`` comment lines skipped. The same docno
+twice for one query is an error (trec_eval refuses it too). A run file may carry several
+tags: the first one is the run's tag (a mixed file is almost always a concatenation and the
+first tag names it as well as any); all distinct tags are listed in ``Run.tags``, and the
+last line's tag, which trec_eval prints as ``runid``, in ``Run.last_tag``.
 
 Why vectorised: a run of 1 000 queries × 1 000 documents is a million lines; the file is
 read in chunks of whole lines and each chunk is tokenised with numpy byte operations
@@ -25,13 +26,12 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from workbench.errors import InputError
+from workbench.names import check_id
 from workbench.formats.columns import (
     CHUNK_BYTES,
     FRONT,
@@ -246,15 +246,10 @@ def _text(v) -> str:
     return v.decode("utf-8") if isinstance(v, (bytes, np.bytes_)) else str(v)
 
 
-_SEPARATOR = re.compile(r"[\x00-\x20]")  # the readers split on these (ASCII whitespace and control bytes)
-
-
 def _check_token(value: str, what: str) -> str:
-    if not value or _SEPARATOR.search(value):
-        raise ValueError(f"{what} {value!r} is empty or contains whitespace")
-    if what == "qid" and value.startswith("#"):
-        raise ValueError(f"qid {value!r} would read back as a comment line")
-    return value
+    """An id as workbench.names allows it (imports refuse the others): InvalidName, one
+    line and exit 1, for an id stored before that check existed."""
+    return check_id(value, what)
 
 
 def _texts(values, what: str) -> list[str]:
@@ -270,7 +265,7 @@ def write_qrels(path_or_file, qid, docno, rel, *, iteration: str = "0") -> None:
     rel = [int(r) for r in (rel.tolist() if isinstance(rel, np.ndarray) else rel)]
     lines = [
         f"{q} {iteration} {d} {r}\n"
-        for q, d, r in zip(_texts(qid, "qid"), _texts(docno, "docno"), rel)
+        for q, d, r in zip(_texts(qid, "query id"), _texts(docno, "document id"), rel)
     ]
     _write(path_or_file, lines)
 
@@ -281,29 +276,26 @@ def write_run(path_or_file, qid, docno, score, tag: str, *, rank=None) -> None:
     Rows are written in the given order; rank defaults to 1.. within each query in that
     order. Scores are written with repr() precision so they read back exactly.
     """
-    _check_token(tag, "tag")
+    _check_token(tag, "run tag")
     lines = []
     counter: dict[str, int] = {}
     for i, (q, d, s) in enumerate(zip(qid, docno, score)):
-        qs = _check_token(_text(q), "qid")
+        qs = _check_token(_text(q), "query id")
         if rank is None:
             r = counter.get(qs, 0) + 1
             counter[qs] = r
         else:
             r = int(rank[i])
-        lines.append(f"{qs} Q0 {_check_token(_text(d), 'docno')} {r} {float(s)!r} {tag}\n")
+        lines.append(f"{qs} Q0 {_check_token(_text(d), 'document id')} {r} {float(s)!r} {tag}\n")
     _write(path_or_file, lines)
 
 
 def _write(path_or_file, lines: list[str]) -> None:
     if isinstance(path_or_file, (str, os.PathLike)):
-        # Write to a temporary name, then rename: nothing half-written on failure.
-        target = Path(path_or_file)
-        tmp = target.with_name(target.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        from workbench.formats.output import atomic_output
+
+        with atomic_output(path_or_file) as fh:  # nothing half-written on failure
             fh.writelines(lines)
-        os.replace(tmp, target)
     else:
         assert isinstance(path_or_file, io.TextIOBase) or hasattr(path_or_file, "write")
         path_or_file.writelines(lines)
-

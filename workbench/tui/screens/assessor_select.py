@@ -12,6 +12,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from workbench.campaign import assessing
+from workbench.names import InvalidName, check_name
 from workbench.tui.settings import remembered_assessor
 
 
@@ -61,9 +62,13 @@ class AssessorScreen(Screen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        name = event.value.strip()
-        if not name:
+        if not event.value.strip():
             self.notify("Type a name first.", markup=False)
+            return
+        try:
+            name = check_name(event.value)  # the rule of every entry point (workbench.names)
+        except InvalidName as exc:
+            self.notify(str(exc), severity="error", markup=False)
             return
         event.input.value = ""
         self.app.open_assessor(name)

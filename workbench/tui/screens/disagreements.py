@@ -17,12 +17,27 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Static
 
 from workbench.campaign import adjudication
+from workbench.names import InvalidName, check_name, id_problem
 from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, table_place
 
 
 def lead_name() -> str:
-    """Who adjudicates: $WORKBENCH_LEAD, else "lead" (stored as an assessor row)."""
-    return (os.environ.get("WORKBENCH_LEAD") or "lead").strip() or "lead"
+    """Who adjudicates: $WORKBENCH_LEAD, else "lead" (stored as an assessor row), checked
+    as every assessor name is (InvalidName)."""
+    return check_name((os.environ.get("WORKBENCH_LEAD") or "").strip() or "lead")
+
+
+def open_adjudication(screen, query: str, document: str, done) -> None:
+    """Push the adjudication screen for (query, document) as the lead; a lead name that
+    could not be stored is a notification instead."""
+    from workbench.tui.screens.adjudicate import AdjudicateScreen
+
+    try:
+        lead = lead_name()
+    except InvalidName as exc:
+        screen.notify(f"WORKBENCH_LEAD: {exc}", severity="error", markup=False)
+        return
+    screen.app.push_screen(AdjudicateScreen(query, document, lead), done)
 
 
 class DisagreementsScreen(LeadScreen):
@@ -103,10 +118,8 @@ class DisagreementsScreen(LeadScreen):
         key = cursor_key(self.query_one("#dg-table", DataTable))
         if key is None:
             return
-        from workbench.tui.screens.adjudicate import AdjudicateScreen
-
         query, document = key.split("\x1f")
-        self.app.push_screen(AdjudicateScreen(query, document, lead_name()), self._adjudicated)
+        open_adjudication(self, query, document, self._adjudicated)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -135,7 +148,12 @@ class DisagreementsScreen(LeadScreen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.filter_query(event.value.strip() or None)
+        query = event.value.strip() or None
+        problem = id_problem(query, "query id") if query else None
+        if problem is not None:  # (no such query can exist: say why)
+            self.notify(problem, severity="error", markup=False)
+            return
+        self.filter_query(query)
 
     def filter_query(self, query: str | None) -> None:
         """Show only `query`'s disagreements (None: all); also used by the agreement screen."""

@@ -97,11 +97,10 @@ class QueryDetailScreen(LeadScreen):
         document = cursor_key(self.query_one("#qd-table", DataTable))
         if document is None:
             return
-        from workbench.tui.screens.adjudicate import AdjudicateScreen
-        from workbench.tui.screens.disagreements import lead_name
+        from workbench.tui.screens.disagreements import open_adjudication
 
-        self.app.push_screen(AdjudicateScreen(self.query_id, document, lead_name()),
-                             lambda record: self.reload() if record is not None else None)
+        open_adjudication(self, self.query_id, document,
+                          lambda record: self.reload() if record is not None else None)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
