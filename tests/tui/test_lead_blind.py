@@ -70,6 +70,7 @@ def test_cli_opens_judge_blind_and_bare_as_lead(monkeypatch, tmp_path, args, lea
         return FakeApp()
 
     monkeypatch.setattr(app_module, "make_app", fake_make_app)
+    (tmp_path / "x.sqlite").touch()  # the TUI asks before it creates a missing database file
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "x.sqlite"), *args])
     assert result.exit_code == 0, result.output
     assert seen["ran"] and seen["lead"] is lead
