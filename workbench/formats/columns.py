@@ -159,8 +159,8 @@ def _check_bytes(a: np.ndarray, path: str, lines_before: int, newlines: int | No
     control bytes (no tabs, no CR), there is no junk and no further pass is needed."""
     # bytes 0-8, 11, 12 and 14-31 are refused; 9, 10 and 13 (\t \n \r) are whitespace
     if newlines is None or int(np.count_nonzero(a < 32)) != newlines:
-        junk = (a < 9) | ((a - np.uint8(14)) < 18) | ((a - np.uint8(11)) < 2)
-        if junk.any():
+        if (a < 9).any() or ((a - np.uint8(14)) < 18).any() or ((a - np.uint8(11)) < 2).any():
+            junk = (a < 9) | ((a - np.uint8(14)) < 18) | ((a - np.uint8(11)) < 2)
             pos = int(np.argmax(junk))
             line = lines_before + int(np.count_nonzero(a[:pos] == _NL)) + 1
             byte = bytes([int(a[pos])])

@@ -8,8 +8,8 @@ import os
 from collections.abc import Iterator
 
 from workbench.errors import InputError
-from workbench.names import id_problem
 from workbench.formats.textlines import first_content_line, iter_lines
+from workbench.names import id_problem
 
 FORMATS = ("tsv", "jsonl", "trec")
 

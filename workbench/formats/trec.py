@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from workbench.errors import InputError
-from workbench.names import check_id
 from workbench.formats.columns import (
     CHUNK_BYTES,
     FRONT,
@@ -44,6 +43,7 @@ from workbench.formats.columns import (
     to_float,
     to_int,
 )
+from workbench.names import check_id
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "write_qrels", "write_run", "query_cuts",
            "CHUNK_BYTES", "default_threads"]
@@ -246,17 +246,12 @@ def _text(v) -> str:
     return v.decode("utf-8") if isinstance(v, (bytes, np.bytes_)) else str(v)
 
 
-def _check_token(value: str, what: str) -> str:
-    """An id as workbench.names allows it (imports refuse the others): InvalidName, one
-    line and exit 1, for an id stored before that check existed."""
-    return check_id(value, what)
-
-
 def _texts(values, what: str) -> list[str]:
-    """The values as checked tokens (each distinct value checked once)."""
+    """The values as checked ids (each distinct value once): workbench.names' rule, which
+    imports enforce; an id stored before that is InvalidName (one line, exit 1)."""
     out = [_text(v) for v in (values.tolist() if isinstance(values, np.ndarray) else values)]
     for v in dict.fromkeys(out):  # (first-seen order: the first bad value is reported)
-        _check_token(v, what)
+        check_id(v, what)
     return out
 
 
@@ -276,17 +271,17 @@ def write_run(path_or_file, qid, docno, score, tag: str, *, rank=None) -> None:
     Rows are written in the given order; rank defaults to 1.. within each query in that
     order. Scores are written with repr() precision so they read back exactly.
     """
-    _check_token(tag, "run tag")
+    check_id(tag, "run tag")
     lines = []
     counter: dict[str, int] = {}
     for i, (q, d, s) in enumerate(zip(qid, docno, score)):
-        qs = _check_token(_text(q), "query id")
+        qs = check_id(_text(q), "query id")
         if rank is None:
             r = counter.get(qs, 0) + 1
             counter[qs] = r
         else:
             r = int(rank[i])
-        lines.append(f"{qs} Q0 {_check_token(_text(d), 'document id')} {r} {float(s)!r} {tag}\n")
+        lines.append(f"{qs} Q0 {check_id(_text(d), 'document id')} {r} {float(s)!r} {tag}\n")
     _write(path_or_file, lines)
 
 
