@@ -321,11 +321,11 @@ def load_runs(session) -> LoadedRuns:
 
 
 def id_keys(ids: np.ndarray) -> np.ndarray:
-    """Database ids as fixed-width byte keys (8 letters a-p, no NUL): equal ids, equal keys."""
-    ids = np.asarray(ids, dtype=np.int64)
-    shifts = np.arange(28, -1, -4, dtype=np.int64)
-    letters = ((ids[:, None] >> shifts) & 0xF).astype(np.uint8) + np.uint8(ord("a"))
-    return np.ascontiguousarray(letters).view("S8").reshape(-1)
+    """Database ids as fixed-width byte keys: the id's 8 little-endian bytes with the top bit
+    set, so that the last byte is never NUL (numpy drops trailing NULs from `S` values).
+    Equal ids, equal keys; a view of one integer array, no characters built."""
+    keys = np.asarray(ids, dtype=np.int64).astype("<u8") | np.uint64(1 << 63)
+    return keys.view("S8")
 
 
 def score_campaign(

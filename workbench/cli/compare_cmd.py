@@ -272,43 +272,51 @@ def _print_tables(report) -> None:
     if report.tests:
         names = {"t": "paired t-test", "randomization": "randomization test",
                  "bootstrap": "bootstrap test"}
-        table = Table(
-            title=f"{names[report.test]} under {report.tests_source}, Holm-corrected over "
-                  f"{len(report.tests)} pairs",
-            title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-        )
         ci = report.test == "bootstrap"
         cols = ("a", "b", "queries", "mean a−b") + (("95% CI",) if ci else ()) + ("p", "p Holm", "")
-        for col in cols:
-            table.add_column(col, justify="left" if col in ("a", "b", "") else "right")
+        rows = []
         for t in report.tests:
             mark = "significant" if not math.isnan(t.p_holm) and t.p_holm < report.alpha else ""
             interval = (f"[{_fmt(t.low)}, {_fmt(t.high)}]",) if ci else ()
-            table.add_row(Text(t.a), Text(t.b), str(t.n_queries), _fmt(t.mean_diff), *interval,
-                          _p(t.p_value), _p(t.p_holm), mark)
-        console.print(table)
+            rows.append((t.a, t.b, str(t.n_queries), _fmt(t.mean_diff), *interval,
+                         _p(t.p_value), _p(t.p_holm), mark))
+        console.file.flush()
+        click.echo(_plain_table(
+            f"{names[report.test]} under {report.tests_source}, Holm-corrected over "
+            f"{len(report.tests)} pairs", cols, rows, left={"a", "b", ""},
+        ))
         order = report.rankings[report.tests_source]
         if len(order) >= 3:
-            console.print(_matrix(report, order))
+            click.echo(_matrix(report, order))
         console.print(Text(f"significant: Holm-adjusted p < {report.alpha}", style="dim"))
 
 
-def _matrix(report, order):
-    """Systems x systems in ranking order: Holm p of row vs column, * when significant."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
+def _plain_table(title: str, headers, rows, *, left=frozenset()) -> str:
+    """A table as plain text, laid out like rich's SIMPLE_HEAD box. The tests table has
+    n(n-1)/2 rows (4 950 for 100 systems): rich took seconds to lay that out."""
+    from rich.cells import cell_len
 
+    widths = [max([cell_len(h)] + [cell_len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells) -> str:
+        out = []
+        for i, (cell, w) in enumerate(zip(cells, widths)):
+            pad = " " * (w - cell_len(cell))
+            out.append(cell + pad if headers[i] in left else pad + cell)
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("─" * w for w in widths)
+    return "\n".join([title, line(headers), rule, *(line(r) for r in rows), ""])
+
+
+def _matrix(report, order) -> str:
+    """Systems x systems in ranking order: Holm p of row vs column, * when significant."""
     p_holm = {}
     for t in report.tests:
         p_holm[(t.a, t.b)] = p_holm[(t.b, t.a)] = t.p_holm
-    matrix = Table(title="Significance matrix (Holm p; * significant)", title_justify="left",
-                   box=box.SIMPLE_HEAD, pad_edge=False)
-    matrix.add_column("")
-    for name in order[1:]:
-        matrix.add_column(Text(name), justify="right")
+    rows = []
     for i, row in enumerate(order[:-1]):
-        cells = []
+        cells = [row]
         for j, col in enumerate(order[1:], 1):
             if j <= i:
                 cells.append("")
@@ -316,5 +324,6 @@ def _matrix(report, order):
             p = p_holm.get((row, col), math.nan)
             star = "*" if not math.isnan(p) and p < report.alpha else " "
             cells.append(f"{_p(p)}{star}")
-        matrix.add_row(Text(row), *cells)
-    return matrix
+        rows.append(tuple(cells))
+    return _plain_table("Significance matrix (Holm p; * significant)", ("", *order[1:]), rows,
+                        left={""})
