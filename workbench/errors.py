@@ -36,3 +36,16 @@ class UsageError(WorkbenchError):
     """Wrong use of a command (exit code 2)."""
 
     exit_code = 2
+
+
+def is_driver_error(exc: BaseException) -> bool:
+    """An error of the database layer (SQLAlchemy or a driver: disk full, read-only file,
+    server gone, a COPY refused), to report in one line rather than as a traceback."""
+    return type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg")
+
+
+def one_line(exc: BaseException) -> str:
+    """The driver's own message, first line only, without SQLAlchemy's SQL dump and
+    "Background on this error at: https://..." link (anything else: its text)."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from workbench.campaign.database import Database
+from workbench.campaign.settings import campaign_threshold
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
 from workbench.metrics import agreement as ag
 
@@ -228,14 +229,6 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
     return labels_from_rows(names, q.astype(str), d.astype(str), a, g)
 
 
-def campaign_threshold(db: Database) -> int:
-    from sqlalchemy import select
-
-    from workbench.store.models import Campaign
-
-    with db.read() as s:
-        value = s.scalar(select(Campaign.relevance_threshold).where(Campaign.id == 1))
-    return int(value) if value is not None else 1
 
 
 def agreement_from_db(

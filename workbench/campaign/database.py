@@ -1,38 +1,13 @@
-"""The handle every use case takes: an engine plus write and read session factories."""
+"""Opening a campaign database: the handle every use case takes, and `workbench init`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session, sessionmaker
+# The handle lives with the engine it wraps (store/); use cases import it from here.
+from workbench.store.database import Database
 
-from workbench.store.engine import read_sessions, write_sessions
-from workbench.store.schema import open_database
-
-
-@dataclass
-class Database:
-    engine: Engine
-    write: sessionmaker[Session]
-    read: sessionmaker[Session]
-
-    @classmethod
-    def open(cls, db: str | None = None, *, create: bool = True) -> "Database":
-        """Open (and, if new and empty, create) the database at URL or path `db`."""
-        engine = open_database(db, create=create)
-        return cls.from_engine(engine)
-
-    @classmethod
-    def from_engine(cls, engine: Engine) -> "Database":
-        return cls(engine, write_sessions(engine), read_sessions(engine))
-
-    @property
-    def url(self) -> str:
-        return self.engine.url.render_as_string(hide_password=True)
-
-    def close(self) -> None:
-        self.engine.dispose()
+__all__ = ["Database", "InitResult", "initialise", "missing_database_file"]
 
 
 @dataclass(frozen=True)
@@ -54,10 +29,9 @@ def initialise(db: str | None) -> InitResult:
     try:
         change = ensure_schema(engine, upgrade_older=True)
         if change.state == "older":  # runs imported before revision 0003 get their arrays now
-            from workbench.store.engine import write_sessions
             from workbench.store.run_arrays import fill_run_arrays
 
-            with write_sessions(engine).begin() as session:
+            with Database.from_engine(engine).write.begin() as session:
                 fill_run_arrays(session)
         return InitResult(
             engine.url.render_as_string(hide_password=True), change.state, change.before,

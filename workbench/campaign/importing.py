@@ -332,7 +332,11 @@ def trec_order_ranks(q_codes: np.ndarray, docno: np.ndarray, score: np.ndarray) 
     """1-based ranks in trec_eval's order (metrics.ranking.trec_order: per query, score
     descending as float32, ties by docno descending). The file's own rank column is
     ignored, as trec_eval does."""
-    order = trec_order(q_codes, score, docno)
+    return _ranks_of(q_codes, trec_order(q_codes, score, docno))
+
+
+def _ranks_of(q_codes: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Each row's 1-based place within its query, given the rows' order (grouped by query)."""
     n = order.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
@@ -397,7 +401,7 @@ class _ParsedRun:
     q_inv: np.ndarray
     doc_u: list[str]
     d_inv: np.ndarray
-    docnos: np.ndarray
+    order: np.ndarray  # the rows in trec_eval's order (metrics.ranking.trec_order)
     ranks: np.ndarray
     scores: np.ndarray
 
@@ -415,11 +419,9 @@ def _parse_run(path: str, name: str | None) -> _ParsedRun:
     doc_u, d_inv = _distinct(run.docno)
     _check_ids(path, run, qid_u, q_inv, "query id")
     _check_ids(path, run, doc_u, d_inv, "document id")
-    docnos = as_bytes(run.docno)
-    return _ParsedRun(
-        path, tag, qid_u, q_inv, doc_u, d_inv, docnos,
-        trec_order_ranks(q_inv, docnos, run.score), np.asarray(run.score, dtype=float),
-    )
+    scores = np.asarray(run.score, dtype=float)
+    order = trec_order(q_inv, scores, as_bytes(run.docno))
+    return _ParsedRun(path, tag, qid_u, q_inv, doc_u, d_inv, order, _ranks_of(q_inv, order), scores)
 
 
 def import_run(
@@ -509,7 +511,9 @@ def _write_run(session, run: _ParsedRun, replace: bool, maps: _IdMaps,
             run.ranks[rows].tolist(), run.scores[rows].tolist(),
         )))
         progress("writing", min(start + BATCH, n), n)
-    write_run_arrays(session, system_id, q_ids, d_ids, run.scores, run.docnos)
+    # the same order, its queries regrouped by database id (as the stored arrays keep them)
+    stored = run.order[np.argsort(q_ids[run.order], kind="stable")]
+    write_run_arrays(session, system_id, q_ids[stored], d_ids[stored], run.scores[stored])
     return ImportSummary(
         "run", path, n, inserted=n, stub_queries=stub_q, stub_documents=stub_d,
         n_queries=len(run.qid_u), tag=tag, replaced=replaced,

@@ -274,7 +274,7 @@ def lead_comparison(db: Database, measure: str | None, *, test: str = "t",
     seed as the CLI so randomization/bootstrap p-values match it."""
     from workbench.campaign.adjudication import judging_assessors
     from workbench.campaign.comparison import compare_systems
-    from workbench.campaign.scoring import campaign_measures
+    from workbench.campaign.settings import campaign_measures
     from workbench.errors import UsageError
     from workbench.metrics.measures import MeasureError
 

@@ -119,12 +119,6 @@ def top_k_pairs(
     return q[first], d[first], rank[first]
 
 
-def campaign_pool_depth(db: Database) -> int:
-    """The pool depth in the campaign settings (10 in a new campaign)."""
-    with db.read() as session:
-        return session.scalar(select(Campaign.pool_depth).where(Campaign.id == 1)) or 10
-
-
 def build_pool(
     db: Database, depth: int, *, on_wait: Callable[[], None] | None = None
 ) -> PoolSummary:

@@ -112,23 +112,10 @@ def consensus_rows(
     Computed on integer arrays (a million judgments in well under a second): the grades
     are fetched as (query id, document id, grade) and combined per item with numpy; the
     rules are majority_grade's and mean_grade's exactly (tested against them)."""
-    if method not in CONSENSUS_METHODS:
-        raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
-    queries = list(queries) if queries is not None else None
-
-    def ids_stmt(table):
-        stmt = select(table.query_id, table.document_id, table.grade)
-        if queries is not None:
-            stmt = stmt.join(Query, Query.id == table.query_id).where(Query.ext_id.in_(queries))
-        return stmt
-
-    # Core rows (session.connection()): ORM result rows cost ~1 s more per million
-    conn = session.connection()
-    qi, di, g = _int_columns(conn.execute(ids_stmt(Judgment)).all())
-    qi, di, g = combine_grades(qi, di, g, "mean" if method == "mean" else "majority")
-    if method == "adjudicated":
-        aq, ad, ag = _int_columns(conn.execute(ids_stmt(Adjudication)).all())
-        qi, di, g = _override(qi, di, g, aq, ad, ag)
+    query_ids = None
+    if queries is not None:
+        query_ids = list(session.scalars(select(Query.id).where(Query.ext_id.in_(list(queries)))))
+    qi, di, g = qrels_ids(session, consensus=method, query_ids=query_ids)
     if qi.size == 0:
         return []
     qext = _ext_ids(session, Query, qi)
@@ -236,7 +223,7 @@ def qrels_ids(
         if query_ids is not None:
             stmt = stmt.where(Judgment.query_id.in_(query_ids))
         return _int_columns(conn.execute(stmt).all())
-    method = consensus or "majority"
+    method = "majority" if consensus is None else consensus
     if method not in CONSENSUS_METHODS:
         raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
 

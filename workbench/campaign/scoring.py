@@ -19,13 +19,12 @@ import threading
 from dataclasses import dataclass, field
 
 import numpy as np
-from sqlalchemy import select
 
 from workbench.campaign.database import Database
 from workbench.campaign.qrels import qrels_ids, source_label
+from workbench.campaign.settings import campaign_measures, campaign_threshold
 from workbench.metrics.evaluate import RunArrays
-from workbench.store.models import Campaign, Query
-from workbench.store.run_arrays import id_names, load_stored_runs, runs_token
+from workbench.store.run_arrays import load_stored_runs, query_names, runs_token
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
 
@@ -46,20 +45,6 @@ class ScoreTable:
     queries: tuple[str, ...] = field(default_factory=tuple)
     # labels of count measures (num_ret, num_rel, ...): printed as integers
     counts: frozenset[str] = frozenset()
-
-
-def campaign_measures(db: Database) -> list[str]:
-    """The campaign's default measures (Campaign.default_measures), else nDCG@10 AP bpref P@10."""
-    with db.read() as s:
-        value = s.scalar(select(Campaign.default_measures).where(Campaign.id == 1))
-    names = (value or "").split()
-    return names or list(DEFAULT_MEASURES)
-
-
-def campaign_threshold(db: Database) -> int:
-    with db.read() as s:
-        value = s.scalar(select(Campaign.relevance_threshold).where(Campaign.id == 1))
-    return int(value) if value is not None else 1
 
 
 class ScoreTracker:
@@ -177,7 +162,7 @@ class ScoreTracker:
                     measures=tuple(parsed),
                     qids=tuple(q.decode("utf-8") for q in names[cols].tolist()),
                     per_query=per_query,
-                    summary={m: self._evaluator.aggregate_measure(m, per_query[m]) for m in parsed},
+                    summary={m: self._evaluator.aggregate(m, per_query[m]) for m in parsed},
                     tag=tag,
                     settings={"rel_level": self.level},
                 ))
@@ -210,7 +195,7 @@ class ScoreTracker:
         parsed = self._evaluator.parsed
         for i in range(len(runs.stored.tags)):
             rows = runs.rows(i, cols)
-            if rows is None or (hasattr(rows, "size") and rows.size == 0):
+            if isinstance(rows, np.ndarray) and rows.size == 0:
                 continue
             run = RunArrays(runs.qid_bytes[rows], runs.docno_bytes[rows], runs.stored.score[rows])
             # rows are stored in trec_eval's order already: keep it ("input")
@@ -244,7 +229,7 @@ class ScoreTracker:
             mask = self._present[i]
             counts[tag] = int(mask.sum())
             means[tag] = {
-                label: self._evaluator.aggregate_measure(m, self._values[m][i, mask])
+                label: self._evaluator.aggregate(m, self._values[m][i, mask])
                 for label, m in zip(labels, parsed)
             }
         return ScoreTable(
@@ -317,7 +302,7 @@ class RunsCache:
 def load_runs(session) -> LoadedRuns:
     """Every stored run as arrays (see LoadedRuns), in one read transaction."""
     conn = session.connection()
-    return LoadedRuns(load_stored_runs(conn), id_names(conn, Query))
+    return LoadedRuns(load_stored_runs(conn), query_names(conn))
 
 
 def id_keys(ids: np.ndarray) -> np.ndarray:
@@ -367,11 +352,7 @@ class _Evaluator:
             for i, q in enumerate(ev.qids)
         }
 
-    def aggregate(self, label: str, values: list[float]) -> float:
-        m = self.parsed[self.labels.index(label)]
-        return self._aggregate(m, np.asarray(values, dtype=np.float64))
-
-    def aggregate_measure(self, m, values: np.ndarray) -> float:
+    def aggregate(self, m, values: np.ndarray) -> float:
         return self._aggregate(m, values)
 
     def is_count(self, label: str) -> bool:

@@ -26,11 +26,33 @@ def campaign_settings(db: Database) -> CampaignSettings:
     row = read_settings(db.read)
     if row is None:  # a campaign without its row is blind, with the defaults
         return CampaignSettings()
+    default = CampaignSettings()
     return CampaignSettings(
-        name=str(row["name"]), relevance_threshold=int(row["relevance_threshold"]),
-        default_measures=str(row["default_measures"]), pool_depth=int(row["pool_depth"]),
+        name=str(row["name"]),
+        relevance_threshold=int(_or(row["relevance_threshold"], default.relevance_threshold)),
+        default_measures=str(row["default_measures"] or ""),
+        pool_depth=int(_or(row["pool_depth"], default.pool_depth)),
         blind=bool(row["blind"]),
     )
+
+
+def _or(value, default):
+    return default if value is None else value
+
+
+def campaign_measures(db: Database) -> list[str]:
+    """The campaign's default measures, else nDCG@10 AP bpref P@10."""
+    return campaign_settings(db).default_measures.split() or CampaignSettings().default_measures.split()
+
+
+def campaign_threshold(db: Database) -> int:
+    """Grades at or above it count as relevant for binary measures (trec_eval's -l)."""
+    return campaign_settings(db).relevance_threshold
+
+
+def campaign_pool_depth(db: Database) -> int:
+    """The pool depth in the campaign settings (10 in a new campaign)."""
+    return campaign_settings(db).pool_depth or 10
 
 
 def is_blind(db: Database) -> bool:

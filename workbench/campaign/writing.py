@@ -19,12 +19,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.errors import DatabaseError
 from workbench.store.locking import bound_lock_waits, is_lock_busy, serialize, try_serialize
+
+if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
+    from workbench.store.database import Session
 
 LOCK_WAIT_S = 120.0
 # A UI says "waiting" once taking the locks has lasted this long.
@@ -39,19 +41,6 @@ def busy_error() -> DatabaseError:
         f"the database stayed locked by another writer for {LOCK_WAIT_S:g} s; nothing was "
         "written (try again when it has finished)"
     )
-
-
-def one_line(exc: BaseException) -> str:
-    """The driver's own message, first line only, without SQLAlchemy's SQL dump and
-    "Background on this error at: https://..." link (anything else: its text)."""
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def is_driver_error(exc: BaseException) -> bool:
-    """An error of the database layer (SQLAlchemy or a driver: disk full, read-only file,
-    server gone, a COPY refused), to report in one line rather than as a traceback."""
-    return type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg")
 
 
 class _Notice:

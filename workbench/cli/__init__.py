@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, is_driver_error, one_line
 
 # name -> (module, attribute, one-line help). Order is the order of `workbench --help`.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -137,10 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         # A database driver error (disk full, read-only file, server gone) is the user's to
         # fix: one line, not a traceback. Anything else is a bug and keeps its traceback.
-        if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg"):
+        if not is_driver_error(exc):
             raise
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
-        click.echo(f"workbench: database error: {reason[0]}", err=True)
+        click.echo(f"workbench: database error: {one_line(exc)}", err=True)
         return 1
     return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 

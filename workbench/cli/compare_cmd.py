@@ -84,7 +84,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
 
     from workbench.campaign.comparison import compare_systems
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring import campaign_measures
+    from workbench.campaign.settings import campaign_measures
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:

@@ -120,10 +120,8 @@ def _ok(query: str, doc: str) -> None:
 
 def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
     """Grade every line of `stream`; return the number of lines that failed."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     from workbench.campaign.database import Database
-    from workbench.errors import InputError, WorkbenchError
+    from workbench.errors import InputError, WorkbenchError, is_driver_error, one_line
     from workbench.formats.textlines import iter_stream_lines
 
     database = Database.open(resolve_db(ctx, db), create=False)
@@ -144,8 +142,10 @@ def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
                 reason = exc.reason
             except WorkbenchError as exc:
                 reason = str(exc)
-            except SQLAlchemyError as exc:  # e.g. the database stayed locked: report, go on
-                reason = f"not saved: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}"
+            except Exception as exc:  # a driver error (e.g. still locked): report, go on
+                if not is_driver_error(exc):
+                    raise
+                reason = f"not saved: {one_line(exc)}"
             else:
                 _ok(query, doc)
                 continue

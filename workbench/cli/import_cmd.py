@@ -82,7 +82,7 @@ def _run(ctx: click.Context, db: str | None, importer, file, **kwargs) -> None:
     """Open the database, run one importer with a progress bar, print its summary (or
     summaries: `file` may be a list of files for importers that take several)."""
     from workbench.campaign.database import Database
-    from workbench.campaign.writing import is_driver_error, one_line
+    from workbench.errors import is_driver_error, one_line
     from workbench.errors import DatabaseError, WorkbenchError
 
     database = Database.open(resolve_db(ctx, db))

@@ -33,7 +33,8 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
     from rich.table import Table
     from rich.text import Text
     from workbench.campaign.database import Database
-    from workbench.campaign.pooling import assign, build_pool, campaign_pool_depth, queue_counts
+    from workbench.campaign.pooling import assign, build_pool, queue_counts
+    from workbench.campaign.settings import campaign_pool_depth
 
     if (overlap is not None or repeat) and not assessors:
         raise click.UsageError("--overlap and --repeat need at least one --assessor")

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from workbench.metrics.ranking import trec_order
-from workbench.store.models import Document, Result, RunArrays, System
+from workbench.store.models import Document, Query, Result, RunArrays, System
 
 ENCODING = 1  # int32 query ids, int32 document ids, float64 scores, little-endian
 _FETCH = 100_000  # result rows per fetch when reading `result`
@@ -60,6 +60,11 @@ def id_names(conn: Connection, table) -> IdNames:
     return IdNames(ids, names)
 
 
+def query_names(conn: Connection) -> IdNames:
+    """Every query's database id and external id."""
+    return id_names(conn, Query)
+
+
 def _result_rows(conn: Connection, system_ids: list[int] | None):
     """(system, query, document, score) arrays of `result`, for some systems or all."""
     stmt = select(Result.system_id, Result.query_id, Result.document_id, Result.score)
@@ -85,14 +90,12 @@ def _in_trec_order(sid, qid, did, score, docs: IdNames):
     return sid[order], qid[order], did[order], score[order]
 
 
-def write_run_arrays(session: Session, system_id: int, query_id, document_id, score, docno) -> None:
-    """(Re)write one system's arrays from the results just written for it (database ids,
-    scores, and the docnos that break score ties): call it in that same transaction."""
-    order = trec_order(query_id, score, docno)
+def write_run_arrays(session: Session, system_id: int, query_id, document_id, score) -> None:
+    """(Re)write one system's arrays from the results just written for it, given in
+    trec_eval's order grouped by query id (database ids): call it in that same transaction."""
     session.execute(delete(RunArrays).where(RunArrays.system_id == system_id))
     session.execute(insert(RunArrays), [_row(
-        system_id, np.asarray(query_id)[order], np.asarray(document_id)[order],
-        np.asarray(score, dtype=np.float64)[order],
+        system_id, np.asarray(query_id), np.asarray(document_id), np.asarray(score, dtype=np.float64),
     )])
 
 
@@ -139,7 +142,7 @@ def fill_run_arrays(session: Session) -> int:
     return len(missing)
 
 
-def load_stored_runs(conn: Connection, docs: IdNames | None = None) -> StoredRuns:
+def load_stored_runs(conn: Connection) -> StoredRuns:
     """Every system's results in trec_eval's order: from `run_arrays`, and from `result`
     for systems without a current row."""
     systems = conn.execute(select(System.id, System.tag).order_by(System.id)).all()
@@ -155,9 +158,8 @@ def load_stored_runs(conn: Connection, docs: IdNames | None = None) -> StoredRun
     fallback = None
     if missing:
         sid, qid, did, score = _result_rows(conn, missing)
-        if sid.size:
-            docs = docs or id_names(conn, Document)
-        fallback = _in_trec_order(sid, qid, did, score, docs) if sid.size else (sid, qid, did, score)
+        fallback = (_in_trec_order(sid, qid, did, score, id_names(conn, Document)) if sid.size
+                    else (sid, qid, did, score))
     parts_q, parts_d, parts_s, sizes = [], [], [], []
     for sid, _ in systems:
         if sid in blobs:
@@ -188,4 +190,4 @@ def load_stored_runs(conn: Connection, docs: IdNames | None = None) -> StoredRun
 
 
 __all__ = ["ENCODING", "IdNames", "StoredRuns", "fill_run_arrays", "id_names", "load_stored_runs",
-           "runs_token", "write_run_arrays"]
+           "query_names", "runs_token", "write_run_arrays"]

@@ -57,7 +57,7 @@ from workbench.tui.widgets.status_line import StatusLine
 def describe(exc: BaseException) -> str:
     """A one-line message for the user: a WorkbenchError's text, a database error's first
     line (never SQLAlchemy's SQL dump and link), else type: first line."""
-    from workbench.campaign.writing import is_driver_error, one_line
+    from workbench.errors import is_driver_error, one_line
     from workbench.errors import WorkbenchError
 
     if isinstance(exc, WorkbenchError):

@@ -21,7 +21,8 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 from workbench.campaign import lead_views
 from workbench.campaign.live import DataVersion
 from workbench.campaign.score_export import render_score_table
-from workbench.campaign.scoring import ScoreTable, ScoreTracker, campaign_measures
+from workbench.campaign.scoring import ScoreTable, ScoreTracker
+from workbench.campaign.settings import campaign_measures
 from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
 
 SORT_MARK = {False: " ▼", True: " ▲"}
