@@ -22,11 +22,12 @@ def _source(name, table):
     """table: system -> list of per-query scores (q1, q2, ...; None = not scored)."""
     systems = tuple(table)
     nq = max(len(v) for v in table.values())
-    per_query = {
-        f"q{i + 1}": {s: table[s][i] for s in systems if table[s][i] is not None} for i in range(nq)
-    }
-    means = {s: float(np.mean([v for v in table[s] if v is not None])) for s in systems}
-    return SourceScores(name, systems, per_query, means)
+    present = np.array([[i < len(table[s]) and table[s][i] is not None for i in range(nq)]
+                        for s in systems])
+    values = np.array([[table[s][i] if present[k, i] else 0.0 for i in range(nq)]
+                       for k, s in enumerate(systems)])
+    means = np.array([np.mean([v for v in table[s] if v is not None]) for s in systems])
+    return SourceScores(name, systems, values, present, means, present.any(axis=1))
 
 
 CONSENSUS = _source("consensus", {"A": [0.9, 0.8, 0.7, 0.9], "B": [0.5, 0.6, 0.4, 0.7],
@@ -68,7 +69,7 @@ def test_t_tests_with_holm_against_scipy_and_statsmodels():
     assert report.tests_source == "consensus"
     pairs = [(t.a, t.b) for t in report.tests]
     assert pairs == [("A", "B"), ("A", "D"), ("A", "C"), ("B", "D"), ("B", "C"), ("D", "C")]
-    table = {s: [CONSENSUS.per_query[q][s] for q in ("q1", "q2", "q3", "q4")] for s in "ABCD"}
+    table = {s: CONSENSUS.values[i].tolist() for i, s in enumerate(CONSENSUS.systems)}
     p = [ss.ttest_rel(table[a], table[b]).pvalue for a, b in pairs]
     assert [t.p_value for t in report.tests] == pytest.approx(p)
     assert [t.p_holm for t in report.tests] == pytest.approx(multipletests(p, method="holm")[1])

@@ -53,7 +53,7 @@ def test_pr_curves_are_the_iprec_means_of_score(sample):
     curves = lv.pr_curves(sample, assessor="bob")
     table = score_campaign(sample, ["iprec_at_recall"], assessor="bob")
     for system, values in curves.items():
-        assert values == [table.means[system][m] for m in table.measures]
+        assert values == [table.mean(system, m) for m in table.measures]
         assert len(values) == 11 and all(a >= b for a, b in zip(values, values[1:]))
 
 

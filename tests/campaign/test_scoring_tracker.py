@@ -26,7 +26,7 @@ def test_values_match_pytrec_eval(db):
     camp = build_campaign(db, n_queries=4, n_systems=3, depth=12)
     _grade_some(db, camp)
     table = score_campaign(db, ["nDCG@10", "AP", "bpref", "P@10"], assessor="alice")
-    assert table.measures == ("map", "bpref", "P_10", "ndcg_cut_10")
+    assert table.labels == ("map", "bpref", "P_10", "ndcg_cut_10")
     assert table.systems == tuple(camp.systems)
     from workbench.campaign.qrels import derive_qrels
 
@@ -36,32 +36,40 @@ def test_values_match_pytrec_eval(db):
     assert sorted(table.queries) == sorted(qrels) == ["q1", "q2", "q3"]
     for tag, run in stored_runs(db).items():
         oracle = pytrec_eval.RelevanceEvaluator(qrels, set(ORACLE.values())).evaluate(run)
-        assert table.n_queries[tag] == len(oracle)
+        assert table.n_queries[table.row(tag)] == len(oracle)
         for q, values in oracle.items():
             for label, name in ORACLE.items():
-                assert table.per_query[q][tag][label] == pytest.approx(values[name], abs=1e-9)
+                assert table.value(tag, q, label) == pytest.approx(values[name], abs=1e-9)
         for label, name in ORACLE.items():
             mean = sum(v[name] for v in oracle.values()) / len(oracle)
-            assert table.means[tag][label] == pytest.approx(mean, abs=1e-9)
+            assert table.mean(tag, label) == pytest.approx(mean, abs=1e-9)
+
+
+def same_scores(a, b) -> bool:
+    """Two tables hold the same systems, queries and values (exactly)."""
+    return (a.systems == b.systems and a.queries == b.queries and a.measures == b.measures
+            and (a.present == b.present).all() and (a.n_queries == b.n_queries).all()
+            and all((a.values[m][a.present] == b.values[m][b.present]).all()
+                    and (a.means[m] == b.means[m]).all() for m in a.measures))
 
 
 def test_incremental_update_equals_full_reload(db):
     camp = build_campaign(db, n_queries=3, n_systems=4, depth=8)
     tracker = ScoreTracker(db, assessor="alice")
     empty = tracker.load()
-    assert empty.queries == () and all(n == 0 for n in empty.n_queries.values())
+    assert empty.queries == () and not empty.n_queries.any()
     order = camp.queues["q2"]["alice"]
     for i, d in enumerate(order[:5]):
         record_grade(db, "alice", "q2", d, i % 4)
         tracker.mark_dirty("q2")
         live = tracker.refresh()
         full = ScoreTracker(db, assessor="alice").load()
-        assert live.per_query == full.per_query and live.means == full.means
+        assert same_scores(live, full)
     record_grade(db, "alice", "q1", camp.queues["q1"]["alice"][0], 3)
     live = tracker.update_query("q1")
     full = ScoreTracker(db, assessor="alice").load()
     assert live.queries == full.queries == ("q1", "q2")
-    assert live.means == full.means
+    assert same_scores(live, full)
 
 
 def test_consensus_source_and_campaign_default_measures(db):
@@ -70,9 +78,9 @@ def test_consensus_source_and_campaign_default_measures(db):
         for d in camp.queues["q1"][who]:
             record_grade(db, who, d and "q1", d, g)
     table = score_campaign(db, consensus="mean")  # campaign default: nDCG@10 AP bpref P@10
-    assert set(table.measures) == {"map", "bpref", "P_10", "ndcg_cut_10"}
+    assert set(table.labels) == {"map", "bpref", "P_10", "ndcg_cut_10"}
     assert table.source == "consensus:mean" and table.queries == ("q1",)
     # mean of 1 and 3 is 2: every pooled doc relevant; all docs of each run are pooled
     for tag in table.systems:
-        assert table.per_query["q1"][tag]["P_10"] == pytest.approx(0.6)
-        assert table.per_query["q1"][tag]["map"] == pytest.approx(6 / len(camp.queues["q1"]["a"]))
+        assert table.value(tag, "q1", "P_10") == pytest.approx(0.6)
+        assert table.value(tag, "q1", "map") == pytest.approx(6 / len(camp.queues["q1"]["a"]))

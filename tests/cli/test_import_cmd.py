@@ -156,4 +156,4 @@ def test_several_runs_in_one_command_are_one_transaction(tmp_path, capsys):
     finally:
         database.close()
     assert table.systems == ("A", "B")
-    assert table.per_query["q1"] == {"A": {"P_1": 0.0}, "B": {"P_1": 1.0}}
+    assert [table.value(s, "q1", "P_1") for s in table.systems] == [0.0, 1.0]

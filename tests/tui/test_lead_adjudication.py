@@ -83,7 +83,7 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
         sb = board_screen.query_one("#sb-table", DataTable)
         shown = {r[1]: r[3] for r in rows(sb)}  # the map column
         assert shown == {s: f"{v['map']:.4f}" for s, v in adjudicated.items()}
-        assert app.screen.data.table.per_query  # built from the adjudicated qrels
+        assert app.screen.data.table.queries  # built from the adjudicated qrels
 
 
 async def test_clearing_a_final_grade_and_pending_filter(sample_db):

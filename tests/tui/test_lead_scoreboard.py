@@ -62,7 +62,7 @@ async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
         box = screen.query_one("#sb-measures", Input)
         box.value = "P@5 RR"
         await pilot.press("enter")
-        await wait_for(app, pilot, lambda: "P_5" in screen.data.table.measures)
+        await wait_for(app, pilot, lambda: "P_5" in screen.data.table.labels)
         await settle(app, pilot)
         assert header(dt)[3:] == ["recip_rank ▼", "P_5", "Judged@5", "unjudged@5"]  # registry order
         typed = _means(cli_json(sample_db, "score", "--assessor", "alice", "-m", "P@5", "-m", "RR"))

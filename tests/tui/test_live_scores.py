@@ -57,13 +57,13 @@ async def test_panel_values_equal_workbench_score(campaign, capsys):
         row = [line for line in shown.splitlines() if label in line]
         assert len(row) == 2  # the query table and the means table
         for q in ("q1", "q2"):
-            for m in table.measures:
-                assert f"{table.per_query[q][tag][m]:.4f}" == expected[tag][(m, q)]
-        for m in table.measures:
-            assert f"{table.means[tag][m]:.4f}" == expected[tag][(m, "all")]
+            for m in table.labels:
+                assert f"{table.value(tag, q, m):.4f}" == expected[tag][(m, q)]
+        for m in table.labels:
+            assert f"{table.mean(tag, m):.4f}" == expected[tag][(m, "all")]
         # what is drawn is the same numbers: current query (q1) row, then the means row
-        q_cells = [f"{table.per_query['q1'][tag][m]:.4f}" for m in table.measures]
-        mean_cells = [f"{table.means[tag][m]:.4f}" for m in table.measures]
+        q_cells = [f"{table.value(tag, 'q1', m):.4f}" for m in table.labels]
+        mean_cells = [f"{table.mean(tag, m):.4f}" for m in table.labels]
         n = len(table.measures)
         assert row[0].split(label, 1)[1].split()[:n] == q_cells
         assert row[1].split(label, 1)[1].split()[:n] == mean_cells

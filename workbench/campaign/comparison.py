@@ -39,15 +39,22 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SourceScores:
-    """One measure under one qrels source: per_query[query][system] and means[system]
-    (the mean over the queries the system was scored on)."""
+    """One measure under one qrels source, as arrays: `values[i, j]` is system i's score on
+    query j where `present[i, j]`; `means[i]` its mean over those queries where
+    `scored[i]` (a system scored on no query cannot be ranked)."""
 
     source: str
     systems: tuple[str, ...]
-    per_query: dict[str, dict[str, float]]
-    means: dict[str, float]
+    values: np.ndarray  # (systems x queries) float64
+    present: np.ndarray  # (systems x queries) bool
+    means: np.ndarray  # (systems,) float64
+    scored: np.ndarray  # (systems,) bool
+
+    def mean_of(self) -> dict[str, float]:
+        """system -> mean, for the scored systems (what reports print)."""
+        return {s: float(v) for s, v, ok in zip(self.systems, self.means.tolist(), self.scored) if ok}
 
 
 @dataclass(frozen=True)
@@ -125,9 +132,12 @@ def _num(value: float) -> float | None:
 
 
 def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationRow:
-    common = [s for s in a.systems if s in a.means and s in b.means]
-    x = np.array([a.means[s] for s in common], dtype=np.float64)
-    y = np.array([b.means[s] for s in common], dtype=np.float64)
+    b_row = {s: i for i, s in enumerate(b.systems)}
+    rows = [(i, b_row[s]) for i, s in enumerate(a.systems)
+            if a.scored[i] and s in b_row and b.scored[b_row[s]]]
+    common = [a.systems[i] for i, _ in rows]
+    x = a.means[[i for i, _ in rows]].astype(np.float64)
+    y = b.means[[j for _, j in rows]].astype(np.float64)
     nan = math.nan
     if len(common) < 2:
         return CorrelationRow(a.source, b.source, len(common), nan, nan, nan, nan)
@@ -142,15 +152,39 @@ def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationR
     )
 
 
-def _paired(scores: SourceScores, a: str, b: str) -> tuple[np.ndarray, np.ndarray]:
-    rows = [
-        (by_system[a], by_system[b])
-        for by_system in scores.per_query.values()
-        if a in by_system and b in by_system
-        and not (math.isnan(by_system[a]) or math.isnan(by_system[b]))
+def _pair_tests(primary: SourceScores, order: list[str], test: str, seed: int,
+                n_resamples: int | None) -> list[TestRow]:
+    """The paired test of every pair of systems (a ranked above b) over the queries both
+    were scored on, Holm-adjusted. t-tests of pairs scored on the same queries run as one
+    array operation (sig.paired_t_tests); the others one by one."""
+    row = {s: i for i, s in enumerate(primary.systems)}
+    ok = primary.present & ~np.isnan(primary.values)
+    pairs = list(itertools.combinations(order, 2))
+    ia = np.array([row[a] for a, _ in pairs], dtype=np.int64)
+    ib = np.array([row[b] for _, b in pairs], dtype=np.int64)
+    both = ok[ia] & ok[ib] if pairs else np.zeros((0, ok.shape[1]), dtype=bool)
+    n = both.sum(axis=1)
+    nan = math.nan
+    raw = [(a, b, int(k), nan, nan, nan, nan) for (a, b), k in zip(pairs, n.tolist())]
+    todo = np.flatnonzero(n > 0)
+    if test == "t":  # pairs with one common query set: one array operation per set
+        full = todo[both[todo].all(axis=1)] if ok.size else todo[:0]
+        if full.size:
+            mean, _, p = sig.paired_t_tests(primary.values[ia[full]], primary.values[ib[full]])
+            for k, m_, p_ in zip(full.tolist(), mean.tolist(), p.tolist()):
+                a, b = pairs[k]
+                raw[k] = (a, b, int(n[k]), m_, p_, nan, nan)
+            todo = np.setdiff1d(todo, full)
+    for k in todo.tolist():
+        a, b = pairs[k]
+        x, y = primary.values[ia[k], both[k]], primary.values[ib[k], both[k]]
+        r = sig.run_test(test, x, y, seed=seed, n=n_resamples)
+        raw[k] = (a, b, x.size, r.mean_diff, r.p_value, r.low, r.high)
+    adjusted = sig.holm([r[4] for r in raw])
+    return [
+        TestRow(a, b, k, diff, p, float(ph), low, high)
+        for (a, b, k, diff, p, low, high), ph in zip(raw, adjusted)
     ]
-    pairs = np.array(rows, dtype=np.float64).reshape(-1, 2)
-    return pairs[:, 0], pairs[:, 1]
 
 
 def compare_tables(
@@ -168,7 +202,7 @@ def compare_tables(
         raise ValueError(f"unknown test {test!r}; choose from {', '.join(sig.TESTS)}")
     rankings = {
         s.source: corr.rank_order(
-            [x for x in s.systems if x in s.means], [s.means[x] for x in s.systems if x in s.means]
+            [x for x, ok in zip(s.systems, s.scored) if ok], s.means[s.scored].tolist()
         )
         for s in sources
     }
@@ -176,24 +210,11 @@ def compare_tables(
     tests: list[TestRow] = []
     primary = sources[0] if sources else None
     if primary is not None:
-        order = rankings[primary.source]  # pairs in ranking order: a ranked above b
-        raw = []
-        for a, b in itertools.combinations(order, 2):
-            x, y = _paired(primary, a, b)
-            if x.size == 0:
-                raw.append((a, b, 0, math.nan, math.nan, math.nan, math.nan))
-                continue
-            r = sig.run_test(test, x, y, seed=seed, n=n_resamples)
-            raw.append((a, b, x.size, r.mean_diff, r.p_value, r.low, r.high))
-        adjusted = sig.holm([r[4] for r in raw])
-        tests = [
-            TestRow(a, b, n, diff, p, float(ph), low, high)
-            for (a, b, n, diff, p, low, high), ph in zip(raw, adjusted)
-        ]
+        tests = _pair_tests(primary, rankings[primary.source], test, seed, n_resamples)
     return ComparisonReport(
         measure=measure,
         sources=tuple(s.source for s in sources),
-        means={s.source: dict(s.means) for s in sources},
+        means={s.source: s.mean_of() for s in sources},
         rankings=rankings,
         correlations=correlations,
         tests=tests,
@@ -220,18 +241,11 @@ def source_scores(table, measure: str) -> SourceScores:
     """One measure out of a `campaign.scoring.ScoreTable`. Systems scored on no query
     are left out of the means (they cannot be ranked). The table labels measures
     canonically (nDCG@10 -> ndcg_cut_10)."""
-    if measure not in table.measures:
-        measure = measure_label(measure)
-    per_query = {
-        q: {sys: vals[measure] for sys, vals in by_system.items() if measure in vals}
-        for q, by_system in table.per_query.items()
-    }
-    means = {
-        s: table.means[s][measure]
-        for s in table.systems
-        if table.n_queries.get(s, 0) > 0 and measure in table.means.get(s, {})
-    }
-    return SourceScores(table.source, tuple(table.systems), per_query, means)
+    m = table.measure(measure_label(measure) if measure not in table.labels else measure)
+    scored = table.scored()
+    means = np.where(scored, table.means[m], math.nan)
+    return SourceScores(table.source, tuple(table.systems), table.values[m], table.present,
+                        means, scored)
 
 
 def compare_systems(
@@ -253,11 +267,9 @@ def compare_systems(
     `other_measures` adds, for each, the ranking by that measure under the consensus as
     one more source named "<consensus source> <measure>" (rankings under two measures);
     tests always use `measure` under the consensus."""
-    from sqlalchemy import select
-
     from workbench.campaign.scoring import load_runs, score_campaign
     from workbench.errors import NotFoundError
-    from workbench.store.models import Assessor
+    from workbench.store.assessors import all_assessor_names
 
     for name in (measure, *other_measures):
         measure_label(name)  # one measure each, or a usage error before any work
@@ -267,7 +279,7 @@ def compare_systems(
     sources = [source_scores(consensus_table, measure)]
     if by_assessor or assessors:
         with db.read() as s:
-            known = list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
+            known = all_assessor_names(s)
         if assessors:
             names = list(assessors)
         else:  # not a lead who only adjudicated
@@ -281,8 +293,8 @@ def compare_systems(
             sources.append(source_scores(table, measure))
     for other in other_measures:
         extra = source_scores(consensus_table, other)
-        sources.append(SourceScores(f"{extra.source} {other}", extra.systems, extra.per_query,
-                                    extra.means))
+        sources.append(SourceScores(f"{extra.source} {other}", extra.systems, extra.values,
+                                    extra.present, extra.means, extra.scored))
     return compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )
@@ -328,14 +340,21 @@ def compare_files(
         m = parse_measure(name)
         evaluations = evaluate_many(qrels.qid, qrels.docno, qrels.rel, arrays, [m],
                                     rel_level=rel_level)
-        per_query: dict[str, dict[str, float]] = {}
-        means: dict[str, float] = {}
-        for tag, ev in zip(tags, evaluations):
-            for q, v in zip(ev.qids, ev.per_query[m].tolist()):
-                per_query.setdefault(q, {})[tag] = v
+        # columns: queries in first-seen order over the runs (the order tests pair them in)
+        column: dict[str, int] = {}
+        for ev in evaluations:
+            for q in ev.qids:
+                column.setdefault(q, len(column))
+        values = np.zeros((len(tags), len(column)))
+        present = np.zeros((len(tags), len(column)), dtype=bool)
+        means = np.full(len(tags), math.nan)
+        for i, ev in enumerate(evaluations):
+            cols = np.array([column[q] for q in ev.qids], dtype=np.int64)
+            values[i, cols] = ev.per_query[m]
+            present[i, cols] = True
             if ev.qids:
-                means[tag] = ev.summary[m]
-        return SourceScores(label, tuple(tags), per_query, means)
+                means[i] = ev.summary[m]
+        return SourceScores(label, tuple(tags), values, present, means, present.any(axis=1))
 
     all_qrels = [read_qrels(p) for p in qrels_paths]  # every file checked before scoring
     sources = [scores(q, measure, str(p)) for q, p in zip(all_qrels, qrels_paths)]

@@ -141,16 +141,18 @@ def export_scores(
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SCORE_COLUMNS)
     count = 0
-    for system in table.systems:
+    by_name = sorted(range(len(table.queries)), key=table.queries.__getitem__)
+    for i, system in enumerate(table.systems):
         if per_query:
-            for query in sorted(table.per_query):
-                values = table.per_query[query].get(system)
-                for measure in table.measures if values else ():
-                    writer.writerow([system, query, measure, _value(measure, values[measure])])
+            for j in by_name:
+                if not table.present[i, j]:
+                    continue
+                for label, measure in zip(table.labels, table.measures):
+                    writer.writerow([system, table.queries[j], label,
+                                     _value(label, table.values[measure][i, j])])
                     count += 1
-        for measure in table.measures:
-            value = table.means[system][measure]
-            writer.writerow([system, "all", measure, _value(measure, value)])
+        for label, measure in zip(table.labels, table.measures):
+            writer.writerow([system, "all", label, _value(label, table.means[measure][i])])
             count += 1
     return count
 

@@ -94,9 +94,9 @@ def pr_curves(
 
     table = score_campaign(db, ["iprec_at_recall"], assessor=assessor, consensus=consensus)
     return {
-        system: [table.means[system][m] for m in table.measures]
-        for system in table.systems
-        if table.n_queries.get(system, 0)
+        system: [float(table.means[m][i]) for m in table.measures]
+        for i, system in enumerate(table.systems)
+        if table.n_queries[i]
     }
 
 

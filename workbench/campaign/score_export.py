@@ -16,14 +16,15 @@ def score_grid(table: ScoreTable, systems: list[str] | None = None) -> ScoresGri
     """A ScoreTable's means as a grid; `systems` gives the row order (default: the
     table's, i.e. import order)."""
     order = systems if systems is not None else list(table.systems)
+    rows = []
+    for s in order:
+        i = table.row(s)
+        rows.append((s, int(table.n_queries[i]), tuple(float(table.means[m][i]) for m in table.measures)))
     return ScoresGrid(
         table.source,
-        tuple(table.measures),
-        tuple(
-            (s, table.n_queries.get(s, 0), tuple(table.means[s][m] for m in table.measures))
-            for s in order
-        ),
-        frozenset(table.counts),
+        table.labels,
+        tuple(rows),
+        frozenset(label for label, m in zip(table.labels, table.measures) if m.is_count),
     )
 
 

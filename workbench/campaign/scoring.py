@@ -24,27 +24,74 @@ from workbench.campaign.database import Database
 from workbench.campaign.qrels import qrels_ids, source_label
 from workbench.campaign.settings import campaign_measures, campaign_threshold
 from workbench.metrics.evaluate import RunArrays
+from workbench.metrics.measures import Measure
 from workbench.store.run_arrays import load_stored_runs, query_names, runs_token
 
 DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ScoreTable:
-    """Per-query and mean values. `systems` are run tags in stable (import) order."""
+    """Every system's scores under one qrels source, as arrays keyed by `Measure`.
 
-    measures: tuple[str, ...]
+    Row i is `systems[i]` (import order); column j is `queries[j]`, the queries evaluated
+    for at least one system (database order). `values[m][i, j]` holds where
+    `present[i, j]`; `means[m][i]` is system i's trec_eval `all` value over its
+    `n_queries[i]` evaluated queries (a sum for counts)."""
+
+    measures: tuple[Measure, ...]
     systems: tuple[str, ...]
-    # query -> system -> measure -> value
-    per_query: dict[str, dict[str, dict[str, float]]]
-    # system -> measure -> mean (or sum for counts) over that system's evaluated queries
-    means: dict[str, dict[str, float]]
-    # system -> number of queries averaged
-    n_queries: dict[str, int]
+    queries: tuple[str, ...]
+    values: dict[Measure, np.ndarray]  # (systems x queries) float64
+    present: np.ndarray  # (systems x queries) bool
+    means: dict[Measure, np.ndarray]  # (systems,) float64
+    n_queries: np.ndarray  # (systems,) int64
     source: str = ""
-    queries: tuple[str, ...] = field(default_factory=tuple)
-    # labels of count measures (num_ret, num_rel, ...): printed as integers
-    counts: frozenset[str] = frozenset()
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The measures' printed names (trec_eval's where there is one: ndcg_cut_10)."""
+        return tuple(label_of(m) for m in self.measures)
+
+    def measure(self, name: str) -> Measure:
+        """The measure printed as `name`, or parsed from it (nDCG@10 -> ndcg_cut_10)."""
+        for m in self.measures:
+            if label_of(m) == name:
+                return m
+        from workbench.metrics.measures import parse_measures
+
+        parsed = parse_measures([name])
+        if len(parsed) == 1 and parsed[0] in self.values:
+            return parsed[0]
+        raise KeyError(name)
+
+    def row(self, system: str) -> int:
+        return self.systems.index(system)
+
+    def value(self, system: str, query: str, measure: "Measure | str") -> float | None:
+        """One system's value on one query (None where it was not evaluated)."""
+        m = measure if isinstance(measure, Measure) else self.measure(measure)
+        i, j = self.row(system), self.queries.index(query)
+        return float(self.values[m][i, j]) if self.present[i, j] else None
+
+    def mean(self, system: str, measure: "Measure | str") -> float:
+        m = measure if isinstance(measure, Measure) else self.measure(measure)
+        return float(self.means[m][self.row(system)])
+
+    def scored(self) -> np.ndarray:
+        """Which systems were evaluated on at least one query (can be ranked)."""
+        return self.n_queries > 0
+
+
+def label_of(m: Measure) -> str:
+    """The name a measure is printed under (trec_eval's where there is one)."""
+    return m.label or str(m)
+
+
+def empty_table(measures: tuple[Measure, ...], source: str) -> ScoreTable:
+    return ScoreTable(measures, (), (), {m: np.zeros((0, 0)) for m in measures},
+                      np.zeros((0, 0), dtype=bool), {m: np.zeros(0) for m in measures},
+                      np.zeros(0, dtype=np.int64), source)
 
 
 class ScoreTracker:
@@ -168,10 +215,6 @@ class ScoreTracker:
                 ))
             return out
 
-    def is_count(self, label: str) -> bool:
-        """Whether a measure label is a count (printed as an integer, summed)."""
-        return self._evaluator is not None and self._evaluator.is_count(label)
-
     # ---- internals -------------------------------------------------------------------
 
     def _evaluate(self, qrels, cols: np.ndarray | None) -> None:
@@ -207,35 +250,23 @@ class ScoreTracker:
             self._present[i, index_cols] = present
 
     def _table(self) -> ScoreTable:
+        source = source_label(self.assessor, self.consensus)
+        parsed = self._evaluator.parsed if self._evaluator else ()
         runs = self._runs
         if runs is None:
-            return ScoreTable(self.measures, (), {}, {}, {}, source_label(self.assessor, self.consensus))
-        parsed = self._evaluator.parsed
-        labels = self._evaluator.labels
-        any_present = self._present.any(axis=0)
-        cols = np.flatnonzero(any_present)
-        names = [q.decode("utf-8") for q in runs.queries.names[cols].tolist()]
-        per_query: dict[str, dict[str, dict[str, float]]] = {}
-        columns = {label: self._values[m][:, cols].tolist() for label, m in zip(labels, parsed)}
-        present = self._present[:, cols].tolist()
-        for j, q in enumerate(names):
-            per_query[q] = {
-                tag: {label: columns[label][i][j] for label in labels}
-                for i, tag in enumerate(self.systems) if present[i][j]
-            }
-        means: dict[str, dict[str, float]] = {}
-        counts: dict[str, int] = {}
-        for i, tag in enumerate(self.systems):
-            mask = self._present[i]
-            counts[tag] = int(mask.sum())
-            means[tag] = {
-                label: self._evaluator.aggregate(m, self._values[m][i, mask])
-                for label, m in zip(labels, parsed)
-            }
+            return empty_table(parsed, source)
+        cols = np.flatnonzero(self._present.any(axis=0))
+        present = self._present[:, cols]
         return ScoreTable(
-            self.measures, self.systems, per_query, means, counts,
-            source_label(self.assessor, self.consensus), tuple(names),
-            frozenset(m for m in self.measures if self.is_count(m)),
+            measures=parsed,
+            systems=self.systems,
+            queries=tuple(q.decode("utf-8") for q in runs.queries.names[cols].tolist()),
+            values={m: self._values[m][:, cols] for m in parsed},
+            present=present,
+            means={m: np.array([self._evaluator.aggregate(m, self._values[m][i, self._present[i]])
+                                for i in range(len(self.systems))]) for m in parsed},
+            n_queries=self._present.sum(axis=1).astype(np.int64),
+            source=source,
         )
 
 
@@ -327,33 +358,18 @@ def score_campaign(
 
 
 class _Evaluator:
-    """Adapter to the metrics package's `evaluate` (the only place that knows it).
-
-    Measures are parsed once; a name may expand (`P` -> P_5 ... P_1000). Values are keyed
-    by the measure's printed label (trec_eval's name where there is one: `ndcg_cut_10`,
-    `map`, `P_10`), the names `eval --format trec` prints.
-    """
+    """The measures, parsed once (a name may expand: `P` -> P_5 ... P_1000), and the
+    metrics package's trec_eval averaging."""
 
     def __init__(self, names: tuple[str, ...], level: int) -> None:
-        from workbench.metrics.evaluate import aggregate, evaluate
+        from workbench.metrics.evaluate import aggregate
         from workbench.metrics.measures import parse_measures
 
-        self._evaluate = evaluate
         self._aggregate = aggregate
         parsed = parse_measures(list(names))
         self.parsed = tuple(m for m in parsed if m.family != "runid")
-        self.labels = tuple(m.label or str(m) for m in self.parsed)
+        self.labels = tuple(label_of(m) for m in self.parsed)
         self.level = level
-
-    def __call__(self, qrels, run) -> dict[str, dict[str, float]]:
-        ev = self._evaluate(*qrels, *run, self.parsed, rel_level=self.level)
-        return {
-            q: {label: float(ev.per_query[m][i]) for label, m in zip(self.labels, self.parsed)}
-            for i, q in enumerate(ev.qids)
-        }
 
     def aggregate(self, m, values: np.ndarray) -> float:
         return self._aggregate(m, values)
-
-    def is_count(self, label: str) -> bool:
-        return self.parsed[self.labels.index(label)].is_count

@@ -13,6 +13,7 @@ import json
 import sys
 
 import click
+import numpy as np
 
 from workbench.cli import db_option, resolve_db
 from workbench.errors import UsageError
@@ -20,8 +21,8 @@ from workbench.errors import UsageError
 FORMATS = ("trec", "table", "csv", "json")
 
 
-def _value(table, measure: str, value: float) -> str:
-    return str(int(round(value))) if measure in table.counts else f"{value:.4f}"
+def _value(measure, value: float) -> str:
+    return str(int(round(value))) if measure.is_count else f"{value:.4f}"
 
 
 def _trec_lines(tracker, per_query: bool) -> list[str]:
@@ -38,15 +39,13 @@ def _trec_lines(tracker, per_query: bool) -> list[str]:
 
 def _rows(table, per_query: bool):
     """(system, query, measure, value) in output order; query 'all' for the means."""
-    for tag in table.systems:
+    for i, tag in enumerate(table.systems):
         if per_query:
-            for q in table.queries:
-                values = table.per_query[q].get(tag)
-                if values is not None:
-                    for m in table.measures:
-                        yield tag, q, m, values[m]
+            for j in np.flatnonzero(table.present[i]).tolist():
+                for m in table.measures:
+                    yield tag, table.queries[j], m, table.values[m][i, j]
         for m in table.measures:
-            yield tag, "all", m, table.means[tag][m]
+            yield tag, "all", m, table.means[m][i]
 
 
 def _print_table(table, per_query: bool) -> None:
@@ -59,36 +58,40 @@ def _print_table(table, per_query: bool) -> None:
     if per_query:
         grid.add_column("query")
     grid.add_column("queries", justify="right")
-    for m in table.measures:
-        grid.add_column(Text(m), justify="right")
-    for tag in table.systems:
+    for label in table.labels:
+        grid.add_column(Text(label), justify="right")
+    for i, tag in enumerate(table.systems):
         if per_query:
-            for q in table.queries:
-                values = table.per_query[q].get(tag)
-                if values is not None:
-                    grid.add_row(Text(tag), Text(q), "", *[_value(table, m, values[m]) for m in table.measures])
+            for j in np.flatnonzero(table.present[i]).tolist():
+                grid.add_row(Text(tag), Text(table.queries[j]), "",
+                             *[_value(m, table.values[m][i, j]) for m in table.measures])
         cells = [Text(tag)] + ([Text("all")] if per_query else [])
-        grid.add_row(*cells, str(table.n_queries[tag]),
-                     *[_value(table, m, table.means[tag][m]) for m in table.measures])
+        grid.add_row(*cells, str(int(table.n_queries[i])),
+                     *[_value(m, table.means[m][i]) for m in table.measures])
     Console().print(grid)
 
 
 def _json(table, per_query: bool) -> dict:
+    def values(i: int, j: int | None) -> dict:
+        if j is None:
+            return {label: float(table.means[m][i]) for label, m in zip(table.labels, table.measures)}
+        return {label: float(table.values[m][i, j]) for label, m in zip(table.labels, table.measures)}
+
     return {
         "source": table.source,
-        "measures": list(table.measures),
+        "measures": list(table.labels),
         "systems": [
             {
                 "system": tag,
-                "n_queries": table.n_queries[tag],
-                "mean": table.means[tag],
+                "n_queries": int(table.n_queries[i]),
+                "mean": values(i, None),
                 **(
-                    {"per_query": {q: table.per_query[q][tag] for q in table.queries
-                                   if tag in table.per_query[q]}}
+                    {"per_query": {table.queries[j]: values(i, j)
+                                   for j in np.flatnonzero(table.present[i]).tolist()}}
                     if per_query else {}
                 ),
             }
-            for tag in table.systems
+            for i, tag in enumerate(table.systems)
         ],
     }
 
@@ -107,7 +110,7 @@ def _json(table, per_query: bool) -> dict:
 def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring import ScoreTracker
+    from workbench.campaign.scoring import ScoreTracker, label_of
 
     if assessor and consensus:
         raise UsageError("give either --assessor or --consensus, not both")
@@ -129,6 +132,6 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["system", "query", "measure", "value"])
         for tag, q, m, v in _rows(table, per_query):
-            writer.writerow([tag, q, m, _value(table, m, v)])
+            writer.writerow([tag, q, label_of(m), _value(m, v)])
     else:
         _print_table(table, per_query)

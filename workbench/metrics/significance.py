@@ -12,11 +12,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy.special import stdtr  # scipy.stats.t.sf is stdtr(df, -t); scipy.stats takes 0.7 s to import
 
 __all__ = [
     "TestResult",
     "paired_t_test",
+    "paired_t_tests",
     "randomization_test",
     "bootstrap_test",
     "bootstrap_ci",
@@ -72,8 +73,28 @@ def paired_t_test(a, b) -> TestResult:
             return TestResult("t", n, mean, 0.0, 1.0)
         return TestResult("t", n, mean, math.copysign(math.inf, mean), 0.0)
     t = mean / (sd / math.sqrt(n))
-    p = float(2 * stats.t.sf(abs(t), n - 1))
+    p = float(2 * stdtr(n - 1, -abs(t)))
     return TestResult("t", n, mean, t, min(p, 1.0))
+
+
+def paired_t_tests(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+    """`paired_t_test` of every row pair at once: a and b are (pairs x queries) with every
+    query paired. Returns (mean difference, t, p) arrays, each value equal to what
+    `paired_t_test(a[i], b[i])` gives (the same reductions over the same order)."""
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    pairs, n = d.shape
+    mean = d.mean(axis=1)
+    if n < 2:
+        nan = np.full(pairs, math.nan)
+        return mean, nan, nan.copy()
+    sd = d.std(axis=1, ddof=1)
+    flat = (sd == 0.0) | (sd <= 1e-14 * np.maximum(1.0, np.abs(mean)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / (sd / math.sqrt(n))
+    p = np.minimum(2 * stdtr(n - 1, -np.abs(t)), 1.0)
+    t = np.where(flat, np.where(mean == 0.0, 0.0, np.copysign(math.inf, mean)), t)
+    p = np.where(flat, np.where(mean == 0.0, 1.0, 0.0), p)
+    return mean, t, p
 
 
 def _batches(total: int, n: int):

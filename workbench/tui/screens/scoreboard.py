@@ -31,8 +31,9 @@ SORT_MARK = {False: " ▼", True: " ▲"}
 def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
     """Unjudged documents in the system's top k, summed over its evaluated queries:
     Σ (1 − Judged@k) · k (Judged@k divides by k; a run shorter than k counts its gap too)."""
-    return round(sum((1.0 - values[system][judged]) * k
-                     for values in table.per_query.values() if system in values))
+    i = table.row(system)
+    values = table.values[table.measure(judged)][i, table.present[i]]
+    return round(sum((1.0 - v) * k for v in values.tolist()))
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class ScoreboardScreen(LeadScreen):
         else:
             table = tracker.refresh()  # only the queries judged since the last draw
         # the label of our Judged@k column (not the last one: the registry orders columns)
-        label = next((m for m in table.measures if m == judged), judged)
+        label = next((m for m in table.labels if m == judged), judged)
         return Board(table, label, k, lead_views.qrels_sources(db), measures, tracker, self.source)
 
     def _mark_changed_queries(self) -> None:
@@ -131,7 +132,7 @@ class ScoreboardScreen(LeadScreen):
     # ---- drawing ---------------------------------------------------------------------
 
     def _columns(self, board: Board) -> list[str]:
-        return list(board.table.measures)
+        return list(board.table.labels)
 
     def _sort_index(self, board: Board) -> int:
         """The sort column: the one chosen, else the first real measure (not Judged@k)."""
@@ -143,10 +144,12 @@ class ScoreboardScreen(LeadScreen):
     def ordered_systems(self, board: Board) -> list[str]:
         table = board.table
         cols = self._columns(board)
-        col = cols[self._sort_index(board)]
+        means = table.means[table.measure(cols[self._sort_index(board)])].tolist()
+        row = {s: i for i, s in enumerate(table.systems)}
 
         def key(system: str):
-            value = table.means[system][col] if table.n_queries.get(system) else float("-inf")
+            i = row[system]
+            value = means[i] if table.n_queries[i] else float("-inf")
             return (value if value == value else float("-inf"), system)
 
         return sorted(table.systems, key=key, reverse=not self.sort_reverse)
@@ -184,19 +187,23 @@ class ScoreboardScreen(LeadScreen):
             c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
         ] + [f"unjudged@{board.k}"]
         place = table_place(dt)
-        best = {c: max((table.means[s][c] for s in table.systems if table.n_queries.get(s)),
-                       default=None) for c in cols}
+        measure = dict(zip(table.labels, table.measures))
+        means = {c: table.means[measure[c]].tolist() for c in cols}
+        counts = {c for c in cols if measure[c].is_count}
+        scored = table.n_queries.tolist()
+        best = {c: max((v for v, n in zip(means[c], scored) if n), default=None) for c in cols}
         rows = []
         for system in self.ordered_systems(board):
-            n = table.n_queries.get(system, 0)
+            i = table.row(system)
+            n = scored[i]
             cells = [Text("●" if system in self.marked else " ", style="bold"), Text(system), Text(str(n), justify="right")]
             for c in cols:
-                value = table.means[system][c] if n else None
-                text = num(value, c in table.counts)
+                value = means[c][i] if n else None
+                text = num(value, c in counts)
                 style = ""
                 if c == board.judged and value is not None and value < 0.8:
                     style = "yellow" if value >= 0.5 else "red"
-                elif value is not None and best[c] is not None and text == num(best[c], c in table.counts) and c not in table.counts:
+                elif value is not None and best[c] is not None and text == num(best[c], c in counts) and c not in counts:
                     style = "bold"
                 cells.append(Text(text, style=style, justify="right"))
             holes = unjudged(table, system, board.judged, board.k)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -58,7 +59,8 @@ class SystemDetailScreen(LeadScreen):
 
     def show(self, data: SystemScores) -> None:
         table = data.table
-        n = table.n_queries.get(self.system, 0)
+        r = table.row(self.system) if self.system in table.systems else None
+        n = int(table.n_queries[r]) if r is not None else 0
         self.query_one("#sd-head", Static).update(Text.assemble(
             (self.system, "bold"), " per query against ", (table.source, "bold"),
             f" · {n} queries averaged · Enter: ranked list with grades · s/r: sort · Esc: back",
@@ -67,7 +69,7 @@ class SystemDetailScreen(LeadScreen):
         place = table_place(dt)
         labels = ["query", "title"] + [
             m + ((" ▲" if self.sort_reverse else " ▼") if i == self.sort_column else "")
-            for i, m in enumerate(table.measures)]
+            for i, m in enumerate(table.labels)]
         if [str(c.label) for c in dt.columns.values()] != labels:
             dt.clear(columns=True)
             for i, label in enumerate(labels):
@@ -76,18 +78,17 @@ class SystemDetailScreen(LeadScreen):
         rows = []
         mean_cells = [Text("mean", style="bold"), Text("")]
         for m in table.measures:
-            mean_cells.append(Text(num(table.means[self.system][m] if n else None, m in table.counts),
+            mean_cells.append(Text(num(float(table.means[m][r]) if n else None, m.is_count),
                                    style="bold", justify="right"))
-        for q in table.queries:
-            values = table.per_query[q].get(self.system)
-            if values is None:
-                continue
+        for j in (np.flatnonzero(table.present[r]).tolist() if r is not None else ()):
+            q = table.queries[j]
+            values = [float(table.values[m][r, j]) for m in table.measures]
             cells = [Text(q), Text(data.titles.get(q, ""), overflow="ellipsis", no_wrap=True)]
-            cells += [Text(num(values[m], m in table.counts), justify="right") for m in table.measures]
+            cells += [Text(num(v, m.is_count), justify="right") for v, m in zip(values, table.measures)]
             rows.append((q, cells, values))
         if self.sort_column is not None and self.sort_column < len(table.measures):
-            m = table.measures[self.sort_column]
-            rows.sort(key=lambda r: (r[2][m], r[0]), reverse=not self.sort_reverse)
+            k = self.sort_column
+            rows.sort(key=lambda r: (r[2][k], r[0]), reverse=not self.sort_reverse)
         out = [(q, cells) for q, cells, _ in rows] + [("\x00mean", mean_cells)]
         fill_table(dt, out, place)
 
@@ -139,9 +140,9 @@ class SystemDetailScreen(LeadScreen):
         table = self.data.table
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(["system", "query", *table.measures])
-        for q in table.queries:
-            values = table.per_query[q].get(self.system)
-            if values is not None:
-                w.writerow([self.system, q, *(repr(float(values[m])) for m in table.measures)])
+        w.writerow(["system", "query", *table.labels])
+        i = table.row(self.system)
+        for j in np.flatnonzero(table.present[i]).tolist():
+            w.writerow([self.system, table.queries[j],
+                        *(repr(float(table.values[m][i, j])) for m in table.measures)])
         return out.getvalue()

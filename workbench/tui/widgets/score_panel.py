@@ -17,33 +17,39 @@ if TYPE_CHECKING:  # numpy only when the panel is first used
     from workbench.campaign.scoring import ScoreTable
 
 
-def _grid(table: ScoreTable, rows: list[tuple[str, dict[str, float] | None]]) -> Text:
+def _grid(table: ScoreTable, rows: list[tuple[str, list[float] | None]]) -> Text:
     """A fixed-width text grid: plain Text renders far faster than a rich Table, and the
-    panel redraws after every grade."""
-    widths = [max(len(m), 6) for m in table.measures]
+    panel redraws after every grade. Each row: a label and one value per measure."""
+    labels = table.labels
+    widths = [max(len(m), 6) for m in labels]
     label_w = max([len(label) for label, _ in rows] + [6])
     text = Text(no_wrap=True)
     text.append("system".ljust(label_w), style="bold")
-    for m, w in zip(table.measures, widths):
+    for m, w in zip(labels, widths):
         text.append("  " + m.rjust(w), style="bold")
     for label, values in rows:
         text.append("\n" + label.ljust(label_w))
-        for m, w in zip(table.measures, widths):
-            cell = f"{values[m]:.4f}" if values is not None else "-"
+        for k, w in enumerate(widths):
+            cell = f"{values[k]:.4f}" if values is not None else "-"
             text.append("  " + cell.rjust(w), style=None if values is not None else "dim")
     return text
 
 
 def panel_renderable(table: ScoreTable, query: str | None) -> Text:
     """The current query's values per system."""
-    per = table.per_query.get(query or "", {})
-    return _grid(table, [(tag, per.get(tag)) for tag in table.systems])
+    j = table.queries.index(query) if query in table.queries else None
+    return _grid(table, [
+        (tag, [table.values[m][i, j] for m in table.measures]
+         if j is not None and table.present[i, j] else None)
+        for i, tag in enumerate(table.systems)
+    ])
 
 
 def means_renderable(table: ScoreTable) -> Text:
     """Each system's mean over the queries judged so far."""
     return _grid(table, [
-        (tag, table.means[tag] if table.n_queries.get(tag) else None) for tag in table.systems
+        (tag, [table.means[m][i] for m in table.measures] if table.n_queries[i] else None)
+        for i, tag in enumerate(table.systems)
     ])
 
 
@@ -62,7 +68,7 @@ class ScorePanel(VerticalScroll, can_focus=False):
         shape = (table.systems, table.measures)
         layout = shape != self._shape
         self._shape = shape
-        n = max(table.n_queries.values(), default=0)
+        n = int(table.n_queries.max(initial=0))
         self.query_one("#score-query-head", Static).update(
             Text("This query, from your grades so far", style="bold"), layout=layout
         )
