@@ -83,6 +83,14 @@ class ScoreTable:
         return self.n_queries > 0
 
 
+def evaluation_threads() -> int:
+    """Threads evaluating systems at a full load: WORKBENCH_THREADS if set, else the cores."""
+    import os
+
+    env = os.environ.get("WORKBENCH_THREADS", "")
+    return int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+
+
 def label_of(m: Measure) -> str:
     """The name a measure is printed under (trec_eval's where there is one)."""
     return m.label or str(m)
@@ -236,15 +244,30 @@ class ScoreTracker:
         index = QrelsIndex(runs.queries.of(qi), id_keys(di), g)
         index_cols = runs.columns_of_names(index.qids)
         parsed = self._evaluator.parsed
-        for i in range(len(runs.stored.tags)):
+
+        def one(i: int):
             rows = runs.rows(i, cols)
             if isinstance(rows, np.ndarray) and rows.size == 0:
-                continue
+                return None
             run = RunArrays(runs.qid_bytes[rows], runs.docno_bytes[rows], runs.stored.score[rows])
             # rows are stored in trec_eval's order already: keep it ("input")
-            values, present = per_query_values(
+            return per_query_values(
                 index, run, parsed, rel_level=self.level, ties="input", check_duplicates=False
             )
+
+        systems = range(len(runs.stored.tags))
+        jobs = evaluation_threads() if cols is None else 1  # one query's update: too small to share
+        if jobs > 1 and len(systems) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(jobs) as pool:  # numpy's sorts and searches release the GIL
+                results = list(pool.map(one, systems))
+        else:
+            results = map(one, systems)
+        for i, result in zip(systems, results):
+            if result is None:
+                continue
+            values, present = result
             for m in parsed:
                 self._values[m][i, index_cols] = values[m]
             self._present[i, index_cols] = present
@@ -278,16 +301,23 @@ class LoadedRuns:
     def __init__(self, stored, queries) -> None:
         self.stored = stored
         self.queries = queries
-        self.qid_bytes = queries.of(stored.query_id)
+        q = stored.query_id
+        n = q.size
+        # (system, query) groups: rows are sorted by system, then query id
+        new = np.ones(n, dtype=bool)
+        new[1:] = q[1:] != q[:-1]
+        starts = stored.offsets[:-1]
+        new[starts[starts < n]] = True
+        heads = np.flatnonzero(new)
+        self._group_start = heads
+        self._group_end = np.append(heads[1:], n)
+        self._group_query = q[heads].astype(np.int64)
+        self._system_groups = np.searchsorted(heads, stored.offsets)  # groups of system i
+        self.qid_bytes = np.repeat(queries.of(self._group_query), self._group_end - heads)
         # Documents by database id (id_keys): the rows are in trec_eval's order already, so
         # docnos are needed only to match qrels rows, and ids do that without reading the
         # document table.
         self.docno_bytes = id_keys(stored.document_id)
-        # rows are sorted by (system, query id): one sortable key per row
-        n_sys = len(stored.tags)
-        system_of_row = np.repeat(np.arange(n_sys, dtype=np.int64), np.diff(stored.offsets))
-        self._width = int(queries.ids.max(initial=0)) + 2
-        self._row_key = system_of_row * self._width + stored.query_id
         self._col_of_name = {name: j for j, name in enumerate(queries.names.tolist())}
 
     def columns_of(self, queries: list[str]) -> np.ndarray:
@@ -300,13 +330,14 @@ class LoadedRuns:
 
     def rows(self, system: int, cols: np.ndarray | None):
         """The rows of `system` (a slice), or of its queries at `cols` (an index array)."""
-        a, b = int(self.stored.offsets[system]), int(self.stored.offsets[system + 1])
         if cols is None:
-            return slice(a, b)
-        qids = self.queries.ids[cols]
-        keys = system * self._width + qids
-        lo = np.searchsorted(self._row_key[a:b], keys) + a
-        hi = np.searchsorted(self._row_key[a:b], keys + 1) + a
+            return slice(int(self.stored.offsets[system]), int(self.stored.offsets[system + 1]))
+        a, b = int(self._system_groups[system]), int(self._system_groups[system + 1])
+        queries = self._group_query[a:b]
+        wanted = self.queries.ids[cols]
+        at = np.minimum(np.searchsorted(queries, wanted), max(b - a - 1, 0))
+        groups = a + at[(b > a) & (queries[at] == wanted)] if b > a else at[:0]
+        lo, hi = self._group_start[groups], self._group_end[groups]
         sizes = hi - lo
         if not sizes.any():
             return np.empty(0, dtype=np.int64)
@@ -340,7 +371,8 @@ def id_keys(ids: np.ndarray) -> np.ndarray:
     """Database ids as fixed-width byte keys: the id's 8 little-endian bytes with the top bit
     set, so that the last byte is never NUL (numpy drops trailing NULs from `S` values).
     Equal ids, equal keys; a view of one integer array, no characters built."""
-    keys = np.asarray(ids, dtype=np.int64).astype("<u8") | np.uint64(1 << 63)
+    keys = np.asarray(ids).astype("<u8")  # ids are positive: no sign to extend
+    keys |= np.uint64(1 << 63)  # in place: one array of 5 M rows, not three
     return keys.view("S8")
 
 

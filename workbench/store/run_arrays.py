@@ -34,8 +34,8 @@ class StoredRuns:
     system_ids: np.ndarray  # int64
     tags: tuple[str, ...]
     offsets: np.ndarray  # int64, len(tags) + 1
-    query_id: np.ndarray  # int64
-    document_id: np.ndarray  # int64
+    query_id: np.ndarray  # int32 (the stored width)
+    document_id: np.ndarray  # int32
     score: np.ndarray  # float64
 
 
@@ -183,8 +183,8 @@ def load_stored_runs(conn: Connection) -> StoredRuns:
         system_ids=np.array([sid for sid, _ in systems], dtype=np.int64),
         tags=tuple(tag for _, tag in systems),
         offsets=np.concatenate(([0], np.cumsum(sizes, dtype=np.int64))),
-        query_id=cat(parts_q, np.int64),
-        document_id=cat(parts_d, np.int64),
+        query_id=cat(parts_q, np.int32),  # as stored: a 64-bit copy of 5 M rows costs 0.1 s
+        document_id=cat(parts_d, np.int32),
         score=cat(parts_s, np.float64),
     )
 
