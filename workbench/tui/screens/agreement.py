@@ -20,8 +20,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
-from workbench.campaign.lead_views import Confusion
+from workbench.campaign.judge_agreement import Confusion, confusion, judges_agreement, reading
 from workbench.tui.screens.lead_base import LeadScreen, cursor_key, describe, fill_table, num
 
 
@@ -62,7 +61,7 @@ class AgreementScreen(LeadScreen):
         yield Footer()
 
     def load(self):
-        return lead_views.lead_agreement(self.app.db, binary=self.binary)
+        return judges_agreement(self.app.db, binary=self.binary)
 
     def show(self, report) -> None:
         head = self.query_one("#ag-head", Static)
@@ -85,7 +84,7 @@ class AgreementScreen(LeadScreen):
             ("Krippendorff's α ordinal", report.alpha_ordinal),
             ("Krippendorff's α interval", report.alpha_interval),
         ):
-            overall.add_row(Text(name), Text(num(value)), Text(lead_views.reading(value)))
+            overall.add_row(Text(name), Text(num(value)), Text(reading(value)))
         self.query_one("#ag-overall", Static).update(overall)
         pairs = self.query_one("#ag-pairs", DataTable)
         if not pairs.columns:
@@ -98,7 +97,7 @@ class AgreementScreen(LeadScreen):
                 *(Text(num(v), justify="right") for v in (
                     p.stats.observed, p.stats.cohen_kappa, p.stats.pooled_kappa,
                     p.stats.weighted_kappa_linear, p.stats.weighted_kappa_quadratic)),
-                Text(lead_views.reading(p.stats.cohen_kappa)),
+                Text(reading(p.stats.cohen_kappa)),
             ])
             for p in report.pairs
         ])
@@ -155,7 +154,7 @@ class AgreementScreen(LeadScreen):
     @work(thread=True, group="ag-confusion", exclusive=True)
     def _confusion(self, a: str, b: str) -> None:
         try:
-            self.post_message(ConfusionLoaded(lead_views.confusion(self.app.db, a, b)))
+            self.post_message(ConfusionLoaded(confusion(self.app.db, a, b)))
         except Exception as exc:  # noqa: BLE001
             self.post_message(self.Failed("compute the confusion matrix", describe(exc)))
 

@@ -1,6 +1,6 @@
 """Interpolated precision–recall curves of the chosen systems (lead; from the scoreboard).
 
-Values are trec_eval's iprec_at_recall means (campaign.lead_views.pr_curves), also listed
+Values are trec_eval's iprec_at_recall means (campaign.pr_curves), also listed
 in a table under the plot so they can be read exactly."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
+from workbench.campaign.pr_curves import pr_curves
+from workbench.campaign.qrels_sources import split_source
 from workbench.tui.screens.lead_base import LeadScreen, fill_table, num
 from workbench.tui.widgets.pr_curve import RECALL, PRCurvePlot
 
@@ -32,7 +33,7 @@ class PRCurveScreen(LeadScreen):
         yield Footer()
 
     def load(self) -> dict[str, list[float]]:
-        curves = lead_views.pr_curves(self.app.db, **lead_views.split_source(self.source))
+        curves = pr_curves(self.app.db, **split_source(self.source))
         return {s: curves[s] for s in self.systems if s in curves}
 
     def show(self, curves: dict[str, list[float]]) -> None:

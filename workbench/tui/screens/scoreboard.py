@@ -18,7 +18,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign import lead_views
+from workbench.campaign.judged_depth import judged_depth
+from workbench.campaign.qrels_sources import qrels_sources, split_source
 from workbench.campaign.live import DataVersion
 from workbench.campaign.score_export import render_score_table
 from workbench.campaign.scoring import ScoreTable, ScoreTracker
@@ -95,14 +96,14 @@ class ScoreboardScreen(LeadScreen):
     def load(self) -> Board:
         db = self.app.db
         measures = self.measures or tuple(campaign_measures(db))
-        k = lead_views.judged_depth(measures)  # also rejects unknown names early
+        k = judged_depth(measures)  # also rejects unknown names early
         judged = f"Judged@{k}"
         typed = self.measures
         key = (self.source, typed or ())
         tracker = self._trackers.get(key)
         if tracker is None:
             tracker = ScoreTracker(db, [*measures, judged], runs=self.app.runs_cache,
-                                   **lead_views.split_source(self.source))
+                                   **split_source(self.source))
             self._trackers[key] = tracker
         self._mark_changed_queries()
         if not tracker.loaded or self._runs_stale:
@@ -112,7 +113,7 @@ class ScoreboardScreen(LeadScreen):
             table = tracker.refresh()  # only the queries judged since the last draw
         # the label of our Judged@k column (not the last one: the registry orders columns)
         label = next((m for m in table.measures if m == judged), judged)
-        return Board(table, label, k, lead_views.qrels_sources(db), measures, tracker, self.source)
+        return Board(table, label, k, qrels_sources(db), measures, tracker, self.source)
 
     def _mark_changed_queries(self) -> None:
         """(Worker thread.) Mark the queries judged since the last load dirty in every
@@ -319,6 +320,6 @@ class ScoreboardScreen(LeadScreen):
             from workbench.campaign.exporting import export_qrels
 
             out = io.StringIO()
-            export_qrels(self.app.db, out, **lead_views.split_source(self.source))
+            export_qrels(self.app.db, out, **split_source(self.source))
             return out.getvalue()
         return render_score_table(self.data.table, fmt, self.ordered_systems(self.data))

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
+from workbench.campaign.queries import query_titles
 from workbench.campaign.scoring import ScoreTable, ScoreTracker
 from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, num, table_place
 
@@ -54,7 +54,7 @@ class SystemDetailScreen(LeadScreen):
         for query in self.queries_changed():
             self.tracker.mark_dirty(query)
         table = self.tracker.refresh()  # loads on first use, else only the dirty queries
-        return SystemScores(table, lead_views.query_titles(db))
+        return SystemScores(table, query_titles(db))
 
     def show(self, data: SystemScores) -> None:
         table = data.table

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign import lead_views
+from workbench.campaign.comparison_by_assessor import compare_by_assessor
 from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
 
 TESTS = [("paired t-test", "t"), ("randomization", "randomization"), ("bootstrap", "bootstrap")]
@@ -61,7 +61,7 @@ class SystemsScreen(LeadScreen):
         yield Footer()
 
     def load(self):
-        return lead_views.lead_comparison(self.app.db, self.measure, test=self.test)
+        return compare_by_assessor(self.app.db, self.measure, test=self.test)
 
     def show(self, report) -> None:
         self.query_one("#sy-error", Static).update(Text(""))
