@@ -13,7 +13,7 @@ from workbench.campaign.ranked_lists import ranked_list
 from workbench.campaign.judging import record_grade
 from workbench.tui.app import make_app
 from workbench.tui.screens.disagreements import DisagreementsScreen
-from workbench.tui.screens.lead_base import cursor_key
+from workbench.tui.tables import cursor_key
 from workbench.tui.screens.scoreboard import ScoreboardScreen
 
 

@@ -21,7 +21,9 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.judge_agreement import Confusion, confusion, judges_agreement, reading
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, describe, fill_table, num
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import cursor_key, fill_table
+from workbench.tui.text import describe, num
 
 
 @dataclass
@@ -60,7 +62,7 @@ class AgreementScreen(LeadScreen):
             yield Static(id="ag-confusion-box")
         yield Footer()
 
-    def load(self):
+    def load(self, changes: Changes):
         return judges_agreement(self.app.db, binary=self.binary)
 
     def show(self, report) -> None:
@@ -197,7 +199,7 @@ class AgreementScreen(LeadScreen):
             raise ValueError("no agreement to export")
         if fmt == "json":
             return json.dumps(report.to_json(), indent=2) + "\n"
-        from workbench.tui.screens.lead_base import csv_text
+        from workbench.tui.exports import csv_text
 
         return csv_text(
             ["a", "b", "n", "observed", "cohen_kappa", "pooled_kappa", "weighted_kappa_linear",

@@ -15,7 +15,8 @@ from textual.widgets import DataTable, Footer, Static
 from workbench.campaign.qrels_sources import split_source
 from workbench.campaign.queries import query_titles
 from workbench.campaign.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, table_place
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import cursor_key, fill_table, table_place
 
 UNJUDGED = "·"
 
@@ -42,7 +43,7 @@ class QueryDetailScreen(LeadScreen):
         yield DataTable(id="qd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self) -> tuple[list[RankedDoc], list[str], str]:
+    def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str]:
         db = self.app.db
         from workbench.campaign.adjudication import judging_assessors
 

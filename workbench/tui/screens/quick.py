@@ -17,7 +17,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static, TextArea
 
 from workbench.campaign.quick_grades import QuickResult, quick_score
-from workbench.tui.screens.lead_base import LeadScreen, describe, fill_table
+from workbench.tui.screens.lead_screen import LeadScreen
+from workbench.tui.tables import fill_table
+from workbench.tui.text import describe
 
 EXAMPLE = "3 2 3 0 1 2"
 FORMULATIONS = [
