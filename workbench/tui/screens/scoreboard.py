@@ -127,7 +127,8 @@ class ScoreboardScreen(LeadScreen):
                 tracker.mark_dirty(query)
 
     def keep(self, board: Board) -> None:
-        self._trackers[board.key] = board.tracker
+        # A new dict, not an update: a load in a worker may be reading the old one.
+        self._trackers = {**self._trackers, board.key: board.tracker}
         if board.read_runs:
             self._runs_stale = False
 
