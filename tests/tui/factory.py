@@ -23,6 +23,7 @@ from workbench.store.models import (
     Result,
     System,
 )
+from workbench.store.run_arrays import fill_run_arrays
 
 SYSTEM_TAG = "SECRETSYS"  # every system tag starts with it: the blind tests search for it
 MARKUP_TEXT = "Look: [bold]not bold[/bold] and [/x] and [link=http://x]click[/link] end."
@@ -107,6 +108,7 @@ def build_campaign(
                     )
                     pool[(qi, di)] = min(pool.get((qi, di), rank), rank)
         s.execute(insert(Result), results)
+        fill_run_arrays(s)  # the arrays an import writes with its results
         s.execute(
             insert(PoolEntry),
             [{"query_id": Q[q], "document_id": D[d], "best_rank": r} for (q, d), r in pool.items()],

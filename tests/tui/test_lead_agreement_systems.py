@@ -6,7 +6,7 @@ from textual.widgets import DataTable, Input, Select
 
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, cli_json, header, open_mode, rows, sample_db, wait_for  # noqa: F401
-from workbench.campaign.lead_views import confusion
+from workbench.campaign.judge_agreement import confusion
 from workbench.tui.app import make_app
 from workbench.tui.screens.agreement import AgreementScreen
 from workbench.tui.screens.systems import SystemsScreen, p_text

@@ -9,11 +9,11 @@ from tests.tui.helpers import settle
 from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
 from workbench.campaign.adjudication import list_disagreements
 from workbench.campaign.database import Database
-from workbench.campaign.lead_views import ranked_list
+from workbench.campaign.ranked_lists import ranked_list
 from workbench.campaign.judging import record_grade
 from workbench.tui.app import make_app
 from workbench.tui.screens.disagreements import DisagreementsScreen
-from workbench.tui.screens.lead_base import cursor_key
+from workbench.tui.tables import cursor_key
 from workbench.tui.screens.scoreboard import ScoreboardScreen
 
 

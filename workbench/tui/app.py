@@ -62,7 +62,7 @@ class WorkbenchApp(App):
         self.background = Background()
         self._trackers: dict = {}
         self._runs_cache = None
-        self._trackers_lock = threading.Lock()
+        self._trackers_lock = threading.RLock()  # workers ask for trackers and the runs cache
         self._score_dirty: dict[str, set[str]] = {}
         for mode, key in self.MODE_KEYS.items():
             self.bind(key, f"switch_mode('{mode}')", description=mode.title())
@@ -106,11 +106,12 @@ class WorkbenchApp(App):
     @property
     def runs_cache(self):
         """The stored runs, read once per session and again only after a run changed."""
-        if self._runs_cache is None:
-            from workbench.campaign.scoring import RunsCache
+        with self._trackers_lock:  # called from worker threads
+            if self._runs_cache is None:
+                from workbench.campaign.scoring import RunsCache
 
-            self._runs_cache = RunsCache()
-        return self._runs_cache
+                self._runs_cache = RunsCache()
+            return self._runs_cache
 
     def score_dirty(self, assessor: str) -> set[str]:
         """Queries whose scores changed while the panel was closed (main thread only)."""

@@ -15,6 +15,16 @@ if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
 
 
 @dataclass
+class AssessorsLoaded(Message):
+    names: list[str]
+
+
+@dataclass
+class WriteWaiting(Message):
+    """A write waits for another writer (e.g. a long import): say so on the status line."""
+
+
+@dataclass
 class QueueLoaded(Message):
     """A query's queue and the assessor's progress over all queries."""
 

@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 from workbench.campaign import adjudication
 from workbench.campaign.adjudication import AdjudicationRecord, ItemView
 from workbench.campaign.assessing import ScaleEntry, scale
-from workbench.tui.screens.lead_base import describe
+from workbench.tui.text import describe
 
 
 @dataclass

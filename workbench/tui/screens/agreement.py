@@ -20,9 +20,10 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
-from workbench.campaign.lead_views import Confusion
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, describe, fill_table, num
+from workbench.campaign.judge_agreement import Confusion, confusion, judges_agreement, reading
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import cursor_key, fill_table
+from workbench.tui.text import describe, num
 
 
 @dataclass
@@ -61,8 +62,8 @@ class AgreementScreen(LeadScreen):
             yield Static(id="ag-confusion-box")
         yield Footer()
 
-    def load(self):
-        return lead_views.lead_agreement(self.app.db, binary=self.binary)
+    def load(self, changes: Changes):
+        return judges_agreement(self.app.db, binary=self.binary)
 
     def show(self, report) -> None:
         head = self.query_one("#ag-head", Static)
@@ -85,7 +86,7 @@ class AgreementScreen(LeadScreen):
             ("Krippendorff's α ordinal", report.alpha_ordinal),
             ("Krippendorff's α interval", report.alpha_interval),
         ):
-            overall.add_row(Text(name), Text(num(value)), Text(lead_views.reading(value)))
+            overall.add_row(Text(name), Text(num(value)), Text(reading(value)))
         self.query_one("#ag-overall", Static).update(overall)
         pairs = self.query_one("#ag-pairs", DataTable)
         if not pairs.columns:
@@ -98,7 +99,7 @@ class AgreementScreen(LeadScreen):
                 *(Text(num(v), justify="right") for v in (
                     p.stats.observed, p.stats.cohen_kappa, p.stats.pooled_kappa,
                     p.stats.weighted_kappa_linear, p.stats.weighted_kappa_quadratic)),
-                Text(lead_views.reading(p.stats.cohen_kappa)),
+                Text(reading(p.stats.cohen_kappa)),
             ])
             for p in report.pairs
         ])
@@ -155,7 +156,7 @@ class AgreementScreen(LeadScreen):
     @work(thread=True, group="ag-confusion", exclusive=True)
     def _confusion(self, a: str, b: str) -> None:
         try:
-            self.post_message(ConfusionLoaded(lead_views.confusion(self.app.db, a, b)))
+            self.post_message(ConfusionLoaded(confusion(self.app.db, a, b)))
         except Exception as exc:  # noqa: BLE001
             self.post_message(self.Failed("compute the confusion matrix", describe(exc)))
 
@@ -198,7 +199,7 @@ class AgreementScreen(LeadScreen):
             raise ValueError("no agreement to export")
         if fmt == "json":
             return json.dumps(report.to_json(), indent=2) + "\n"
-        from workbench.tui.screens.lead_base import csv_text
+        from workbench.tui.exports import csv_text
 
         return csv_text(
             ["a", "b", "n", "observed", "cohen_kappa", "pooled_kappa", "weighted_kappa_linear",

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from workbench.campaign import assessing
 from workbench.names import InvalidName, check_name
+from workbench.tui.messages import AssessorsLoaded
 from workbench.tui.settings import remembered_assessor
 
 
@@ -41,11 +42,10 @@ class AssessorScreen(Screen):
 
     @work(thread=True, group="load")
     def _load(self) -> None:
-        names = assessing.list_assessors(self.app.db)
-        self.app.call_from_thread(self._show, names)
+        self.post_message(AssessorsLoaded(assessing.list_assessors(self.app.db)))
 
-    def _show(self, names: list[str]) -> None:
-        self.names = names
+    def on_assessors_loaded(self, message: AssessorsLoaded) -> None:
+        names = self.names = message.names
         options = self.query_one("#assessor-list", OptionList)
         options.set_options(Option(Text(n)) for n in names)
         options.display = bool(names)

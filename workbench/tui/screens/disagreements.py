@@ -18,7 +18,8 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from workbench.campaign import adjudication
 from workbench.names import InvalidName, check_name, id_problem
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, table_place
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import cursor_key, fill_table, table_place
 
 
 def lead_name() -> str:
@@ -69,7 +70,7 @@ class DisagreementsScreen(LeadScreen):
         yield DataTable(id="dg-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self):
+    def load(self, changes: Changes):
         db = self.app.db
         items = adjudication.list_disagreements(
             db, query=self.query_filter, min_spread=self.min_spread, pending_only=self.pending_only)
@@ -166,7 +167,7 @@ class DisagreementsScreen(LeadScreen):
         import io
 
         from workbench.campaign.exporting import export_judgments, export_qrels
-        from workbench.tui.screens.lead_base import csv_text
+        from workbench.tui.exports import csv_text
 
         if fmt != "csv":
             out = io.StringIO()

@@ -43,6 +43,7 @@ from workbench.tui.messages import (
     ScoresUpdated,
     UndoDone,
     WorkFailed,
+    WriteWaiting,
 )
 from workbench.tui.screens.help import HelpScreen
 from workbench.tui.screens.note import NoteScreen
@@ -51,20 +52,8 @@ from workbench.tui.widgets.pool_list import PoolList
 from workbench.tui.widgets.query_panel import QueryPanel
 from workbench.tui.widgets.scale_legend import ScaleLegend
 from workbench.tui.widgets.score_panel import ScorePanel
+from workbench.tui.text import describe
 from workbench.tui.widgets.status_line import StatusLine
-
-
-def describe(exc: BaseException) -> str:
-    """A one-line message for the user: a WorkbenchError's text, a database error's first
-    line (never SQLAlchemy's SQL dump and link), else type: first line."""
-    from workbench.errors import is_driver_error, one_line
-    from workbench.errors import WorkbenchError
-
-    if isinstance(exc, WorkbenchError):
-        return str(exc)
-    if is_driver_error(exc):
-        return f"database error: {one_line(exc)}"
-    return f"{type(exc).__name__}: {one_line(exc)}"
 
 
 class JudgeScreen(Screen):
@@ -128,19 +117,19 @@ class JudgeScreen(Screen):
         self.query_one("#scores", ScorePanel).display = False
         self.query_one("#pool", PoolList).focus()
         self.query_one("#status", StatusLine).show("loading…")
-        self._load(self.query_ext)
+        prepare, self.prepare = self.prepare, False
+        self._load(self.query_ext, prepare)
 
     # ---- loading ---------------------------------------------------------------------
 
     @work(thread=True, group="load")
-    def _load(self, query: str | None) -> None:
+    def _load(self, query: str | None, prepare: bool = False) -> None:
         db = self.app.db
         try:
-            if self.prepare:
-                self.prepare = False
+            if prepare:
                 # Writes: they wait for another writer (e.g. a long import) like grades do,
                 # and say so on the status line meanwhile.
-                waiting = lambda: self.app.call_from_thread(self._show_waiting)  # noqa: E731
+                waiting = lambda: self.post_message(WriteWaiting())  # noqa: E731
                 assessing.ensure_assessor(db, self.assessor, on_wait=waiting)
                 assessing.ensure_assignments(db, self.assessor, on_wait=waiting)
             progress = assessing.query_progress(db, self.assessor)
@@ -159,7 +148,7 @@ class JudgeScreen(Screen):
             return
         self.post_message(QueueLoaded(queue, progress, levels, blind))
 
-    def _show_waiting(self) -> None:
+    def on_write_waiting(self, message: WriteWaiting) -> None:
         from workbench.campaign.writing import WAITING
 
         self.query_one("#status", StatusLine).show(WAITING)

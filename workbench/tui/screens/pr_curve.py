@@ -1,6 +1,6 @@
 """Interpolated precision–recall curves of the chosen systems (lead; from the scoreboard).
 
-Values are trec_eval's iprec_at_recall means (campaign.lead_views.pr_curves), also listed
+Values are trec_eval's iprec_at_recall means (campaign.pr_curves), also listed
 in a table under the plot so they can be read exactly."""
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
-from workbench.tui.screens.lead_base import LeadScreen, fill_table, num
+from workbench.campaign.pr_curves import pr_curves
+from workbench.campaign.qrels_sources import split_source
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import fill_table
+from workbench.tui.text import num
 from workbench.tui.widgets.pr_curve import RECALL, PRCurvePlot
 
 
@@ -31,8 +34,8 @@ class PRCurveScreen(LeadScreen):
         yield DataTable(id="pr-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self) -> dict[str, list[float]]:
-        curves = lead_views.pr_curves(self.app.db, **lead_views.split_source(self.source))
+    def load(self, changes: Changes) -> dict[str, list[float]]:
+        curves = pr_curves(self.app.db, **split_source(self.source))
         return {s: curves[s] for s in self.systems if s in curves}
 
     def show(self, curves: dict[str, list[float]]) -> None:
@@ -52,7 +55,7 @@ class PRCurveScreen(LeadScreen):
         self.app.pop_screen()
 
     def export_text(self, fmt: str) -> str:
-        from workbench.tui.screens.lead_base import csv_text
+        from workbench.tui.exports import csv_text
 
         return csv_text(["system", *(f"{r:.1f}" for r in RECALL)],
                         ([s, *map(float, values)] for s, values in self.data.items()))

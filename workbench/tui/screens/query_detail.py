@@ -12,9 +12,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
-from workbench.campaign.lead_views import RankedDoc
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, table_place
+from workbench.campaign.qrels_sources import split_source
+from workbench.campaign.queries import query_titles
+from workbench.campaign.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import cursor_key, fill_table, table_place
 
 UNJUDGED = "·"
 
@@ -41,13 +43,12 @@ class QueryDetailScreen(LeadScreen):
         yield DataTable(id="qd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self) -> tuple[list[RankedDoc], list[str], str]:
+    def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str]:
         db = self.app.db
         from workbench.campaign.adjudication import judging_assessors
 
-        items = lead_views.ranked_list(db, self.system, self.query_id,
-                                       **lead_views.split_source(self.source))
-        return items, judging_assessors(db), lead_views.query_titles(db).get(self.query_id, "")
+        items = ranked_list(db, self.system, self.query_id, **split_source(self.source))
+        return items, judging_assessors(db), query_titles(db).get(self.query_id, "")
 
     def show(self, data) -> None:
         items, assessors, title = data
@@ -111,7 +112,7 @@ class QueryDetailScreen(LeadScreen):
             return
         from workbench.tui.screens.quick import QuickScreen
 
-        grades = lead_views.grades_of_ranked_list(self.data[0])
+        grades = grades_of_ranked_list(self.data[0])
         self.app.push_screen(QuickScreen(
             " ".join(map(str, grades)), standalone=False, k=10,
             origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source} "

@@ -78,7 +78,7 @@ class QueryListScreen(Screen):
                 assigned = assessing.ensure_assignments(db, self.assessor)
             progress = assessing.query_progress(db, self.assessor)
         except Exception as exc:
-            from workbench.tui.screens.judge import describe
+            from workbench.tui.text import describe
 
             self.post_message(WorkFailed("load", describe(exc)))
             return

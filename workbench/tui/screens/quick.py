@@ -1,7 +1,7 @@
 """Quick scoring (lead, F6): type or paste a ranked list of grades, see every number at once.
 
 The TUI face of `workbench quick` (same calculator: metrics.graded through
-campaign.lead_views.quick_score): the per-rank table of the chosen formulation and, at
+campaign.quick_grades.quick_score): the per-rank table of the chosen formulation and, at
 depth k, CG, DCG/IDCG/nDCG under every formulation, P@k, AP and RR. Pure computation on
 a few numbers: done on each edit, no worker needed. Bad input is an inline message.
 """
@@ -16,8 +16,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static, TextArea
 
-from workbench.campaign.lead_views import QuickResult, quick_score
-from workbench.tui.screens.lead_base import LeadScreen, describe, fill_table
+from workbench.campaign.quick_grades import QuickResult, quick_score
+from workbench.tui.screens.lead_screen import LeadScreen
+from workbench.tui.tables import fill_table
+from workbench.tui.text import describe
 
 EXAMPLE = "3 2 3 0 1 2"
 FORMULATIONS = [

@@ -18,12 +18,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign import lead_views
+from workbench.campaign.judged_depth import judged_depth
+from workbench.campaign.qrels_sources import qrels_sources, split_source
 from workbench.campaign.live import DataVersion
 from workbench.campaign.score_export import render_score_table
 from workbench.campaign.scoring import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
-from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import fill_table, table_place
+from workbench.tui.text import num
 
 SORT_MARK = {False: " ▼", True: " ▲"}
 
@@ -45,6 +48,8 @@ class Board:
     measures: tuple[str, ...]  # as typed
     tracker: ScoreTracker | None = None  # the one that computed `table` (drill-down reuses it)
     source: str = ""
+    key: tuple[str, tuple[str, ...]] = ("", ())  # the tracker's key in the screen's cache
+    read_runs: bool = False  # the load re-read the runs because they had changed
 
 
 class ScoreboardScreen(LeadScreen):
@@ -93,34 +98,40 @@ class ScoreboardScreen(LeadScreen):
 
     # ---- loading ---------------------------------------------------------------------
 
-    def load(self) -> Board:
+    def load(self, changes: Changes) -> Board:
         db = self.app.db
         measures = self.measures or tuple(campaign_measures(db))
-        k = lead_views.judged_depth(measures)  # also rejects unknown names early
+        k = judged_depth(measures)  # also rejects unknown names early
         judged = f"Judged@{k}"
         typed = self.measures
         key = (self.source, typed or ())
         tracker = self._trackers.get(key)
-        if tracker is None:
+        if tracker is None:  # kept in the cache by `keep`, on the main thread
             tracker = ScoreTracker(db, [*measures, judged], runs=self.app.runs_cache,
-                                   **lead_views.split_source(self.source))
-            self._trackers[key] = tracker
-        self._mark_changed_queries()
-        if not tracker.loaded or self._runs_stale:
-            self._runs_stale = False
+                                   **split_source(self.source))
+        self._mark_changed_queries(changes)
+        read_runs = self._runs_stale
+        if not tracker.loaded or read_runs:
             table = tracker.load()
         else:
             table = tracker.refresh()  # only the queries judged since the last draw
         # the label of our Judged@k column (not the last one: the registry orders columns)
         label = next((m for m in table.labels if m == judged), judged)
-        return Board(table, label, k, lead_views.qrels_sources(db), measures, tracker, self.source)
+        return Board(table, label, k, qrels_sources(db), measures, tracker, self.source,
+                     key, read_runs)
 
-    def _mark_changed_queries(self) -> None:
+    def _mark_changed_queries(self, changes: Changes) -> None:
         """(Worker thread.) Mark the queries judged since the last load dirty in every
         cached tracker, so a refresh recomputes only those (not the whole campaign)."""
-        for query in self.queries_changed():
-            for tracker in self._trackers.values():
+        for query in changes.queries():
+            for tracker in list(self._trackers.values()):
                 tracker.mark_dirty(query)
+
+    def keep(self, board: Board) -> None:
+        # A new dict, not an update: a load in a worker may be reading the old one.
+        self._trackers = {**self._trackers, board.key: board.tracker}
+        if board.read_runs:
+            self._runs_stale = False
 
     def on_data_changed(self, old: DataVersion | None, new: DataVersion) -> None:
         if new.runs_changed(old):
@@ -233,7 +244,7 @@ class ScoreboardScreen(LeadScreen):
     # ---- actions ---------------------------------------------------------------------
 
     def _cursor_system(self) -> str | None:
-        from workbench.tui.screens.lead_base import cursor_key
+        from workbench.tui.tables import cursor_key
 
         return cursor_key(self.query_one("#sb-table", DataTable))
 
@@ -326,6 +337,6 @@ class ScoreboardScreen(LeadScreen):
             from workbench.campaign.exporting import export_qrels
 
             out = io.StringIO()
-            export_qrels(self.app.db, out, **lead_views.split_source(self.source))
+            export_qrels(self.app.db, out, **split_source(self.source))
             return out.getvalue()
         return render_score_table(self.data.table, fmt, self.ordered_systems(self.data))

@@ -14,9 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign import lead_views
+from workbench.campaign.queries import query_titles
 from workbench.campaign.scoring import ScoreTable, ScoreTracker
-from workbench.tui.screens.lead_base import LeadScreen, cursor_key, fill_table, num, table_place
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import cursor_key, fill_table, table_place
+from workbench.tui.text import num
 
 
 @dataclass(frozen=True)
@@ -50,12 +52,12 @@ class SystemDetailScreen(LeadScreen):
         yield DataTable(id="sd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self) -> SystemScores:
+    def load(self, changes: Changes) -> SystemScores:
         db = self.app.db
-        for query in self.queries_changed():
+        for query in changes.queries():
             self.tracker.mark_dirty(query)
         table = self.tracker.refresh()  # loads on first use, else only the dirty queries
-        return SystemScores(table, lead_views.query_titles(db))
+        return SystemScores(table, query_titles(db))
 
     def show(self, data: SystemScores) -> None:
         table = data.table

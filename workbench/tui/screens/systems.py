@@ -17,8 +17,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign import lead_views
-from workbench.tui.screens.lead_base import LeadScreen, fill_table, table_place, num
+from workbench.campaign.comparison_by_assessor import compare_by_assessor
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import fill_table, table_place
+from workbench.tui.text import num
 
 TESTS = [("paired t-test", "t"), ("randomization", "randomization"), ("bootstrap", "bootstrap")]
 ALPHA = 0.05
@@ -60,8 +62,8 @@ class SystemsScreen(LeadScreen):
         yield DataTable(id="sy-sig", cursor_type="cell")
         yield Footer()
 
-    def load(self):
-        return lead_views.lead_comparison(self.app.db, self.measure, test=self.test)
+    def load(self, changes: Changes):
+        return compare_by_assessor(self.app.db, self.measure, test=self.test)
 
     def show(self, report) -> None:
         self.query_one("#sy-error", Static).update(Text(""))

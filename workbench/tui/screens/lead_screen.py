@@ -3,102 +3,52 @@
 Live: once a second (only while the screen is the one shown) a worker reads the cheap
 `campaign.live.data_version`; when it differs from the version the screen last drew, the
 screen reloads. The version is read BEFORE the data, so a write that lands during a load
-triggers one more reload instead of being missed. Tables are refilled by `fill_table`, which
-keeps the cursor on the same row key and the same scroll offset.
+triggers one more reload instead of being missed. Tables are refilled by tables.fill_table,
+which keeps the cursor on the same row key and the same scroll offset.
 
-Subclasses implement `load()` (runs in a thread: campaign calls only, returns plain data)
-and `show(data)` (main thread: updates widgets); `export_formats` + `export_text(fmt)` give
-the export action (key `e`). NOT blind: lead screens only (app registers them with lead=True).
+Subclasses implement `load(changes)` (runs in a thread: campaign calls only, returns plain
+data, changes no attribute of the screen), `keep(data)` (main thread: remember what the load
+computed, e.g. a cache, before drawing) and `show(data)` (main thread: updates widgets);
+`export_formats` + `export_text(fmt)` give the export action (key `e`). Workers only post
+messages; every change of the screen's state happens in their handlers, on the main thread.
+NOT blind: lead screens only (app registers them with lead=True).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable
 
+from workbench.campaign.database import Database
 from workbench.campaign.live import DataVersion, data_version
+from workbench.tui.exports import export_dir
+from workbench.tui.text import describe
 
 POLL_SECONDS = 1.0
 
 
-def describe(exc: BaseException) -> str:
-    """A one-line message for the user (a WorkbenchError's text, else type: text)."""
-    from workbench.errors import WorkbenchError
-
-    if isinstance(exc, WorkbenchError):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}"
-
-
-def num(value: float | None, count: bool = False, places: int = 4) -> str:
-    """A score as printed everywhere: 4 decimals like trec_eval, counts as integers."""
-    if value is None or value != value:  # None or NaN
-        return "–"
-    return str(int(round(value))) if count else f"{value:.{places}f}"
-
-
 @dataclass(frozen=True)
-class TablePlace:
-    """Where the cursor and the scroll were (taken before columns are rebuilt)."""
+class Changes:
+    """What one load knows of the writes since the screen's previous load."""
 
-    key: str | None
-    row: int
-    column: int
-    scroll_x: float
-    scroll_y: float
+    db: Database
+    version: DataVersion  # read before the load's data
+    seen_event: int | None  # the last judgment event the previous load saw; None: first load
 
+    def queries(self) -> set[str]:
+        """(Worker thread.) Queries with judgment events since the previous load; empty on
+        the first load."""
+        from workbench.campaign.live import queries_changed_since
 
-def table_place(table: DataTable) -> TablePlace:
-    return TablePlace(cursor_key(table), table.cursor_row, table.cursor_column,
-                      table.scroll_x, table.scroll_y)
-
-
-def fill_table(table: DataTable, rows: Iterable[tuple[str, Sequence[Any]]],
-               place: TablePlace | None = None) -> None:
-    """Replace the rows (key, cells) keeping the cursor on the same key and the scroll.
-    Pass `place` (table_place) when the columns were cleared first: that resets the cursor."""
-    place = place or table_place(table)
-    key, row_index, column = place.key, place.row, place.column
-    scroll_x, scroll_y = place.scroll_x, place.scroll_y
-    table.clear()
-    for row_key, cells in rows:
-        table.add_row(*cells, key=row_key)
-    if not table.row_count:
-        return
-    try:
-        target = table.get_row_index(key) if key is not None else min(row_index, table.row_count - 1)
-    except Exception:  # noqa: BLE001 - the row is gone: stay at the same index
-        target = min(row_index, table.row_count - 1)
-    table.move_cursor(row=target, column=column, scroll=False)
-    table.scroll_to(scroll_x, scroll_y, animate=False, immediate=True)
-
-
-def cursor_key(table: DataTable) -> str | None:
-    """The row key under the cursor, or None for an empty table."""
-    if not table.row_count:
-        return None
-    try:
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def export_dir(db_url: str) -> Path:
-    """Exports go next to a SQLite database file, else to the current folder."""
-    if db_url.startswith("sqlite:///"):
-        path = Path(db_url[len("sqlite:///"):])
-        if path.parent.is_dir():
-            return path.parent
-    return Path.cwd()
+        if self.seen_event is None or self.version.last_event <= self.seen_event:
+            return set()
+        return queries_changed_since(self.db, self.seen_event)
 
 
 class LeadScreen(Screen):
@@ -131,10 +81,14 @@ class LeadScreen(Screen):
         what: str
         error: str
 
+    @dataclass
+    class Exported(Message):
+        path: str
+        error: str | None = None  # None: written
+
     def __init__(self) -> None:
         super().__init__()
         self.version: DataVersion | None = None
-        self.loading_version: DataVersion | None = None
         self._seen_event: int | None = None
         self._load_started = self._loaded_at = self._load_seconds = 0.0
         self.data: Any = None
@@ -143,8 +97,11 @@ class LeadScreen(Screen):
 
     # ---- subclass hooks ----------------------------------------------------------------
 
-    def load(self) -> Any:  # pragma: no cover - abstract
+    def load(self, changes: Changes) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def keep(self, data: Any) -> None:
+        """(Main thread.) Remember what the accepted load computed before it is shown."""
 
     def show(self, data: Any) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -170,37 +127,25 @@ class LeadScreen(Screen):
         self._load_started = time.monotonic()
         self._token += 1
         self._loading = True
-        self._load(self._token)
+        self._load(self._token, self._seen_event)
 
     def action_reload(self) -> None:
         self.reload()
 
     @work(thread=True, group="lead-load", exclusive=True)
-    def _load(self, token: int) -> None:
+    def _load(self, token: int, seen_event: int | None) -> None:
         try:
-            version = data_version(self.app.db)
-            self.loading_version = version  # what load() sees at least (read before the data)
-            data = self.load()
+            version = data_version(self.app.db)  # read before the data
+            data = self.load(Changes(self.app.db, version, seen_event))
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
             self.post_message(self.Failed("load", describe(exc)))
             return
         self.post_message(self.Loaded(version, data, token))
 
-    def queries_changed(self) -> set[str]:
-        """(Worker thread, inside load().) Queries with judgment events since the previous
-        load of this screen; empty on the first load."""
-        from workbench.campaign.live import queries_changed_since
-
-        version, seen = self.loading_version, self._seen_event
-        if version is None:
-            return set()
-        self._seen_event = version.last_event
-        if seen is None or version.last_event <= seen:
-            return set()
-        return queries_changed_since(self.app.db, seen)
-
     def on_lead_screen_loaded(self, message: "LeadScreen.Loaded") -> None:
         message.stop()
+        if message.version is not None:  # a superseded load saw these events too
+            self._seen_event = max(self._seen_event or 0, message.version.last_event)
         if message.token != self._token:
             return  # a newer reload is on its way
         self._loading = False
@@ -208,6 +153,7 @@ class LeadScreen(Screen):
         self._load_seconds, self._loaded_at = now - self._load_started, now
         self.version = message.version
         self.data = message.data
+        self.keep(message.data)
         self.show(message.data)
 
     def on_lead_screen_failed(self, message: "LeadScreen.Failed") -> None:
@@ -281,20 +227,13 @@ class LeadScreen(Screen):
             with atomic_output(path) as fh:
                 fh.write(text)
         except Exception as exc:  # noqa: BLE001
-            self.app.call_from_thread(
-                self.notify, f"export failed: {describe(exc)}", severity="error", markup=False
-            )
+            self.post_message(self.Exported(path, describe(exc)))
             return
-        self.app.call_from_thread(self.notify, f"wrote {path}", markup=False)
+        self.post_message(self.Exported(path))
 
-
-def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """Rows as CSV text (quoted where needed: ids may hold commas)."""
-    import csv
-    import io
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
+    def on_lead_screen_exported(self, message: "LeadScreen.Exported") -> None:
+        message.stop()
+        if message.error is None:
+            self.notify(f"wrote {message.path}", markup=False)
+        else:
+            self.notify(f"export failed: {message.error}", severity="error", markup=False)

@@ -1,0 +1,23 @@
+"""`workbench compare --by-assessor`: the systems ranked under the consensus and under each
+judging assessor, with the CLI's seed so randomization/bootstrap p-values match it."""
+
+from __future__ import annotations
+
+from workbench.campaign.database import Database
+
+
+def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
+                        consensus: str = "majority"):
+    """The comparison on `measure` (default: the campaign's first measure)."""
+    from workbench.campaign.adjudication import judging_assessors
+    from workbench.campaign.comparison import compare_systems
+    from workbench.campaign.settings import campaign_measures
+    from workbench.errors import UsageError
+    from workbench.metrics.measures import MeasureError
+
+    measure = measure or campaign_measures(db)[0]
+    try:
+        return compare_systems(db, measure, consensus=consensus,
+                               assessors=judging_assessors(db) or None, test=test)
+    except (MeasureError, ValueError) as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,54 @@
+"""How the judging assessors agree, as a lead reads it: `workbench agree --per-query` over
+them, the reading of a kappa/alpha, and the confusion matrix of two assessors (numbers from
+campaign.agreement and metrics.agreement, the CLI's own paths)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.campaign.database import Database
+
+
+@dataclass(frozen=True)
+class Confusion:
+    a: str
+    b: str
+    categories: tuple[int, ...]
+    counts: tuple[tuple[int, ...], ...]  # rows: a's grade, columns: b's grade
+
+    @property
+    def n(self) -> int:
+        return sum(map(sum, self.counts))
+
+
+def confusion(db: Database, a: str, b: str) -> Confusion:
+    """How often assessor `a` gave grade i where `b` gave j, over items both graded."""
+    from workbench.campaign.agreement import load_labels
+    from workbench.campaign.assessing import scale
+    from workbench.metrics.agreement import confusion_matrix
+
+    labels = load_labels(db, [a, b])
+    cats = [e.grade for e in scale(db)] or None
+    matrix, categories = confusion_matrix(labels.grades[:, 0], labels.grades[:, 1], cats)
+    return Confusion(a, b, tuple(int(c) for c in categories),
+                     tuple(tuple(int(v) for v in row) for row in matrix))
+
+
+def reading(value: float) -> str:
+    """The reference notes' reading of a kappa/alpha with the Landis & Koch band, as
+    `workbench agree` prints it ("acceptable (substantial)")."""
+    from workbench.metrics.agreement import interpret, landis_koch
+
+    return f"{interpret(value)} ({landis_koch(value)})"
+
+
+def judges_agreement(db: Database, *, binary: bool = False):
+    """`workbench agree --per-query` over the assessors who graded something (a lead who
+    only adjudicated is left out), or None when fewer than two did."""
+    from workbench.campaign.adjudication import judging_assessors
+    from workbench.campaign.agreement import agreement_from_db
+
+    names = judging_assessors(db)
+    if len(names) < 2:
+        return None
+    return agreement_from_db(db, names, binary=binary, per_query=True)
