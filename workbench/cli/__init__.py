@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": ("workbench.cli.score_cmd", "score", "Score stored systems against stored judgments."),
     "agree": ("workbench.cli.agree_cmd", "agree", "Agreement between assessors (kappa, alpha)."),
     "compare": ("workbench.cli.compare_cmd", "compare", "Compare systems: rankings, correlation, significance."),
+    "simulate": ("workbench.cli.planning_cmd", "simulate", "Replay judging with known qrels: what a budget finds."),
+    "reusability": ("workbench.cli.planning_cmd", "reusability", "Leave-one-out test: is the pool fair to new runs?"),
 }
 
 

@@ -134,9 +134,21 @@ def import_() -> None:
 @db_option
 @click.pass_context
 def queries(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> None:
-    """Import topics: TSV (qid<TAB>title), JSONL or TREC topic files."""
-    from workbench.campaign.importing import import_queries
+    """Import topics: TSV, JSONL or TREC topic files.
 
+    \b
+    TSV:   qid<TAB>title[<TAB>description[<TAB>narrative]]; a first line starting with
+           qid, id or query_id is a header.
+    JSONL: {"id", "title", "description", "narrative"}; also qid/query_id/_id/topic_id
+           for the id, query/text for the title, desc/narr for the others.
+    TREC:  <top> <num> Number: 401 <title> ... <desc> ... <narr> ... </top>, or the web
+           track's <topic number="1"> <query>...</query> ...
+    A file that looks like documents, a run or qrels is refused, naming what it looks like.
+    """
+    from workbench.campaign.importing import import_queries
+    from workbench.formats.kinds import check_kind
+
+    check_kind(file, "queries")
     _run(ctx, db, import_queries, file, format=fmt)
 
 
@@ -146,9 +158,20 @@ def queries(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> N
 @db_option
 @click.pass_context
 def docs(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> None:
-    """Import documents: TSV (id<TAB>[title<TAB>]text), JSONL or TREC <DOC> files."""
-    from workbench.campaign.importing import import_documents
+    """Import documents: TSV, JSONL or TREC <DOC> files.
 
+    \b
+    TSV:   id<TAB>text, id<TAB>title<TAB>text or id<TAB>url<TAB>title<TAB>text (the first
+           record fixes the layout; a first line starting with id/docno/doc_id is a header).
+    JSONL: {"id", "title", "text", "url"}; also docno/doc_id/docid/_id/pid for the id and
+           contents/body for the text.
+    TREC:  <DOC><DOCNO>..</DOCNO> [<TITLE>|<HEADLINE>..] <TEXT>..</TEXT></DOC>.
+    A file that looks like topics, a run or qrels is refused, naming what it looks like.
+    """
+    from workbench.campaign.importing import import_documents
+    from workbench.formats.kinds import check_kind
+
+    check_kind(file, "documents")
     _run(ctx, db, import_documents, file, format=fmt)
 
 
@@ -165,7 +188,10 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
     them writes nothing (`import run runs/*` is also much faster than one command per file).
     """
     from workbench.campaign.importing import import_run, import_runs
+    from workbench.formats.kinds import check_kind
 
+    for f in files:
+        check_kind(f, "run")
     if len(files) == 1:
         _run(ctx, db, import_run, files[0], name=name, replace=replace)
         return
@@ -182,5 +208,7 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments."""
     from workbench.campaign.importing import import_qrels
+    from workbench.formats.kinds import check_kind
 
+    check_kind(file, "qrels")
     _run(ctx, db, import_qrels, file, assessor=assessor)

@@ -266,7 +266,7 @@ def pair_agreement(a, b, *, categories=None) -> PairAgreement:
 # ---------------------------------------------------------------- many raters
 
 
-def _unit_counts(labels, categories=None) -> tuple[np.ndarray, np.ndarray]:
+def unit_counts(labels, categories=None) -> tuple[np.ndarray, np.ndarray]:
     """(items x K) counts of each category per item, and the category values."""
     arr = _as_labels(labels)
     codes, cats = _encode(arr, categories)
@@ -305,11 +305,11 @@ def fleiss_kappa(labels, *, categories=None) -> float:
     """Fleiss' kappa over all raters of an (items x raters) label array (missing allowed,
     see `fleiss_kappa_from_counts`). For two raters on complete data it equals the pooled
     kappa (Scott's pi)."""
-    counts, _ = _unit_counts(labels, categories)
+    counts, _ = unit_counts(labels, categories)
     return fleiss_kappa_from_counts(counts)
 
 
-def _delta2(cats: np.ndarray, marginals: np.ndarray, level: str) -> np.ndarray:
+def delta2(cats: np.ndarray, marginals: np.ndarray, level: str) -> np.ndarray:
     """Krippendorff's squared difference function delta^2(c, k) for each category pair."""
     k = len(cats)
     if level == "nominal":
@@ -342,7 +342,7 @@ def _alpha_from_counts(counts: np.ndarray, cats: np.ndarray, level: str) -> floa
     n = n_c.sum()
     if n <= 1:
         return math.nan
-    d2 = _delta2(cats, n_c, level)
+    d2 = delta2(cats, n_c, level)
     d_observed = float((coincidence * d2).sum())
     d_expected = float((np.outer(n_c, n_c) * d2).sum()) / (n - 1)
     return 1.0 - _ratio(d_observed, d_expected)
@@ -356,7 +356,7 @@ def krippendorff_alpha(labels, level: str = "nominal", *, categories=None) -> fl
     dropped. NaN when nothing is pairable or only one value occurs (D_e = 0). Matches the
     `krippendorff` package (which takes the transpose, raters x items, NaN for missing).
     """
-    counts, cats = _unit_counts(labels, categories)
+    counts, cats = unit_counts(labels, categories)
     return _alpha_from_counts(counts, cats, level)
 
 
@@ -379,7 +379,7 @@ def per_query_agreement(queries, labels, *, categories=None) -> list[QueryAgreem
     """Agreement per query. `queries` gives each item's query (any sortable value);
     `labels` is (items x raters). Vectorised over items; one small step per query."""
     queries = np.asarray(queries)
-    counts, cats = _unit_counts(labels, categories)
+    counts, cats = unit_counts(labels, categories)
     keys, qidx = np.unique(queries, return_inverse=True)
     nq, k = len(keys), counts.shape[1]
     m_u = counts.sum(axis=1).astype(np.float64)

@@ -24,6 +24,8 @@ LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
                 "workbench.tui.screens.systems:SystemsScreen"),
     "quick": ("f6", "Quick", "Quick scoring: type grades, see DCG/nDCG/AP/RR",
               "workbench.tui.screens.quick:QuickScreen"),
+    "planning": ("f7", "Planning", "Judgments needed (simulated pooling) and leave-one-run-out fairness",
+                 "workbench.tui.screens.planning:PlanningScreen"),
 }
 
 

@@ -1,0 +1,133 @@
+"""`workbench simulate` and `workbench reusability`: planning a campaign.
+
+    workbench simulate [--qrels FILE RUN...] [-m MEASURE] --method depth|mtf|bandit
+                       --budget 200,500,1000 [--depth K] [--seed S] [-l N] [--format table|json]
+    workbench reusability [--qrels FILE RUN...] [--depth K] [-m MEASURE] [--groups SEP]
+                          [-l N] [--format table|json]
+
+Without --qrels both read the stored campaign (--db): its runs, and the majority consensus
+of the stored grades as the full qrels.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from workbench.cli import db_option, resolve_db
+from workbench.errors import UsageError
+
+FORMATS = click.Choice(["table", "json"])
+
+
+def _collection(ctx, qrels, runs, db):
+    if qrels:
+        if not runs:
+            raise UsageError("give the run files after --qrels FILE")
+        from workbench.planning.collection import collection_from_files
+
+        return collection_from_files(qrels, list(runs))
+    if runs:
+        raise UsageError("run files need --qrels FILE (without it the stored campaign is used)")
+    from workbench.campaign.database import Database
+    from workbench.campaign.planning import stored_collection
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        return stored_collection(database)
+    finally:
+        database.close()
+
+
+def _budgets(text: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise UsageError(f"--budget takes whole numbers separated by commas, not {text!r}") from None
+    if not values or min(values) < 0:
+        raise UsageError("--budget needs at least one budget, each >= 0")
+    return values
+
+
+def _plain(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
+             for r in [header, *rows]]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _num(x: float) -> str:
+    return "-" if x != x else f"{x:.4f}"
+
+
+@click.command("simulate")
+@click.argument("runs", nargs=-1)
+@click.option("--qrels", default=None, metavar="FILE", help="The full qrels (the oracle); then RUN files follow.")
+@click.option("-m", "--measure", default="map", show_default=True, help="Measure ranking the runs.")
+@click.option("--method", "method", required=True, metavar="depth|mtf|bandit[,...]",
+              help="Pooling method; several, comma-separated, share one reading of the data.")
+@click.option("--budget", "budget", required=True, metavar="N[,N...]", help="Total judgments, one or more.")
+@click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Consider each run's top K only (default: whole lists).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bandit's draws.")
+@click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@db_option
+@click.pass_context
+def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt, db) -> None:
+    """Replay judging with known qrels: what each budget finds and how the ranking holds."""
+    from workbench.planning.simulate import simulate as run_simulation
+
+    from workbench.planning.methods import METHODS
+
+    methods = [m.strip() for m in method.split(",") if m.strip()]
+    bad = [m for m in methods if m not in METHODS]
+    if bad or not methods:
+        raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
+    budgets = _budgets(budget)
+    c = _collection(ctx, qrels, runs, db)
+    results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
+    if fmt == "json":
+        data = [r.to_json() for r in results]
+        click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2))
+        return
+    for i, result in enumerate(results):
+        click.echo(("\n" if i else "") + f"{result.method} pooling, runs ranked by {result.measure}, "
+                   f"{c.n_queries} queries, {c.n_runs} runs")
+        click.echo(_plain(
+            ["budget", "judged", "relevant", "tau_b", "max_rank_change"],
+            [[str(p.budget), str(p.judged), str(p.relevant_found), _num(p.kendall_tau_b),
+              str(p.max_rank_change)] for p in result.points],
+        ))
+
+
+@click.command("reusability")
+@click.argument("runs", nargs=-1)
+@click.option("--qrels", default=None, metavar="FILE", help="The qrels; then RUN files follow.")
+@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True, metavar="K",
+              help="Pool depth: each run contributed its top K.")
+@click.option("-m", "--measure", default="map", show_default=True)
+@click.option("--groups", default=None, metavar="SEP",
+              help="Leave out groups of runs: a run's group is its tag up to SEP.")
+@click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
+@click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@db_option
+@click.pass_context
+def reusability(ctx, runs, qrels, depth, measure, groups, level, fmt, db) -> None:
+    """Zobel's leave-one-out test: how each run would fare without its own pool documents."""
+    from workbench.planning.reusability import reusability as run_test
+
+    c = _collection(ctx, qrels, runs, db)
+    result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
+    if fmt == "json":
+        click.echo(json.dumps(result.to_json(), indent=2))
+        return
+    click.echo(f"leave-one-out at depth {depth}, runs by {result.measure}: "
+               f"tau_b {_num(result.kendall_tau_b)}, largest drop {result.max_drop} places")
+    rows = sorted(result.runs, key=lambda r: (-r.drop, r.run))
+    click.echo(_plain(
+        ["run", "full", "rank", "left_out", "rank_loo", "drop", "unique_rel"],
+        [[r.run, _num(r.score_full), str(r.rank_full), _num(r.score_loo), str(r.rank_loo),
+          str(r.drop), str(r.unique_relevant)] for r in rows],
+    ))

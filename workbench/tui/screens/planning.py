@@ -1,0 +1,83 @@
+"""Planning (lead, F7): how many judgments are enough, and is the pool fair to new runs?
+
+The numbers of `workbench simulate` and `workbench reusability` on the stored campaign,
+with the majority consensus of the stored grades as the full qrels: relevant documents
+found against judgments made for depth, move-to-front and bandit pooling, and Zobel's
+leave-one-out test at the pool depth (runs sorted by how far they drop). `+`/`-` change
+the depth.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, Static
+
+from workbench.campaign.planning import planning_report
+from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.tables import fill_table
+from workbench.tui.text import num
+from workbench.tui.widgets.found_plot import FoundPlot
+
+
+class PlanningScreen(LeadScreen):
+    BINDINGS = [
+        Binding("plus", "deeper", "Depth +"),
+        Binding("minus", "shallower", "Depth -"),
+        *LeadScreen.BINDINGS,
+    ]
+    export_formats = {"json": "json"}
+    export_stem = "reusability"
+    AUTO_FOCUS = "#pl-runs"
+
+    def __init__(self, depth: int = 10) -> None:
+        super().__init__()
+        self.depth = depth
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pl-head", classes="lead-head")
+        yield FoundPlot(id="pl-plot")
+        yield Static(id="pl-loo-title", classes="lead-section")
+        yield DataTable(id="pl-runs", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def load(self, changes: Changes):
+        return planning_report(self.app.db, depth=self.depth)
+
+    def show(self, report) -> None:
+        r = report.reusability
+        self.query_one("#pl-head", Static).update(Text.assemble(
+            ("Planning", "bold"), f" · {report.n_runs} runs, {report.n_queries} queries judged"
+            f" · pool depth {r.depth} (+/-) · e: export",
+            ("" if report.n_runs else "\nNo runs yet: import them first.", "yellow")))
+        self.query_one("#pl-plot", FoundPlot).draw(report.simulations)
+        tau = "–" if r.kendall_tau_b != r.kendall_tau_b else f"{r.kendall_tau_b:.4f}"
+        self.query_one("#pl-loo-title", Static).update(Text(
+            f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau}, "
+            f"largest drop {r.max_drop} places"))
+        dt = self.query_one("#pl-runs", DataTable)
+        if not dt.columns:
+            for key, label in (("run", "run"), ("full", "full"), ("rank", "rank"), ("loo", "left out"),
+                               ("rank_loo", "rank"), ("drop", "drop"), ("unique", "unique rel")):
+                dt.add_column(Text(label, justify="left" if key == "run" else "right"), key=key)
+        rows = sorted(r.runs, key=lambda x: (-x.drop, x.run))
+        fill_table(dt, [(x.run, [
+            Text(x.run), Text(num(x.score_full), justify="right"), Text(str(x.rank_full), justify="right"),
+            Text(num(x.score_loo), justify="right"), Text(str(x.rank_loo), justify="right"),
+            Text(str(x.drop), justify="right", style="red" if x.drop > 0 else ""),
+            Text(str(x.unique_relevant), justify="right"),
+        ]) for x in rows])
+
+    def action_deeper(self) -> None:
+        self.depth += 5 if self.depth >= 5 else 1
+        self.reload()
+
+    def action_shallower(self) -> None:
+        self.depth = max(1, self.depth - (5 if self.depth > 5 else 1))
+        self.reload()
+
+    def export_text(self, fmt: str) -> str:
+        import json
+
+        return json.dumps(self.data.reusability.to_json(), indent=2) + "\n"
