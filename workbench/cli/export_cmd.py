@@ -15,7 +15,7 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 @click.group("export")
 def export() -> None:
-    """Export qrels, judgments or scores from the database."""
+    """Export qrels, judgments, scores or a run from the database."""
 
 
 def _open(ctx, db):
@@ -50,6 +50,25 @@ def judgments(ctx, history, assessor, fmt, output, db):
     finally:
         database.close()
     _done(output, count, "events" if history else "judgments")
+
+
+@export.command("run")
+@click.argument("tag")
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
+@db_option
+@click.pass_context
+def run(ctx, tag, output, db):
+    """A stored run as a TREC run file (qid Q0 docno rank score tag): trec_eval gives the
+    same numbers on it as on the file imported."""
+    from workbench.campaign.catalog import export_run
+    from workbench.campaign.exporting import write_output
+
+    database = _open(ctx, db)
+    try:
+        count = write_output(output, lambda out: export_run(database, tag, out), sys.stdout)
+    finally:
+        database.close()
+    _done(output, count, "run lines")
 
 
 @export.command("qrels")

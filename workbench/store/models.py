@@ -250,3 +250,24 @@ class Assignment(Base):
         UniqueConstraint("assessor_id", "query_id", "position"),
         Index("ix_assignment_assessor_query", "assessor_id", "query_id", "position"),
     )
+
+
+class EventArchive(Base):
+    """The judgment events of a removed query or assessor, kept by external names (the
+    rows they pointed to are gone). `removed` says what was removed: `query 401`,
+    `assessor bob`."""
+
+    __tablename__ = "event_archive"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query: Mapped[str] = mapped_column(String(200))
+    document: Mapped[str] = mapped_column(String(200))
+    assessor: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(20))
+    old_grade: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    new_grade: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    removed: Mapped[str] = mapped_column(String(250))
+    removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

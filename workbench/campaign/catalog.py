@@ -1,0 +1,151 @@
+"""Managing the campaign: what it holds (`workbench list`), removing and renaming, and a
+stored run written back as a TREC run file.
+
+Removal never loses judgments silently: a query or assessor with judgments (or final
+grades) is refused unless `force`, and its judgment events are archived first
+(store/removal.py). Each removal is one transaction, serialized with imports (an import
+could otherwise create the stub row being removed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TextIO
+
+import numpy as np
+
+from workbench.campaign.database import Database
+from workbench.campaign.writing import write_transaction
+from workbench.errors import NotFoundError, UsageError
+
+LISTS = ("queries", "docs", "runs", "assessors")
+SERIALIZED = "import"  # removals queue with imports (campaign/importing.py's name)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A table for `workbench list`: column names, then one row per item."""
+
+    what: str
+    header: tuple[str, ...]
+    rows: list[tuple]
+
+
+def _speed(events, i: int) -> tuple[float, float, str, str]:
+    """(documents per hour, median seconds per document, grade shares in the first and in
+    the last quarter of the assessor's grades) from their grade events."""
+    mine = events.assessor == i
+    seconds = events.seconds[mine]
+    timed = seconds[seconds > 0]
+    per_hour = float(timed.size / (timed.sum() / 3600)) if timed.size and timed.sum() > 0 else float("nan")
+    median = float(np.median(timed)) if timed.size else float("nan")
+    grades = events.grade[mine]
+    if grades.size < 4:
+        return per_hour, median, "", ""
+    quarter = max(1, grades.size // 4)
+    levels = np.unique(events.grade)
+
+    def shares(g: np.ndarray) -> str:
+        return " ".join(f"{lv}:{np.count_nonzero(g == lv) / g.size:.0%}" for lv in levels.tolist())
+
+    return per_hour, median, shares(grades[:quarter]), shares(grades[-quarter:])
+
+
+def listing(db: Database, what: str) -> Listing:
+    """The rows of `workbench list WHAT`."""
+    from workbench.store import catalog
+
+    if what not in LISTS:
+        raise UsageError(f"list what? one of {', '.join(LISTS)}")
+    with db.read() as s:
+        if what == "queries":
+            c = catalog.query_counts(s)
+            rows = [(n, t, *(int(c.columns[k][i]) for k in ("pool", "judged", "judgments", "assessors")),
+                     _share(c.columns["judged"][i], c.columns["pool"][i]))
+                    for i, (n, t) in enumerate(zip(c.names, c.titles))]
+            return Listing(what, ("query", "title", "pool", "judged", "judgments", "assessors", "done"), rows)
+        if what == "docs":
+            c = catalog.document_counts(s)
+            rows = [(n, t, int(c.columns["pooled"][i]), int(c.columns["judgments"][i]))
+                    for i, (n, t) in enumerate(zip(c.names, c.titles))]
+            return Listing(what, ("document", "title", "pooled", "judgments"), rows)
+        if what == "runs":
+            c = catalog.run_counts(s)
+            rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]))
+                    for i, n in enumerate(c.names)]
+            return Listing(what, ("run", "queries", "results"), rows)
+        c = catalog.assessor_counts(s)
+        events = catalog.grade_events(s)
+    rows = []
+    for i, name in enumerate(c.names):
+        per_hour, median, first, last = _speed(events, events.assessors.index(name))
+        col = {k: int(v[i]) for k, v in c.columns.items()}
+        rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"], col["assigned"]),
+                     col["outside"], col["repeats"], per_hour, median, first, last))
+    return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
+                         "docs_per_hour", "median_seconds", "grades_first_quarter", "grades_last_quarter"), rows)
+
+
+def _share(part, whole) -> float:
+    return float(part) / float(whole) if whole else float("nan")
+
+
+def remove(db: Database, kind: str, name: str, *, force: bool = False) -> str:
+    """Remove a run, query or assessor; the one-line summary. A query or assessor whose
+    removal deletes judgments or final grades needs `force`."""
+    from workbench.store import removal
+
+    if kind not in ("run", "query", "assessor"):
+        raise UsageError(f"remove what? run, query or assessor, not {kind!r}")
+    with write_transaction(db, serialize_as=SERIALIZED) as s:
+        rid = removal.id_of(s, kind, name)
+        if rid is None:
+            raise NotFoundError(f"unknown {kind} {name!r}")
+        if kind == "run":
+            removal.remove_run(s, rid)
+            return f"removed run {name!r} (judgments do not depend on runs: none lost)"
+        lost = removal.judgments_lost(s, **{f"{kind}_id": rid})
+        if lost and not force:
+            raise UsageError(
+                f"{kind} {name!r} has {lost} judgment{'s' if lost != 1 else ''} or final grade"
+                f"{'s' if lost != 1 else ''}; removing it deletes them (their history is kept): "
+                f"pass --force to remove it anyway"
+            )
+        archived = (removal.remove_query if kind == "query" else removal.remove_assessor)(s, rid, name)
+    return (f"removed {kind} {name!r}: {lost} judgment{'s' if lost != 1 else ''} deleted, "
+            f"{archived} history event{'s' if archived != 1 else ''} archived")
+
+
+def rename_run(db: Database, old: str, new: str) -> str:
+    from workbench.names import check_id
+    from workbench.store import removal
+
+    check_id(new, "run tag")
+    with write_transaction(db, serialize_as=SERIALIZED) as s:
+        rid = removal.id_of(s, "run", old)
+        if rid is None:
+            raise NotFoundError(f"unknown run {old!r}")
+        if old != new and removal.id_of(s, "run", new) is not None:
+            raise UsageError(f"a run is already called {new!r}")
+        removal.rename_run(s, rid, new)
+    return f"renamed run {old!r} to {new!r}"
+
+
+def export_run(db: Database, tag: str, out: TextIO) -> int:
+    """The stored run as TREC run lines, in trec_eval's order with ranks 1.. per query and
+    scores that read back exactly; the number of lines."""
+    from workbench.campaign.scoring import load_runs
+    from workbench.formats.trec import write_run
+    from workbench.store.catalog import document_names
+
+    with db.read() as s:
+        runs = load_runs(s)
+        docs = document_names(s)
+    if tag not in runs.stored.tags:
+        raise NotFoundError(f"unknown run {tag!r}")
+    i = runs.stored.tags.index(tag)
+    rows = slice(int(runs.stored.offsets[i]), int(runs.stored.offsets[i + 1]))
+    qid = runs.qid_bytes[rows]
+    docno = docs.of(runs.stored.document_id[rows])
+    write_run(out, qid, docno, runs.stored.score[rows], tag)
+    return int(qid.size)

@@ -1,0 +1,136 @@
+"""What the campaign holds, counted: the rows behind `workbench list` (one query each, no
+row per result or judgment in Python)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import and_, func, select
+from sqlalchemy.orm import Session
+
+from workbench.store.models import (
+    Assessor,
+    Assignment,
+    Document,
+    Judgment,
+    JudgmentEvent,
+    PoolEntry,
+    Query,
+    RunArrays,
+    System,
+)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Names and, per name, named integer columns (aligned arrays)."""
+
+    names: list[str]
+    titles: list[str]
+    columns: dict[str, np.ndarray]
+
+
+def _counts(session: Session, keys: list[tuple[str, object]], stmts: dict[str, object]) -> dict[str, np.ndarray]:
+    """For each (column name, grouped count statement), an int array aligned with the ids
+    in `keys` ((id, ...) rows); ids absent from a statement's result count 0."""
+    at = {k: i for i, (k, *_rest) in enumerate(keys)}
+    out = {}
+    for name, stmt in stmts.items():
+        col = np.zeros(len(keys), dtype=np.int64)
+        for key, n in session.execute(stmt):
+            if key in at:
+                col[at[key]] = n
+        out[name] = col
+    return out
+
+
+def query_counts(session: Session) -> Counts:
+    rows = session.execute(select(Query.id, Query.ext_id, Query.title).order_by(Query.id)).all()
+    cols = _counts(session, rows, {
+        "pool": select(PoolEntry.query_id, func.count()).group_by(PoolEntry.query_id),
+        "judged": select(Judgment.query_id, func.count(func.distinct(Judgment.document_id))).group_by(Judgment.query_id),
+        "judgments": select(Judgment.query_id, func.count()).group_by(Judgment.query_id),
+        "assessors": select(Assignment.query_id, func.count(func.distinct(Assignment.assessor_id))).group_by(Assignment.query_id),
+    })
+    return Counts([r[1] for r in rows], [r[2] or "" for r in rows], cols)
+
+
+def document_counts(session: Session) -> Counts:
+    rows = session.execute(select(Document.id, Document.ext_id, Document.title).order_by(Document.id)).all()
+    cols = _counts(session, rows, {
+        "pooled": select(PoolEntry.document_id, func.count()).group_by(PoolEntry.document_id),
+        "judgments": select(Judgment.document_id, func.count()).group_by(Judgment.document_id),
+    })
+    return Counts([r[1] for r in rows], [r[2] or "" for r in rows], cols)
+
+
+def run_counts(session: Session) -> Counts:
+    """Per run: result rows and queries (from its stored arrays)."""
+    rows = session.execute(select(System.id, System.tag, System.description).order_by(System.id)).all()
+    n_rows = np.zeros(len(rows), dtype=np.int64)
+    n_queries = np.zeros(len(rows), dtype=np.int64)
+    at = {r[0]: i for i, r in enumerate(rows)}
+    for sid, n, blob in session.execute(select(RunArrays.system_id, RunArrays.n_rows, RunArrays.query_ids)):
+        q = np.frombuffer(blob, dtype="<i4")
+        n_rows[at[sid]] = n
+        n_queries[at[sid]] = int(np.count_nonzero(np.diff(q))) + 1 if q.size else 0
+    return Counts([r[1] for r in rows], [r[2] or "" for r in rows], {"queries": n_queries, "results": n_rows})
+
+
+def assessor_counts(session: Session) -> Counts:
+    """Per assessor: documents assigned (first showings), current judgments, judgments of
+    documents outside their assignment, and repeat (self-consistency) grades."""
+    rows = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
+    assigned = and_(
+        Assignment.assessor_id == Judgment.assessor_id,
+        Assignment.query_id == Judgment.query_id,
+        Assignment.document_id == Judgment.document_id,
+    )
+    cols = _counts(session, rows, {
+        "assigned": select(Assignment.assessor_id, func.count()).where(Assignment.repeat.is_(False))
+        .group_by(Assignment.assessor_id),
+        "judged": select(Judgment.assessor_id, func.count()).group_by(Judgment.assessor_id),
+        "outside": select(Judgment.assessor_id, func.count())
+        .where(~select(Assignment.id).where(assigned).exists()).group_by(Judgment.assessor_id),
+        "repeats": select(JudgmentEvent.assessor_id, func.count()).where(JudgmentEvent.kind == "repeat")
+        .group_by(JudgmentEvent.assessor_id),
+    })
+    return Counts([r[1] for r in rows], ["" for _ in rows], cols)
+
+
+@dataclass(frozen=True)
+class GradeEvents:
+    """Every grade given (set, change, repeat events), in time order: assessor index (into
+    `assessors`), grade, seconds spent, and when (seconds since the epoch)."""
+
+    assessors: list[str]
+    assessor: np.ndarray
+    grade: np.ndarray
+    seconds: np.ndarray
+    at: np.ndarray
+
+
+def grade_events(session: Session) -> GradeEvents:
+    names = list(session.scalars(select(Assessor.name).order_by(Assessor.id)))
+    ids = list(session.scalars(select(Assessor.id).order_by(Assessor.id)))
+    index = {a: i for i, a in enumerate(ids)}
+    rows = session.execute(
+        select(JudgmentEvent.assessor_id, JudgmentEvent.new_grade, JudgmentEvent.seconds, JudgmentEvent.created_at)
+        .where(JudgmentEvent.kind.in_(("set", "change", "repeat")), JudgmentEvent.new_grade.is_not(None))
+        .order_by(JudgmentEvent.id)
+    ).all()
+    return GradeEvents(
+        names,
+        np.array([index[r[0]] for r in rows], dtype=np.int64),
+        np.array([r[1] for r in rows], dtype=np.int64),
+        np.array([r[2] or 0.0 for r in rows], dtype=np.float64),
+        np.array([r[3].timestamp() for r in rows], dtype=np.float64),
+    )
+
+
+def document_names(session: Session):
+    """Every document's id and external id (store.run_arrays.IdNames)."""
+    from workbench.store.run_arrays import id_names
+
+    return id_names(session.connection(), Document)
