@@ -23,6 +23,7 @@ def _loaded_after(import_stmt: str) -> set[str]:
 @pytest.mark.parametrize(
     "module",
     ["workbench.metrics", "workbench.formats", "workbench.formats.trec", "workbench.cli",
+     "workbench.evaluation", "workbench.formats.evaluation_output",
      "workbench.planning.simulate", "workbench.planning.reusability"],
 )
 def test_core_modules_do_not_import_tui_or_store(module):
@@ -37,6 +38,22 @@ def test_metrics_never_import_other_workbench_layers():
         "bad = [n for n in sys.modules if n.startswith('workbench.') and n.split('.')[1]"
         " not in ('metrics', 'errors')]\n"
         "print(','.join(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_the_evaluation_engine_is_headless():
+    """workbench.evaluation is used by commands and could be by a service: no click, rich,
+    nor the database, campaign or TUI layers."""
+    code = (
+        "import sys, pkgutil, importlib, workbench.evaluation as e\n"
+        "for info in pkgutil.iter_modules(e.__path__):\n"
+        "    importlib.import_module('workbench.evaluation.' + info.name)\n"
+        "bad = [n for n in sys.modules if n in ('click', 'rich', 'textual', 'sqlalchemy')\n"
+        "       or n.split('.')[:2] in (['workbench', 'cli'], ['workbench', 'campaign'],\n"
+        "                               ['workbench', 'store'], ['workbench', 'tui'])]\n"
+        "print(','.join(sorted(bad)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""

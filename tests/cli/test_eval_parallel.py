@@ -156,7 +156,7 @@ def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
 
 
 def _split_eval(qp, run, jobs=2, **kw):
-    from workbench.cli.eval_split import evaluate_split, run_cuts
+    from workbench.evaluation.split import evaluate_split, run_cuts
     from workbench.metrics.measures import parse_measures
 
     ms = parse_measures(["official", "iprec_at_recall", "ndcg_cut.5"])
@@ -223,7 +223,7 @@ def test_split_options_give_the_serial_numbers(tmp_path, opts):
                                      "child fails"])
 def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys, monkeypatch,
                                                                trouble):
-    import workbench.cli.eval_split as es
+    import workbench.evaluation.split as es
 
     qp, (run,) = _write(tmp_path, runs=1, nq=30)
     lines = qp.read_text().splitlines()
@@ -254,7 +254,7 @@ def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys,
 
 
 def test_split_leaves_no_scratch_files(tmp_path, monkeypatch):
-    import workbench.cli.eval_split as es
+    import workbench.evaluation.split as es
 
     made = []
     real = es._scratch_dir
@@ -273,7 +273,7 @@ def test_split_leaves_no_scratch_files(tmp_path, monkeypatch):
 
 
 def test_line_cuts_fall_at_line_starts(tmp_path):
-    from workbench.cli.eval_split import line_cuts
+    from workbench.evaluation.split import line_cuts
 
     p = tmp_path / "f"
     data = b"".join(b"%d 0 d%d 1\n" % (i, i) for i in range(1000))

@@ -28,7 +28,7 @@ def _value(measure, value: float) -> str:
 def _trec_lines(tracker, per_query: bool) -> list[str]:
     """`eval --format trec`'s printer (its names, layout and per-query/`all` order), one
     block per system, each opened by its `runid` line."""
-    from workbench.cli.eval_cmd import _trec_lines as eval_trec_lines
+    from workbench.formats.evaluation_output import trec_lines as eval_trec_lines
 
     lines = []
     for ev in tracker.evaluations():
