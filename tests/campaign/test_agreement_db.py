@@ -188,3 +188,28 @@ def test_labels_from_rows_handles_byte_ids():
     )
     assert labels.queries.tolist() == ["q1", "q2"]
     assert labels.grades.tolist() == [[1, 1], [2, -1]]
+
+
+def test_self_consistency_from_blind_repeats(judged):
+    """alice repeats four of her items: two the same, q1/d3 (2 -> 1) and q2/d4 (0 -> 3)
+    differ. Her repeats against her earlier grades: n 4, P(A) 2/4, kappa as sklearn's."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from workbench.campaign.assessing import record_repeat
+
+    repeats = [("q1", "d1", 3), ("q1", "d2", 0), ("q1", "d3", 1), ("q2", "d4", 3)]
+    for q, d, g in repeats:
+        record_repeat(judged, "alice", q, d, g)
+    report = agreement_from_db(judged)
+    (own,) = report.self_consistency  # bob and carol repeated nothing
+    first = [GRADES[(q, d)][0] for q, d, _ in repeats]
+    again = [g for _, _, g in repeats]
+    assert (own.assessor, own.n, own.observed) == ("alice", 4, 0.5)
+    assert own.cohen_kappa == pytest.approx(cohen_kappa_score(first, again))
+    data = report.to_json()
+    assert data["self"] == [{"assessor": "alice", "n": 4, "observed": 0.5,
+                             "cohen_kappa": pytest.approx(own.cohen_kappa)}]
+    assert any("alice repeated only 4 items" in w for w in data["warnings"])
+    # a later change of the judgment does not rewrite what the repeat was compared with
+    record_grade(judged, "alice", "q1", "d3", 1)
+    assert agreement_from_db(judged).self_consistency[0].observed == 0.5

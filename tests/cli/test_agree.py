@@ -6,6 +6,7 @@ import csv
 import io
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -39,15 +40,31 @@ def test_json_on_files_has_the_design_keys_and_the_notes_values(notes_files):
     out = json.loads(result.stdout)
     assert list(out) == [
         "assessors", "n_items", "pairs", "fleiss_kappa", "krippendorff_alpha_nominal",
-        "krippendorff_alpha_ordinal", "krippendorff_alpha_interval",
+        "krippendorff_alpha_ordinal", "krippendorff_alpha_interval", "fleiss_kappa_ci",
+        "krippendorff_alpha_nominal_ci", "krippendorff_alpha_ordinal_ci",
+        "krippendorff_alpha_interval_ci", "self", "warnings",
     ]
     assert out["assessors"] == [a, b]
     assert out["n_items"] == 400
     (pair,) = out["pairs"]
     assert list(pair) == [
         "a", "b", "n", "observed", "cohen_kappa", "pooled_kappa",
-        "weighted_kappa_linear", "weighted_kappa_quadratic",
+        "weighted_kappa_linear", "weighted_kappa_quadratic", "cohen_kappa_ci",
     ]
+    # the interval is statsmodels' (Fleiss, Cohen & Everitt 1969) on the 2 x 2 table
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    from workbench.formats.trec import read_qrels
+    from workbench.metrics.agreement import confusion_matrix
+
+    qa, qb = read_qrels(a), read_qrels(b)
+    order_a, order_b = np.lexsort((qa.docno, qa.qid)), np.lexsort((qb.docno, qb.qid))
+    table, _ = confusion_matrix(qa.rel[order_a], qb.rel[order_b])
+    ref = cohens_kappa(table)
+    assert pair["cohen_kappa_ci"] == pytest.approx([ref.kappa_low, ref.kappa_upp], abs=1e-12)
+    lo, hi = out["fleiss_kappa_ci"]
+    assert lo < out["fleiss_kappa"] < hi
+    assert out["self"] == [] and out["warnings"] == []  # 400 items: no warning
     assert pair["n"] == 400 and pair["observed"] == pytest.approx(0.925)
     assert round(pair["pooled_kappa"], 4) == 0.7759
     assert round(pair["cohen_kappa"], 4) == 0.7761

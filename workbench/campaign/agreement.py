@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -55,6 +55,16 @@ class PairRow:
 
 
 @dataclass(frozen=True)
+class SelfRow:
+    """One assessor against their own earlier grades (blind repeats)."""
+
+    assessor: str
+    n: int
+    observed: float
+    cohen_kappa: float
+
+
+@dataclass(frozen=True)
 class AgreementReport:
     assessors: tuple[str, ...]
     n_items: int  # items graded by at least two assessors
@@ -66,6 +76,23 @@ class AgreementReport:
     alpha_ordinal: float
     alpha_interval: float
     per_query: list[ag.QueryAgreement] = field(default_factory=list)
+    # 95 % intervals: "cohen_kappa" -> one (lo, hi) per pair; "fleiss_kappa",
+    # "krippendorff_alpha_<level>" -> (lo, hi) (metrics.agreement_ci)
+    ci: dict = field(default_factory=dict)
+    self_consistency: list[SelfRow] = field(default_factory=list)
+
+    def warnings(self) -> list[str]:
+        """Values to read with care: pairs (or the whole) with fewer than SMALL_N items."""
+        from workbench.metrics.agreement_ci import SMALL_N
+
+        out = [f"{p.a} and {p.b} share only {p.stats.n} items (under {SMALL_N}): their kappa is unreliable"
+               for p in self.pairs if 0 < p.stats.n < SMALL_N]
+        out += [f"{r.assessor} repeated only {r.n} items (under {SMALL_N}): their self-consistency is unreliable"
+                for r in self.self_consistency if 0 < r.n < SMALL_N]
+        if 0 < self.n_items < SMALL_N:
+            out.append(f"only {self.n_items} items are graded by two assessors or more (under {SMALL_N}): "
+                       "Fleiss' kappa and alpha are unreliable")
+        return out
 
     def to_json(self, *, confusion: bool = False) -> dict:
         """The DESIGN §4 `agree --format json` object (NaN -> null); `per_query` only if
@@ -83,14 +110,21 @@ class AgreementReport:
                     "pooled_kappa": _num(p.stats.pooled_kappa),
                     "weighted_kappa_linear": _num(p.stats.weighted_kappa_linear),
                     "weighted_kappa_quadratic": _num(p.stats.weighted_kappa_quadratic),
+                    "cohen_kappa_ci": _interval(self.ci.get("cohen_kappa", [None] * len(self.pairs))[k]),
                 }
-                for p in self.pairs
+                for k, p in enumerate(self.pairs)
             ],
             "fleiss_kappa": _num(self.fleiss_kappa),
             "krippendorff_alpha_nominal": _num(self.alpha_nominal),
             "krippendorff_alpha_ordinal": _num(self.alpha_ordinal),
             "krippendorff_alpha_interval": _num(self.alpha_interval),
         }
+        for key in ("fleiss_kappa", "krippendorff_alpha_nominal", "krippendorff_alpha_ordinal",
+                    "krippendorff_alpha_interval"):
+            out[f"{key}_ci"] = _interval(self.ci.get(key))
+        out["self"] = [{"assessor": r.assessor, "n": r.n, "observed": _num(r.observed),
+                        "cohen_kappa": _num(r.cohen_kappa)} for r in self.self_consistency]
+        out["warnings"] = self.warnings()
         if confusion:
             out["confusion"] = [
                 {"a": p.a, "b": p.b, "categories": list(p.categories),
@@ -113,6 +147,13 @@ class AgreementReport:
 
 def _num(value: float) -> float | None:
     return None if value is None or math.isnan(value) else float(value)
+
+
+def _interval(pair) -> list | None:
+    """[lo, hi], or None when undefined."""
+    if pair is None or any(v is None or math.isnan(v) for v in pair):
+        return None
+    return [float(pair[0]), float(pair[1])]
 
 
 def labels_from_rows(
@@ -175,6 +216,13 @@ def compute_agreement(
             tuple(tuple(int(v) for v in row) for row in matrix),
         ))
     n_items = int(np.count_nonzero((grades >= 0).sum(axis=1) >= 2))
+    from workbench.metrics import agreement_ci as ci
+
+    intervals = {
+        "cohen_kappa": [ci.cohen_kappa_ci(grades[:, i], grades[:, j], categories=categories)
+                        for i, j in itertools.combinations(range(len(labels.assessors)), 2)],
+        **ci.bootstrap_intervals(grades),
+    }
     return AgreementReport(
         assessors=labels.assessors,
         n_items=n_items,
@@ -186,6 +234,7 @@ def compute_agreement(
         alpha_ordinal=ag.krippendorff_alpha(grades, "ordinal"),
         alpha_interval=ag.krippendorff_alpha(grades, "interval"),
         per_query=ag.per_query_agreement(labels.queries, grades) if per_query else [],
+        ci=intervals,
     )
 
 
@@ -247,7 +296,33 @@ def agreement_from_db(
     labels = load_labels(db, assessors)
     if threshold is None:
         threshold = campaign_threshold(db)
-    return compute_agreement(labels, binary=binary, threshold=threshold, per_query=per_query)
+    report = compute_agreement(labels, binary=binary, threshold=threshold, per_query=per_query)
+    return replace(report, self_consistency=self_consistency(db, labels.assessors, binary=binary,
+                                                             threshold=threshold))
+
+
+def self_consistency(db: Database, assessors: Sequence[str], *, binary: bool = False,
+                     threshold: int = 1) -> list[SelfRow]:
+    """Each assessor's repeat grades against the grade the item had when it came back
+    (blind repeats, campaign/pooling.py): n, observed agreement, Cohen's kappa; assessors
+    without repeats are left out."""
+    from workbench.store.catalog import repeat_pairs
+
+    with db.read() as s:
+        pairs = repeat_pairs(s)
+    rows = []
+    for name in assessors:
+        if name not in pairs.assessors:
+            continue
+        mine = pairs.assessor == pairs.assessors.index(name)
+        first, again = pairs.first[mine], pairs.repeat[mine]
+        if binary:
+            first, again = ag.binarize(first, threshold), ag.binarize(again, threshold)
+        n = int(first.size)
+        if n == 0:
+            continue  # no repeats for this assessor: nothing to say
+        rows.append(SelfRow(name, n, ag.observed_agreement(first, again), ag.cohen_kappa(first, again)))
+    return rows
 
 
 # ---------------------------------------------------------------- files

@@ -83,6 +83,12 @@ def _reading(value: float) -> str:
     return reading(value)
 
 
+def _interval(pair) -> str:
+    if pair is None or any(v is None or math.isnan(v) for v in pair):
+        return "—"
+    return f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+
+
 def _csv_rows(report, confusion: bool = False):
     from workbench.metrics.agreement import interpret
 
@@ -144,13 +150,14 @@ def _print_table(report, confusion: bool = False) -> None:
     if report.binary:
         title += f" (binary: grade >= {report.threshold} relevant)"
     pairs = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("a", "b", "n", "P(A)", "κ Cohen", "κ pooled", "κw linear", "κw quadr.", "reading"):
+    for col in ("a", "b", "n", "P(A)", "κ Cohen", "95% CI", "κ pooled", "κw linear", "κw quadr.", "reading"):
         pairs.add_column(col, justify="left" if col in ("a", "b", "reading") else "right",
                          min_width=19 if col == "reading" else None)
-    for p in report.pairs:
+    cis = report.ci.get("cohen_kappa", [None] * len(report.pairs))
+    for p, interval in zip(report.pairs, cis):
         s = p.stats
         pairs.add_row(
-            Text(p.a), Text(p.b), str(s.n), _fmt(s.observed), _fmt(s.cohen_kappa),
+            Text(p.a), Text(p.b), str(s.n), _fmt(s.observed), _fmt(s.cohen_kappa), _interval(interval),
             _fmt(s.pooled_kappa), _fmt(s.weighted_kappa_linear),
             _fmt(s.weighted_kappa_quadratic), interpret(s.cohen_kappa),
         )
@@ -170,15 +177,27 @@ def _print_table(report, confusion: bool = False) -> None:
                     title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     overall.add_column("coefficient")
     overall.add_column("value", justify="right")
+    overall.add_column("95% CI", justify="right")
     overall.add_column("reading")
-    for name, value in (
-        ("Fleiss' kappa", report.fleiss_kappa),
-        ("Krippendorff's alpha (nominal)", report.alpha_nominal),
-        ("Krippendorff's alpha (ordinal)", report.alpha_ordinal),
-        ("Krippendorff's alpha (interval)", report.alpha_interval),
+    for name, key, value in (
+        ("Fleiss' kappa", "fleiss_kappa", report.fleiss_kappa),
+        ("Krippendorff's alpha (nominal)", "krippendorff_alpha_nominal", report.alpha_nominal),
+        ("Krippendorff's alpha (ordinal)", "krippendorff_alpha_ordinal", report.alpha_ordinal),
+        ("Krippendorff's alpha (interval)", "krippendorff_alpha_interval", report.alpha_interval),
     ):
-        overall.add_row(name, _fmt(value), _reading(value))
+        overall.add_row(name, _fmt(value), _interval(report.ci.get(key)), _reading(value))
     console.print(overall)
+    if report.self_consistency:
+        own = Table(title="Self-consistency (repeats against the own earlier grade)",
+                    title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("assessor", "n", "P(A)", "κ Cohen", "reading"):
+            own.add_column(col, justify="left" if col in ("assessor", "reading") else "right")
+        for r in report.self_consistency:
+            own.add_row(Text(r.assessor), str(r.n), _fmt(r.observed), _fmt(r.cohen_kappa),
+                        _reading(r.cohen_kappa))
+        console.print(own)
+    for warning in report.warnings():
+        console.print(Text(f"warning: {warning}", style="yellow"))
 
     if report.per_query:
         per_q = Table(title="Per query", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -188,6 +207,6 @@ def _print_table(report, confusion: bool = False) -> None:
             per_q.add_row(Text(str(q.query)), str(q.n_items), _fmt(q.observed),
                           _fmt(q.fleiss_kappa), _fmt(q.alpha_nominal), interpret(q.fleiss_kappa))
         console.print(per_q)
-    console.print(Text("Reading: kappa/alpha in [2/3, 1] acceptable, below that a methodology "
-                       "problem (reference notes); Landis & Koch (1977) band in brackets. "
+    console.print(Text("Reading: kappa/alpha in [2/3, 1] acceptable with its Landis & Koch (1977) "
+                       "band, below that a methodology problem (docs/agreement.md). "
                        "P(E) and every coefficient: --format csv.", style="dim"))

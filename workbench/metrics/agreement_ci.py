@@ -26,7 +26,8 @@ SMALL_N = 30  # fewer common items than this: say the interval is unreliable
 RESAMPLES = 1000
 _CHUNK_CELLS = 4_000_000  # resample weights per batch (resamples x items)
 
-__all__ = ["SMALL_N", "RESAMPLES", "cohen_kappa_ci", "fleiss_kappa_ci", "krippendorff_alpha_ci"]
+__all__ = ["SMALL_N", "RESAMPLES", "bootstrap_intervals", "cohen_kappa_ci", "fleiss_kappa_ci",
+           "krippendorff_alpha_ci"]
 
 
 def cohen_kappa_ci(a, b, confidence: float = 0.95, *, categories=None) -> tuple[float, float]:
@@ -74,46 +75,54 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
 def fleiss_kappa_ci(labels, confidence: float = 0.95, *, resamples: int = RESAMPLES, seed: int = 0,
                     categories=None) -> tuple[float, float]:
     """(low, high) of Fleiss' kappa by the percentile bootstrap over items."""
-    counts, _ = unit_counts(labels, categories)
-    counts = counts.astype(np.float64)
-    n_i = counts.sum(axis=1)
-    keep = n_i >= 2
-    counts, n_i = counts[keep], n_i[keep]
-    if counts.shape[0] == 0:
-        return math.nan, math.nan
-    p_i = (counts * (counts - 1)).sum(axis=1) / (n_i * (n_i - 1))
-    out = []
-    for w in _weights(counts.shape[0], resamples, seed):
-        p_bar = (w @ p_i) / w.sum(axis=1)
-        p_j = (w @ counts) / (w @ n_i)[:, None]
-        p_e = (p_j**2).sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out.append(np.where(p_e < 1, (p_bar - p_e) / (1 - p_e), np.nan))
-    return _percentiles(np.concatenate(out), confidence)
+    return bootstrap_intervals(labels, (), confidence, resamples=resamples, seed=seed,
+                               categories=categories)["fleiss_kappa"]
 
 
 def krippendorff_alpha_ci(labels, level: str = "nominal", confidence: float = 0.95, *,
                           resamples: int = RESAMPLES, seed: int = 0, categories=None) -> tuple[float, float]:
     """(low, high) of Krippendorff's alpha by the percentile bootstrap over items (Hayes &
     Krippendorff 2007 resample units; this draws whole items with replacement)."""
+    return bootstrap_intervals(labels, (level,), confidence, resamples=resamples, seed=seed,
+                               categories=categories)[f"krippendorff_alpha_{level}"]
+
+
+def bootstrap_intervals(labels, levels=("nominal", "ordinal", "interval"), confidence: float = 0.95, *,
+                        resamples: int = RESAMPLES, seed: int = 0, categories=None) -> dict:
+    """Fleiss' kappa's and alpha's intervals at `levels` from ONE set of resamples (the
+    weights are most of the cost): {"fleiss_kappa": (lo, hi), "krippendorff_alpha_<level>":
+    (lo, hi)}. Both coefficients use the items with two labels or more."""
     counts, cats = unit_counts(labels, categories)
-    m_u = counts.sum(axis=1)
-    pairable = m_u >= 2
-    counts = counts[pairable].astype(np.float64)
+    counts = counts.astype(np.float64)
+    n_i = counts.sum(axis=1)
+    keep = n_i >= 2
+    counts, n_i = counts[keep], n_i[keep]
+    nan = (math.nan, math.nan)
+    out = {"fleiss_kappa": nan, **{f"krippendorff_alpha_{lv}": nan for lv in levels}}
     if counts.shape[0] == 0 or counts.shape[1] < 1:
-        return math.nan, math.nan
+        return out
     k = counts.shape[1]
-    inv = 1.0 / (m_u[pairable] - 1)
+    p_i = (counts * (counts - 1)).sum(axis=1) / (n_i * (n_i - 1))
+    inv = 1.0 / (n_i - 1)
     # each item's contribution to the coincidence matrix, flattened (items x k*k)
-    per_item = (counts[:, :, None] * counts[:, None, :] - counts[:, :, None] * np.eye(k)) * inv[:, None, None]
-    per_item = per_item.reshape(-1, k * k)
-    out = []
+    per_item = ((counts[:, :, None] * counts[:, None, :] - counts[:, :, None] * np.eye(k))
+                * inv[:, None, None]).reshape(-1, k * k)
+    fleiss, alphas = [], {lv: [] for lv in levels}
     for w in _weights(counts.shape[0], resamples, seed):
-        coincidence = (w @ per_item).reshape(-1, k, k)
-        for o in coincidence:  # k is small: one k x k step per resample
-            n_c = o.sum(axis=1)
-            n = n_c.sum()
-            d2 = delta2(cats, n_c, level)
-            d_e = float((np.outer(n_c, n_c) * d2).sum()) / (n - 1) if n > 1 else 0.0
-            out.append(1.0 - float((o * d2).sum()) / d_e if d_e > 0 else math.nan)
-    return _percentiles(np.asarray(out), confidence)
+        p_bar = (w @ p_i) / w.sum(axis=1)
+        p_j = (w @ counts) / (w @ n_i)[:, None]
+        p_e = (p_j**2).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            fleiss.append(np.where(p_e < 1, (p_bar - p_e) / (1 - p_e), np.nan))
+        if levels:
+            for o in (w @ per_item).reshape(-1, k, k):  # k is small: one k x k step per resample
+                n_c = o.sum(axis=1)
+                n = n_c.sum()
+                for lv in levels:
+                    d2 = delta2(cats, n_c, lv)
+                    d_e = float((np.outer(n_c, n_c) * d2).sum()) / (n - 1) if n > 1 else 0.0
+                    alphas[lv].append(1.0 - float((o * d2).sum()) / d_e if d_e > 0 else math.nan)
+    out["fleiss_kappa"] = _percentiles(np.concatenate(fleiss), confidence)
+    for lv in levels:
+        out[f"krippendorff_alpha_{lv}"] = _percentiles(np.asarray(alphas[lv]), confidence)
+    return out

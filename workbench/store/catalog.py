@@ -134,3 +134,32 @@ def document_names(session: Session):
     from workbench.store.run_arrays import id_names
 
     return id_names(session.connection(), Document)
+
+
+@dataclass(frozen=True)
+class RepeatPairs:
+    """Each repeat grade beside the grade the item had when it was repeated: assessor
+    index (into `assessors`), first grade, repeat grade."""
+
+    assessors: list[str]
+    assessor: np.ndarray
+    first: np.ndarray
+    repeat: np.ndarray
+
+
+def repeat_pairs(session: Session) -> RepeatPairs:
+    names = list(session.scalars(select(Assessor.name).order_by(Assessor.id)))
+    ids = list(session.scalars(select(Assessor.id).order_by(Assessor.id)))
+    index = {a: i for i, a in enumerate(ids)}
+    rows = session.execute(
+        select(JudgmentEvent.assessor_id, JudgmentEvent.old_grade, JudgmentEvent.new_grade)
+        .where(JudgmentEvent.kind == "repeat", JudgmentEvent.old_grade.is_not(None),
+               JudgmentEvent.new_grade.is_not(None))
+        .order_by(JudgmentEvent.id)
+    ).all()
+    return RepeatPairs(
+        names,
+        np.array([index[r[0]] for r in rows], dtype=np.int64),
+        np.array([r[1] for r in rows], dtype=np.int64),
+        np.array([r[2] for r in rows], dtype=np.int64),
+    )

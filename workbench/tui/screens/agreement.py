@@ -31,6 +31,12 @@ class ConfusionLoaded(Message):
     confusion: Confusion
 
 
+def interval_text(pair) -> str:
+    if pair is None or any(v is None or v != v for v in pair):
+        return "–"
+    return f"[{pair[0]:.3f}, {pair[1]:.3f}]"
+
+
 class AgreementScreen(LeadScreen):
     BINDINGS = [
         Binding("b", "toggle_binary", "Graded/binary"),
@@ -74,19 +80,26 @@ class AgreementScreen(LeadScreen):
         head.update(Text.assemble(
             ("Agreement", "bold"), f" between {len(report.assessors)} assessors on "
             f"{report.n_items} items graded by two or more · labels: {kind} · b: switch · "
-            "reading: ≥ 2/3 acceptable (reference notes), Landis & Koch band in brackets"))
+            "reading: ≥ 2/3 acceptable with its Landis & Koch band, below a methodology problem (docs/agreement.md)"))
         self._matrix(report)
         overall = Table(box=None, show_header=True, pad_edge=False)
         overall.add_column("all assessors")
         overall.add_column("value", justify="right")
+        overall.add_column("95% CI", justify="right")
         overall.add_column("reading")
-        for name, value in (
-            ("Fleiss' κ", report.fleiss_kappa),
-            ("Krippendorff's α nominal", report.alpha_nominal),
-            ("Krippendorff's α ordinal", report.alpha_ordinal),
-            ("Krippendorff's α interval", report.alpha_interval),
+        for name, key, value in (
+            ("Fleiss' κ", "fleiss_kappa", report.fleiss_kappa),
+            ("Krippendorff's α nominal", "krippendorff_alpha_nominal", report.alpha_nominal),
+            ("Krippendorff's α ordinal", "krippendorff_alpha_ordinal", report.alpha_ordinal),
+            ("Krippendorff's α interval", "krippendorff_alpha_interval", report.alpha_interval),
         ):
-            overall.add_row(Text(name), Text(num(value)), Text(reading(value)))
+            overall.add_row(Text(name), Text(num(value)), Text(interval_text(report.ci.get(key))),
+                            Text(reading(value)))
+        for r in report.self_consistency:
+            overall.add_row(Text(f"{r.assessor} vs own repeats (n={r.n})"), Text(num(r.cohen_kappa)),
+                            Text(""), Text(reading(r.cohen_kappa)))
+        for warning in report.warnings():
+            overall.add_row(Text(f"⚠ {warning}", style="yellow"), Text(""), Text(""), Text(""))
         self.query_one("#ag-overall", Static).update(overall)
         pairs = self.query_one("#ag-pairs", DataTable)
         if not pairs.columns:
