@@ -52,9 +52,9 @@ def test_latex_escapes_and_bolds():
 
 def test_csv_and_json_keep_full_precision():
     lines = render_scores(GRID, "csv").splitlines()
-    assert lines[0] == "system,queries,map,P_5,num_rel"
-    assert lines[1] == "bm25,10,0.81283,0.94,145"
-    assert lines[3] == "zero,0,,,0"
+    assert lines[0] == "source,system,queries,map,P_5,num_rel"
+    assert lines[1] == f"{GRID.source},bm25,10,0.81283,0.94,145"
+    assert lines[3] == f"{GRID.source},zero,0,,,0"
     data = json.loads(render_scores(GRID, "json"))
     assert data["systems"][1] == {"system": "run|x_1", "n_queries": 9,
                                   "mean": {"map": 0.5, "P_5": 0.94000000001, "num_rel": 145}}
@@ -84,8 +84,14 @@ def test_export_scores_json_equals_score_json(sample):
     assert exported.exit_code == 0 and scored.exit_code == 0
     a, b = json.loads(exported.output), json.loads(scored.output)
     assert a["source"] == b["source"] == "consensus:mean"
-    assert {s["system"]: s["mean"] for s in a["systems"]} == {
-        s["system"]: s["mean"] for s in b["systems"]}
+    # the scoreboard's columns: the measures, then Judged@10 and unjudged@10
+    assert a["measures"] == ["map", "ndcg_cut_10", "Judged@10", "unjudged@10"]
+    assert {s["system"]: {k: v for k, v in s["mean"].items() if k in ("map", "ndcg_cut_10")}
+            for s in a["systems"]} == {s["system"]: s["mean"] for s in b["systems"]}
+    judged = _run("score", "--db", sample, "--format", "json", "-q", "-m", "Judged@10", "--consensus", "mean")
+    for s in json.loads(judged.output)["systems"]:
+        holes = round(sum(10 * (1 - v["Judged@10"]) for v in s["per_query"].values()))
+        assert next(x for x in a["systems"] if x["system"] == s["system"])["mean"]["unjudged@10"] == holes
 
 
 def test_export_scores_markdown_to_file_and_usage_errors(sample, tmp_path):
@@ -94,7 +100,8 @@ def test_export_scores_markdown_to_file_and_usage_errors(sample, tmp_path):
                   "-o", str(out))
     assert result.exit_code == 0
     lines = out.read_text().splitlines()
-    assert lines[2] == "| system | queries | P_5 |"
-    assert lines[4] == "| bm25 | 10 | **0.9600** |"  # the CLI's score table says 0.9600
+    assert lines[0] == "Scores against consensus:majority"
+    assert lines[2] == "| system | queries | P_5 | Judged@5 | unjudged@5 |"
+    assert lines[4].startswith("| bm25 | 10 | **0.9600** |")  # the CLI's score table says 0.9600
     bad = _run("export", "scores", "--db", sample, "--format", "latex", "-q")
     assert bad.exit_code == 2

@@ -175,8 +175,18 @@ async def test_export_from_the_scoreboard_writes_a_markdown_table(sample_db, tmp
         await settle(app, pilot)
     lines = out.read_text().splitlines()
     means = _means(cli_json(sample_db, "score"))
-    assert lines[2] == "| system | queries | map | bpref | P_10 | ndcg_cut_10 | Judged@10 |"
+    assert lines[2] == "| system | queries | map | bpref | P_10 | ndcg_cut_10 | Judged@10 | unjudged@10 |"
     assert lines[4].startswith(f"| bm25 | 10 | **{means['bm25']['map']:.4f}** |")
+    # one score export: `workbench export scores` writes the same file
+    from click.testing import CliRunner
+
+    from workbench.cli import cli
+
+    cli_out = tmp_path / "cli.md"
+    result = CliRunner().invoke(cli, ["--db", sample_db.url, "export", "scores", "--format", "markdown",
+                                      "-o", str(cli_out)])
+    assert result.exit_code == 0, result.output
+    assert cli_out.read_text() == out.read_text()
 
 
 async def test_judged_column_found_whatever_the_registry_order(sample_db):

@@ -1,6 +1,12 @@
-"""Scores of the stored systems as a systems × measures table (formats.score_tables):
-the `--format json|markdown|latex` of `workbench export scores` and the lead screens'
-export action. The long CSV (`system,query,measure,value`) stays in exporting.py."""
+"""Scores of the stored systems as one systems x measures table (formats.score_tables):
+`workbench export scores` and the scoreboard's `e` export write the same file from this code.
+
+Columns: the measures in the registry's order, Judged@k and unjudged@k (how much of each
+system's top k is judged under the source, as the scoreboard shows them); rows: systems best
+first by the first measure (ties by name), as the scoreboard sorts them by default. The qrels
+source is named in every format. The long CSV (`system,query,measure,value`, `-q`) stays
+in exporting.py.
+"""
 
 from __future__ import annotations
 
@@ -12,25 +18,72 @@ from workbench.errors import UsageError
 from workbench.formats.score_tables import SCORE_TABLE_FORMATS, ScoresGrid, render_scores
 
 
-def score_grid(table: ScoreTable, systems: list[str] | None = None) -> ScoresGrid:
-    """A ScoreTable's means as a grid; `systems` gives the row order (default: the
-    table's, i.e. import order)."""
-    order = systems if systems is not None else list(table.systems)
+def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
+    """Unjudged documents in the system's top k, summed over its evaluated queries:
+    sum of (1 - Judged@k) * k (Judged@k divides by k; a run shorter than k counts its gap too)."""
+    i = table.row(system)
+    values = table.values[table.measure(judged)][i, table.present[i]]
+    return round(sum((1.0 - v) * k for v in values.tolist()))
+
+
+def ranked_systems(table: ScoreTable, column: str, *, reverse: bool = False) -> list[str]:
+    """Systems best first by the mean of `column` (a label), ties by name; systems scored
+    on no query last. `reverse`: worst first."""
+    means = table.means[table.measure(column)].tolist()
+    row = {s: i for i, s in enumerate(table.systems)}
+
+    def key(system: str):
+        i = row[system]
+        value = means[i] if table.n_queries[i] else float("-inf")
+        return (value if value == value else float("-inf"), system)
+
+    return sorted(table.systems, key=key, reverse=not reverse)
+
+
+def first_measure(table: ScoreTable, judged: str | None) -> str:
+    """The default sort column: the first measure that is not Judged@k."""
+    return next((c for c in table.labels if c != judged), table.labels[0] if table.labels else "")
+
+
+def score_grid(table: ScoreTable, systems: list[str] | None = None, *, judged: str | None = None,
+               k: int | None = None) -> ScoresGrid:
+    """A ScoreTable's means as a grid (rows in `systems` order, default best first); with
+    `judged` (the Judged@k label) and `k`, an unjudged@k column after the measures."""
+    if systems is None:
+        systems = ranked_systems(table, first_measure(table, judged)) if table.labels else list(table.systems)
+    measures = list(table.labels)
+    counts = {label for label, m in zip(table.labels, table.measures) if m.is_count}
+    if judged is not None and k is not None:
+        measures.append(f"unjudged@{k}")
+        counts.add(f"unjudged@{k}")
     rows = []
-    for s in order:
+    for s in systems:
         i = table.row(s)
-        rows.append((s, int(table.n_queries[i]), tuple(float(table.means[m][i]) for m in table.measures)))
-    return ScoresGrid(
-        table.source,
-        table.labels,
-        tuple(rows),
-        frozenset(label for label, m in zip(table.labels, table.measures) if m.is_count),
-    )
+        values = [float(table.means[m][i]) for m in table.measures]
+        if judged is not None and k is not None:
+            values.append(float(unjudged(table, s, judged, k)))
+        rows.append((s, int(table.n_queries[i]), tuple(values)))
+    return ScoresGrid(table.source, tuple(measures), tuple(rows), frozenset(counts))
 
 
-def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = None) -> str:
-    """The means table as text in `fmt` (rows in `systems` order): the screens' export."""
-    return render_scores(score_grid(table, systems), fmt)
+def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = None, *,
+                       judged: str | None = None, k: int | None = None) -> str:
+    """The means table as text in `fmt` (rows in `systems` order): the scoreboard's export."""
+    return render_scores(score_grid(table, systems, judged=judged, k=k), fmt)
+
+
+def scoreboard_table(db: Database, measures: list[str] | None = None, *, assessor: str | None = None,
+                     consensus: str | None = None) -> tuple[ScoreTable, str, int]:
+    """The scoreboard's numbers: (table of the measures plus Judged@k, Judged@k's label, k)."""
+    from workbench.campaign.judged_depth import judged_depth
+    from workbench.campaign.settings import campaign_measures
+
+    measures = list(measures) if measures else list(campaign_measures(db))
+    k = judged_depth(measures)
+    judged = f"Judged@{k}"
+    table = score_campaign(db, [*measures, judged], assessor=assessor, consensus=consensus)
+    label = next((m for m in table.labels if m == judged), judged)
+    return table, label, k
 
 
 def export_score_table(
@@ -42,12 +95,12 @@ def export_score_table(
     assessor: str | None = None,
     consensus: str | None = None,
 ) -> int:
-    """Write the means table in `fmt`; return the number of systems (rows)."""
+    """Write the scoreboard's table in `fmt`; return the number of systems (rows)."""
     if fmt not in SCORE_TABLE_FORMATS:
         raise UsageError(f"unknown scores format {fmt!r}; expected {', '.join(SCORE_TABLE_FORMATS)}")
     if assessor is not None and consensus is not None:
         raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
-    table = score_campaign(db, measures, assessor=assessor, consensus=consensus)
-    grid = score_grid(table)
+    table, judged, k = scoreboard_table(db, measures, assessor=assessor, consensus=consensus)
+    grid = score_grid(table, judged=judged, k=k)
     out.write(render_scores(grid, fmt))
     return len(grid.rows)

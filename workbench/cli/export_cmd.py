@@ -100,15 +100,17 @@ def qrels(ctx, assessor, consensus, output, db):
               help="Measure name (repeatable; default: the campaign's measures).")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="Score against this assessor's grades.")
 @click.option("--consensus", type=CONSENSUS, default=None, help="Score against a consensus (default majority).")
-@click.option("-q", "per_query", is_flag=True, help="Per-query rows as well as the means (query `all`).")
+@click.option("-q", "per_query", is_flag=True,
+              help="Long CSV rows system,query,measure,value with every query (query `all` = the mean).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json", "markdown", "latex"]), default="csv",
               show_default=True,
-              help="csv: long rows system,query,measure,value; json/markdown/latex: a systems x measures table of means.")
+              help="The scoreboard's systems x measures table (what its `e` export writes).")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
 def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):
-    """Scores of every stored system as CSV `system,query,measure,value` (or a table of means)."""
+    """Scores of every stored system: the scoreboard's table (measures, Judged@k and
+    unjudged@k; the qrels source named in the file), or with -q long per-query rows."""
     if assessor is not None and consensus is not None:
         raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
     if per_query and fmt != "csv":
@@ -117,11 +119,11 @@ def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):
     from workbench.campaign.score_export import export_score_table
 
     def write(out):
-        if fmt != "csv":
+        if not per_query:
             return export_score_table(database, out, fmt, measures=list(measures) or None,
                                       assessor=assessor, consensus=consensus)
         return export_scores(database, out, measures=list(measures) or None,
-                             assessor=assessor, consensus=consensus, per_query=per_query)
+                             assessor=assessor, consensus=consensus, per_query=True)
 
     database = _open(ctx, db)
     try:

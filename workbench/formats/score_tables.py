@@ -63,9 +63,9 @@ def _is_best(best: float | None, value: float, grid: ScoresGrid, measure: str) -
 def _csv(grid: ScoresGrid) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["system", "queries", *grid.measures])
+    w.writerow(["source", "system", "queries", *grid.measures])  # every row names its qrels
     for system, n, values in grid.rows:
-        w.writerow([system, n, *(
+        w.writerow([grid.source, system, n, *(
             _fmt(grid, m, v) if m in grid.counts else ("" if v is None or math.isnan(v) else repr(float(v)))
             for m, v in zip(grid.measures, values)
         )])

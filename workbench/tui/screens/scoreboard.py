@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 from workbench.campaign.judged_depth import judged_depth
 from workbench.campaign.qrels_sources import qrels_sources, split_source
 from workbench.campaign.live import DataVersion
-from workbench.campaign.score_export import render_score_table
+from workbench.campaign.score_export import ranked_systems, render_score_table, unjudged
 from workbench.campaign.scoring import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
@@ -29,14 +29,6 @@ from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num
 
 SORT_MARK = {False: " ▼", True: " ▲"}
-
-
-def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
-    """Unjudged documents in the system's top k, summed over its evaluated queries:
-    Σ (1 − Judged@k) · k (Judged@k divides by k; a run shorter than k counts its gap too)."""
-    i = table.row(system)
-    values = table.values[table.measure(judged)][i, table.present[i]]
-    return round(sum((1.0 - v) * k for v in values.tolist()))
 
 
 @dataclass(frozen=True)
@@ -153,17 +145,8 @@ class ScoreboardScreen(LeadScreen):
         return next((i for i, c in enumerate(cols) if c != board.judged), 0)
 
     def ordered_systems(self, board: Board) -> list[str]:
-        table = board.table
         cols = self._columns(board)
-        means = table.means[table.measure(cols[self._sort_index(board)])].tolist()
-        row = {s: i for i, s in enumerate(table.systems)}
-
-        def key(system: str):
-            i = row[system]
-            value = means[i] if table.n_queries[i] else float("-inf")
-            return (value if value == value else float("-inf"), system)
-
-        return sorted(table.systems, key=key, reverse=not self.sort_reverse)
+        return ranked_systems(board.table, cols[self._sort_index(board)], reverse=self.sort_reverse)
 
     def show(self, board: Board) -> None:
         table = board.table
@@ -339,4 +322,6 @@ class ScoreboardScreen(LeadScreen):
             out = io.StringIO()
             export_qrels(self.app.db, out, **split_source(self.source))
             return out.getvalue()
-        return render_score_table(self.data.table, fmt, self.ordered_systems(self.data))
+        # the file `workbench export scores` writes (same code), rows in the order shown
+        return render_score_table(self.data.table, fmt, self.ordered_systems(self.data),
+                                  judged=self.data.judged, k=self.data.k)
