@@ -1,0 +1,61 @@
+"""The campaign's relevance scale: shown, or set before the first grade.
+
+A scale is written `0=Not relevant,1=Related,2=Relevant,3=Highly relevant` (grades are
+whole numbers from 0, labels free text without `,` or `=`), or named: `binary`
+(0 Not relevant, 1 Relevant), `0-3` (the default four levels) or `0-4` (five). Grades
+outside the scale are refused when judging. The scale cannot change once a grade exists:
+the grades already given would change meaning.
+"""
+
+from __future__ import annotations
+
+from workbench.campaign.database import Database
+from workbench.campaign.writing import write_transaction
+from workbench.errors import UsageError
+
+PRESETS = {
+    "binary": "0=Not relevant,1=Relevant",
+    "0-3": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant",
+    "0-4": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant,4=Perfect",
+}
+
+
+def parse_scale(spec: str) -> list[tuple[int, str, str]]:
+    """(grade, label, "") levels from a spec or a preset name; UsageError when malformed."""
+    text = PRESETS.get(spec.strip(), spec)
+    levels = []
+    for part in (p.strip() for p in text.split(",")):
+        grade, sep, label = part.partition("=")
+        if not sep or not grade.strip().isdigit() or not label.strip():
+            raise UsageError(
+                f"bad scale level {part!r}: write GRADE=LABEL, e.g. "
+                f"\"0=Not relevant,1=Relevant\" (or one of {', '.join(PRESETS)})"
+            )
+        levels.append((int(grade), label.strip(), ""))
+    grades = [g for g, _, _ in levels]
+    if len(set(grades)) != len(grades):
+        raise UsageError(f"a grade is given twice in the scale {spec!r}")
+    if sorted(grades) != list(range(len(grades))):
+        raise UsageError(f"scale grades must be 0, 1, 2 ... without gaps; got {sorted(grades)}")
+    if len(levels) < 2:
+        raise UsageError("a scale needs at least two levels")
+    return sorted(levels)
+
+
+def show_scale(db: Database) -> list[tuple[int, str, str]]:
+    from workbench.store.scale import read_scale
+
+    with db.read() as s:
+        return read_scale(s)
+
+
+def set_scale(db: Database, spec: str) -> list[tuple[int, str, str]]:
+    """Replace the scale (refused once any grade exists); the new levels."""
+    from workbench.store.scale import any_grade_given, replace_scale
+
+    levels = parse_scale(spec)
+    with write_transaction(db) as s:
+        if any_grade_given(s):
+            raise UsageError("the scale cannot change: grades have been given on it already")
+        replace_scale(s, levels)
+    return levels
