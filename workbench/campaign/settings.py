@@ -20,6 +20,7 @@ class CampaignSettings:
     default_measures: str = "nDCG@10 AP bpref P@10"
     pool_depth: int = 10
     blind: bool = True
+    guidelines: str = ""
 
 
 def campaign_settings(db: Database) -> CampaignSettings:
@@ -33,6 +34,7 @@ def campaign_settings(db: Database) -> CampaignSettings:
         default_measures=str(row["default_measures"] or ""),
         pool_depth=int(_or(row["pool_depth"], default.pool_depth)),
         blind=bool(row["blind"]),
+        guidelines=str(row["guidelines"] or ""),
     )
 
 
@@ -72,3 +74,13 @@ def rename_campaign(db: Database, name: str) -> CampaignSettings:
         raise UsageError("a campaign name is 1-200 printable characters")
     write_settings(db.write, name=name)
     return campaign_settings(db)
+
+
+def guidelines(db: Database) -> str:
+    """The campaign's judging guidelines ("" when none are set)."""
+    return campaign_settings(db).guidelines
+
+
+def set_guidelines(db: Database, text: str) -> None:
+    """Replace the campaign's judging guidelines (an empty text removes them)."""
+    write_settings(db.write, guidelines=text)

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "judge": ("workbench.cli.tui_cmd", "judge", "Open the judging screen for an assessor."),
     "init": ("workbench.cli.db_cmd", "init", "Create or upgrade the database schema."),
     "scale": ("workbench.cli.scale_cmd", "scale", "Show the relevance scale, or set it before the first grade."),
+    "guidelines": ("workbench.cli.guidelines_cmd", "guidelines", "Show or set the judging guidelines."),
     "campaign": ("workbench.cli.campaign_cmd", "campaign", "Show or change the campaign's settings (blind judging, name)."),
     "import": ("workbench.cli.import_cmd", "import_", "Import queries, documents, a run or qrels."),
     "pool": ("workbench.cli.pool_cmd", "pool", "Build the judging pool and assign it to assessors."),

@@ -58,6 +58,8 @@ class Campaign(Base):
     # Blind (the default): the judging screen shows no per-system number. A lead turns it
     # off for tuning sessions where the people judging own the systems (`workbench campaign`).
     blind: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Campaign-wide judging guidelines (`workbench guidelines set FILE`), shown to assessors.
+    guidelines: Mapped[str] = mapped_column(Text, default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

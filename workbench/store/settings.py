@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from workbench.store.models import Campaign
 
-SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind")
+SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind", "guidelines")
 
 
 def read_settings(read: sessionmaker[Session]) -> dict[str, object] | None:

@@ -32,6 +32,8 @@ class QueueLoaded(Message):
     progress: list[QueryProgress]
     levels: list[ScaleEntry] | None = None
     blind: bool = True  # the campaign's setting, read with the queue
+    guidelines: str = ""  # the campaign's judging guidelines
+    first_start: bool = False  # the assessor has judged nothing yet
 
 
 @dataclass

@@ -34,7 +34,7 @@ from textual.widgets import Footer, OptionList
 from workbench.campaign import assessing
 from workbench.campaign.assessing import QueryProgress, QueueItem, ScaleEntry
 from workbench.campaign.judging import undo_last
-from workbench.campaign.settings import is_blind
+from workbench.campaign.settings import guidelines, is_blind
 from workbench.tui.messages import (
     GradeFailed,
     GradeSaved,
@@ -66,6 +66,7 @@ class JudgeScreen(Screen):
         Binding("k,up", "move(-1)", "previous doc", show=False, priority=True),
         Binding("u", "undo", "Undo"),
         Binding("n", "note", "Note"),
+        Binding("g", "guidelines", "Guidelines"),
         Binding("right_square_bracket", "next_query(1)", "Next query", key_display="]"),
         Binding("left_square_bracket", "next_query(-1)", "Prev query", key_display="["),
         Binding("s", "toggle_scores", "Scores"),
@@ -100,6 +101,8 @@ class JudgeScreen(Screen):
         self._t_key = 0.0
         self._panel_on = False  # the live panel is off by default
         self.blind = True  # until the campaign's setting is read with the first queue
+        self.guidelines = ""
+        self._guidelines_shown = False
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -143,10 +146,12 @@ class JudgeScreen(Screen):
             queue = assessing.load_queue(db, self.assessor, query)
             levels = assessing.scale(db)
             blind = is_blind(db)
+            text = guidelines(db)
         except Exception as exc:  # any failure is shown, never raised into the app
             self.post_message(WorkFailed("load", describe(exc)))
             return
-        self.post_message(QueueLoaded(queue, progress, levels, blind))
+        first = not any(p.judged for p in progress)
+        self.post_message(QueueLoaded(queue, progress, levels, blind, text, first))
 
     def on_write_waiting(self, message: WriteWaiting) -> None:
         from workbench.campaign.writing import WAITING
@@ -155,6 +160,10 @@ class JudgeScreen(Screen):
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
         queue = message.queue
+        self.guidelines = message.guidelines
+        if message.first_start and message.guidelines and not self._guidelines_shown:
+            self._guidelines_shown = True  # once per screen: at the assessor's first start
+            self.call_after_refresh(self.action_guidelines)
         self.query_ext = queue.query.query
         self.items = list(queue.items)
         self.progress = message.progress
@@ -383,6 +392,16 @@ class JudgeScreen(Screen):
             self._update_status(f"undone: {record.document} {shown}")
             self._refresh_scores(record.query)
         self._drain()
+
+    def action_guidelines(self) -> None:
+        """The campaign's guidelines beside this query's narrative."""
+        from workbench.tui.screens.guidelines import GuidelinesScreen
+
+        if isinstance(self.app.screen, GuidelinesScreen):
+            return
+        view = self.query_one("#query-panel", QueryPanel).view
+        self.app.push_screen(GuidelinesScreen(self.guidelines, self.query_ext or "",
+                                              view.narrative if view is not None else ""))
 
     def action_note(self) -> None:
         index = self.cursor

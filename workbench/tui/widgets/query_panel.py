@@ -26,8 +26,11 @@ def query_text(view: QueryView) -> Text:
 
 
 class QueryPanel(VerticalScroll, can_focus=False):
+    view: QueryView | None = None  # the query shown
+
     def compose(self):
         yield Static(id="query-text")
 
     def show(self, view: QueryView) -> None:
+        self.view = view
         self.query_one("#query-text", Static).update(query_text(view))
