@@ -23,6 +23,7 @@ def _loaded_after(import_stmt: str) -> set[str]:
 @pytest.mark.parametrize(
     "module",
     ["workbench.metrics", "workbench.formats", "workbench.formats.trec", "workbench.cli",
+     "workbench.evaluation", "workbench.formats.evaluation_output",
      "workbench.planning.simulate", "workbench.planning.reusability"],
 )
 def test_core_modules_do_not_import_tui_or_store(module):

@@ -151,12 +151,12 @@ def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
     assert err.value.line == 434
 
 
-# ----------------------------------------------------------------------------- eval_split:
+# ----------------------------------------------------------------------------- evaluation.split:
 # qrels and run both read in pieces by several processes
 
 
 def _split_eval(qp, run, jobs=2, **kw):
-    from workbench.cli.eval_split import evaluate_split, run_cuts
+    from workbench.evaluation.split import evaluate_split, run_cuts
     from workbench.metrics.measures import parse_measures
 
     ms = parse_measures(["official", "iprec_at_recall", "ndcg_cut.5"])
@@ -164,7 +164,8 @@ def _split_eval(qp, run, jobs=2, **kw):
     assert cuts is not None and len(cuts) == jobs + 1
     opts = dict(rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10)
     opts.update(kw)
-    return evaluate_split(str(qp), str(run), cuts, ms, **opts)
+    result = evaluate_split(str(qp), str(run), cuts, ms, **opts)
+    return None if result is None else result[0]  # (evaluation, first tag)
 
 
 def _serial_eval(qp, run, **kw):
@@ -223,7 +224,7 @@ def test_split_options_give_the_serial_numbers(tmp_path, opts):
                                      "child fails"])
 def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys, monkeypatch,
                                                                trouble):
-    import workbench.cli.eval_split as es
+    import workbench.evaluation.split as es
 
     qp, (run,) = _write(tmp_path, runs=1, nq=30)
     lines = qp.read_text().splitlines()
@@ -234,14 +235,14 @@ def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys,
     elif trouble == "query in two pieces":
         run.write_text(run.read_text() + "1 Q0 d79x 41 -5 sys0\n")
     else:
-        real = es._Piece.evaluate
+        real = es.Piece.evaluate
 
         def dies(self):
             if self.k == 1:
                 os._exit(3)
             return real(self)
 
-        monkeypatch.setattr(es._Piece, "evaluate", dies)
+        monkeypatch.setattr(es.Piece, "evaluate", dies)
     qp.write_text("\n".join(lines) + "\n")
     assert _split_eval(qp, run, 2) is None
     serial = _run(capsys, "eval", qp, run, "-q", "-j", "1")
@@ -254,16 +255,16 @@ def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys,
 
 
 def test_split_leaves_no_scratch_files(tmp_path, monkeypatch):
-    import workbench.cli.eval_split as es
+    import workbench.evaluation.split as es
 
     made = []
-    real = es._scratch_dir
+    real = es.scratch_dir
 
     def scratch(need):
         made.append(real(need))
         return made[-1]
 
-    monkeypatch.setattr(es, "_scratch_dir", scratch)
+    monkeypatch.setattr(es, "scratch_dir", scratch)
     qp, (run,) = _write(tmp_path, runs=1)
     assert _split_eval(qp, run, 2) is not None
     lines = qp.read_text().splitlines()
@@ -273,7 +274,7 @@ def test_split_leaves_no_scratch_files(tmp_path, monkeypatch):
 
 
 def test_line_cuts_fall_at_line_starts(tmp_path):
-    from workbench.cli.eval_split import line_cuts
+    from workbench.evaluation.split import line_cuts
 
     p = tmp_path / "f"
     data = b"".join(b"%d 0 d%d 1\n" % (i, i) for i in range(1000))

@@ -1,0 +1,177 @@
+"""Evaluation results as text: trec_eval's lines, CSV, JSON and a Rich table.
+
+Each writer takes the metrics package's `Evaluation` records (one per run, in output
+order), the name to show for each run, and optionally each run's upper bound (the same
+measures with every unjudged retrieved document counted relevant, `eval --bounds`).
+`eval` prints through all four; `score --format trec` prints through `write_trec`.
+
+The trec layout is trec_eval's own (print_single / print_final): ``%-22s\\t%s\\t%6.4f``,
+counts as integers, per-query lines then the ``all`` lines, and gm_map, runid and num_q
+only among the ``all`` lines. Rich is imported inside `write_table` only, so that this
+module (and `workbench eval` in any other format) stays light.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from typing import TextIO
+
+__all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
+
+SUMMARY_ONLY = ("gm_map", "runid", "num_q")  # trec_eval prints these in the summary only
+
+
+def format_value(m, v: float) -> str:
+    """A value as trec_eval prints it: counts as integers, the rest as %6.4f."""
+    return str(int(round(v))) if m.is_count else f"{v:6.4f}"
+
+
+def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
+    """trec_eval's output lines for one run; with `upper`, each line is followed by its
+    ``<measure>_upper`` line."""
+    out: list[str] = []
+    ms = list(ev.measures)
+    if per_query:
+        cols = {m: ev.per_query[m] for m in ms}
+        ucols = {m: upper.per_query[m] for m in ms} if upper else None
+        for i, q in enumerate(ev.qids):
+            for m in ms:
+                if m.family in SUMMARY_ONLY:
+                    continue
+                out.append(f"{m.label:<22}\t{q}\t{format_value(m, cols[m][i])}")
+                if ucols is not None:
+                    out.append(f"{m.label + '_upper':<22}\t{q}\t{format_value(m, ucols[m][i])}")
+    for m in ms:
+        if m.family == "runid":
+            out.append(f"{'runid':<22}\tall\t{ev.tag}")
+            continue
+        if m.family == "num_q":
+            out.append(f"{'num_q':<22}\tall\t{len(ev.qids)}")
+            continue
+        out.append(f"{m.label:<22}\tall\t{format_value(m, ev.summary[m])}")
+        if upper is not None:
+            out.append(f"{m.label + '_upper':<22}\tall\t{format_value(m, upper.summary[m])}")
+    return out
+
+
+def write_trec(out: TextIO, evs: Sequence, per_query: bool, uppers: Sequence | None = None, *,
+               runid_first: bool = False) -> None:
+    """Every run's trec_eval lines, one block per run in the given order. `runid_first`
+    opens each block with the run's ``runid`` line (`score`, which prints several systems
+    where trec_eval prints one run)."""
+    lines: list[str] = []
+    for k, ev in enumerate(evs):
+        if runid_first:
+            lines.append(f"{'runid':<22}\tall\t{ev.tag}")
+        lines.extend(trec_lines(ev, per_query, uppers[k] if uppers else None))
+    out.write("\n".join(lines) + ("\n" if lines else ""))
+
+
+def _value(m, ev, v):
+    """A value for CSV/JSON: the run's tag, the query count, an int count or a float."""
+    if m.family == "runid":
+        return ev.tag
+    if m.family == "num_q":
+        return len(ev.qids)
+    return int(round(v)) if m.is_count else float(v)
+
+
+def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
+              uppers: Sequence | None = None) -> None:
+    """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["run", "query", "measure", "value"] + (["upper"] if uppers else []))
+    for k, (ev, name) in enumerate(zip(evs, names)):
+        up = uppers[k] if uppers else None
+        rows = []
+        if per_query:
+            for i, q in enumerate(ev.qids):
+                for m in ev.measures:
+                    if m.family in SUMMARY_ONLY:
+                        continue
+                    row = [name, q, m.label, _value(m, ev, ev.per_query[m][i])]
+                    if up:
+                        row.append(_value(m, up, up.per_query[m][i]))
+                    rows.append(row)
+        for m in ev.measures:
+            row = [name, "all", m.label, _value(m, ev, ev.summary.get(m, 0.0))]
+            if up:
+                row.append(_value(m, up, up.summary.get(m, 0.0)))
+            rows.append(row)
+        w.writerows(rows)
+
+
+def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
+               uppers: Sequence | None, settings: dict) -> None:
+    """{"settings": ..., "runs": [...]} (keys in docs/json-outputs.md), indented, one newline."""
+    runs = []
+    for k, (ev, name) in enumerate(zip(evs, names)):
+        item = {
+            "run": name,
+            "tag": ev.tag,
+            "queries": len(ev.qids),
+            "missing": list(ev.missing),
+            "summary": {m.label: _value(m, ev, ev.summary.get(m, 0.0)) for m in ev.measures},
+        }
+        if uppers:
+            up = uppers[k]
+            item["upper"] = {m.label: _value(m, up, up.summary.get(m, 0.0)) for m in up.measures}
+        if per_query:
+            item["per_query"] = {
+                q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
+                    if m.family not in SUMMARY_ONLY}
+                for i, q in enumerate(ev.qids)
+            }
+        runs.append(item)
+    out.write(json.dumps({"settings": settings, "runs": runs}, indent=2) + "\n")
+
+
+def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Sequence | None,
+                settings: dict) -> None:
+    """A Rich table of the runs' summaries on the terminal (and one per run with -q)."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    ms = [m for m in evs[0].measures if m.family != "runid"]
+    caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
+    if settings["max_depth"] is not None:
+        caption += f" · top {settings['max_depth']}"
+    if settings["complete"]:
+        caption += " · all qrels queries (-c)"
+    if uppers:
+        caption += " · [value, upper bound if unjudged were relevant]"
+
+    def cell(m, ev, v, up=None, uv=None) -> Text:
+        s = format_value(m, v) if m.family != "num_q" else str(len(ev.qids))
+        if up is not None and m.family != "num_q":
+            s += f" / {format_value(m, uv)}"
+        return Text(s)
+
+    table = Table(title="Evaluation", caption=caption)
+    table.add_column("run", no_wrap=True)
+    for m in ms:
+        table.add_column(m.label, justify="right")
+    for k, (ev, name) in enumerate(zip(evs, names)):
+        up = uppers[k] if uppers else None
+        table.add_row(Text(name), *[
+            cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in ms
+        ])
+    console.print(table)
+    if per_query:
+        pq = [m for m in ms if m.family not in ("gm_map", "num_q")]
+        for k, (ev, name) in enumerate(zip(evs, names)):
+            up = uppers[k] if uppers else None
+            t = Table(title=Text(f"{name}: per query"), caption=caption)
+            t.add_column("query", no_wrap=True)
+            for m in pq:
+                t.add_column(m.label, justify="right")
+            for i, q in enumerate(ev.qids):
+                t.add_row(Text(q), *[
+                    cell(m, ev, ev.per_query[m][i], up, up.per_query[m][i] if up else None)
+                    for m in pq
+                ])
+            console.print(t)
