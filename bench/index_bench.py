@@ -58,12 +58,12 @@ def _load(read: bool):
 
 
 def child(size: int, profile: bool, read: bool) -> None:
-    import workbench.cli.eval_cmd as ec
+    from workbench.evaluation.allocator import tune_allocator
     from workbench.metrics.evaluate import RunArrays, per_query_values
     from workbench.metrics.measures import parse_measures
     from workbench.metrics.ranking import QrelsIndex
 
-    ec._tune_allocator()
+    tune_allocator()
     ms = parse_measures(MEASURES)
     qa, ra = _load(read)
     if size < 10000:

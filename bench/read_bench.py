@@ -36,10 +36,10 @@ def main() -> None:
     ap.add_argument("--no-lines", action="store_true", help="line_numbers=False")
     args = ap.parse_args()
 
-    from workbench.cli.eval_cmd import _tune_allocator
+    from workbench.evaluation.allocator import tune_allocator
     from workbench.formats import trec
 
-    _tune_allocator()
+    tune_allocator()
     kw = {} if args.chunk is None else {"chunk_bytes": args.chunk}
     kw["line_numbers"] = not args.no_lines
     if args.only != "qrels":
