@@ -65,6 +65,8 @@ def _warn_unaveraged(result) -> None:
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
           bounds, fmt, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
+    from dataclasses import asdict
+
     from workbench.evaluation import EvalSettings, evaluate_files
     from workbench.evaluation.allocator import tune_allocator
     from workbench.formats import evaluation_output as output
@@ -75,9 +77,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     tune_allocator()
     settings = EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
                             complete=complete, compat=int(compat))
-    results = evaluate_files(qrels, runs, ms, rel_level=rel_level, ties=ties,
-                             max_depth=max_depth, complete=complete, compat=int(compat),
-                             bounds=bounds, jobs=jobs, on_result=_warn_unaveraged)
+    results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
+                             on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
     uppers = [r.upper for r in results] if bounds else None
