@@ -2,7 +2,7 @@
 
 `evaluate_files` and `evaluate_arrays` (in `engine`) are the entry points; they pick the
 strategy (`strategy`): this process with threads reading ahead (`threads`), forked
-workers one run each (`process_pool`), or one big run split over forked processes,
+workers one run each (`processes`), or one big run split over forked processes,
 reading included (`split`). No database, no printing (the printers are in
 `workbench.formats.evaluation_output`), no Textual, SQLAlchemy, Click or Rich.
 """

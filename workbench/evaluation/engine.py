@@ -89,7 +89,7 @@ def _kwargs(settings: EvalSettings) -> dict:
 def _files_in_processes(qrels_path, paths, ms, settings, bounds, read, workers):
     """Read the qrels here, then each run read and evaluated by a forked worker."""
     from workbench.evaluation.one_run import evaluate_read_run, qrels_index
-    from workbench.evaluation.process_pool import evaluate_in_processes
+    from workbench.evaluation.processes import evaluate_in_processes
     from workbench.formats.trec import read_qrels, read_run
 
     index, grade = qrels_index(read_qrels(qrels_path, check_duplicates=False),
@@ -134,7 +134,7 @@ def evaluate_arrays(qrels, runs: Sequence, measures, *, names: Sequence[str] | N
         return checked_result(names[k], names[k], ev, up, settings.complete, plan.kind)
 
     if plan.kind == "processes":
-        from workbench.evaluation.process_pool import evaluate_in_processes
+        from workbench.evaluation.processes import evaluate_in_processes
 
         return _collect(evaluate_in_processes(len(runs), plan.workers, one), on_result)
     return _collect((one(k) for k in range(len(runs))), on_result)
