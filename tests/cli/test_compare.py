@@ -189,3 +189,44 @@ def test_significance_matrix_with_three_systems(files, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Significance matrix" in result.stdout
     assert "Holm-corrected over 3 pairs" in result.stdout
+
+
+def test_sources_are_compared_on_the_queries_all_judged(tmp_path):
+    """The sample's carol judged 7 of 10 queries: by default every source is ranked on
+    those 7 (means re-averaged from the per-query scores), coverage says why; with
+    --all-queries each source keeps its own queries."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from workbench.cli import cli
+
+    copy = tmp_path / "s.sqlite"
+    shutil.copyfile(Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite", copy)
+
+    def run(*args):
+        result = CliRunner().invoke(cli, ["--db", str(copy), *args, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    report = run("compare", "-m", "map", "--by-assessor")
+    cov = report["coverage"]
+    assert cov["assessor:carol"]["queries"] == 7 and cov["assessor:alice"]["queries"] == 10
+    assert report["queries"] == {"common": 7}
+    judged10 = run("score", "-m", "Judged@10", "--assessor", "carol")
+    systems = judged10["systems"]
+    assert cov["assessor:carol"]["judged_at_10"] == pytest.approx(
+        sum(s["mean"]["Judged@10"] for s in systems) / len(systems))
+    carol = {s["system"]: s["per_query"] for s in run("score", "-m", "map", "-q", "--assessor", "carol")["systems"]}
+    common = set(next(iter(carol.values())))
+    assert len(common) == 7
+    alice = {s["system"]: s["per_query"] for s in run("score", "-m", "map", "-q", "--assessor", "alice")["systems"]}
+    for system, per_query in alice.items():
+        expected = sum(per_query[q]["map"] for q in common) / len(common)
+        assert report["means"]["assessor:alice"][system] == pytest.approx(expected, abs=1e-12)
+    own = run("compare", "-m", "map", "--by-assessor", "--all-queries")
+    assert own["queries"] == "all"
+    full = {s["system"]: s["mean"]["map"] for s in run("score", "-m", "map", "--assessor", "alice")["systems"]}
+    assert own["means"]["assessor:alice"] == pytest.approx(full)

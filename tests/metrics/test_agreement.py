@@ -367,3 +367,13 @@ def test_a_million_labels_well_under_a_second():
         start = time.perf_counter()
         fn()
         assert time.perf_counter() - start < 1.0
+
+
+def test_the_reading_never_contradicts_itself():
+    assert ag.reading(0.65) == "methodology problem (below 2/3)"  # Landis & Koch: substantial
+    assert ag.reading(0.7) == "acceptable (substantial)"
+    assert ag.reading(0.9) == "acceptable (almost perfect)"
+    assert ag.reading(float("nan")) == "undefined"
+    for v in np.linspace(-1, 1, 201):
+        r = ag.reading(float(v))
+        assert ("acceptable" in r) != ("methodology problem" in r)

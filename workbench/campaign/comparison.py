@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -93,6 +93,9 @@ class ComparisonReport:
     test: str
     tests_source: str
     alpha: float = 0.05
+    # source -> {"queries": n, "judged_at_10": x} (stored campaigns only)
+    coverage: dict = field(default_factory=dict)
+    common_queries: int | None = None  # compared on the queries every source judged
 
     def to_json(self) -> dict:
         """DESIGN §4 `compare --format json` (NaN -> null), plus `test`, `tests_source`
@@ -124,6 +127,10 @@ class ComparisonReport:
             "test": self.test,
             "tests_source": self.tests_source,
             "means": {s: {k: _num(v) for k, v in m.items()} for s, m in self.means.items()},
+            "coverage": {s: {"queries": c["queries"], "judged_at_10": _num(c["judged_at_10"])}
+                         for s, c in self.coverage.items()},
+            "queries": ("all" if self.common_queries is None
+                        else {"common": self.common_queries}),
         }
 
 
@@ -237,15 +244,34 @@ def measure_label(measure: str) -> str:
     return parsed[0].label or str(parsed[0])
 
 
-def source_scores(table, measure: str) -> SourceScores:
-    """One measure out of a `campaign.scoring.ScoreTable`. Systems scored on no query
-    are left out of the means (they cannot be ranked). The table labels measures
-    canonically (nDCG@10 -> ndcg_cut_10)."""
+def source_scores(table, measure: str, queries: Sequence[str] | None = None) -> SourceScores:
+    """One measure out of a `campaign.scoring.ScoreTable`, on all its queries or only on
+    `queries` (then each system's mean is re-averaged over those, trec_eval's way). Systems
+    scored on no query are left out of the means (they cannot be ranked). The table labels
+    measures canonically (nDCG@10 -> ndcg_cut_10)."""
+    from workbench.metrics.evaluate import aggregate
+
     m = table.measure(measure_label(measure) if measure not in table.labels else measure)
+    values, present = table.values[m], table.present
+    if queries is None:
+        scored = table.scored()
+        means = np.where(scored, table.means[m], math.nan)
+    else:
+        cols = np.array([table.queries.index(q) for q in queries], dtype=np.int64)
+        values, present = values[:, cols], present[:, cols]
+        scored = present.any(axis=1)
+        means = np.array([aggregate(m, values[i, present[i]]) if scored[i] else math.nan
+                          for i in range(len(table.systems))])
+    return SourceScores(table.source, tuple(table.systems), values, present, means, scored)
+
+
+def coverage(table, judged: str = "Judged@10") -> dict:
+    """How much of a source is judged: its queries with judgments, and the systems' mean
+    Judged@10 (the share of each system's top 10 that is judged, averaged)."""
+    m = table.measure(judged)
     scored = table.scored()
-    means = np.where(scored, table.means[m], math.nan)
-    return SourceScores(table.source, tuple(table.systems), table.values[m], table.present,
-                        means, scored)
+    share = float(table.means[m][scored].mean()) if scored.any() else math.nan
+    return {"queries": len(table.queries), "judged_at_10": share}
 
 
 def compare_systems(
@@ -260,13 +286,16 @@ def compare_systems(
     seed: int = 0,
     n_resamples: int | None = None,
     rbo_p: float = 0.9,
+    all_queries: bool = False,
 ) -> ComparisonReport:
     """Score every stored system under the consensus (and, `by_assessor`, each assessor's
     qrels, or only `assessors`) and compare: the use case behind `workbench compare`.
 
     `other_measures` adds, for each, the ranking by that measure under the consensus as
     one more source named "<consensus source> <measure>" (rankings under two measures);
-    tests always use `measure` under the consensus."""
+    tests always use `measure` under the consensus. With several sources they are compared
+    on the queries every one has judged, unless `all_queries`; the report's `coverage`
+    says how much each source judged."""
     from workbench.campaign.scoring import load_runs, score_campaign
     from workbench.errors import NotFoundError
     from workbench.store.assessors import all_assessor_names
@@ -275,8 +304,7 @@ def compare_systems(
         measure_label(name)  # one measure each, or a usage error before any work
     with db.read() as s:
         runs = load_runs(s)  # once, shared by every source
-    consensus_table = score_campaign(db, [measure, *other_measures], consensus=consensus, runs=runs)
-    sources = [source_scores(consensus_table, measure)]
+    tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], consensus=consensus, runs=runs)]
     if by_assessor or assessors:
         with db.read() as s:
             known = all_assessor_names(s)
@@ -289,15 +317,24 @@ def compare_systems(
         for name in names:
             if name not in known:
                 raise NotFoundError(f"unknown assessor {name!r}")
-            table = score_campaign(db, [measure], assessor=name, runs=runs)
-            sources.append(source_scores(table, measure))
+            tables.append(score_campaign(db, [measure, "Judged@10"], assessor=name, runs=runs))
+    # An unfinished assessor ranked on fewer queries than the others would differ for lack
+    # of judgments, not by disagreeing: by default every source is compared on the
+    # queries all of them judged.
+    common = None
+    if len(tables) > 1 and all_queries is False:
+        judged = set(tables[0].queries).intersection(*(t.queries for t in tables[1:]))
+        common = [q for q in tables[0].queries if q in judged]
+    sources = [source_scores(t, measure, common) for t in tables]
     for other in other_measures:
-        extra = source_scores(consensus_table, other)
+        extra = source_scores(tables[0], other, common)
         sources.append(SourceScores(f"{extra.source} {other}", extra.systems, extra.values,
                                     extra.present, extra.means, extra.scored))
-    return compare_tables(
+    report = compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )
+    return replace(report, coverage={t.source: coverage(t) for t in tables},
+                   common_queries=len(common) if common is not None else None)
 
 
 # ---------------------------------------------------------------- files

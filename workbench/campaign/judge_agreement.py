@@ -35,11 +35,10 @@ def confusion(db: Database, a: str, b: str) -> Confusion:
 
 
 def reading(value: float) -> str:
-    """The reference notes' reading of a kappa/alpha with the Landis & Koch band, as
-    `workbench agree` prints it ("acceptable (substantial)")."""
-    from workbench.metrics.agreement import interpret, landis_koch
+    """The reading `workbench agree` prints (metrics.agreement.reading)."""
+    from workbench.metrics.agreement import reading as one_reading
 
-    return f"{interpret(value)} ({landis_koch(value)})"
+    return one_reading(value)
 
 
 def judges_agreement(db: Database, *, binary: bool = False):

@@ -78,11 +78,9 @@ def _fmt(value: float) -> str:
 
 
 def _reading(value: float) -> str:
-    from workbench.metrics.agreement import interpret, landis_koch
+    from workbench.metrics.agreement import reading
 
-    if value is None or math.isnan(value):
-        return "undefined"
-    return f"{interpret(value)} ({landis_koch(value)})"
+    return reading(value)
 
 
 def _csv_rows(report, confusion: bool = False):

@@ -54,11 +54,14 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
                    "documents, Kendall tau-b over them, RBO).")
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
               help="With --lists: cut each list at K documents.")
+@click.option("--all-queries", is_flag=True,
+              help="With several sources: rank each on every query it judged (default: only "
+                   "on the queries all sources judged, so an unfinished assessor is comparable).")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
 def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test, resamples,
-            seed, rbo_p, lists, depth, fmt, db):
+            seed, rbo_p, lists, depth, all_queries, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
     of every system pair with Holm-Bonferroni correction.
@@ -94,7 +97,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
             database, measure, by_assessor=by_assessor, consensus=consensus,
             other_measures=others,
             assessors=list(assessors) or None, test=test, seed=seed,
-            n_resamples=resamples, rbo_p=rbo_p,
+            n_resamples=resamples, rbo_p=rbo_p, all_queries=all_queries,
         )
     finally:
         database.close()
@@ -255,6 +258,17 @@ def _print_tables(report) -> None:
                 cells += ["", ""]
         ranks.add_row(*cells)
     console.print(ranks)
+    if report.coverage:
+        cov = Table(title="Coverage of each qrels source", title_justify="left",
+                    box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("source", "queries judged", "Judged@10 (mean)"):
+            cov.add_column(col, justify="left" if col == "source" else "right")
+        for source, c in report.coverage.items():
+            cov.add_row(Text(source), str(c["queries"]), _fmt(c["judged_at_10"]))
+        console.print(cov)
+        if report.common_queries is not None:
+            console.print(Text(f"Every source is compared on the {report.common_queries} queries all of "
+                               "them judged (--all-queries: each on its own).", style="dim"))
     if depth == 0:
         console.print(Text("No system could be scored: no stored runs, or no judgments yet."))
         return

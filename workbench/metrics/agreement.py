@@ -45,6 +45,7 @@ __all__ = [
     "per_query_agreement",
     "interpret",
     "landis_koch",
+    "reading",
 ]
 
 
@@ -418,6 +419,18 @@ def interpret(value: float) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "undefined"
     return "acceptable" if value >= ACCEPTABLE - 1e-12 else "methodology problem"
+
+
+def reading(value: float) -> str:
+    """One consistent reading of a kappa or alpha: at or above 2/3 "acceptable" with its
+    Landis & Koch (1977) band ("acceptable (substantial)"); below, "methodology problem
+    (below 2/3)" -- never a band that says the opposite (0.65 is "substantial" to Landis &
+    Koch, but under the threshold the reference notes set)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "undefined"
+    if interpret(value) == "acceptable":
+        return f"acceptable ({landis_koch(value)})"
+    return "methodology problem (below 2/3)"
 
 
 def landis_koch(value: float) -> str:

@@ -32,6 +32,21 @@ def p_text(p: float) -> str:
     return f"{p:.1e}" if p < 1e-3 else f"{p:.4f}"
 
 
+def coverage_text(report) -> Text:
+    """Each source's judged queries and mean Judged@10, and which queries were compared:
+    a source with fewer queries judged would differ for lack of judgments."""
+    if not report.coverage:
+        return Text("")
+    parts = [f"{source}: {c['queries']} queries, Judged@10 {num(c['judged_at_10'])}"
+             for source, c in report.coverage.items()]
+    text = Text("\nCoverage · " + " · ".join(parts), style="dim")
+    if report.common_queries is not None:
+        text.append(f"\nCompared on the {report.common_queries} queries every source judged.",
+                    style="yellow" if any(c["queries"] != report.common_queries
+                                          for c in report.coverage.values()) else "dim")
+    return text
+
+
 class SystemsScreen(LeadScreen):
     BINDINGS = [
         Binding("m", "edit_measure", "Measure"),
@@ -74,7 +89,8 @@ class SystemsScreen(LeadScreen):
             ("Systems", "bold"), " ranked by ", (report.measure, "bold"),
             f" under {len(report.sources)} qrels sources · m: measure · t: test · e: export",
             ("" if report.means.get(report.sources[0]) else "\nNo system is scored yet: "
-             "import runs and judge some of their documents first.", "yellow")))
+             "import runs and judge some of their documents first.", "yellow"),
+            coverage_text(report)))
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
         labels = ["#", *[c for s in sources for c in (s, "mean")]]

@@ -1,16 +1,20 @@
 """The evaluation engine: every strategy prints trec_eval's bytes, the arrays form gives the
-files form's numbers, and results arrive in run order before a later run's error."""
+files form's numbers, results arrive in run order before a later run's error, and `eval`
+prints the printers' lines."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from workbench.cli import main
+from workbench.cli import cli, main
 from workbench.errors import InputError
 from workbench.evaluation import evaluate_arrays, evaluate_files
+from workbench.formats.evaluation_output import trec_lines
 from workbench.formats.trec import read_qrels, read_run
+from workbench.metrics.evaluate import RunArrays
 
 QUICKTEST = Path(__file__).resolve().parents[1] / "data" / "trec_eval_quicktest"
 # every family of trec_eval 10's -m all_trec that takes no parameter here (not rbp,
@@ -88,8 +92,6 @@ def test_results_carry_what_eval_prints_around_the_numbers():
 def test_arrays_give_the_numbers_of_the_files(jobs):
     q = read_qrels(QUICKTEST / "qrels.test")
     r = read_run(QUICKTEST / "results.test")
-    from workbench.metrics.evaluate import RunArrays
-
     runs = [RunArrays(r.qid, r.docno, r.score, "a"), RunArrays(r.qid[:500], r.docno[:500],
                                                               r.score[:500], "b")]
     got = evaluate_arrays(q, runs, MEASURES, jobs=jobs, bounds=True)
@@ -115,3 +117,32 @@ def test_results_arrive_in_order_before_a_later_runs_error(tmp_path, jobs):
                        jobs=jobs, on_result=seen.append)
     assert (err.value.path, err.value.line) == (str(bad), 2)
     assert [x.path for x in seen] == [str(QUICKTEST / "results.trunc")]
+
+
+def _files(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n3 0 z 1\n")
+    run = tmp_path / "run"
+    run.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 2.0 t\n1 Q0 c 3 1.0 t\n2 Q0 x 1 5 t\n2 Q0 a 2 4 t\n")
+    return str(qrels), str(run)
+
+
+def test_files_and_read_runs_give_the_same_evaluation(tmp_path):
+    qrels, run = _files(tmp_path)
+    (a,) = evaluate_files(qrels, [run], ["map", "P.2", "num_rel"], jobs=1)
+    q, r = read_qrels(qrels), read_run(run)
+    (b,) = evaluate_arrays(q, [RunArrays(r.qid, r.docno, r.score, r.tag)], ["map", "P.2", "num_rel"])
+    assert trec_lines(a.evaluation, True) == trec_lines(b.evaluation, True)
+    # query 3 is in the qrels only: not averaged without -c (eval warns)
+    assert a.unaveraged == b.unaveraged == ("3",)
+    assert a.name == b.name == "t"
+    # q1: a and b tie at 2.0, trec_eval puts b (docno descending) first: b (0), a (1),
+    # c (2): AP = (1/2 + 2/3) / 2; q2: x, a: AP = 1/2
+    assert a.evaluation.value("map") == ((1 / 2 + 2 / 3) / 2 + 1 / 2) / 2
+
+
+def test_eval_prints_the_printers_lines(tmp_path):
+    qrels, run = _files(tmp_path)
+    out = CliRunner().invoke(cli, ["eval", qrels, run, "-m", "map", "-m", "P.2", "-q"]).stdout
+    (a,) = evaluate_files(qrels, [run], ["map", "P.2"], jobs=1)
+    assert out.splitlines() == trec_lines(a.evaluation, True)
