@@ -108,7 +108,7 @@ def test_arrays_give_the_numbers_of_the_files(jobs):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_results_arrive_in_order_before_a_later_runs_error(tmp_path, jobs):
+def test_results_arrive_in_order_before_a_later_runs_error(tmp_path, capsys, jobs):
     bad = tmp_path / "bad.run"
     bad.write_text("301 Q0 d1 1 1.0 t\n301 Q0 d2 2 oops t\n")
     seen = []
@@ -117,6 +117,14 @@ def test_results_arrive_in_order_before_a_later_runs_error(tmp_path, jobs):
                        jobs=jobs, on_result=seen.append)
     assert (err.value.path, err.value.line) == (str(bad), 2)
     assert [x.path for x in seen] == [str(QUICKTEST / "results.trunc")]
+    # so eval warns about the first run before it reports the second one's bad line
+    args = ["eval", str(QUICKTEST / "qrels.test"), str(QUICKTEST / "results.trunc"), str(bad)]
+    assert main([*args, "-j", str(jobs)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"workbench: warning: {QUICKTEST / 'results.trunc'}: 1 qrels query missing from the "
+        "run, not averaged (use -c to count them as 0)",
+        f"workbench: {bad}:2: score (column 5) must be a finite number, found 'oops'",
+    ]
 
 
 def _files(tmp_path):
