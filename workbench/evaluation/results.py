@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.metrics.evaluate import Evaluation
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ class RunResult:
 
     path: str
     name: str
-    evaluation: object
-    upper: object | None = None
+    evaluation: Evaluation
+    upper: Evaluation | None = None
     unaveraged: tuple[str, ...] = ()
     strategy: str = "threads"
