@@ -151,7 +151,7 @@ def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
     assert err.value.line == 434
 
 
-# ----------------------------------------------------------------------------- eval_split:
+# ----------------------------------------------------------------------------- evaluation.split:
 # qrels and run both read in pieces by several processes
 
 
@@ -164,7 +164,8 @@ def _split_eval(qp, run, jobs=2, **kw):
     assert cuts is not None and len(cuts) == jobs + 1
     opts = dict(rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10)
     opts.update(kw)
-    return evaluate_split(str(qp), str(run), cuts, ms, **opts)
+    result = evaluate_split(str(qp), str(run), cuts, ms, **opts)
+    return None if result is None else result[0]  # (evaluation, first tag)
 
 
 def _serial_eval(qp, run, **kw):
@@ -234,14 +235,14 @@ def test_split_gives_up_and_the_command_reports_as_one_process(tmp_path, capsys,
     elif trouble == "query in two pieces":
         run.write_text(run.read_text() + "1 Q0 d79x 41 -5 sys0\n")
     else:
-        real = es._Piece.evaluate
+        real = es.Piece.evaluate
 
         def dies(self):
             if self.k == 1:
                 os._exit(3)
             return real(self)
 
-        monkeypatch.setattr(es._Piece, "evaluate", dies)
+        monkeypatch.setattr(es.Piece, "evaluate", dies)
     qp.write_text("\n".join(lines) + "\n")
     assert _split_eval(qp, run, 2) is None
     serial = _run(capsys, "eval", qp, run, "-q", "-j", "1")
@@ -257,13 +258,13 @@ def test_split_leaves_no_scratch_files(tmp_path, monkeypatch):
     import workbench.evaluation.split as es
 
     made = []
-    real = es._scratch_dir
+    real = es.scratch_dir
 
     def scratch(need):
         made.append(real(need))
         return made[-1]
 
-    monkeypatch.setattr(es, "_scratch_dir", scratch)
+    monkeypatch.setattr(es, "scratch_dir", scratch)
     qp, (run,) = _write(tmp_path, runs=1)
     assert _split_eval(qp, run, 2) is not None
     lines = qp.read_text().splitlines()

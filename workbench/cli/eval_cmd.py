@@ -1,10 +1,13 @@
 """`workbench eval QRELS RUN [RUN ...]`: trec_eval-compatible evaluation of run files.
 
-Argument handling only: the engine is workbench.evaluation (strategy: threads, worker
-processes, one big run in pieces) and the printers are formats.evaluation_output.
-``--format trec`` prints exactly what ``trec_eval [-q] -m ...`` prints, so it can replace
-trec_eval in scripts; with several runs the blocks follow in the order the runs were given.
-This path imports neither Textual nor SQLAlchemy (nor Rich unless a table is printed).
+``--format trec`` prints exactly what ``trec_eval [-q] -m ...`` prints (same names, same
+numbers, same layout: ``%-22s\\t%s\\t%6.4f``, counts as integers, per-query lines then the
+``all`` lines), so it can replace trec_eval in scripts; with several runs the blocks
+follow in the order the runs were given. This path imports neither Textual nor
+SQLAlchemy (nor Rich unless a table is printed).
+
+Argument handling only: `workbench.evaluation` evaluates (and picks threads, worker
+processes or a split run), `workbench.formats.evaluation_output` prints.
 """
 
 from __future__ import annotations
@@ -13,7 +16,24 @@ import sys
 
 import click
 
+from workbench.errors import UsageError
+
 FORMATS = ("trec", "table", "csv", "json")
+
+
+def _parse(measure_names):
+    from workbench.metrics.measures import parse_measures
+
+    # a bad name raises MeasureError, a UsageError: one line, exit 2
+    return parse_measures(list(measure_names) or ["official"])
+
+
+def _warn_unaveraged(result) -> None:
+    n = len(result.unaveraged)
+    if n:
+        click.echo(f"workbench: warning: {result.path}: {n} qrels "
+                   f"quer{'y' if n == 1 else 'ies'} missing from the run, not averaged "
+                   f"(use -c to count them as 0)", err=True)
 
 
 @click.command(name="eval")
@@ -45,29 +65,28 @@ FORMATS = ("trec", "table", "csv", "json")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
           bounds, fmt, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
-    from workbench.evaluation import evaluate_files
+    from dataclasses import asdict
+
+    from workbench.evaluation import EvalSettings, evaluate_files
+    from workbench.evaluation.allocator import tune_allocator
     from workbench.formats import evaluation_output as output
 
-    results = evaluate_files(qrels, runs, measures, rel_level=rel_level, ties=ties,
-                             max_depth=max_depth, complete=complete, compat=int(compat),
-                             bounds=bounds, jobs=jobs, tune_memory=True)
-    for r in results:
-        if r.warning is not None:
-            click.echo(r.warning, err=True)
+    ms = _parse(measures)
+    if rel_level < 0:
+        raise UsageError("-l must be >= 0")
+    tune_allocator()
+    settings = EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
+                            complete=complete, compat=int(compat))
+    results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
+                             on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
     uppers = [r.upper for r in results] if bounds else None
-    settings = {"ties": ties, "rel_level": rel_level, "max_depth": max_depth,
-                "complete": complete, "compat": int(compat)}
-    out = sys.stdout
     if fmt == "trec":
-        lines: list[str] = []
-        for k, ev in enumerate(evs):
-            lines.extend(output.trec_lines(ev, per_query, uppers[k] if uppers else None))
-        out.write("\n".join(lines) + ("\n" if lines else ""))
+        output.write_trec(sys.stdout, evs, per_query, uppers)
     elif fmt == "csv":
-        out.write(output.csv_text(evs, names, per_query, uppers))
+        output.write_csv(sys.stdout, evs, names, per_query, uppers)
     elif fmt == "json":
-        out.write(output.json_text(evs, names, per_query, uppers, settings) + "\n")
+        output.write_json(sys.stdout, evs, names, per_query, uppers, settings.as_dict())
     else:
-        output.print_table(evs, names, per_query, uppers, settings)
+        output.write_table(evs, names, per_query, uppers, settings.as_dict())

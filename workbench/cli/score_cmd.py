@@ -1,8 +1,9 @@
 """`workbench score`: every stored system against qrels derived from the stored judgments.
 
 The numbers come from `campaign.scoring.ScoreTracker`, the same code as the TUI's live
-panel. `--format trec` is printed by `eval`'s own trec printer (trec_eval's names and
-layout, counts as integers); each system's block starts with its `runid` line (trec_eval
+panel. `--format trec` is printed by `eval`'s own trec printer
+(`formats.evaluation_output.write_trec`: trec_eval's names and layout, counts as
+integers); each system's block starts with its `runid` line (trec_eval
 prints one run; `score` prints every stored system).
 """
 
@@ -23,18 +24,6 @@ FORMATS = ("trec", "table", "csv", "json")
 
 def _value(measure, value: float) -> str:
     return str(int(round(value))) if measure.is_count else f"{value:.4f}"
-
-
-def _trec_lines(tracker, per_query: bool) -> list[str]:
-    """`eval --format trec`'s printer (its names, layout and per-query/`all` order), one
-    block per system, each opened by its `runid` line."""
-    from workbench.formats.evaluation_output import trec_lines as eval_trec_lines
-
-    lines = []
-    for ev in tracker.evaluations():
-        lines.append(f"{'runid':<22}\tall\t{ev.tag}")
-        lines.extend(eval_trec_lines(ev, per_query))
-    return lines
 
 
 def _rows(table, per_query: bool):
@@ -125,7 +114,9 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     if not table.queries:
         click.echo(f"workbench: warning: no judged query to score against {table.source}", err=True)
     if fmt == "trec":
-        click.echo("\n".join(_trec_lines(tracker, per_query)))
+        from workbench.formats.evaluation_output import write_trec
+
+        write_trec(sys.stdout, tracker.evaluations(), per_query, runid_first=True)
     elif fmt == "json":
         click.echo(json.dumps(_json(table, per_query), indent=2))
     elif fmt == "csv":

@@ -1,15 +1,13 @@
-"""The evaluation engine behind `workbench eval`: run files (or arrays) against qrels,
-with the strategy chosen for the input's size. Headless: numpy, the metrics and formats
-packages; no click, rich, Textual or SQLAlchemy.
+"""The headless evaluation engine: TREC files or arrays in, `Evaluation` records out.
 
-- `evaluate_files(qrels_path, run_paths, measures, ...)`: the entry point; files are read
-  ahead in threads, several big runs go to forked worker processes (processes.py), one
-  big run is read and evaluated in pieces (split.py).
-- `evaluate_runs(qrels, runs, measures, ...)`: the same on runs and qrels already read
-  (formats.trec.Run / Qrels), in this process.
+`evaluate_files` and `evaluate_arrays` (in `engine`) are the entry points; they pick the
+strategy (`strategy`): this process with threads reading ahead (`threads`), forked
+workers one run each (`processes`), or one big run split over forked processes,
+reading included (`split`). No database, no printing (the printers are in
+`workbench.formats.evaluation_output`), no Textual, SQLAlchemy, Click or Rich.
 """
 
-from workbench.evaluation.engine import EvaluatedRun, evaluate_files, evaluate_runs
-from workbench.evaluation.processes import default_jobs
+from workbench.evaluation.engine import evaluate_arrays, evaluate_files
+from workbench.evaluation.results import EvalSettings, RunResult
 
-__all__ = ["EvaluatedRun", "default_jobs", "evaluate_files", "evaluate_runs"]
+__all__ = ["EvalSettings", "RunResult", "evaluate_arrays", "evaluate_files"]

@@ -1,88 +1,140 @@
-"""The one entry point: files (or read runs) in, one EvaluatedRun per run out, the
-strategy picked for the input: threads reading ahead, forked processes for several big
-runs, pieces of one big run (split.py)."""
+"""The evaluation engine's entry points: run files or runs of arrays in, one RunResult
+per run out, in the order given, evaluated the fastest way the input allows
+(see `workbench.evaluation.strategy`).
+
+Errors: a bad file or line is an InputError naming the file and line (the first bad run
+in run order, whatever the strategy); a run with no query in the qrels is an InputError.
+"""
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable, Sequence
 
-from workbench.evaluation.one_run import EvaluatedRun, check, evaluate_one, qrels_index
-from workbench.evaluation.processes import default_jobs, evaluate_in_processes, use_processes
-from workbench.errors import UsageError
+from workbench.evaluation.results import EvalSettings, RunResult
 
-
-def _measures(measure_names):
-    from workbench.metrics.measures import parse_measures
-
-    # a bad name raises MeasureError, a UsageError: one line, exit 2
-    return parse_measures(list(measure_names) or ["official"])
+__all__ = ["evaluate_arrays", "evaluate_files"]
 
 
-def evaluate_files(qrels_path, run_paths, measure_names=(), *, rel_level: int = 1,
-                   ties: str = "trec_eval", max_depth: int | None = None, complete: bool = False,
-                   compat: int = 10, bounds: bool = False, jobs: int | None = None,
-                   tune_memory: bool = False) -> list[EvaluatedRun]:
-    """Evaluate run files against a qrels file as trec_eval does, in the order given.
+def _parsed(measures) -> tuple:
+    """Measures as given (Measure objects), or parsed from names."""
+    from workbench.metrics.measures import Measure, parse_measures
 
-    jobs: worker processes (None: WORKBENCH_THREADS or the cores, for big enough files;
-    1: none). bounds: also each value's upper bound. tune_memory: keep freed memory in the
-    process (glibc), for a short-lived command."""
-    from concurrent.futures import ThreadPoolExecutor
+    ms = list(measures)
+    if all(isinstance(m, Measure) for m in ms):
+        return tuple(ms)
+    return tuple(parse_measures([str(m) for m in ms]))
 
-    from workbench.formats.trec import default_threads, read_qrels, read_run
 
-    ms = _measures(measure_names)
+def _settings(rel_level, ties, max_depth, complete, compat) -> EvalSettings:
     if rel_level < 0:
-        raise UsageError("-l must be >= 0")
-    if tune_memory and sys.platform.startswith("linux"):
-        from workbench.evaluation.allocator import tune_allocator
-
-        tune_allocator()
-    read = dict(keep_rank=ties == "rank", check_duplicates=False, all_tags=False)
-    n_proc = use_processes(run_paths, jobs)
-    out: list[EvaluatedRun] = []
-    split = None  # one big run read and evaluated in pieces (None: not tried, or gave up)
-    if not n_proc and len(run_paths) == 1 and not bounds:
-        from workbench.evaluation.split import evaluate_split, run_cuts
-
-        cuts = run_cuts(run_paths[0], jobs if jobs is not None else default_jobs(), forced=jobs is not None)
-        if cuts is not None:
-            split = evaluate_split(qrels_path, run_paths[0], cuts, ms, rel_level=rel_level, ties=ties,
-                                   max_depth=max_depth, complete=complete, compat=compat)
-    if split is not None:
-        return [EvaluatedRun(split, None, check(split, run_paths[0], complete), split.tag)]
-    if n_proc:
-        index, top_grade = qrels_index(read_qrels(qrels_path, check_duplicates=False), rel_level)
-        args = (ms, index, rel_level, ties, max_depth, complete, compat, top_grade if bounds else None)
-        return [EvaluatedRun(*r) for r in evaluate_in_processes(run_paths, n_proc, read, args)]
-    # Files are read ahead in threads (numpy releases the GIL while parsing): the qrels and
-    # the first run together, then the next run while this one is evaluated.
-    with ThreadPoolExecutor(max_workers=default_threads()) as pool:
-        fq = pool.submit(read_qrels, qrels_path, check_duplicates=False)
-        ahead = [pool.submit(read_run, run_paths[0], **read)]
-        index, top_grade = qrels_index(fq.result(), rel_level)
-        for k, path in enumerate(run_paths):
-            if k + 1 < len(run_paths):
-                ahead.append(pool.submit(read_run, run_paths[k + 1], **read))
-            r = ahead[k].result()
-            ahead[k] = None  # let the arrays go once evaluated
-            ev, up, warning = evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete,
-                                           compat, top_grade if bounds else None)
-            out.append(EvaluatedRun(ev, up, warning, r.tag or str(path)))
-    return out
+        raise ValueError("rel_level must be >= 0")
+    return EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
+                        complete=complete, compat=int(compat))
 
 
-def evaluate_runs(qrels, runs, measure_names=(), *, paths=None, rel_level: int = 1,
-                  ties: str = "trec_eval", max_depth: int | None = None, complete: bool = False,
-                  compat: int = 10, bounds: bool = False) -> list[EvaluatedRun]:
-    """The same on a read qrels (formats.trec.Qrels) and read runs (formats.trec.Run),
-    in this process; `paths` name the runs in messages (default: their own paths)."""
-    ms = _measures(measure_names)
-    index, top_grade = qrels_index(qrels, rel_level)
+def _collect(results, on_result) -> list[RunResult]:
     out = []
-    for k, r in enumerate(runs):
-        path = paths[k] if paths else r.path
-        ev, up, warning = evaluate_one(r, path, ms, index, rel_level, ties, max_depth, complete,
-                                       compat, top_grade if bounds else None)
-        out.append(EvaluatedRun(ev, up, warning, r.tag or str(path)))
+    for result in results:
+        if on_result is not None:
+            on_result(result)
+        out.append(result)
     return out
+
+
+def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int = 1,
+                   ties: str = "trec_eval", max_depth: int | None = None,
+                   complete: bool = False, compat: int = 10, bounds: bool = False,
+                   jobs: int | None = None,
+                   on_result: Callable[[RunResult], None] | None = None) -> list[RunResult]:
+    """Evaluate TREC run files against a TREC qrels file, as `trec_eval` would.
+
+    measures: Measure objects or names; the settings are trec_eval's (see EvalSettings);
+    bounds: also give each run's upper bound (RunResult.upper); jobs: worker processes
+    (None: WORKBENCH_THREADS or the cores, used only for big enough files; 1: none);
+    on_result: called with each run's result as soon as it and those before it are done
+    (`eval` prints the missing-query warnings then, before a later run's error).
+    """
+    from workbench.evaluation.strategy import plan_for_files
+
+    ms = _parsed(measures)
+    settings = _settings(rel_level, ties, max_depth, complete, compat)
+    paths = list(run_paths)
+    if not paths:
+        return []
+    read = dict(keep_rank=ties == "rank", check_duplicates=False, all_tags=False)
+    plan = plan_for_files(paths, jobs, bounds)
+    if plan.kind == "split":
+        from workbench.evaluation.one_run import checked_result
+        from workbench.evaluation.split import evaluate_split
+
+        split = evaluate_split(qrels_path, paths[0], list(plan.cuts), ms, **_kwargs(settings))
+        if split is not None:  # else: evaluated in this process, which reports any error
+            ev, first_tag = split
+            return _collect([checked_result(paths[0], first_tag or paths[0], ev, None,
+                                            settings.complete, "split")], on_result)
+    if plan.kind == "processes":
+        return _collect(_files_in_processes(qrels_path, paths, ms, settings, bounds, read,
+                                            plan.workers), on_result)
+    from workbench.evaluation.threads import evaluate_reading_ahead
+
+    return _collect(evaluate_reading_ahead(qrels_path, paths, ms, settings, bounds, read),
+                    on_result)
+
+
+def _kwargs(settings: EvalSettings) -> dict:
+    return dict(rel_level=settings.rel_level, ties=settings.ties, max_depth=settings.max_depth,
+                complete=settings.complete, compat=settings.compat)
+
+
+def _files_in_processes(qrels_path, paths, ms, settings, bounds, read, workers):
+    """Read the qrels here, then each run read and evaluated by a forked worker."""
+    from workbench.evaluation.one_run import evaluate_read_run, qrels_index
+    from workbench.evaluation.processes import evaluate_in_processes
+    from workbench.formats.trec import read_qrels, read_run
+
+    index, grade = qrels_index(read_qrels(qrels_path, check_duplicates=False),
+                               settings.rel_level)
+
+    def one(k: int) -> RunResult:
+        r = read_run(paths[k], threads=1, **read)
+        return evaluate_read_run(r, paths[k], ms, index, settings, grade if bounds else None,
+                                 "processes")
+
+    return evaluate_in_processes(len(paths), workers, one)
+
+
+def evaluate_arrays(qrels, runs: Sequence, measures, *, names: Sequence[str] | None = None,
+                    rel_level: int = 1, ties: str = "trec_eval", max_depth: int | None = None,
+                    complete: bool = False, compat: int = 10, bounds: bool = False,
+                    jobs: int | None = None,
+                    on_result: Callable[[RunResult], None] | None = None) -> list[RunResult]:
+    """Evaluate runs already in memory: qrels as (qid, docno, rel) arrays (or anything
+    with those attributes, such as formats.trec.Qrels), runs as metrics' RunArrays.
+
+    names: what to call each run (default: its tag, else ``run<k>``). Options as in
+    `evaluate_files`; big enough inputs go to forked workers, which share the arrays
+    copy-on-write. Duplicate pairs raise the metrics package's DuplicatePairError.
+    """
+    from workbench.evaluation.one_run import checked_result, evaluate_run_arrays, top_grade
+    from workbench.evaluation.strategy import plan_for_arrays
+    from workbench.metrics.qrels_index import QrelsIndex
+
+    ms = _parsed(measures)
+    settings = _settings(rel_level, ties, max_depth, complete, compat)
+    qid, docno, rel = (qrels.qid, qrels.docno, qrels.rel) if hasattr(qrels, "qid") else qrels
+    runs = list(runs)
+    if names is None:
+        names = [r.tag or f"run{k}" for k, r in enumerate(runs)]
+    index = QrelsIndex(qid, docno, rel)
+    grade = top_grade(rel, settings.rel_level) if bounds else None
+    plan = plan_for_arrays([len(r.qid) for r in runs], jobs)
+
+    def one(k: int) -> RunResult:
+        ev, up = evaluate_run_arrays(runs[k], ms, index, settings, grade)
+        return checked_result(names[k], names[k], ev, up, settings.complete, plan.kind)
+
+    if plan.kind == "processes":
+        from workbench.evaluation.processes import evaluate_in_processes
+
+        return _collect(evaluate_in_processes(len(runs), plan.workers, one), on_result)
+    return _collect((one(k) for k in range(len(runs))), on_result)

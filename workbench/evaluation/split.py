@@ -16,6 +16,7 @@ Every query's values depend on its own qrels and run rows only, so the numbers a
 of the one-process path. Anything unusual (a bad line, a duplicate, a query found in two
 run pieces, a process that dies) makes `evaluate_split` return None, and the caller then
 evaluates the run in one process, which reports errors with their exact lines.
+`workbench.evaluation.strategy` decides when a run is split.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import tempfile
 
 import numpy as np
 
-__all__ = ["evaluate_split", "line_cuts", "run_cuts"]
+__all__ = ["Piece", "evaluate_split", "line_cuts", "run_cuts", "scratch_dir"]
 
 MIN_SPLIT_BYTES = 64 << 20  # one run this big is read and evaluated in pieces
 
@@ -67,7 +68,9 @@ def run_cuts(path, jobs: int, *, forced: bool) -> list[int] | None:
     (a small file unless `forced`, or no query change found near the cut points)."""
     from workbench.formats.trec import query_cuts
 
-    if jobs < 2 or not _can_fork():
+    from workbench.evaluation.strategy import can_fork
+
+    if jobs < 2 or not can_fork():
         return None
     try:
         if not forced and os.path.getsize(path) < MIN_SPLIT_BYTES:
@@ -78,13 +81,7 @@ def run_cuts(path, jobs: int, *, forced: bool) -> list[int] | None:
     return cuts if len(cuts) > 2 else None
 
 
-def _can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def _scratch_dir(need: int) -> str:
+def scratch_dir(need: int) -> str:
     """A new private folder for the pieces' arrays: /dev/shm when it has room."""
     shm = "/dev/shm"
     try:
@@ -96,7 +93,7 @@ def _scratch_dir(need: int) -> str:
     return tempfile.mkdtemp(prefix="workbench-eval-")
 
 
-class _Piece:
+class Piece:
     """One process's share: read (phase 1), then evaluate (phase 2)."""
 
     def __init__(self, k, job) -> None:
@@ -158,7 +155,7 @@ class _Piece:
         values, present = per_query_values(
             index, RunArrays(r.qid, r.docno, r.score, r.tag, r.rank), ms,
             rel_level=rel_level, ties=ties, max_depth=max_depth, compat=compat)
-        return index.qids, [values[m] for m in ms], present, r.last_tag
+        return index.qids, [values[m] for m in ms], present, r.last_tag, r.tag
 
 
 def _concat(parts: list[np.ndarray]) -> np.ndarray:
@@ -210,7 +207,8 @@ def _lookup(table, ids: np.ndarray) -> np.ndarray:
 
 
 def _merge(results):
-    """Per-query values of every piece as one (query ids, values, present, tag)."""
+    """Per-query values of every piece as one (query ids, values, present, last tag,
+    first tag)."""
     qids = _concat([r[0] for r in results])
     order = np.argsort(qids, kind="stable")
     qids = qids[order]
@@ -220,7 +218,8 @@ def _merge(results):
     values = [np.concatenate([r[1][i] for r in results])[order] for i in range(nm)]
     present = np.concatenate([r[2] for r in results])[order]
     tag = next((r[3] for r in reversed(results) if r[3]), "")  # the file's last line's
-    return qids, values, present, tag
+    first = next((r[4] for r in results if r[4]), "")  # the file's first line's
+    return qids, values, present, tag, first
 
 
 def _term_raises():
@@ -237,7 +236,7 @@ def _term_raises():
     return signal.signal(signal.SIGTERM, stop)
 
 
-def _child(piece: _Piece, ready_w: int, go_r: int, out_path: str) -> None:
+def _child(piece: Piece, ready_w: int, go_r: int, out_path: str) -> None:
     """A forked process's whole life: read, report, wait for the others, evaluate."""
     code = 1
     try:
@@ -258,8 +257,9 @@ def _child(piece: _Piece, ready_w: int, go_r: int, out_path: str) -> None:
 
 def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth, complete,
                    compat):
-    """The Evaluation of one run, read and evaluated in len(cuts) - 1 processes; None
-    when any piece failed (then the caller evaluates the run itself, errors and all)."""
+    """(Evaluation, the run's first tag) of one run, read and evaluated in len(cuts) - 1
+    processes; None when any piece failed (then the caller evaluates the run itself,
+    errors and all)."""
     from workbench.metrics.evaluate import evaluation_from_values
 
     n = len(cuts) - 1
@@ -273,7 +273,7 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
         "run_cuts": cuts, "keep_rank": ties == "rank",
         "eval": (ms, rel_level, ties, max_depth, compat),
     }
-    job["dir"] = _scratch_dir(need)
+    job["dir"] = scratch_dir(need)
     children = []  # (pid, ready_r, go_w, out_path)
     finished = False
     old_term = _term_raises()
@@ -289,11 +289,11 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
                 for _, r, w, _ in children:
                     os.close(r)
                     os.close(w)
-                _child(_Piece(k, job), ready_w, go_r, out_path)
+                _child(Piece(k, job), ready_w, go_r, out_path)
             os.close(ready_w)
             os.close(go_r)
             children.append((pid, ready_r, go_w, out_path))
-        me = _Piece(0, job)
+        me = Piece(0, job)
         ok = True
         try:
             me.read()
@@ -346,10 +346,10 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
     merged = _merge(results)
     if merged is None:
         return None
-    qids, values, present, tag = merged
+    qids, values, present, tag, first = merged
     return evaluation_from_values(
         qids, ms, dict(zip(ms, values)), present, tag=tag or run_path, ties=ties,
         complete=complete,
         settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
                   "compat": compat, "unjudged_as": None},
-    )
+    ), first

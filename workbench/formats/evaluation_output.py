@@ -1,31 +1,45 @@
-"""The outputs of an evaluation (metrics `Evaluation` records): trec_eval's text, CSV, JSON
-and a rich table. One writer per format, shared by `eval` and `score --format trec`.
+"""Evaluation results as text: trec_eval's lines, CSV, JSON and a Rich table.
 
-`trec_lines` prints exactly what ``trec_eval [-q] -m ...`` prints: same names, same numbers,
-same layout (``%-22s\t%s\t%6.4f``, counts as integers), per-query lines then the ``all``
-lines. Rich is imported only inside `print_table`.
+Each writer takes the metrics package's `Evaluation` records (one per run, in output
+order), the name to show for each run, and optionally each run's upper bound (the same
+measures with every unjudged retrieved document counted relevant, `eval --bounds`).
+`eval` prints through all four; `score --format trec` prints through `write_trec`.
+
+The trec layout is trec_eval's own (print_single / print_final): ``%-22s\\t%s\\t%6.4f``,
+counts as integers, per-query lines then the ``all`` lines, and gm_map, runid and num_q
+only among the ``all`` lines. Rich is imported inside `write_table` only, so that this
+module (and `workbench eval` in any other format) stays light.
 """
 
 from __future__ import annotations
 
+import csv
 import json
+from collections.abc import Sequence
+from typing import TextIO
+
+__all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
+
+SUMMARY_ONLY = ("gm_map", "runid", "num_q")  # trec_eval prints these in the summary only
 
 
 def format_value(m, v: float) -> str:
+    """A value as trec_eval prints it: counts as integers, the rest as %6.4f."""
     return str(int(round(v))) if m.is_count else f"{v:6.4f}"
 
 
 def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
-    """trec_eval's output for one run (print_single / print_final layouts)."""
+    """trec_eval's output lines for one run; with `upper`, each line is followed by its
+    ``<measure>_upper`` line."""
     out: list[str] = []
-    ms = [m for m in ev.measures]
+    ms = list(ev.measures)
     if per_query:
         cols = {m: ev.per_query[m] for m in ms}
         ucols = {m: upper.per_query[m] for m in ms} if upper else None
         for i, q in enumerate(ev.qids):
             for m in ms:
-                if m.family in ("gm_map", "runid", "num_q"):
-                    continue  # trec_eval prints these in the summary only
+                if m.family in SUMMARY_ONLY:
+                    continue
                 out.append(f"{m.label:<22}\t{q}\t{format_value(m, cols[m][i])}")
                 if ucols is not None:
                     out.append(f"{m.label + '_upper':<22}\t{q}\t{format_value(m, ucols[m][i])}")
@@ -42,7 +56,21 @@ def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
     return out
 
 
+def write_trec(out: TextIO, evs: Sequence, per_query: bool, uppers: Sequence | None = None, *,
+               runid_first: bool = False) -> None:
+    """Every run's trec_eval lines, one block per run in the given order. `runid_first`
+    opens each block with the run's ``runid`` line (`score`, which prints several systems
+    where trec_eval prints one run)."""
+    lines: list[str] = []
+    for k, ev in enumerate(evs):
+        if runid_first:
+            lines.append(f"{'runid':<22}\tall\t{ev.tag}")
+        lines.extend(trec_lines(ev, per_query, uppers[k] if uppers else None))
+    out.write("\n".join(lines) + ("\n" if lines else ""))
+
+
 def _value(m, ev, v):
+    """A value for CSV/JSON: the run's tag, the query count, an int count or a float."""
     if m.family == "runid":
         return ev.tag
     if m.family == "num_q":
@@ -50,21 +78,18 @@ def _value(m, ev, v):
     return int(round(v)) if m.is_count else float(v)
 
 
-def csv_text(evs, names, per_query, uppers) -> str:
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    header = ["run", "query", "measure", "value"] + (["upper"] if uppers else [])
-    w.writerow(header)
+def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
+              uppers: Sequence | None = None) -> None:
+    """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows."""
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["run", "query", "measure", "value"] + (["upper"] if uppers else []))
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
         rows = []
         if per_query:
             for i, q in enumerate(ev.qids):
                 for m in ev.measures:
-                    if m.family in ("gm_map", "runid", "num_q"):
+                    if m.family in SUMMARY_ONLY:
                         continue
                     row = [name, q, m.label, _value(m, ev, ev.per_query[m][i])]
                     if up:
@@ -76,10 +101,11 @@ def csv_text(evs, names, per_query, uppers) -> str:
                 row.append(_value(m, up, up.summary.get(m, 0.0)))
             rows.append(row)
         w.writerows(rows)
-    return buf.getvalue()
 
 
-def json_text(evs, names, per_query, uppers, settings) -> str:
+def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
+               uppers: Sequence | None, settings: dict) -> None:
+    """{"settings": ..., "runs": [...]} (keys in docs/json-outputs.md), indented, one newline."""
     runs = []
     for k, (ev, name) in enumerate(zip(evs, names)):
         item = {
@@ -95,14 +121,16 @@ def json_text(evs, names, per_query, uppers, settings) -> str:
         if per_query:
             item["per_query"] = {
                 q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
-                    if m.family not in ("gm_map", "runid", "num_q")}
+                    if m.family not in SUMMARY_ONLY}
                 for i, q in enumerate(ev.qids)
             }
         runs.append(item)
-    return json.dumps({"settings": settings, "runs": runs}, indent=2)
+    out.write(json.dumps({"settings": settings, "runs": runs}, indent=2) + "\n")
 
 
-def print_table(evs, names, per_query, uppers, settings) -> None:
+def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Sequence | None,
+                settings: dict) -> None:
+    """A Rich table of the runs' summaries on the terminal (and one per run with -q)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
