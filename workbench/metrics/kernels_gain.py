@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.metrics.ranking import Ranking
-from workbench.metrics.segments import cumsum_within, per_query_sum
+from workbench.metrics.segments import cumsum_within, first_rows, per_query_sum
 
 __all__ = [
     "GainTables", "grade_counts", "gain_tables", "parse_gain_pairs", "trec_gain_order",
@@ -310,7 +310,7 @@ def Rndcg(rk: Ranking, tables: GainTables, R: np.ndarray) -> np.ndarray:
     # DCG@min(c, num_ret) of the run
     k = np.minimum(c, num_ret[cq])
     start = np.zeros(nq, dtype=np.int64)
-    firsts = np.flatnonzero(rk.rank == 1)
+    firsts = first_rows(rk.rank)
     start[rk.grp[firsts]] = firsts
     d = np.zeros(c.size)
     has = k > 0

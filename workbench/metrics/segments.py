@@ -33,7 +33,8 @@ def per_query_sum(grp: np.ndarray, weights, nq: int, mask: np.ndarray | None = N
             weights = np.asarray(weights)[mask]
     if np.isscalar(weights):
         return np.bincount(grp, minlength=nq).astype(np.float64) * float(weights)
-    return np.bincount(grp, weights=weights, minlength=nq)
+    # astype: bincount of no rows returns integers even with weights
+    return np.bincount(grp, weights=weights, minlength=nq).astype(np.float64, copy=False)
 
 
 def first_rows(rank: np.ndarray) -> np.ndarray:
