@@ -15,13 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from workbench.formats.trec import read_qrels, read_run
+from workbench.formats.zscores import read_zscores
 from workbench.metrics import kernels_gain as kg
 from workbench.metrics import kernels_set as ks
 from workbench.metrics import rbp as rb
 from workbench.metrics.evaluate import aggregate, evaluate
+from workbench.metrics.judged_only import judged_only
 from workbench.metrics.measures import parse_measure
 from workbench.metrics.qrels_index import QrelsIndex
 from workbench.metrics.ranking import rank_run
+from workbench.metrics.zscore import MISSING_ZSCORE, zscores
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval_quicktest"
 
@@ -135,6 +138,28 @@ def test_quicktest_measure_parameters():
         assert f"{values[ours].mean():.4f}" == want[(theirs, "all")], theirs
 
 
+def test_quicktest_zscores():
+    """out.test.aqZ (-Z zscores_file): each query's value as (v - mean) / stddev, and the
+    'all' line their mean (their sum for the summed counts)."""
+    want = _expected("out.test.aqZ")
+    table = read_zscores(DATA / "zscores_file")
+    _, _, index, rk = _quicktest("qrels.test", "results.test")
+    qids = index.qids.astype(str)
+    for name, values in _all_families(index, rk, 1).items():
+        z = zscores(values, *table.lookup(qids, name))
+        for i, qid in enumerate(qids):
+            assert f"{z[i]:.4f}" == want[("Z" + name, qid)], (name, qid)
+        summary = z.sum() if name in SUMMED else z.mean()
+        assert f"{summary:.4f}" == want[("Z" + name, "all")], name
+
+
+def test_zscores_edge_cases():
+    got = zscores(np.array([3.0, 3.0, 2.0, 1.0]), np.array([1.0, 3.0, 3.0, np.nan]),
+                  np.array([2.0, 0.0, 0.0, 1.0]))
+    # (3 - 1) / 2; stddev 0 and v == mean; stddev 0 otherwise; no line in the file
+    assert got.tolist() == [1.0, 0.0, MISSING_ZSCORE, MISSING_ZSCORE]
+
+
 # --------------------------------------------------------------- a worked example
 #
 # qrels: a=2, b=0, c=1, d=3, e=-1 (in the pool, unjudged); R = 3 at level 1.
@@ -239,6 +264,25 @@ def test_rbp_gains_in_unit_interval_are_kept():
     assert rb.rbp(rk, tables, 0.5)[0] == pytest.approx(0.5 * 0.5)
 
 
+def test_judged_only_drops_unjudged_and_reranks(tiny):
+    index, rk, R, tables = tiny
+    j = judged_only(rk)
+    # a, b, c kept at ranks 1, 2, 3 (x and e had no judgment)
+    assert j.rank.tolist() == [1, 2, 3] and j.rel.tolist() == [2, 0, 1]
+    assert j.num_ret.tolist() == [3] and j.present.tolist() == [True]
+    assert ks.unj(j, (5,))[0, 0] == 0.0
+    assert kg.dcg(j, tables)[0] == pytest.approx(2 / L2(2) + 1 / L2(4))
+    assert judged_only(j) is j
+
+
+def test_judged_only_keeps_queries_with_nothing_judged():
+    index, rk = _setup(["1", "1", "2"], ["a", "b", "c"], [1, 0, 1],
+                       ["1", "1", "2", "2", "2"], ["x", "y", "u", "c", "v"], [2.0, 1.0, 3.0, 2.0, 1.0])
+    j = judged_only(rk)
+    assert j.grp.tolist() == [1] and j.rank.tolist() == [1]
+    assert j.num_ret.tolist() == [0, 1] and j.present.tolist() == [True, True]
+
+
 # ------------------------------------------------------------------ gain parameters
 
 def test_gain_order_is_glibc_merge_sort_with_truncating_comparator():
@@ -335,14 +379,17 @@ def _flat(d):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(collections(), st.integers(1, 3))
-def test_matches_pytrec_eval(data, level):
+@given(collections(), st.integers(1, 3), st.booleans())
+def test_matches_pytrec_eval(data, level, judged):
+    """Per-query values against trec_eval's C code, also with -J (judged documents only)."""
     qrels, run = data
     index, rk = _setup(*_flat(qrels), *_flat(run))
-    ours = _all_families(index, rk, level)
+    ours = _all_families(index, judged_only(rk) if judged else rk, level)
+    # bpref skips unjudged documents: -J does not change it
     ev = evaluate(*_flat(qrels), *_flat(run), ["bpref"], rel_level=level)
     bpref = dict(zip(ev.qids, ev.per_query[ev.measures[0]]))
-    ref = pytrec_eval.RelevanceEvaluator(qrels, PYTREC, relevance_level=level).evaluate(run)
+    ref = pytrec_eval.RelevanceEvaluator(qrels, PYTREC, relevance_level=level,
+                                         judged_docs_only_flag=judged).evaluate(run)
     qids = index.qids.astype(str).tolist()
     assert set(ref) == {qids[i] for i in np.flatnonzero(rk.present)}
     for q, theirs in ref.items():
