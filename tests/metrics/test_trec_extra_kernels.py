@@ -24,6 +24,7 @@ from workbench.metrics.judged_only import judged_only
 from workbench.metrics.measures import parse_measure
 from workbench.metrics.qrels_index import QrelsIndex
 from workbench.metrics.ranking import rank_run
+from workbench.metrics.relstring import relstring
 from workbench.metrics.zscore import MISSING_ZSCORE, zscores
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval_quicktest"
@@ -397,3 +398,33 @@ def test_matches_pytrec_eval(data, level, judged):
         for name, value in theirs.items():
             got = math.log(max(bpref[q], ks.MIN_GEO_MEAN)) if name == "gm_bpref" else ours[name][i]
             assert math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-9), (name, q, got, value)
+
+
+# ------------------------------------------------------------------------ relstring
+
+@pytest.mark.parametrize("case, length, name", [
+    (QUICKTEST[0], 10, "relstring"), (QUICKTEST[1], 10, "relstring"),
+    (QUICKTEST[2], 10, "relstring"), (QUICKTEST[3], 20, "relstring_20"),
+])
+def test_quicktest_relstring(case, length, name):
+    expected, qrels, run, _, depth, _ = case
+    want = _expected(expected)
+    _, _, index, rk = _quicktest(qrels, run, depth)
+    got = relstring(rk, length)
+    for i, qid in enumerate(index.qids.astype(str)):
+        assert f"'{got[i]}'" == want[(name, qid)], qid  # 302 is missing from results.trunc: ''
+
+
+def test_relstring_codes():
+    index, rk = _setup(["q"] * 5, ["a", "b", "c", "d", "e"], [12, 0, 3, -1, 1],
+                       ["q"] * 6, ["a", "b", "c", "d", "x", "e"], [6.0, 5.0, 4.0, 3.0, 2.0, 1.0])
+    assert relstring(rk) == [">03.-1"]
+    assert relstring(rk, 3) == [">03"]
+    assert relstring(rk, 0) == [""]
+
+
+def test_utility_of_a_query_missing_from_the_run_is_zero():
+    """trec_eval -c zeroes utility for a query the run lacks, whatever the coefficients."""
+    index, rk = _setup(["1", "2"], ["a", "b"], [1, 1], ["1"], ["a"], [1.0])
+    R, _ = index.counts(1)
+    assert ks.utility(rk, R, 1, (1, -1, -1, 0)).tolist() == [1.0, 0.0]
