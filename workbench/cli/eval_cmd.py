@@ -58,16 +58,16 @@ def _trec_lines(ev, per_query: bool, upper=None) -> list[str]:
         ucols = {m: upper.per_query[m] for m in ms} if upper else None
         for i, q in enumerate(ev.qids):
             for m in ms:
-                if m.family in ("gm_map", "runid", "num_q"):
+                if m.summary_only:
                     continue  # trec_eval prints these in the summary only
                 out.append(f"{m.label:<22}\t{q}\t{_fmt(m, cols[m][i])}")
                 if ucols is not None:
                     out.append(f"{m.label + '_upper':<22}\t{q}\t{_fmt(m, ucols[m][i])}")
     for m in ms:
-        if m.family == "runid":
+        if m.aggregation == "runid":
             out.append(f"{'runid':<22}\tall\t{ev.tag}")
             continue
-        if m.family == "num_q":
+        if m.aggregation == "count":
             out.append(f"{'num_q':<22}\tall\t{len(ev.qids)}")
             continue
         out.append(f"{m.label:<22}\tall\t{_fmt(m, ev.summary[m])}")
@@ -77,9 +77,9 @@ def _trec_lines(ev, per_query: bool, upper=None) -> list[str]:
 
 
 def _value(m, ev, v):
-    if m.family == "runid":
+    if m.aggregation == "runid":
         return ev.tag
-    if m.family == "num_q":
+    if m.aggregation == "count":
         return len(ev.qids)
     return int(round(v)) if m.is_count else float(v)
 
@@ -98,7 +98,7 @@ def _csv(evs, names, per_query, uppers) -> str:
         if per_query:
             for i, q in enumerate(ev.qids):
                 for m in ev.measures:
-                    if m.family in ("gm_map", "runid", "num_q"):
+                    if m.summary_only:
                         continue
                     row = [name, q, m.label, _value(m, ev, ev.per_query[m][i])]
                     if up:
@@ -129,7 +129,7 @@ def _json(evs, names, per_query, uppers, settings) -> str:
         if per_query:
             item["per_query"] = {
                 q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
-                    if m.family not in ("gm_map", "runid", "num_q")}
+                    if not m.summary_only}
                 for i, q in enumerate(ev.qids)
             }
         runs.append(item)
@@ -142,7 +142,7 @@ def _table(evs, names, per_query, uppers, settings) -> None:
     from rich.text import Text
 
     console = Console()
-    ms = [m for m in evs[0].measures if m.family != "runid"]
+    ms = [m for m in evs[0].measures if m.aggregation != "runid"]
     caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
     if settings["max_depth"] is not None:
         caption += f" · top {settings['max_depth']}"
@@ -152,8 +152,8 @@ def _table(evs, names, per_query, uppers, settings) -> None:
         caption += " · [value, upper bound if unjudged were relevant]"
 
     def cell(m, ev, v, up=None, uv=None) -> Text:
-        s = _fmt(m, v) if m.family != "num_q" else str(len(ev.qids))
-        if up is not None and m.family != "num_q":
+        s = _fmt(m, v) if m.aggregation != "count" else str(len(ev.qids))
+        if up is not None and m.aggregation != "count":
             s += f" / {_fmt(m, uv)}"
         return Text(s)
 
@@ -168,7 +168,7 @@ def _table(evs, names, per_query, uppers, settings) -> None:
         ])
     console.print(table)
     if per_query:
-        pq = [m for m in ms if m.family not in ("gm_map", "num_q")]
+        pq = [m for m in ms if not m.summary_only]
         for k, (ev, name) in enumerate(zip(evs, names)):
             up = uppers[k] if uppers else None
             t = Table(title=Text(f"{name}: per query"), caption=caption)
