@@ -331,37 +331,37 @@ def _f(P: np.ndarray, Rc: np.ndarray, beta: float, nrr: np.ndarray) -> np.ndarra
 
 
 def runid(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """The run's tag: not a number (the printers print the tag); 0 per query.
+    """runid = the run's tag: not a number (the printers print the tag); 0 per query.
 
-    trec_eval's first output line (Buckley & Voorhees 2005, ch. 3: trec_eval's report)."""
+    trec_eval's first output line: Buckley & Voorhees (2005), TREC book ch. 3."""
     return np.zeros(ctx.nq)
 
 
 def num_q(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """1 per evaluated query; the 'all' value counts the queries.
+    """num_q = 1 per evaluated query; the 'all' value counts the queries.
 
-    trec_eval's report (Buckley & Voorhees 2005, ch. 3)."""
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
     return np.ones(ctx.nq)
 
 
 def num_ret(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """|retrieved|: the documents the run ranks for the query (after -M).
+    """num_ret = |retrieved|: the documents the run ranks for the query (after -M).
 
-    trec_eval's report (Buckley & Voorhees 2005, ch. 3)."""
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
     return ctx.rk.num_ret.astype(np.float64)
 
 
 def num_rel(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """R = |{judged d : rel(d) >= l}|, retrieved or not.
+    """num_rel = R = |{judged d : rel(d) >= l}|, retrieved or not.
 
-    trec_eval's report (Buckley & Voorhees 2005, ch. 3)."""
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
     return ctx.Rf
 
 
 def num_rel_ret(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """|relevant ∩ retrieved|.
+    """num_rel_ret = |relevant ∩ retrieved|.
 
-    trec_eval's report (Buckley & Voorhees 2005, ch. 3)."""
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
     return ctx.num_rel_ret()
 
 
@@ -378,7 +378,8 @@ def average_precision(ctx: _Ctx, m: Measure) -> np.ndarray:
 def r_precision(ctx: _Ctx, m: Measure) -> np.ndarray:
     """Rprec = |relevant in the top R| / R.
 
-    Buckley & Voorhees (2005), "Retrieval system evaluation", TREC book ch. 3."""
+    Buckley & Voorhees (2005), "Retrieval system evaluation", in TREC: Experiment and
+    Evaluation in Information Retrieval, ch. 3."""
     g = ctx.rel_grp
     g = g[ctx.rel_rank <= ctx.R[g]]
     return _safe_div(np.bincount(g, minlength=ctx.nq).astype(np.float64), ctx.Rf)
@@ -540,7 +541,7 @@ def discounted_cumulative_gain(ctx: _Ctx, m: Measure) -> np.ndarray:
 
 
 def ideal_discounted_cumulative_gain(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """IDCG@k: DCG@k of the query's judged documents in the ideal (grade) order.
+    """IDCG@k = DCG@k of the query's judged documents in the ideal (grade) order.
 
     Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
     ACM TOIS 20(4)."""

@@ -350,6 +350,9 @@ def _names() -> list[str]:
 
 def _suggestion(name: str) -> str | None:
     """The closest known spelling of a mistyped name, parameters kept, if it parses."""
+    printed = re.fullmatch(r"(\w+?)_([0-9][0-9.,]*)", name)  # a printed label: P_10
+    if printed and printed[1] in BY_NAME and BY_NAME[printed[1]].param:
+        return f"{printed[1]}.{printed[2]}"
     head = re.match(r"[A-Za-z0-9_\-]*", name).group(0)
     tail = name[len(head):]
     if not head:
