@@ -1,4 +1,4 @@
-"""Measures as hashable value objects, and the one registry that parses their names.
+"""Measures as hashable value objects, and the parser of their names (reading the registry).
 
 A ``Measure`` names what to compute (family + parameters); computing lives in
 ``workbench.metrics.kernels``. Two spellings parse to the same objects:
