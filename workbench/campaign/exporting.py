@@ -149,20 +149,17 @@ def export_scores(
                     continue
                 for label, measure in zip(table.labels, table.measures):
                     writer.writerow([system, table.queries[j], label,
-                                     _value(label, table.values[measure][i, j])])
+                                     _value(measure, table.values[measure][i, j])])
                     count += 1
         for label, measure in zip(table.labels, table.measures):
-            writer.writerow([system, "all", label, _value(label, table.means[measure][i])])
+            writer.writerow([system, "all", label, _value(measure, table.means[measure][i])])
             count += 1
     return count
 
 
-_COUNTS = ("num_ret", "num_rel", "num_rel_ret", "num_q")
-
-
-def _value(measure: str, v: float) -> str:
+def _value(measure, v: float) -> str:
     """Counts as integers, everything else with 6 decimals (more than trec_eval's 4)."""
-    return str(int(v)) if measure in _COUNTS else f"{float(v):.6f}"
+    return str(int(v)) if measure.is_count else f"{float(v):.6f}"
 
 
 def write_output(path: str | os.PathLike | None, write: Callable[[TextIO], int], stdout: TextIO) -> int:

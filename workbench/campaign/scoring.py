@@ -399,7 +399,7 @@ class _Evaluator:
 
         self._aggregate = aggregate
         parsed = parse_measures(list(names))
-        self.parsed = tuple(m for m in parsed if m.family != "runid")
+        self.parsed = tuple(m for m in parsed if m.aggregation != "runid")
         self.labels = tuple(label_of(m) for m in self.parsed)
         self.level = level
 

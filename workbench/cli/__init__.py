@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "grade": ("workbench.cli.grade_cmd", "grade", "Record grades without the TUI."),
     "export": ("workbench.cli.export_cmd", "export", "Export qrels, judgments or scores."),
     "eval": ("workbench.cli.eval_cmd", "eval_", "Evaluate run files against qrels (trec_eval compatible)."),
+    "measures": ("workbench.cli.measures_cmd", "measures", "List every measure: trec_eval and ir_measures names, parameters, definition."),
     "quick": ("workbench.cli.quick_cmd", "quick", "Per-query calculator: DCG/nDCG/AP/RR from grades."),
     "score": ("workbench.cli.score_cmd", "score", "Score stored systems against stored judgments."),
     "agree": ("workbench.cli.agree_cmd", "agree", "Agreement between assessors (kappa, alpha)."),

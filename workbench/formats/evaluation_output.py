@@ -20,7 +20,6 @@ from typing import TextIO
 
 __all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
 
-SUMMARY_ONLY = ("gm_map", "runid", "num_q")  # trec_eval prints these in the summary only
 
 
 def format_value(m, v: float) -> str:
@@ -38,16 +37,16 @@ def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
         ucols = {m: upper.per_query[m] for m in ms} if upper else None
         for i, q in enumerate(ev.qids):
             for m in ms:
-                if m.family in SUMMARY_ONLY:
+                if m.summary_only:  # trec_eval prints these in the summary only
                     continue
                 out.append(f"{m.label:<22}\t{q}\t{format_value(m, cols[m][i])}")
                 if ucols is not None:
                     out.append(f"{m.label + '_upper':<22}\t{q}\t{format_value(m, ucols[m][i])}")
     for m in ms:
-        if m.family == "runid":
+        if m.aggregation == "runid":
             out.append(f"{'runid':<22}\tall\t{ev.tag}")
             continue
-        if m.family == "num_q":
+        if m.aggregation == "count":
             out.append(f"{'num_q':<22}\tall\t{len(ev.qids)}")
             continue
         out.append(f"{m.label:<22}\tall\t{format_value(m, ev.summary[m])}")
@@ -71,9 +70,9 @@ def write_trec(out: TextIO, evs: Sequence, per_query: bool, uppers: Sequence | N
 
 def _value(m, ev, v):
     """A value for CSV/JSON: the run's tag, the query count, an int count or a float."""
-    if m.family == "runid":
+    if m.aggregation == "runid":
         return ev.tag
-    if m.family == "num_q":
+    if m.aggregation == "count":
         return len(ev.qids)
     return int(round(v)) if m.is_count else float(v)
 
@@ -89,7 +88,7 @@ def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
         if per_query:
             for i, q in enumerate(ev.qids):
                 for m in ev.measures:
-                    if m.family in SUMMARY_ONLY:
+                    if m.summary_only:  # trec_eval prints these in the summary only
                         continue
                     row = [name, q, m.label, _value(m, ev, ev.per_query[m][i])]
                     if up:
@@ -121,7 +120,7 @@ def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool
         if per_query:
             item["per_query"] = {
                 q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
-                    if m.family not in SUMMARY_ONLY}
+                    if not m.summary_only}
                 for i, q in enumerate(ev.qids)
             }
         runs.append(item)
@@ -136,7 +135,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
     from rich.text import Text
 
     console = Console()
-    ms = [m for m in evs[0].measures if m.family != "runid"]
+    ms = [m for m in evs[0].measures if m.aggregation != "runid"]
     caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
     if settings["max_depth"] is not None:
         caption += f" · top {settings['max_depth']}"
@@ -146,8 +145,8 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         caption += " · [value, upper bound if unjudged were relevant]"
 
     def cell(m, ev, v, up=None, uv=None) -> Text:
-        s = format_value(m, v) if m.family != "num_q" else str(len(ev.qids))
-        if up is not None and m.family != "num_q":
+        s = format_value(m, v) if m.aggregation != "count" else str(len(ev.qids))
+        if up is not None and m.aggregation != "count":
             s += f" / {format_value(m, uv)}"
         return Text(s)
 
@@ -162,7 +161,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         ])
     console.print(table)
     if per_query:
-        pq = [m for m in ms if m.family not in ("gm_map", "num_q")]
+        pq = [m for m in ms if not m.summary_only]
         for k, (ev, name) in enumerate(zip(evs, names)):
             up = uppers[k] if uppers else None
             t = Table(title=Text(f"{name}: per query"), caption=caption)

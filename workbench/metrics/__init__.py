@@ -9,6 +9,9 @@ Ranking measures (trec_eval-exact), one registry of measure names, array kernels
   order). ``Measure.label`` is the printed name (trec_eval's where it is one of
   trec_eval's); ``Measure.is_count`` marks integer-printed, summed measures.
   ``MeasureError`` (a ValueError) for a bad name.
+- ``workbench.metrics.registry``: one ``Family`` record per measure family (names,
+  ir_measures aliases, parameters and defaults, kernel, aggregation, printing, trec_eval
+  source file, print order, sets); everything below reads it.
 - ``workbench.metrics.evaluate``:
   ``evaluate(qrels_qid, qrels_docno, qrels_rel, run_qid, run_docno, run_score, measures,
   *, rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10,
@@ -32,7 +35,8 @@ Ranking measures (trec_eval-exact), one registry of measure names, array kernels
   documents (the upper value of ``--bounds``).
 - ``workbench.metrics.ranking``: ``QrelsIndex`` (qrels encoded once), ``rank_run``
   (trec_eval ordering + grade lookup -> flat ``Ranking``), NONPOOL/UNJUDGED codes.
-- ``workbench.metrics.kernels``: ``compute(measure, index, ranking, level, compat)``.
+- ``workbench.metrics.kernels``: ``compute(measure, index, ranking, level, compat)``, and
+  one kernel per family (docstring: formula and citation).
 - ``workbench.metrics.curves``: ``precision_recall(...)`` -> per-query ``PRPoints``
   (recall and precision at each relevant retrieved document, for plotting) and
   ``interpolated_curve(...)`` (the 11-point interpolated precision averaged over queries).

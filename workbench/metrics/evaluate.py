@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from workbench.metrics.kernels import MIN_GEO_MEAN, compute
+from workbench.metrics.kernels import compute
 from workbench.metrics.measures import Measure, parse_measures
 from workbench.metrics.qrels_index import (
     NONPOOL,
@@ -32,6 +32,7 @@ from workbench.metrics.qrels_index import (
     QrelsIndex,
 )
 from workbench.metrics.ranking import _rank
+from workbench.metrics.registry import AGGREGATIONS
 
 __all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex",
            "evaluation_from_values", "per_query_values"]
@@ -82,15 +83,9 @@ def _one(name: str) -> Measure:
 
 
 def aggregate(measure: Measure, values: np.ndarray) -> float:
-    """trec_eval's 'all' value of a measure from its per-query values."""
-    n = values.size
-    if measure.family in ("num_ret", "num_rel", "num_rel_ret", "num_q"):
-        return float(values.sum())
-    if n == 0:
-        return 0.0
-    if measure.family == "gm_map":
-        return float(np.exp(np.log(np.maximum(values, MIN_GEO_MEAN)).sum() / n))
-    return float(values.sum() / n)
+    """trec_eval's 'all' value of a measure from its per-query values (the family's
+    aggregation in the registry: mean, geometric mean, sum; 0.0 over no queries)."""
+    return AGGREGATIONS[measure.aggregation](values)
 
 
 def _measures(measures) -> tuple[Measure, ...]:

@@ -11,12 +11,15 @@ sums from one ``bincount`` (which adds in row order, as trec_eval's loops do).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.metrics.measures import Measure
 from workbench.metrics.qrels_index import QrelsIndex, _ranks, _run_starts
 from workbench.metrics.ranking import Ranking
+
+if TYPE_CHECKING:  # measures imports the registry, which imports these kernels
+    from workbench.metrics.measures import Measure
 
 __all__ = ["compute", "MIN_GEO_MEAN", "INFAP_EPSILON"]
 
@@ -321,81 +324,244 @@ def _f(P: np.ndarray, Rc: np.ndarray, beta: float, nrr: np.ndarray) -> np.ndarra
     return np.where(nrr > 0, v, 0.0)
 
 
+# ----------------------------------------------------------------------------- kernels
+# One function per measure family, kernel(ctx, measure) -> float64 per query; the
+# registry (workbench.metrics.registry) names each one's family, source file and
+# aggregation. Docstrings: the formula, then where it comes from.
+
+
+def runid(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """runid = the run's tag: not a number (the printers print the tag); 0 per query.
+
+    trec_eval's first output line: Buckley & Voorhees (2005), TREC book ch. 3."""
+    return np.zeros(ctx.nq)
+
+
+def num_q(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """num_q = 1 per evaluated query; the 'all' value counts the queries.
+
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
+    return np.ones(ctx.nq)
+
+
+def num_ret(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """num_ret = |retrieved|: the documents the run ranks for the query (after -M).
+
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
+    return ctx.rk.num_ret.astype(np.float64)
+
+
+def num_rel(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """num_rel = R = |{judged d : rel(d) >= l}|, retrieved or not.
+
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
+    return ctx.Rf
+
+
+def num_rel_ret(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """num_rel_ret = |relevant ∩ retrieved|.
+
+    trec_eval's report: Buckley & Voorhees (2005), TREC book ch. 3."""
+    return ctx.num_rel_ret()
+
+
+def average_precision(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """AP = (1/R) Σ_{relevant retrieved d} |relevant at or above rank(d)| / rank(d),
+    over the ranks up to the cutoff k when there is one (map_cut); 0 when R = 0.
+
+    Buckley & Voorhees (2005), "Retrieval system evaluation", in TREC: Experiment and
+    Evaluation in Information Retrieval, ch. 3; GMAP: Robertson (2006), "On GMAP",
+    CIKM."""
+    return _ap(ctx, m.cutoff)
+
+
+def r_precision(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """Rprec = |relevant in the top R| / R.
+
+    Buckley & Voorhees (2005), "Retrieval system evaluation", in TREC: Experiment and
+    Evaluation in Information Retrieval, ch. 3."""
+    g = ctx.rel_grp
+    g = g[ctx.rel_rank <= ctx.R[g]]
+    return _safe_div(np.bincount(g, minlength=ctx.nq).astype(np.float64), ctx.Rf)
+
+
+def bpref(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """bpref = (1/R) Σ_{relevant retrieved r} (1 − min(n_r, R) / min(N, R)), n_r the judged
+    non-relevant documents above r (the term is 1 when n_r = 0), N the judged
+    non-relevant documents of the query; unjudged documents are skipped.
+
+    Buckley & Voorhees (2004), "Retrieval evaluation with incomplete information",
+    SIGIR."""
+    return _bpref(ctx)
+
+
+def recip_rank(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document (0 if none, or none in the top k).
+
+    Voorhees (1999), "The TREC-8 Question Answering Track Report", TREC-8."""
+    return _recip_rank(ctx, m.cutoff)
+
+
+def iprec_at_recall(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """iprec(p) = max precision at any rank at or after the c-th relevant retrieved
+    document, c = p·R rounded (trec_eval 10: half away from zero; 9: floor(p·R + 0.9));
+    0 when fewer than c relevant were retrieved.
+
+    Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §8.4."""
+    return _interpolated(ctx, [m.level])[0]
+
+
+def eleven_point_average(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """11pt_avg = mean of iprec(p) over the levels p (0.0, 0.1, …, 1.0 by default).
+
+    Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §8.4."""
+    return _interpolated(ctx, m.levels).sum(axis=0) / len(m.levels)
+
+
+def precision(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """P@k = |relevant in the top k| / k (divisor k even when fewer were retrieved).
+
+    van Rijsbergen (1979), Information Retrieval, 2nd ed., ch. 7; Manning et al. (2008), §8.3."""
+    return ctx.num_rel_ret(m.cutoff) / m.cutoff
+
+
+def recall(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """R@k = |relevant in the top k| / R (0 when R = 0).
+
+    van Rijsbergen (1979), Information Retrieval, 2nd ed., ch. 7; Manning et al. (2008), §8.3."""
+    return _safe_div(ctx.num_rel_ret(m.cutoff), ctx.Rf)
+
+
+def success(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """success@k = 1 if a relevant document is in the top k, else 0.
+
+    Hawking & Craswell (2001), "Overview of the TREC-2001 Web Track", TREC 2001."""
+    return (ctx.num_rel_ret(m.cutoff) > 0).astype(np.float64)
+
+
+def set_precision(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """set_P = |relevant ∩ retrieved| / |retrieved|.
+
+    van Rijsbergen (1979), Information Retrieval, 2nd ed., ch. 7; Manning et al. (2008), §8.3."""
+    return _safe_div(ctx.num_rel_ret(), ctx.rk.num_ret)
+
+
+def set_recall(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """set_recall = |relevant ∩ retrieved| / R.
+
+    van Rijsbergen (1979), Information Retrieval, 2nd ed., ch. 7; Manning et al. (2008), §8.3."""
+    return _safe_div(ctx.num_rel_ret(), ctx.Rf)
+
+
+def f_measure(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """F_β = (β² + 1)·P·R / (β²·P + R) over the retrieved set (or the top k: P = rel/k),
+    0 when nothing relevant was retrieved; trec_eval's set_F.x has β² = x.
+
+    van Rijsbergen (1979), Information Retrieval, 2nd ed., ch. 7 (F = 1 − E)."""
+    k = m.cutoff
+    nrr = ctx.num_rel_ret(k)
+    ret = ctx.rk.num_ret if k is None else np.full(ctx.nq, float(k))
+    return _f(_safe_div(nrr, ret), _safe_div(nrr, ctx.Rf), m.beta, nrr)
+
+
+def infap(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """infAP = (1/R) Σ_{relevant retrieved at rank k} E[precision at k], with
+    E[prec@k] = 1/k + ((k−1)/k)·(|d above k| / (k−1))·((rel + ε) / (rel + nonrel + 2ε)),
+    counts over the judged documents above k and ε = 1e-5 (1 at rank 1).
+
+    Yilmaz & Aslam (2006), "Estimating average precision with incomplete and imperfect
+    judgments", CIKM."""
+    return _infap(ctx)
+
+
+def judged(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """Judged@k = |judged in the top k| / k (whole ranking: / |retrieved|).
+
+    MacAvaney, Macdonald & Ounis (2022), "Streamlining evaluation with ir-measures",
+    ECIR (ir_measures' Judged)."""
+    rk, k = ctx.rk, m.cutoff
+    isjudged = rk.rel >= 0
+    if k is None:
+        return _safe_div(ctx.per_query(1.0, isjudged), rk.num_ret)
+    return ctx.per_query(1.0, isjudged & (rk.rank <= k)) / k
+
+
+def _trec_dcg(ctx: _Ctx, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(DCG, ideal DCG) as trec_eval's ndcg family computes them (shared by four)."""
+    key = ("trec_dcg", k)
+    if key not in ctx._cache:
+        ctx._cache[key] = (_dcg(ctx, k), _idcg(ctx, k))
+    return ctx._cache[key]
+
+
+def trec_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """DCG = Σ_i g_i / log2(i + 1), g_i the grade (negative → 0).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4); log2(i+1) discount: Burges et al. (2005), ICML."""
+    return _trec_dcg(ctx, m.cutoff)[0]
+
+
+def trec_ideal_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """IDCG = DCG of all judged documents of the query sorted by grade descending.
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    return _trec_dcg(ctx, m.cutoff)[1]
+
+
+def trec_ndcg(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """nDCG(@k) = DCG(@k) / IDCG(@k), the ideal cut at the same k (DCG when IDCG = 0).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    dcg, idcg = _trec_dcg(ctx, m.cutoff)
+    return np.where(idcg > 0, _safe_div(dcg, idcg), dcg)
+
+
+def _formulation(m: Measure) -> tuple:
+    return (m.cutoff, m.gain, m.discount, m.base)
+
+
+def cumulative_gain(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """CG@k = Σ_{i<=k} gain(g_i); gain linear g or exponential 2^g − 1.
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    return _dcg(ctx, *_formulation(m), cumulative=True)
+
+
+def discounted_cumulative_gain(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """DCG@k = Σ_{i<=k} gain(g_i) / disc(i); disc log2(i + 1), or Järvelin–Kekäläinen
+    max(1, log_b(i)).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4); exponential gain: Burges et al. (2005), ICML."""
+    return _dcg(ctx, *_formulation(m))
+
+
+def ideal_discounted_cumulative_gain(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """IDCG@k = DCG@k of the query's judged documents in the ideal (grade) order.
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    return _idcg(ctx, *_formulation(m))
+
+
+def normalized_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """nDCG@k = DCG@k / IDCG@k under the chosen gain and discount (0 when IDCG = 0).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    args = _formulation(m)
+    return _safe_div(_dcg(ctx, *args), _idcg(ctx, *args))
+
+
 def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat: int,
             _ctx_cache: dict | None = None) -> np.ndarray:
-    """Per-query values (length nq) of one measure on one ranking."""
+    """Per-query values (length nq) of one measure on one ranking: its family's kernel."""
     lvl = level if measure.rel is None else measure.rel
     cache = _ctx_cache if _ctx_cache is not None else {}
     if lvl not in cache:
         cache[lvl] = _Ctx(index, rk, lvl, compat)
-    ctx = cache[lvl]
-    f, k = measure.family, measure.cutoff
-    R = ctx.Rf
-    if f == "num_ret":
-        return rk.num_ret.astype(np.float64)
-    if f == "num_rel":
-        return R
-    if f == "num_rel_ret":
-        return ctx.num_rel_ret()
-    if f == "num_q":
-        return np.ones(ctx.nq)
-    if f == "runid":
-        return np.zeros(ctx.nq)
-    if f in ("map", "gm_map"):
-        return _ap(ctx, None)
-    if f == "map_cut":
-        return _ap(ctx, k)
-    if f == "P":
-        return ctx.num_rel_ret(k) / k
-    if f == "recall":
-        return _safe_div(ctx.num_rel_ret(k), R)
-    if f == "success":
-        return (ctx.num_rel_ret(k) > 0).astype(np.float64)
-    if f == "Rprec":
-        g = ctx.rel_grp
-        g = g[ctx.rel_rank <= ctx.R[g]]
-        return _safe_div(np.bincount(g, minlength=ctx.nq).astype(np.float64), R)
-    if f == "recip_rank":
-        return _recip_rank(ctx, k)
-    if f == "bpref":
-        return _bpref(ctx)
-    if f == "infAP":
-        return _infap(ctx)
-    if f == "iprec_at_recall":
-        return _interpolated(ctx, [measure.level])[0]
-    if f == "11pt_avg":
-        return _interpolated(ctx, measure.levels).sum(axis=0) / len(measure.levels)
-    if f == "set_P":
-        return _safe_div(ctx.num_rel_ret(), rk.num_ret)
-    if f == "set_recall":
-        return _safe_div(ctx.num_rel_ret(), R)
-    if f in ("set_F", "F"):
-        nrr = ctx.num_rel_ret(k)
-        ret = rk.num_ret if k is None else np.full(ctx.nq, float(k))
-        return _f(_safe_div(nrr, ret), _safe_div(nrr, R), measure.beta, nrr)
-    if f == "Judged":
-        judged = rk.rel >= 0
-        if k is None:
-            return _safe_div(ctx.per_query(1.0, judged), rk.num_ret)
-        return ctx.per_query(1.0, judged & (rk.rank <= k)) / k
-    if f in ("dcg", "ideal_dcg", "ndcg", "ndcg_cut"):
-        key = ("trec_dcg", k)
-        if key not in ctx._cache:
-            ctx._cache[key] = (_dcg(ctx, k), _idcg(ctx, k))
-        dcg, idcg = ctx._cache[key]
-        if f == "dcg":
-            return dcg
-        if f == "ideal_dcg":
-            return idcg
-        return np.where(idcg > 0, _safe_div(dcg, idcg), dcg)
-    if f in ("CG", "DCG", "IDCG", "nDCG"):
-        args = (k, measure.gain, measure.discount, measure.base)
-        if f == "CG":
-            return _dcg(ctx, *args, cumulative=True)
-        if f == "DCG":
-            return _dcg(ctx, *args)
-        idcg = _idcg(ctx, *args)
-        if f == "IDCG":
-            return idcg
-        return _safe_div(_dcg(ctx, *args), idcg)
-    raise ValueError(f"no kernel for measure family {f!r}")
+    return measure.spec.kernel(cache[lvl], measure)

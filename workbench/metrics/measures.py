@@ -1,4 +1,4 @@
-"""Measures as hashable value objects, and the one registry that parses their names.
+"""Measures as hashable value objects, and the parser of their names (reading the registry).
 
 A ``Measure`` names what to compute (family + parameters); computing lives in
 ``workbench.metrics.kernels``. Two spellings parse to the same objects:
@@ -17,11 +17,13 @@ so ``workbench eval --format trec`` matches ``trec_eval -q -m`` line for line.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import dataclass, field, replace
 
 from workbench.errors import UsageError
+from workbench.metrics.registry import ALIASES, BY_NAME, FAMILIES, ORDER, SETS, Family
 
 __all__ = [
     "Measure",
@@ -48,23 +50,11 @@ def _cutoff(value: int, name: str) -> int:
     return value
 
 
-# trec_eval's print order (measures.c); families not in trec_eval come after.
-TREC_FAMILIES = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-    "bpref", "recip_rank", "iprec_at_recall", "P", "recall", "infAP", "11pt_avg", "dcg",
-    "ideal_dcg", "ndcg", "ndcg_cut", "map_cut", "success", "set_P", "set_recall", "set_F",
-)
-EXTRA_FAMILIES = ("Judged", "F", "CG", "DCG", "IDCG", "nDCG")
-COUNT_FAMILIES = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret"})
-
-_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-_DEFAULT_CUTOFFS = {
-    "P": _CUTOFFS, "recall": _CUTOFFS, "ndcg_cut": _CUTOFFS, "map_cut": _CUTOFFS,
-    "success": (1, 5, 10),
-}
-_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map",
-             "Rprec", "bpref", "recip_rank", "iprec_at_recall", "P")
+# Derived from the registry, kept for callers: trec_eval's families in print order, the
+# families trec_eval lacks, and those printed as integers.
+TREC_FAMILIES = tuple(f.name for f in FAMILIES if f.trec)
+EXTRA_FAMILIES = tuple(f.name for f in FAMILIES if not f.trec)
+COUNT_FAMILIES = frozenset(f.name for f in FAMILIES if f.integer)
 
 
 @dataclass(frozen=True, order=False)
@@ -97,16 +87,31 @@ class Measure:
         return self.label or self.family
 
     @property
+    def spec(self) -> Family:
+        """The family's registry record (kernel, aggregation, print rules)."""
+        return BY_NAME[self.family]
+
+    @property
     def is_count(self) -> bool:
-        """Printed as an integer and summed (not averaged) over queries."""
-        return self.family in COUNT_FAMILIES
+        """Printed as an integer (and summed, not averaged, over queries)."""
+        return BY_NAME[self.family].integer
+
+    @property
+    def aggregation(self) -> str:
+        """How per-query values become the 'all' value: ``mean``, ``geometric mean``,
+        ``sum``, ``count`` (of queries) or ``runid`` (the tag, not a number)."""
+        return BY_NAME[self.family].aggregation
+
+    @property
+    def summary_only(self) -> bool:
+        """trec_eval prints it on the 'all' line only, not per query."""
+        return BY_NAME[self.family].summary_only
 
     @property
     def sort_key(self) -> tuple:
         """trec_eval's print order: family table order, then parameter ascending."""
-        fams = TREC_FAMILIES + EXTRA_FAMILIES
         return (
-            fams.index(self.family) if self.family in fams else len(fams),
+            ORDER.get(self.family, len(ORDER)),
             self.cutoff or 0,
             self.level or 0.0,
             self.rel if self.rel is not None else -1,
@@ -123,12 +128,12 @@ def _trec(family: str, **kw) -> Measure:
 
 
 def _trec_label(m: Measure) -> str:
-    f = m.family
-    if f in ("P", "recall", "ndcg_cut", "map_cut", "success"):
-        return f"{f}_{m.cutoff}"
-    if f == "iprec_at_recall":
-        return f"iprec_at_recall_{m.level:3.2f}"
-    return f
+    param = BY_NAME[m.family].param
+    if param == "cutoffs":
+        return f"{m.family}_{m.cutoff}"
+    if param == "levels":
+        return f"{m.family}_{m.level:3.2f}"
+    return m.family
 
 
 def _fmt_num(x: float) -> str:
@@ -136,25 +141,21 @@ def _fmt_num(x: float) -> str:
 
 
 def _ir_label(m: Measure) -> str:
-    """ir_measures-style spelling for measures outside trec_eval."""
-    names = {"Judged": "Judged", "F": "F", "CG": "CG", "DCG": "DCG", "IDCG": "IDCG",
-             "nDCG": "nDCG", "P": "P", "recall": "R", "recip_rank": "RR", "map": "AP",
-             "success": "Success", "Rprec": "Rprec", "bpref": "Bpref", "set_P": "SetP",
-             "set_recall": "SetR", "set_F": "SetF", "map_cut": "AP", "ndcg_cut": "nDCG",
-             "infAP": "infAP", "num_rel_ret": "NumRelRet", "iprec_at_recall": "IPrec"}
+    """ir_measures-style spelling for measures trec_eval cannot name."""
+    fam = BY_NAME[m.family]
     params = []
     if m.rel is not None:
         params.append(f"rel={m.rel}")
-    if m.beta is not None and m.family in ("F", "set_F"):
+    if m.beta is not None and fam.beta:
         params.append(f"beta={_fmt_num(m.beta)}")
-    if m.family in ("CG", "DCG", "IDCG", "nDCG"):
+    if fam.formulation:
         if m.gain != "linear":
             params.append(f"gain={m.gain}")
         if m.discount != "log2":
             params.append(f"discount={m.discount}")
         if m.base != 2.0:
             params.append(f"base={_fmt_num(m.base)}")
-    s = names.get(m.family, m.family)
+    s = fam.label_name
     if params:
         s += "(" + ",".join(params) + ")"
     if m.cutoff is not None:
@@ -191,33 +192,35 @@ def _float_list(text: str, name: str) -> tuple[float, ...]:
 
 def _parse_trec(name: str) -> list[Measure] | None:
     base, dot, params = name.partition(".")
-    if base not in TREC_FAMILIES and base != "official":
+    if base in SETS and not dot:
+        return [m for f in SETS[base] for m in _parse_trec(f.name)]
+    fam = BY_NAME.get(base)
+    if fam is None or not fam.trec:
         return None
-    if base == "official":
-        return [m for b in _OFFICIAL for m in _parse_trec(b)]
     if dot and not params:
         raise MeasureError(f"{name}: empty parameter after '.'")
-    if base in _DEFAULT_CUTOFFS:
-        cuts = _int_list(params, base) if dot else _DEFAULT_CUTOFFS[base]
+    kind = fam.param
+    if kind is None:
+        if dot:
+            raise MeasureError(f"{name}: {base} takes no parameters")
+        return [_trec(base)]
+    if kind == "cutoffs":
+        cuts = _int_list(params, base) if dot else fam.defaults
         return [_trec(base, cutoff=k) for k in cuts]
-    if base == "iprec_at_recall":
-        levels = _float_list(params, base) if dot else _LEVELS
+    if kind == "levels":
+        levels = _float_list(params, base) if dot else fam.defaults
         return [_trec(base, level=p) for p in levels]
-    if base == "11pt_avg":
+    if kind == "avg_levels":
         if not dot:
-            return [_trec(base, levels=_LEVELS)]
-        levels = _float_list(params, base)
-        return [replace(Measure(base, levels=levels), label=f"11pt_avg_{params}")]
-    if base == "set_F":
-        if not dot:
-            return [_trec(base, beta=1.0)]
-        x = _float_list(params, base)
-        if len(x) != 1 or x[0] < 0:
-            raise MeasureError(f"{name}: set_F takes one non-negative parameter")
-        return [replace(Measure(base, beta=math.sqrt(x[0])), label=f"set_F_{params}")]
-    if dot:
-        raise MeasureError(f"{name}: {base} takes no parameters")
-    return [_trec(base)]
+            return [_trec(base, levels=fam.defaults)]
+        return [replace(Measure(base, levels=_float_list(params, base)), label=f"{base}_{params}")]
+    # beta_squared: trec_eval's set_F.x is F with beta² = x
+    if not dot:
+        return [_trec(base, beta=1.0)]
+    x = _float_list(params, base)
+    if len(x) != 1 or x[0] < 0:
+        raise MeasureError(f"{name}: {base} takes one non-negative parameter")
+    return [replace(Measure(base, beta=math.sqrt(x[0])), label=f"{base}_{params}")]
 
 
 # ----------------------------------------------------------------------------- ir_measures
@@ -225,16 +228,6 @@ def _parse_trec(name: str) -> list[Measure] | None:
 _IR_RE = re.compile(
     r"^(?P<name>[A-Za-z][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cut>[0-9.]+))?$"
 )
-
-# ir_measures-style name -> (family, needs/allows cutoff)
-_IR_NAMES = {
-    "ap": "map", "map": "map", "gmap": "gm_map", "ndcg": "ndcg", "p": "P", "r": "recall",
-    "recall": "recall", "rr": "recip_rank", "mrr": "recip_rank", "bpref": "bpref",
-    "rprec": "Rprec", "r-prec": "Rprec", "success": "success", "numret": "num_ret",
-    "numrel": "num_rel", "numrelret": "num_rel_ret", "numq": "num_q", "setp": "set_P",
-    "setr": "set_recall", "setf": "set_F", "infap": "infAP", "iprec": "iprec_at_recall",
-    "judged": "Judged", "f": "F", "cg": "CG", "dcg": "DCG", "idcg": "IDCG",
-}
 
 
 def _parse_params(text: str | None, name: str) -> dict[str, str]:
@@ -249,14 +242,40 @@ def _parse_params(text: str | None, name: str) -> dict[str, str]:
     return out
 
 
+def _formulation(params: dict[str, str], name: str) -> dict:
+    """gain=, discount=, base= (and ir_measures' dcg=) of the DCG family."""
+    gain = params.pop("gain", "linear").lower()
+    dcg = params.pop("dcg", None)  # ir_measures: dcg=log2 | exp-log2
+    if dcg is not None:
+        if dcg not in ("log2", "exp-log2"):
+            raise MeasureError(f"{name}: dcg must be log2 or exp-log2")
+        gain = "exp" if dcg == "exp-log2" else "linear"
+    gain = {"exponential": "exp", "lin": "linear"}.get(gain, gain)
+    if gain not in ("linear", "exp"):
+        raise MeasureError(f"{name}: gain must be linear or exponential")
+    discount = params.pop("discount", "log2").lower()
+    discount = {"jarvelin": "jk", "jarvelin-kekalainen": "jk", "j-k": "jk"}.get(discount, discount)
+    if discount not in ("log2", "jk"):
+        raise MeasureError(f"{name}: discount must be log2 or jk")
+    try:
+        base = float(params.pop("base", "2"))
+    except ValueError:
+        raise MeasureError(f"{name}: base must be a number") from None
+    if base <= 1:
+        raise MeasureError(f"{name}: base must be greater than 1")
+    return {"gain": gain, "discount": discount, "base": base}
+
+
+_TREC_FORMULATION = {"gain": "linear", "discount": "log2", "base": 2.0}
+
+
 def _parse_ir(name: str) -> list[Measure] | None:
     m = _IR_RE.match(name)
     if not m:
         return None
-    key = m.group("name").lower()
-    if key not in _IR_NAMES:
+    fam = ALIASES.get(m.group("name").lower())
+    if fam is None:
         return None
-    family = _IR_NAMES[key]
     params = _parse_params(m.group("params"), name)
     cut_text = m.group("cut")
     kw: dict = {}
@@ -265,42 +284,22 @@ def _parse_ir(name: str) -> list[Measure] | None:
             kw["rel"] = int(params.pop("rel"))
         except ValueError:
             raise MeasureError(f"{name}: rel must be an integer") from None
-    if "beta" in params:
+    if "beta" in params and fam.beta:
         try:
             kw["beta"] = float(params.pop("beta"))
         except ValueError:
             raise MeasureError(f"{name}: beta must be a number") from None
         if kw["beta"] < 0:
             raise MeasureError(f"{name}: beta must be non-negative")
-    graded = family in ("ndcg", "CG", "DCG", "IDCG")
-    if graded:
-        gain = params.pop("gain", "linear").lower()
-        dcg = params.pop("dcg", None)  # ir_measures: dcg=log2 | exp-log2
-        if dcg is not None:
-            if dcg not in ("log2", "exp-log2"):
-                raise MeasureError(f"{name}: dcg must be log2 or exp-log2")
-            gain = "exp" if dcg == "exp-log2" else "linear"
-        gain = {"exponential": "exp", "lin": "linear"}.get(gain, gain)
-        if gain not in ("linear", "exp"):
-            raise MeasureError(f"{name}: gain must be linear or exponential")
-        discount = params.pop("discount", "log2").lower()
-        discount = {"jarvelin": "jk", "jarvelin-kekalainen": "jk", "j-k": "jk"}.get(discount, discount)
-        if discount not in ("log2", "jk"):
-            raise MeasureError(f"{name}: discount must be log2 or jk")
-        try:
-            base = float(params.pop("base", "2"))
-        except ValueError:
-            raise MeasureError(f"{name}: base must be a number") from None
-        if base <= 1:
-            raise MeasureError(f"{name}: base must be greater than 1")
-        kw.update(gain=gain, discount=discount, base=base)
+    if fam.formulation:
+        kw.update(_formulation(params, name))
     if params:
         raise MeasureError(f"{name}: unknown parameter(s) {', '.join(sorted(params))}")
-    if family == "iprec_at_recall":
+    if fam.param == "levels":  # IPrec@p: a recall level, not a cutoff
         if cut_text is None:
-            return [_finish(Measure(family, level=p, **kw)) for p in _LEVELS]
+            return [_finish(Measure(fam.name, level=p, **kw)) for p in fam.defaults]
         try:
-            return [_finish(Measure(family, level=float(cut_text), **kw))]
+            return [_finish(Measure(fam.name, level=float(cut_text), **kw))]
         except ValueError:
             raise MeasureError(f"{name}: recall level must be a number") from None
     cutoff = None
@@ -308,41 +307,35 @@ def _parse_ir(name: str) -> list[Measure] | None:
         if not cut_text.isdigit() or int(cut_text) <= 0:
             raise MeasureError(f"{name}: cutoff must be a positive integer")
         cutoff = _cutoff(int(cut_text), name)
-    if family == "ndcg":
-        if kw.get("gain", "linear") == "linear" and kw.get("discount", "log2") == "log2" and kw.get("base", 2.0) == 2.0:
-            kw = {k: v for k, v in kw.items() if k not in ("gain", "discount", "base")}
-            family = "ndcg_cut" if cutoff is not None else "ndcg"
-        else:
-            family = "nDCG"
-    elif family == "map" and cutoff is not None:
-        family = "map_cut"
-    elif family in ("P", "success") and cutoff is None:
+    target = fam
+    if fam.with_formulation and any(kw.get(p, v) != v for p, v in _TREC_FORMULATION.items()):
+        target = BY_NAME[fam.with_formulation]
+    else:
+        if fam.with_formulation:  # trec_eval's own formulation: trec_eval's family
+            kw = {p: v for p, v in kw.items() if p not in _TREC_FORMULATION}
+        if cutoff is not None and fam.with_cutoff:
+            target = BY_NAME[fam.with_cutoff]
+        elif cutoff is None and fam.without_cutoff:
+            target = BY_NAME[fam.without_cutoff]
+    if target.cutoff == "required" and cutoff is None:
         raise MeasureError(f"{name}: needs a cutoff, e.g. {m.group('name')}@10")
-    elif family == "recall" and cutoff is None:
-        family = "set_recall"
-    elif family in ("set_F",) and "beta" not in kw:
+    if target.beta and "beta" not in kw:
         kw["beta"] = 1.0
-    elif family == "F" and "beta" not in kw:
-        kw["beta"] = 1.0
-    if family == "F" and cutoff is None:
-        family = "set_F"
-    if cutoff is not None and family not in (
-        "P", "recall", "ndcg_cut", "map_cut", "success", "recip_rank", "Judged", "F",
-        "CG", "DCG", "IDCG", "nDCG",
-    ):
+    if cutoff is not None and target.cutoff == "none":
         raise MeasureError(f"{name}: {m.group('name')} takes no cutoff")
-    if kw.get("rel") is not None and family in ("ndcg", "ndcg_cut", "nDCG", "CG", "DCG", "IDCG", "dcg", "ideal_dcg"):
+    if kw.get("rel") is not None and target.graded:
         raise MeasureError(f"{name}: rel= does not apply to graded measures")
-    return [_finish(Measure(family, cutoff=cutoff, **kw))]
+    return [_finish(Measure(target.name, cutoff=cutoff, **kw))]
 
 
 def _finish(m: Measure) -> Measure:
     """Give a measure its printed name: trec_eval's when trec_eval computes the same thing."""
+    fam = BY_NAME[m.family]
     trec_like = (
-        m.family in TREC_FAMILIES
+        fam.trec
         and m.rel is None
-        and not (m.family == "recip_rank" and m.cutoff is not None)
-        and not (m.family == "set_F" and m.beta not in (None, 1.0))
+        and (m.cutoff is None or fam.param == "cutoffs")
+        and m.beta in (None, 1.0)
     )
     return replace(m, label=_trec_label(m) if trec_like else _ir_label(m))
 
@@ -350,11 +343,49 @@ def _finish(m: Measure) -> Measure:
 # ----------------------------------------------------------------------------- public
 
 
+def _names() -> list[str]:
+    """Every family name, set name and alias (for suggestions)."""
+    return [f.name for f in FAMILIES if f.trec] + list(SETS) + [a for f in FAMILIES for a in f.aliases]
+
+
+def _suggestion(name: str) -> str | None:
+    """The closest known spelling of a mistyped name, parameters kept, if it parses."""
+    printed = re.fullmatch(r"(\w+?)_([0-9][0-9.,]*)", name)  # a printed label: P_10
+    if printed and printed[1] in BY_NAME and BY_NAME[printed[1]].param:
+        return f"{printed[1]}.{printed[2]}"
+    head = re.match(r"[A-Za-z0-9_\-]*", name).group(0)
+    tail = name[len(head):]
+    if not head:
+        return None
+    names = _names()
+    lower = {n.lower(): n for n in reversed(names)}
+    for guess in difflib.get_close_matches(head, names, n=3, cutoff=0.6) + [
+        lower[g] for g in difflib.get_close_matches(head.lower(), list(lower), n=3, cutoff=0.6)
+    ]:
+        candidate = guess + tail
+        if candidate == name:
+            continue
+        try:
+            if (_parse_trec(candidate) or _parse_ir(candidate)) is not None:
+                return candidate
+        except MeasureError:
+            continue
+    return None
+
+
+def _unknown(name: str) -> MeasureError:
+    guess = _suggestion(name)
+    if guess is None:
+        return MeasureError(f"unknown measure {name!r}")
+    return MeasureError(f"unknown measure {name!r} — did you mean {guess}?")
+
+
 def parse_measures(names) -> tuple[Measure, ...]:
     """Parse names (strings; each may expand, e.g. ``P`` or ``official``) into measures.
 
     Duplicates are dropped (first spelling wins); the order is trec_eval's print order.
-    Raises MeasureError for an unknown or malformed name.
+    Raises MeasureError for an unknown or malformed name (with the closest known
+    spelling when there is one).
     """
     if isinstance(names, str):
         names = [names]
@@ -365,7 +396,7 @@ def parse_measures(names) -> tuple[Measure, ...]:
             if found is None:
                 found = _parse_ir(name)
             if found is None:
-                raise MeasureError(f"unknown measure {name!r}")
+                raise _unknown(name)
             for m in found:
                 seen.setdefault(m, m)
     return tuple(sorted(seen.values(), key=lambda m: m.sort_key))

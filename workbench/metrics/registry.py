@@ -1,0 +1,237 @@
+"""The measure registry: one record per measure family, read by everything else.
+
+A ``Family`` says what a family is called (trec_eval's name, ir_measures spellings),
+which parameters it takes and their defaults, its kernel (``workbench.metrics.kernels``,
+whose docstring gives the formula and a citation), how per-query values become the
+'all' value, how it prints, which trec_eval source file it follows and which named
+sets (``official``) it belongs to. Its position in ``FAMILIES`` is the print order
+(trec_eval's, measures.c, then the families trec_eval lacks).
+
+``compute`` (kernels), ``aggregate`` (evaluate), the name parser and labels (measures),
+the printers and ``workbench measures`` all read these records: a new measure is one
+record here plus its kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from workbench.metrics import kernels as k
+
+__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family",
+           "ir_spellings", "TREC_CUTOFFS", "RECALL_LEVELS"]
+
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+# trec_eval's parameter after '.', by kind:
+#   cutoffs       "P.5,10": one measure per cutoff (defaults: `defaults`)
+#   levels        "iprec_at_recall.0.5": one measure per recall level
+#   avg_levels    "11pt_avg.0.2,0.8": one measure averaging over the levels
+#   beta_squared  "set_F.0.5": one measure with β = √x
+PARAM_KINDS = ("cutoffs", "levels", "avg_levels", "beta_squared")
+
+
+def _mean(values: np.ndarray) -> float:
+    return float(values.sum() / values.size) if values.size else 0.0
+
+
+def _geometric_mean(values: np.ndarray) -> float:
+    # trec_eval (gm_map): exp(mean(log(max(v, MIN_GEO_MEAN))))
+    n = values.size
+    if n == 0:
+        return 0.0
+    return float(np.exp(np.log(np.maximum(values, k.MIN_GEO_MEAN)).sum() / n))
+
+
+def _sum(values: np.ndarray) -> float:
+    return float(values.sum())
+
+
+# how per-query values become the 'all' value; "count" is the sum of the per-query 1s
+# (the number of queries), "runid" is not a number (the printers print the run's tag)
+AGGREGATIONS: dict[str, Callable[[np.ndarray], float]] = {
+    "mean": _mean,
+    "geometric mean": _geometric_mean,
+    "sum": _sum,
+    "count": _sum,
+    "runid": _mean,
+}
+
+
+@dataclass(frozen=True)
+class Family:
+    """One measure family.
+
+    name: trec_eval's name (the internal family name for families trec_eval lacks).
+    kernel: kernel(ctx, measure) -> per-query float64 values; its docstring has the
+        formula and a citation.
+    definition: one line for listings.
+    source: the trec_eval source file followed (``m_map.c``), or where the family
+        comes from when trec_eval lacks it.
+    aggregation: a key of AGGREGATIONS.
+    aliases: ir_measures-style names selecting this family (case-insensitive).
+    ir_name: the ir_measures-style name in labels of measures trec_eval cannot name
+        (``P(rel=2)@5``); default ``name``.
+    trec: trec_eval computes it (its name parses, and is the printed label).
+    param: kind of trec_eval parameter (PARAM_KINDS) or None; defaults: its defaults.
+    cutoff: ir_measures ``@k``: "none", "optional" or "required".
+    with_cutoff / without_cutoff: the family an alias selects when ``@k`` is given /
+        missing (``AP@10`` is map_cut, ``R`` is set_recall).
+    formulation: takes gain=, discount=, base= (the DCG family); with_formulation: the
+        family selected when they differ from trec_eval's (``nDCG(gain=exp)``).
+    graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply.
+    beta: takes beta= (F measures; default 1).
+    integer: printed as an integer.
+    summary_only: trec_eval prints it on the 'all' line only.
+    sets: named sets the family's default measures belong to (``official``).
+    """
+
+    name: str
+    kernel: Callable
+    definition: str
+    source: str
+    aggregation: str = "mean"
+    aliases: tuple[str, ...] = ()
+    ir_name: str = ""
+    trec: bool = True
+    param: str | None = None
+    defaults: tuple = ()
+    cutoff: str = "none"
+    with_cutoff: str | None = None
+    without_cutoff: str | None = None
+    formulation: bool = False
+    with_formulation: str | None = None
+    graded: bool = False
+    beta: bool = False
+    integer: bool = False
+    summary_only: bool = False
+    sets: frozenset[str] = frozenset()
+
+    @property
+    def label_name(self) -> str:
+        return self.ir_name or self.name
+
+
+_OFF = frozenset({"official"})
+_EXTRA = "not in trec_eval"
+
+# trec_eval's print order (measures.c), then the families trec_eval lacks.
+FAMILIES: tuple[Family, ...] = (
+    Family("runid", k.runid, "the run's tag (printed, not averaged)", "m_runid.c",
+           aggregation="runid", summary_only=True, sets=_OFF),
+    Family("num_q", k.num_q, "number of queries evaluated", "m_num_q.c",
+           aggregation="count", aliases=("NumQ",), integer=True, summary_only=True, sets=_OFF),
+    Family("num_ret", k.num_ret, "number of documents retrieved", "m_num_ret.c",
+           aggregation="sum", aliases=("NumRet",), integer=True, sets=_OFF),
+    Family("num_rel", k.num_rel, "number of relevant documents (judged, retrieved or not)",
+           "m_num_rel.c", aggregation="sum", aliases=("NumRel",), integer=True, sets=_OFF),
+    Family("num_rel_ret", k.num_rel_ret, "number of relevant documents retrieved",
+           "m_num_rel_ret.c", aggregation="sum", aliases=("NumRelRet",), ir_name="NumRelRet",
+           integer=True, sets=_OFF),
+    Family("map", k.average_precision, "mean average precision", "m_map.c",
+           aliases=("AP", "MAP"), ir_name="AP", with_cutoff="map_cut", sets=_OFF),
+    Family("gm_map", k.average_precision, "geometric mean of average precision (floored at 1e-5)",
+           "m_gm_map.c", aggregation="geometric mean", aliases=("GMAP",), summary_only=True,
+           sets=_OFF),
+    Family("Rprec", k.r_precision, "precision after R documents (R = relevant documents)",
+           "m_Rprec.c", aliases=("Rprec", "R-Prec"), sets=_OFF),
+    Family("bpref", k.bpref, "binary preference: relevant ranked above judged non-relevant",
+           "m_bpref.c", aliases=("Bpref",), ir_name="Bpref", sets=_OFF),
+    Family("recip_rank", k.recip_rank, "reciprocal rank of the first relevant document",
+           "m_recip_rank.c", aliases=("RR", "MRR"), ir_name="RR", cutoff="optional", sets=_OFF),
+    Family("iprec_at_recall", k.iprec_at_recall, "interpolated precision at a recall level",
+           "m_iprec_at_recall.c", aliases=("IPrec",), ir_name="IPrec", param="levels",
+           defaults=RECALL_LEVELS, sets=_OFF),
+    Family("P", k.precision, "precision at cutoff k", "m_P.c", aliases=("P",), param="cutoffs",
+           defaults=TREC_CUTOFFS, cutoff="required", sets=_OFF),
+    Family("recall", k.recall, "recall at cutoff k", "m_recall.c", aliases=("R", "Recall"),
+           ir_name="R", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="optional",
+           without_cutoff="set_recall"),
+    Family("infAP", k.infap, "inferred average precision (incomplete judgments)", "m_infAP.c",
+           aliases=("infAP",)),
+    Family("11pt_avg", k.eleven_point_average, "interpolated precision averaged over recall levels",
+           "m_11pt_avg.c", param="avg_levels", defaults=RECALL_LEVELS),
+    Family("dcg", k.trec_dcg, "discounted cumulative gain (linear gain, log2 discount)",
+           "m_dcg.c", graded=True),
+    Family("ideal_dcg", k.trec_ideal_dcg, "DCG of the ideal ordering of the judged documents",
+           "m_ideal_dcg.c", graded=True),
+    Family("ndcg", k.trec_ndcg, "normalized DCG over the whole ranking", "m_ndcg.c",
+           aliases=("nDCG",), ir_name="nDCG", with_cutoff="ndcg_cut", formulation=True,
+           with_formulation="nDCG", graded=True),
+    Family("ndcg_cut", k.trec_ndcg, "normalized DCG at cutoff k", "m_ndcg_cut.c",
+           ir_name="nDCG", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="required",
+           graded=True),
+    Family("map_cut", k.average_precision, "average precision over the top k", "m_map_cut.c",
+           ir_name="AP", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="required"),
+    Family("success", k.success, "1 if a relevant document is in the top k", "m_success.c",
+           aliases=("Success",), ir_name="Success", param="cutoffs", defaults=(1, 5, 10),
+           cutoff="required"),
+    Family("set_P", k.set_precision, "precision of the retrieved set", "m_set_P.c",
+           aliases=("SetP",), ir_name="SetP"),
+    Family("set_recall", k.set_recall, "recall of the retrieved set", "m_set_recall.c",
+           aliases=("SetR",), ir_name="SetR"),
+    Family("set_F", k.f_measure, "F measure of the retrieved set (set_F.x: beta² = x)",
+           "m_set_F.c", aliases=("SetF",), ir_name="SetF", param="beta_squared", beta=True),
+    Family("Judged", k.judged, "fraction of the top k that is judged",
+           f"{_EXTRA} (ir_measures Judged)", aliases=("Judged",), trec=False, cutoff="optional"),
+    Family("F", k.f_measure, "F measure at cutoff k", f"{_EXTRA} (ir_measures F; cf. m_set_F.c)",
+           aliases=("F",), trec=False, cutoff="optional", without_cutoff="set_F", beta=True),
+    Family("CG", k.cumulative_gain, "cumulative gain at cutoff k (no discount)",
+           f"{_EXTRA} (cf. m_ndcg_cut.c)", aliases=("CG",), trec=False, cutoff="optional",
+           formulation=True, graded=True),
+    Family("DCG", k.discounted_cumulative_gain, "DCG with a chosen gain and discount",
+           f"{_EXTRA} (cf. m_dcg.c)", aliases=("DCG",), trec=False, cutoff="optional",
+           formulation=True, graded=True),
+    Family("IDCG", k.ideal_discounted_cumulative_gain, "ideal DCG with a chosen gain and discount",
+           f"{_EXTRA} (cf. m_ideal_dcg.c)", aliases=("IDCG",), trec=False, cutoff="optional",
+           formulation=True, graded=True),
+    Family("nDCG", k.normalized_dcg, "normalized DCG with a chosen gain and discount",
+           f"{_EXTRA} (cf. m_ndcg_cut.c)", trec=False, cutoff="optional", formulation=True,
+           graded=True),
+)
+
+BY_NAME: dict[str, Family] = {f.name: f for f in FAMILIES}
+ORDER: dict[str, int] = {f.name: i for i, f in enumerate(FAMILIES)}
+ALIASES: dict[str, Family] = {a.lower(): f for f in FAMILIES for a in f.aliases}
+SETS: dict[str, tuple[Family, ...]] = {
+    s: tuple(f for f in FAMILIES if s in f.sets) for s in sorted({s for f in FAMILIES for s in f.sets})
+}
+
+
+def family(name: str) -> Family:
+    """The record of a family name (KeyError for an unknown one)."""
+    return BY_NAME[name]
+
+
+def ir_spellings(fam: Family) -> tuple[str, ...]:
+    """Every ir_measures-style spelling that selects the family: its own aliases, and
+    those of families that hand over to it (``AP@k`` for map_cut)."""
+    out = list(fam.aliases)
+    for f in FAMILIES:
+        for a in f.aliases:
+            if f.with_cutoff == fam.name:
+                out.append(f"{a}@k")
+            if f.without_cutoff == fam.name:
+                out.append(a)
+            if f.with_formulation == fam.name:
+                out.append(f"{a}(gain=…,discount=…,base=…)@k")
+    return tuple(dict.fromkeys(out))
+
+
+def _check() -> None:
+    """The table's own consistency, checked at import (cheap: a few dozen records)."""
+    assert len(BY_NAME) == len(FAMILIES), "duplicate family names"
+    assert len(ALIASES) == sum(len(f.aliases) for f in FAMILIES), "an alias names two families"
+    for f in FAMILIES:
+        assert f.aggregation in AGGREGATIONS, f.name
+        assert f.param is None or f.param in PARAM_KINDS, f.name
+        assert f.cutoff in ("none", "optional", "required"), f.name
+        for other in (f.with_cutoff, f.without_cutoff, f.with_formulation):
+            assert other is None or other in BY_NAME, (f.name, other)
+
+
+_check()
