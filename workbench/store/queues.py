@@ -53,6 +53,53 @@ _REPEATS = (
 )
 
 
+
+def _progress_statement():
+    """Per query of the assessor's assignments: (ext_id, title, done, pooled)."""
+    aid = bindparam("assessor_id")
+    graded = (
+        select(Judgment.id)
+        .where(
+            Judgment.assessor_id == aid,
+            Judgment.query_id == Assignment.query_id,
+            Judgment.document_id == Assignment.document_id,
+        )
+        .exists()
+    )
+    regraded = (
+        select(JudgmentEvent.id)
+        .where(
+            JudgmentEvent.assessor_id == aid,
+            JudgmentEvent.query_id == Assignment.query_id,
+            JudgmentEvent.document_id == Assignment.document_id,
+            JudgmentEvent.kind == "repeat",
+        )
+        .exists()
+    )
+    done = case(
+        (and_(Assignment.repeat.is_(True), regraded), 1),
+        (and_(Assignment.repeat.is_(False), graded), 1),
+        else_=0,
+    )
+    counts = (
+        select(
+            Assignment.query_id.label("qid"),
+            func.count().label("pooled"),
+            func.sum(done).label("done"),
+        )
+        .where(Assignment.assessor_id == aid)
+        .group_by(Assignment.query_id)
+        .subquery()
+    )
+    return (
+        select(Query.ext_id, Query.title, counts.c.done, counts.c.pooled)
+        .join(counts, counts.c.qid == Query.id)
+        .order_by(Query.id)
+    )
+
+
+_PROGRESS = _progress_statement()
+
 @dataclass(frozen=True)
 class QueryText:
     """What an assessor reads about a query (None columns as "")."""
@@ -154,42 +201,7 @@ def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:
     probes): a campaign of 10 000 queries has ~1 M assignments, too many to walk in Python
     before the first screen.
     """
-    same_item = (
-        Judgment.assessor_id == assessor_id,
-        Judgment.query_id == Assignment.query_id,
-        Judgment.document_id == Assignment.document_id,
-    )
-    graded = select(Judgment.id).where(*same_item).exists()
-    regraded = (
-        select(JudgmentEvent.id)
-        .where(
-            JudgmentEvent.assessor_id == assessor_id,
-            JudgmentEvent.query_id == Assignment.query_id,
-            JudgmentEvent.document_id == Assignment.document_id,
-            JudgmentEvent.kind == "repeat",
-        )
-        .exists()
-    )
-    done = case(
-        (and_(Assignment.repeat.is_(True), regraded), 1),
-        (and_(Assignment.repeat.is_(False), graded), 1),
-        else_=0,
-    )
-    counts = (
-        select(
-            Assignment.query_id.label("qid"),
-            func.count().label("pooled"),
-            func.sum(done).label("done"),
-        )
-        .where(Assignment.assessor_id == assessor_id)
-        .group_by(Assignment.query_id)
-        .subquery()
-    )
-    rows = session.execute(
-        select(Query.ext_id, Query.title, counts.c.done, counts.c.pooled)
-        .join(counts, counts.c.qid == Query.id)
-        .order_by(Query.id)
-    ).all()
+    rows = session.execute(_PROGRESS, {"assessor_id": assessor_id}).all()
     return ProgressCounts(
         tuple(r[0] for r in rows),
         tuple(r[1] or "" for r in rows),
