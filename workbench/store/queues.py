@@ -156,7 +156,9 @@ def query_text(session: Session, ext_id: str) -> QueryText | None:
     row = session.execute(_QUERY_TEXT, {"ext_id": ext_id}).first()
     if row is None:
         return None
-    return QueryText(row.id, row.ext_id, row.title or "", row.description or "", row.narrative or "")
+    return QueryText(
+        row.id, row.ext_id, row.title or "", row.description or "", row.narrative or ""
+    )
 
 
 def queue_rows(session: Session, assessor_id: int, query_id: int) -> QueueRows:
