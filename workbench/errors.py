@@ -28,6 +28,11 @@ class DatabaseError(WorkbenchError):
     """The database cannot be used as it is (not ours, too new, read-only...)."""
 
 
+class WriteConflict(DatabaseError):
+    """Another transaction committed a row this one meant to insert (a unique key or a
+    foreign key raced on PostgreSQL); nothing was written and the use case may retry."""
+
+
 class NotFoundError(WorkbenchError):
     """A named query, document, assessor or system does not exist."""
 

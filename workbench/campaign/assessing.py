@@ -15,31 +15,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy import and_, case, func, or_, select
-from sqlalchemy.orm import Session
-
 from workbench.campaign.database import Database
 from workbench.campaign.judging import (
     GradeRecord,
-    _check_grade,
-    _current,
-    _ids,
+    check_grade,
     get_or_create_assessor,
+    item_ids,
     record_grade,
 )
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError
-from workbench.store.models import (
-    Assessor,
-    Assignment,
-    Document,
-    Judgment,
-    JudgmentEvent,
-    PoolEntry,
-    Query,
-    ScaleLevel,
-    utcnow,
+from workbench.store.external_ids import assessor_id
+from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
+from workbench.store.models import utcnow
+from workbench.store.queues import (
+    assessors_with_work,
+    assignment_count,
+    current_grades,
+    pool_size,
+    progress_counts,
+    query_text,
+    queue_rows,
+    repeat_grades,
 )
+from workbench.store.scale_levels import scale_levels
 
 # Used when the campaign has no scale rows yet (a fresh database).
 DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"), (3, "Perfect"))
@@ -117,133 +116,74 @@ def first_unjudged(items, start: int = 0) -> int | None:
 
 def list_assessors(db: Database) -> list[str]:
     """Assessors with a queue or grades (a lead who only adjudicated is not one)."""
-    has_work = or_(
-        select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists(),
-        select(Assignment.id).where(Assignment.assessor_id == Assessor.id).exists(),
-    )
     with db.read() as s:
-        return list(s.scalars(select(Assessor.name).where(has_work).order_by(Assessor.name)))
+        return list(assessors_with_work(s))
 
 
 def scale(db: Database) -> list[ScaleEntry]:
     """The campaign's relevance scale, lowest grade first."""
     with db.read() as s:
-        rows = s.execute(
-            select(ScaleLevel.grade, ScaleLevel.label, ScaleLevel.description).order_by(
-                ScaleLevel.grade
-            )
-        ).all()
-    if not rows:
+        levels = scale_levels(s)
+    if not levels.labels:
         return [ScaleEntry(g, label) for g, label in DEFAULT_SCALE]
-    return [ScaleEntry(g, label, desc or "") for g, label, desc in rows]
-
-
-def _assessor_id(s: Session, assessor: str) -> int | None:
-    return s.scalar(select(Assessor.id).where(Assessor.name == assessor))
-
-
-def _repeat_grades(s: Session, aid: int, qid: int | None = None) -> dict[tuple[int, int], int]:
-    """(query_id, document_id) -> latest repeat grade of this assessor."""
-    stmt = (
-        select(JudgmentEvent.query_id, JudgmentEvent.document_id, JudgmentEvent.new_grade)
-        .where(JudgmentEvent.assessor_id == aid, JudgmentEvent.kind == "repeat")
-        .order_by(JudgmentEvent.id)
-    )
-    if qid is not None:
-        stmt = stmt.where(JudgmentEvent.query_id == qid)
-    return {(q, d): g for q, d, g in s.execute(stmt)}
+    return [
+        ScaleEntry(g, label, desc)
+        for g, label, desc in zip(levels.grades.tolist(), levels.labels, levels.descriptions)
+    ]
 
 
 def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
-    """Every query with assignments for `assessor`, in query import order.
-
-    Counted in SQL (one grouped pass over the assessor's assignments with indexed EXISTS
-    probes): a campaign of 10 000 queries has ~1 M assignments, too many to walk in Python
-    before the first screen.
-    """
+    """Every query with assignments for `assessor`, in query import order (counted in SQL:
+    see store/queues.progress_counts)."""
     with db.read() as s:
-        aid = _assessor_id(s, assessor)
+        aid = assessor_id(s, assessor)
         if aid is None:
             return []
-        same_item = (
-            Judgment.assessor_id == aid,
-            Judgment.query_id == Assignment.query_id,
-            Judgment.document_id == Assignment.document_id,
+        counts = progress_counts(s, aid)
+    return [
+        QueryProgress(q, title, judged, pooled)
+        for q, title, judged, pooled in zip(
+            counts.queries, counts.titles, counts.judged.tolist(), counts.pooled.tolist()
         )
-        graded = select(Judgment.id).where(*same_item).exists()
-        regraded = (
-            select(JudgmentEvent.id)
-            .where(
-                JudgmentEvent.assessor_id == aid,
-                JudgmentEvent.query_id == Assignment.query_id,
-                JudgmentEvent.document_id == Assignment.document_id,
-                JudgmentEvent.kind == "repeat",
-            )
-            .exists()
-        )
-        done = case(
-            (and_(Assignment.repeat.is_(True), regraded), 1),
-            (and_(Assignment.repeat.is_(False), graded), 1),
-            else_=0,
-        )
-        counts = (
-            select(
-                Assignment.query_id.label("qid"),
-                func.count().label("pooled"),
-                func.sum(done).label("done"),
-            )
-            .where(Assignment.assessor_id == aid)
-            .group_by(Assignment.query_id)
-            .subquery()
-        )
-        rows = s.execute(
-            select(Query.ext_id, Query.title, counts.c.done, counts.c.pooled)
-            .join(counts, counts.c.qid == Query.id)
-            .order_by(Query.id)
-        ).all()
-    return [QueryProgress(ext, title or "", int(d or 0), int(n)) for ext, title, d, n in rows]
+    ]
 
 
 def load_queue(db: Database, assessor: str, query: str) -> Queue:
-    """`assessor`'s queue for `query`, in assignment order, with this assessor's grades."""
+    """`assessor`'s queue for `query`, in assignment order, with this assessor's grades: a
+    repeat item shows the grade given at the repeat (its note is ""), any other item the
+    judgment's grade and note."""
     with db.read() as s:
-        q = s.execute(
-            select(Query.id, Query.ext_id, Query.title, Query.description, Query.narrative).where(
-                Query.ext_id == query
-            )
-        ).first()
+        q = query_text(s, query)
         if q is None:
             raise NotFoundError(f"unknown query {query!r}")
-        view = QueryView(q.ext_id, q.title or "", q.description or "", q.narrative or "")
-        aid = _assessor_id(s, assessor)
+        view = QueryView(q.ext_id, q.title, q.description, q.narrative)
+        aid = assessor_id(s, assessor)
         if aid is None:
             return Queue(view)
-        grades = {
-            d: (g, note)
-            for d, g, note in s.execute(
-                select(Judgment.document_id, Judgment.grade, Judgment.note).where(
-                    Judgment.assessor_id == aid, Judgment.query_id == q.id
-                )
-            )
-        }
-        repeats = _repeat_grades(s, aid, q.id)
-        rows = s.execute(
-            select(
-                Assignment.position, Assignment.repeat, Document.id, Document.ext_id,
-                Document.title, Document.text,
-            )
-            .join(Document, Document.id == Assignment.document_id)
-            .where(Assignment.assessor_id == aid, Assignment.query_id == q.id)
-            .order_by(Assignment.position)
-        ).all()
+        judged = current_grades(s, aid, q.id)
+        repeated = repeat_grades(s, aid, q.id)
+        rows = queue_rows(s, aid, q.id)
+    grades = _by_document(judged)
+    repeats = _by_document(repeated)
     items = []
-    for pos, rep, did, ext, title, text in rows:
-        if rep:
-            grade, note = repeats.get((q.id, did)), ""
-        else:
-            grade, note = grades.get(did, (None, ""))
-        items.append(QueueItem(pos, ext, title or "", text or "", grade, bool(rep), note or ""))
+    for pos, rep, did, ext, title, text in zip(
+        rows.positions.tolist(), rows.repeat.tolist(), rows.document_ids.tolist(),
+        rows.documents, rows.titles, rows.texts,
+    ):
+        grade, note = (repeats if rep else grades).get(did, (None, ""))
+        items.append(QueueItem(pos, ext, title, text, grade, rep, note))
     return Queue(view, tuple(items))
+
+
+def _by_document(grades) -> dict[int, tuple[int | None, str]]:
+    """document id -> (grade or None, note), for picking a queue item's grade."""
+    return {
+        d: (g if ok else None, note)
+        for d, g, ok, note in zip(
+            grades.document_ids.tolist(), grades.grades.tolist(), grades.graded.tolist(),
+            grades.notes,
+        )
+    }
 
 
 def next_query_with_unjudged(
@@ -277,20 +217,17 @@ def record_repeat(
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
     current judgment's grade) and never changes the judgment."""
     with write_transaction(db) as s:
-        qid, did = _ids(s, query, document)
-        _check_grade(s, grade)
+        qid, did = item_ids(s, query, document)
+        check_grade(s, grade)
         aid = get_or_create_assessor(s, assessor)
-        row = _current(s, qid, did, aid)
-        event = JudgmentEvent(
-            query_id=qid, document_id=did, assessor_id=aid, kind="repeat",
-            old_grade=row.grade if row is not None else None, new_grade=grade,
-            seconds=seconds, created_at=utcnow(),
+        row = current_judgment(s, qid, did, aid)
+        old = row.grade if row is not None else None
+        now = utcnow()
+        event_id = append_event(
+            s, qid, did, aid, kind="repeat", old_grade=old, new_grade=grade, seconds=seconds,
+            at=now,
         )
-        s.add(event)
-        s.flush()
-        return GradeRecord(
-            query, document, assessor, event.old_grade, grade, event.id, "repeat", event.created_at
-        )
+        return GradeRecord(query, document, assessor, old, grade, event_id, "repeat", now)
 
 
 def set_note(db: Database, assessor: str, query: str, document: str, note: str) -> GradeRecord:
@@ -300,20 +237,17 @@ def set_note(db: Database, assessor: str, query: str, document: str, note: str) 
     grade (record_grade(note=...)) to keep it on the judgment.
     """
     with write_transaction(db) as s:
-        qid, did = _ids(s, query, document)
+        qid, did = item_ids(s, query, document)
         aid = get_or_create_assessor(s, assessor)
-        row = _current(s, qid, did, aid)
+        row = current_judgment(s, qid, did, aid)
         grade = row.grade if row is not None else None
+        now = utcnow()
         if row is not None:
-            row.note = note
-            row.updated_at = utcnow()
-        event = JudgmentEvent(
-            query_id=qid, document_id=did, assessor_id=aid, kind="note",
-            old_grade=grade, new_grade=grade, note=note, created_at=utcnow(),
+            set_judgment_note(s, row.id, note, now)
+        event_id = append_event(
+            s, qid, did, aid, kind="note", old_grade=grade, new_grade=grade, note=note, at=now,
         )
-        s.add(event)
-        s.flush()
-        return GradeRecord(query, document, assessor, grade, grade, event.id, "note", event.created_at)
+        return GradeRecord(query, document, assessor, grade, grade, event_id, "note", now)
 
 
 def grade_item(
@@ -350,17 +284,11 @@ def ensure_assignments(
     from workbench.campaign.pooling import assign
 
     with db.read() as s:
-        aid = _assessor_id(s, assessor)
-        if aid is not None and _assignment_count(s, aid):
+        aid = assessor_id(s, assessor)
+        if aid is not None and assignment_count(s, aid):
             return 0
-        if not s.scalar(select(func.count()).select_from(PoolEntry)):
+        if not pool_size(s):
             return 0
     assign(db, [assessor], on_wait=on_wait)
     with db.read() as s:
-        return _assignment_count(s, _assessor_id(s, assessor))
-
-
-def _assignment_count(s: Session, aid: int | None) -> int:
-    return s.scalar(
-        select(func.count()).select_from(Assignment).where(Assignment.assessor_id == aid)
-    ) or 0
+        return assignment_count(s, assessor_id(s, assessor))

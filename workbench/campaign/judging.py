@@ -9,25 +9,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-
-from sqlalchemy import delete, exists, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError
+from workbench.errors import InputError, NotFoundError, WriteConflict
 from workbench.names import check_name
-from workbench.store.locking import insert_ignoring_duplicates
-from workbench.store.models import (
-    Assessor,
-    Document,
-    Judgment,
-    JudgmentEvent,
-    Query,
-    ScaleLevel,
-    utcnow,
+from workbench.store.external_ids import (
+    add_assessor,
+    assessor_id,
+    document_ext_id,
+    document_id,
+    query_ext_id,
+    query_id,
 )
+from workbench.store.judgment_writes import (
+    append_event,
+    current_judgment,
+    delete_judgment,
+    insert_judgment,
+    last_undoable_event,
+    update_judgment,
+)
+from workbench.store.models import utcnow
+from workbench.store.scale_levels import scale_grades as stored_scale_grades
+
+if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
+    from workbench.store.database import Session
 
 # Concurrent first grades of the same item race on the unique key (PostgreSQL): retry.
 _RETRIES = 5
@@ -54,31 +62,29 @@ def get_or_create_assessor(session: Session, name: str) -> int:
     an assessor comes here: a new name is checked (workbench.names) before it is written
     (a name stored before the check existed still finds its row)."""
     name = name.strip()
-    found = session.scalar(select(Assessor.id).where(Assessor.name == name)) if name else None
+    found = assessor_id(session, name) if name else None
     if found is not None:
         return found
-    # Two processes may create the same new assessor at once (PostgreSQL): the second
-    # insert then does nothing, and both read the one row back.
-    session.execute(insert_ignoring_duplicates(session.connection(), Assessor.__table__)
-                    .values(name=check_name(name)))
-    return session.scalar(select(Assessor.id).where(Assessor.name == name))
+    return add_assessor(session, check_name(name))
 
 
 def scale_grades(session: Session) -> list[int]:
-    return list(session.scalars(select(ScaleLevel.grade).order_by(ScaleLevel.grade)))
+    return stored_scale_grades(session).tolist()
 
 
-def _ids(session: Session, query: str, document: str) -> tuple[int, int]:
-    qid = session.scalar(select(Query.id).where(Query.ext_id == query))
+def item_ids(session: Session, query: str, document: str) -> tuple[int, int]:
+    """The internal ids of (query, document); NotFoundError names the one that is unknown."""
+    qid = query_id(session, query)
     if qid is None:
         raise NotFoundError(f"unknown query {query!r}")
-    did = session.scalar(select(Document.id).where(Document.ext_id == document))
+    did = document_id(session, document)
     if did is None:
         raise NotFoundError(f"unknown document {document!r}")
     return qid, did
 
 
-def _check_grade(session: Session, grade: int | None) -> None:
+def check_grade(session: Session, grade: int | None) -> None:
+    """InputError unless `grade` is on the campaign scale (None, a clear, always passes)."""
     if grade is None:
         return
     allowed = scale_grades(session)
@@ -88,16 +94,18 @@ def _check_grade(session: Session, grade: int | None) -> None:
         )
 
 
-def _current(session: Session, qid: int, did: int, aid: int) -> Judgment | None:
-    return session.scalars(
-        select(Judgment)
-        .where(
-            Judgment.query_id == qid,
-            Judgment.document_id == did,
-            Judgment.assessor_id == aid,
-        )
-        .with_for_update()
-    ).first()
+# adjudication.py still imports these two by their old names (its move to the store is
+# another branch); drop them when it imports item_ids and check_grade.
+_ids = item_ids
+_check_grade = check_grade
+
+
+@dataclass(frozen=True)
+class _Applied:
+    event_id: int
+    kind: str
+    old_grade: int | None
+    at: datetime
 
 
 def _apply(
@@ -111,51 +119,32 @@ def _apply(
     seconds: float,
     kind: str | None = None,
     reverts: int | None = None,
-) -> JudgmentEvent:
-    """Set (or clear, grade=None) the judgment and append its event, in `session`."""
+) -> _Applied:
+    """Set (or clear, grade=None) the judgment and append its event, in `session`: a new
+    judgment is a `set`, a new grade on it a `change` (time spent adds up; the note is
+    kept when `note` is None), no grade a `clear`."""
     now = utcnow()
-    row = _current(session, qid, did, aid)
+    row = current_judgment(session, qid, did, aid)
     old = row.grade if row is not None else None
     if grade is None:
         if row is not None:
-            session.execute(delete(Judgment).where(Judgment.id == row.id))
+            delete_judgment(session, row.id)
         kind = kind or "clear"
     elif row is None:
-        session.add(
-            Judgment(
-                query_id=qid,
-                document_id=did,
-                assessor_id=aid,
-                grade=grade,
-                note=note or "",
-                seconds=seconds,
-                created_at=now,
-                updated_at=now,
-            )
+        insert_judgment(
+            session, qid, did, aid, grade=grade, note=note or "", seconds=seconds, at=now
         )
         kind = kind or "set"
     else:
-        row.grade = grade
-        if note is not None:
-            row.note = note
-        row.seconds = (row.seconds or 0.0) + seconds
-        row.updated_at = now
+        update_judgment(
+            session, row.id, grade=grade, note=note, seconds=row.seconds + seconds, at=now
+        )
         kind = kind or "change"
-    event = JudgmentEvent(
-        query_id=qid,
-        document_id=did,
-        assessor_id=aid,
-        kind=kind,
-        old_grade=old,
-        new_grade=grade,
-        note=note or "",
-        seconds=seconds,
-        reverts_event_id=reverts,
-        created_at=now,
+    event_id = append_event(
+        session, qid, did, aid, kind=kind, old_grade=old, new_grade=grade, note=note or "",
+        seconds=seconds, reverts_event_id=reverts, at=now,
     )
-    session.add(event)
-    session.flush()
-    return event
+    return _Applied(event_id, kind, old, now)
 
 
 def record_grade(
@@ -178,15 +167,15 @@ def record_grade(
     while True:
         try:
             with write_transaction(db) as session:
-                qid, did = _ids(session, query, document)
-                _check_grade(session, grade)
+                qid, did = item_ids(session, query, document)
+                check_grade(session, grade)
                 aid = get_or_create_assessor(session, assessor)
-                event = _apply(session, qid, did, aid, grade, note=note, seconds=seconds)
+                done = _apply(session, qid, did, aid, grade, note=note, seconds=seconds)
                 return GradeRecord(
-                    query, document, assessor, event.old_grade, event.new_grade,
-                    event.id, event.kind, event.created_at,
+                    query, document, assessor, done.old_grade, grade,
+                    done.event_id, done.kind, done.at,
                 )
-        except IntegrityError:
+        except WriteConflict:
             attempt += 1
             if attempt == _RETRIES:
                 raise
@@ -196,30 +185,13 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
     """Revert `assessor`'s most recent grade change not yet undone (optionally within one
     query); None when there is nothing to undo. The undo is itself an event."""
     with write_transaction(db) as session:
-        aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
+        aid = assessor_id(session, assessor)
         if aid is None:
             return None
-        undone = select(JudgmentEvent.reverts_event_id).where(
-            JudgmentEvent.assessor_id == aid, JudgmentEvent.reverts_event_id.is_not(None)
-        )
-        stmt = (
-            select(JudgmentEvent)
-            .where(
-                JudgmentEvent.assessor_id == aid,
-                JudgmentEvent.kind.in_(UNDOABLE),
-                JudgmentEvent.id.not_in(undone),
-            )
-            .order_by(JudgmentEvent.id.desc())
-            .limit(1)
-        )
-        if query is not None:
-            stmt = stmt.where(
-                exists().where(Query.id == JudgmentEvent.query_id, Query.ext_id == query)
-            )
-        target = session.scalars(stmt).first()
+        target = last_undoable_event(session, aid, UNDOABLE, query)
         if target is None:
             return None
-        event = _apply(
+        done = _apply(
             session,
             target.query_id,
             target.document_id,
@@ -228,11 +200,9 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
             note=None,
             seconds=0.0,
             kind="undo",
-            reverts=target.id,
+            reverts=target.event_id,
         )
-        q = session.get(Query, target.query_id)
-        d = session.get(Document, target.document_id)
         return GradeRecord(
-            q.ext_id, d.ext_id, assessor, event.old_grade, event.new_grade,
-            event.id, event.kind, event.created_at,
+            query_ext_id(session, target.query_id), document_ext_id(session, target.document_id),
+            assessor, done.old_grade, target.old_grade, done.event_id, done.kind, done.at,
         )

@@ -47,10 +47,6 @@ def make_engine(db: str | None = None, **kwargs) -> Engine:
     return create_engine(url, **kwargs)
 
 
-def is_sqlite(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite"
-
-
 def write_sessions(engine: Engine) -> sessionmaker[Session]:
     """Sessions for use cases that write: `with factory.begin() as session: ...`."""
     return sessionmaker(engine, expire_on_commit=False)

@@ -1,0 +1,42 @@
+"""The campaign's relevance scale as stored (`scale_level` rows), lowest grade first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from workbench.store.models import ScaleLevel
+
+# built once: every grade write reads it
+_GRADES = select(ScaleLevel.grade).order_by(ScaleLevel.grade)
+
+
+@dataclass(frozen=True)
+class ScaleLevels:
+    """The stored levels, lowest grade first; empty on a fresh database."""
+
+    grades: np.ndarray  # int64
+    labels: tuple[str, ...]
+    descriptions: tuple[str, ...]  # "" where none was given
+
+
+def scale_grades(session: Session) -> np.ndarray:
+    """The grades on the scale (int64, ascending): checked on every grade write."""
+    grades = session.scalars(_GRADES).all()
+    return np.array(grades, dtype=np.int64)
+
+
+def scale_levels(session: Session) -> ScaleLevels:
+    rows = session.execute(
+        select(ScaleLevel.grade, ScaleLevel.label, ScaleLevel.description).order_by(
+            ScaleLevel.grade
+        )
+    ).all()
+    return ScaleLevels(
+        np.array([r.grade for r in rows], dtype=np.int64),
+        tuple(r.label for r in rows),
+        tuple(r.description or "" for r in rows),
+    )
