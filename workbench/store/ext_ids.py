@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from workbench.store.bulk import big_cache, bulk_insert, ext_id_map
+from workbench.store.bulk import big_cache, bulk_insert, ext_id_map, plain_rows
 from workbench.store.models import Document, Query
 
 BATCH = 10_000
@@ -31,32 +32,41 @@ def id_map(session: Session, kind: str) -> dict[str, int]:
     return ext_id_map(conn, _TABLES[kind])
 
 
-def create_stubs(session: Session, kind: str, known: dict[str, int], wanted: Sequence[str]) -> int:
-    """Create stub rows for the ids in `wanted` that are not in `known`; add them to
-    `known`. Returns how many were created."""
+def id_arrays(session: Session, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every query's or document's external id (an `S` array, UTF-8) and database id
+    (int64, aligned). Also gives the connection the big page cache an import wants."""
+    conn = session.connection()
+    big_cache(conn)
+    table = _TABLES[kind]
+    rows = plain_rows(conn, select(table.c.ext_id, table.c.id))
+    if not rows:
+        return np.empty(0, dtype="S1"), np.empty(0, dtype=np.int64)
+    names = np.array([name.encode("utf-8") for name, _ in rows], dtype="S")
+    return names, np.fromiter((i for _, i in rows), dtype=np.int64, count=len(rows))
+
+
+def create_stubs(session: Session, kind: str, names: Sequence[str]) -> np.ndarray:
+    """Create stub rows for `names` (external ids the campaign does not have yet, in key
+    order: the unique index then fills page after page); their database ids, aligned."""
     table = _TABLES[kind]
     conn = session.connection()
-    missing = [x for x in wanted if x not in known]
-    if not missing:
-        return 0
+    if not names:
+        return np.zeros(0, dtype=np.int64)
     before = conn.execute(select(func.coalesce(func.max(table.c.id), 0))).scalar_one()
     columns, extra = _STUB[kind]
-    missing.sort()  # in key order: the unique index fills page after page
-    for start in range(0, len(missing), BATCH):
-        bulk_insert(conn, table, columns, [(x, *extra) for x in missing[start:start + BATCH]])
+    for start in range(0, len(names), BATCH):
+        bulk_insert(conn, table, columns, [(x, *extra) for x in names[start:start + BATCH]])
     last, above = conn.execute(
         select(func.max(table.c.id), func.count()).where(table.c.id > before)
     ).one()
-    if conn.dialect.name == "sqlite" and above == len(missing) and last == before + len(missing):
+    if conn.dialect.name == "sqlite" and above == len(names) and last == before + len(names):
         # SQLite gives a new INTEGER PRIMARY KEY max(id) + 1, and we hold the write lock:
         # the stubs got before+1 ... before+k in insertion order.
-        known.update(zip(missing, range(before + 1, last + 1)))
-    else:
-        # Ids come from a sequence: everything above the old maximum is new (ours or
-        # another committed writer's, both correct mappings).
-        known.update((ext, id_) for ext, id_ in conn.execute(
-            select(table.c.ext_id, table.c.id).where(table.c.id > before)))
-    return len(missing)
+        return np.arange(before + 1, last + 1, dtype=np.int64)
+    # Ids come from a sequence: everything above the old maximum is new (ours or another
+    # committed writer's).
+    new = dict(conn.execute(select(table.c.ext_id, table.c.id).where(table.c.id > before)).all())
+    return np.array([new[x] for x in names], dtype=np.int64)
 
 
 def insert_texts(session: Session, kind: str, rows: list[dict]) -> None:
@@ -75,4 +85,4 @@ def update_texts(session: Session, kind: str, rows: list[dict]) -> None:
     session.connection().execute(stmt, rows)
 
 
-__all__ = ["create_stubs", "id_map", "insert_texts", "update_texts"]
+__all__ = ["create_stubs", "id_arrays", "id_map", "insert_texts", "update_texts"]
