@@ -254,18 +254,20 @@ class _IdMaps:
         self.session = session
         self.maps = {kind: _by_hash(*id_arrays(session, kind)) for kind in ("query", "document")}
 
-    def ids(self, kind: str, column: _Column) -> tuple[np.ndarray, int]:
-        """Each row's database id, and how many stubs were created for it."""
+    def ids(self, kind: str, values: np.ndarray) -> tuple[np.ndarray, int]:
+        """The database id of each row's external id (an `S` array), and how many stubs
+        were created for them. Rows are looked up as they are (a run's documents are
+        nearly all distinct: finding the distinct ones first cost more than it saved)."""
         hashes, names, ids = self.maps[kind]
-        wanted = column.distinct
-        mapped = _lookup(hashes, names, ids, wanted)
-        new = np.flatnonzero(mapped < 0)  # in byte order = key order, as stubs want
-        if new.size:
-            new_names = take_bytes(wanted, new)
-            created = create_stubs(self.session, kind, [b.decode("utf-8") for b in new_names.tolist()])
-            mapped[new] = created
-            self.maps[kind] = _merged(self.maps[kind], _by_hash(new_names, created))
-        return mapped[column.codes], int(new.size)
+        out = _lookup(hashes, names, ids, values)
+        unknown = np.flatnonzero(out < 0)
+        if unknown.size == 0:
+            return out, 0
+        new = _column(take_bytes(values, unknown))  # distinct, in byte order = key order
+        created = create_stubs(self.session, kind, [b.decode("utf-8") for b in new.distinct.tolist()])
+        out[unknown] = created[new.codes]
+        self.maps[kind] = _merged(self.maps[kind], _by_hash(new.distinct, created))
+        return out, int(created.size)
 
 
 def _by_hash(names: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -392,7 +394,7 @@ class _ParsedRun:
     path: str
     tag: str
     queries: _Column
-    documents: _Column
+    docno: np.ndarray  # S, one per row
     order: np.ndarray  # the rows in trec_eval's order (metrics.ranking.trec_order)
     scores: np.ndarray
 
@@ -408,10 +410,10 @@ def _parse_run(path: str, name: str | None) -> _ParsedRun:
     tag = _run_tag(path, run, name)
     _check_ids(path, run, run.qid, "query id")
     _check_ids(path, run, run.docno, "document id")
-    queries, documents = _column(run.qid), _column(run.docno)
+    queries, docno = _column(run.qid), as_bytes(run.docno)
     scores = np.asarray(run.score, dtype=float)
-    order = trec_order(queries.codes, scores, as_bytes(run.docno))
-    return _ParsedRun(path, tag, queries, documents, order, scores)
+    order = trec_order(queries.codes, scores, docno)
+    return _ParsedRun(path, tag, queries, docno, order, scores)
 
 
 def import_run(
@@ -471,8 +473,9 @@ def _write_run(session, run: _ParsedRun, replace: bool, maps: _IdMaps,
             )
     else:
         system_id = create_system(session, tag)
-    q_ids, stub_q = maps.ids("query", run.queries)
-    d_ids, stub_d = maps.ids("document", run.documents)
+    q_ids, stub_q = maps.ids("query", run.queries.distinct)
+    q_ids = q_ids[run.queries.codes]
+    d_ids, stub_d = maps.ids("document", run.docno)
     # trec_eval's order, its queries regrouped by database id (as the stored arrays keep them)
     stored = run.order[np.argsort(q_ids[run.order], kind="stable")]
     write_run_arrays(session, system_id, q_ids[stored], d_ids[stored], run.scores[stored])
@@ -518,8 +521,9 @@ def import_qrels(
         _check_ids(path, qrels, qrels.docno, "document id")
         queries = _column(qrels.qid)
         maps = _IdMaps(session)
-        q_ids, stub_q = maps.ids("query", queries)
-        d_ids, stub_d = maps.ids("document", _column(qrels.docno))
+        q_ids, stub_q = maps.ids("query", queries.distinct)
+        q_ids = q_ids[queries.codes]
+        d_ids, stub_d = maps.ids("document", as_bytes(qrels.docno))
         # The assessor's current judgments, matched to the file's rows by (query, document).
         ex = assessor_judgments(session, aid)
         width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0))) + 1
