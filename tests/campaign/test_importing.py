@@ -502,10 +502,12 @@ def test_ids_whose_hashes_collide_are_told_apart_byte_for_byte(db, tmp_path, mon
     same, each id must still map to its own row (the control: with real hashes)."""
     import numpy as np
 
+    from workbench.campaign import id_maps
+
     first = write(tmp_path, "a.txt", "q1 Q0 d1 1 3 A\nq1 Q0 d2 2 2 A\nq2 Q0 d3 1 1 A\n")
     second = write(tmp_path, "b.txt", "q2 Q0 d2 1 5 B\nq1 Q0 d3 1 4 B\nq1 Q0 d1 2 3 B\nq2 Q0 d4 2 1 B\n")
     import_run(db, first)
-    monkeypatch.setattr(importing, "hash_bytes", lambda values: np.zeros(len(values), dtype=np.uint64))
+    monkeypatch.setattr(id_maps, "hash_bytes", lambda values: np.zeros(len(values), dtype=np.uint64))
     summary = import_run(db, second)
     assert (summary.stub_queries, summary.stub_documents) == (0, 1)
     assert results_of(db, "B") == [("q1", "d3", 1, 4.0), ("q1", "d1", 2, 3.0),

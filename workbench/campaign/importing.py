@@ -6,8 +6,8 @@ nothing of that import is left behind. Imports run one at a time, on PostgreSQL 
 (SERIALIZED below), and wait for other writers as every write does (writing.py). Rows go
 in by batches of 10 000: executemany straight to the driver on SQLite, COPY on PostgreSQL
 (store/bulk.py); a run is one row of arrays (store/run_arrays.py), so a 1 000 000-line run
-takes seconds (bench/import_bench.py); external ids are mapped to integer ids through dicts
-loaded once per import.
+takes seconds (bench/import_bench.py); external ids are mapped to database ids as arrays read
+once per import (id_maps.py).
 
 Runs and qrels may name queries and documents the database does not know yet: empty stub
 rows are created for them (and counted in the summary), to be filled by a later
@@ -24,16 +24,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.campaign.database import Database
+from workbench.campaign.id_maps import Column, IdMaps, column, plainly_valid
 from workbench.campaign.judging import get_or_create_assessor, scale_grades
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents
 from workbench.formats.textlines import iter_lines
 from workbench.formats.topics import read_topics
-from workbench.metrics.encode import as_bytes, factorize, hash_bytes, same_bytes, take_bytes
+from workbench.metrics.encode import as_bytes
 from workbench.metrics.ranking import trec_order
-from workbench.names import MAX_LENGTH, check_name, first_invalid_id, id_problem
-from workbench.store.ext_ids import create_stubs, id_arrays, id_map, insert_texts, update_texts
+from workbench.names import check_name, first_invalid_id, id_problem
+from workbench.store.ext_ids import id_map, insert_texts, update_texts
 from workbench.store.imported_grades import GradeWriter, assessor_judgments
 from workbench.store.run_arrays import write_run_arrays
 from workbench.store.runs import create_system, run_size, system_id_of
@@ -187,54 +188,16 @@ def import_documents(
 # --- runs and qrels: parsed whole (arrays), then written -----------------------------------
 
 
-@dataclass(frozen=True)
-class _Column:
-    """A file's query or document id column as its distinct ids (an `S` array, UTF-8, in
-    byte order) and, per row, the index of its id among them."""
-
-    distinct: np.ndarray
-    codes: np.ndarray  # int64, one per row
-
-
-def _column(values) -> _Column:
-    """metrics.encode.factorize sorts 8-byte words as integers: np.unique's string sort
-    took 1.5 s of a 1 M-line run's import."""
-    values = as_bytes(values)
-    codes, n = factorize(values)
-    one_of_each = np.empty(n, dtype=np.int64)
-    one_of_each[codes] = np.arange(codes.size)
-    return _Column(take_bytes(values, one_of_each), codes)
-
-
 def _distinct(values) -> tuple[list[str], np.ndarray]:
     """Distinct external ids in byte order, decoded, and each row's index among them."""
-    col = _column(values)
+    col = column(values)
     return [b.decode("utf-8") for b in col.distinct.tolist()], col.codes
-
-
-def _plainly_valid(values) -> bool:
-    """True when every id is plainly valid (workbench.names): printable ASCII, not empty,
-    no leading '#', not longer than the column. One pass over the bytes in numpy, instead
-    of decoding every distinct id of every file (1.7 s for 100 runs); any other id gets
-    the exact check (_check_ids)."""
-    arr = np.asarray(values)
-    if arr.dtype.kind != "S" or arr.dtype.itemsize > MAX_LENGTH:
-        return False
-    if arr.size == 0:
-        return True
-    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(arr.size, arr.dtype.itemsize)
-    first = raw[:, 0]
-    if ((first == 0) | (first == ord("#"))).any():
-        return False
-    pad = raw == 0  # the padding after each id (a NUL inside one is refused)
-    outside = (raw < 0x21) | (raw > 0x7E)
-    return not (outside & ~pad).any() and not (pad[:, :-1] & ~pad[:, 1:]).any()
 
 
 def _check_ids(path: str, parsed, values, what: str) -> None:
     """Ids that could not be written back (workbench.names: whitespace, control characters,
     a leading '#', longer than the column), named with the line of their first use."""
-    if _plainly_valid(values):
+    if plainly_valid(values):
         return
     ids, inverse = _distinct(values)
     bad = first_invalid_id(ids, what)
@@ -242,67 +205,6 @@ def _check_ids(path: str, parsed, values, what: str) -> None:
         code, reason = bad
         first = int(np.flatnonzero(inverse == code)[0])
         raise InputError(path, _line_of(path, parsed, first), reason)
-
-
-class _IdMaps:
-    """The campaign's query and document ids by external id, read once per transaction,
-    as arrays: per kind the names' 64-bit hashes sorted (metrics.encode.hash_bytes), the
-    names and their database ids aligned. Unknown ids get stub rows and join the arrays.
-    (A dict lookup per distinct id of every file cost 1.5 s of 100 runs' import.)"""
-
-    def __init__(self, session) -> None:
-        self.session = session
-        self.maps = {kind: _by_hash(*id_arrays(session, kind)) for kind in ("query", "document")}
-
-    def ids(self, kind: str, values: np.ndarray) -> tuple[np.ndarray, int]:
-        """The database id of each row's external id (an `S` array), and how many stubs
-        were created for them. Rows are looked up as they are (a run's documents are
-        nearly all distinct: finding the distinct ones first cost more than it saved)."""
-        hashes, names, ids = self.maps[kind]
-        out = _lookup(hashes, names, ids, values)
-        unknown = np.flatnonzero(out < 0)
-        if unknown.size == 0:
-            return out, 0
-        new = _column(take_bytes(values, unknown))  # distinct, in byte order = key order
-        created = create_stubs(self.session, kind, [b.decode("utf-8") for b in new.distinct.tolist()])
-        out[unknown] = created[new.codes]
-        self.maps[kind] = _merged(self.maps[kind], _by_hash(new.distinct, created))
-        return out, int(created.size)
-
-
-def _by_hash(names: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    hashes = hash_bytes(names)
-    order = np.argsort(hashes)
-    return hashes[order], take_bytes(names, order), ids[order]
-
-
-def _merged(a, b):
-    """Two (hashes, names, ids) sorted by hash, merged (no sort of the whole again)."""
-    at = np.searchsorted(a[0], b[0])
-    width = max(a[1].dtype.itemsize, b[1].dtype.itemsize)
-    return (np.insert(a[0], at, b[0]), np.insert(a[1].astype(f"S{width}", copy=False), at, b[1]),
-            np.insert(a[2], at, b[2]))
-
-
-def _lookup(hashes: np.ndarray, names: np.ndarray, ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """The database id of each wanted name, -1 when unknown: by hash, confirmed byte for
-    byte (two names with one hash, never seen in practice, are resolved exactly)."""
-    out = np.full(wanted.size, -1, dtype=np.int64)
-    if hashes.size == 0 or wanted.size == 0:
-        return out
-    h = hash_bytes(wanted)
-    by_hash = np.argsort(h)  # sorted needles: searchsorted walks the table in order
-    pos = np.empty(h.size, dtype=np.int64)
-    pos[by_hash] = np.minimum(np.searchsorted(hashes, h[by_hash]), hashes.size - 1)
-    same_hash = hashes[pos] == h
-    found = same_hash & same_bytes(take_bytes(names, pos), wanted)
-    out[found] = ids[pos[found]]
-    for i in np.flatnonzero(same_hash & ~found).tolist():  # a collision: every name of that hash
-        lo, hi = np.searchsorted(hashes, h[i], "left"), np.searchsorted(hashes, h[i], "right")
-        for j in range(lo, hi):
-            if names[j] == wanted[i]:
-                out[i] = ids[j]
-    return out
 
 
 def _line_of(path: str, parsed, index: int) -> int | None:
@@ -393,7 +295,7 @@ class _ParsedRun:
 
     path: str
     tag: str
-    queries: _Column
+    queries: Column
     docno: np.ndarray  # S, one per row
     order: np.ndarray  # the rows in trec_eval's order (metrics.ranking.trec_order)
     scores: np.ndarray
@@ -410,7 +312,7 @@ def _parse_run(path: str, name: str | None) -> _ParsedRun:
     tag = _run_tag(path, run, name)
     _check_ids(path, run, run.qid, "query id")
     _check_ids(path, run, run.docno, "document id")
-    queries, docno = _column(run.qid), as_bytes(run.docno)
+    queries, docno = column(run.qid), as_bytes(run.docno)
     scores = np.asarray(run.score, dtype=float)
     order = trec_order(queries.codes, scores, docno)
     return _ParsedRun(path, tag, queries, docno, order, scores)
@@ -429,7 +331,7 @@ def import_run(
     progress("reading", 0, None)
     run = _parse_run(os.fspath(path), name)
     with _import_transaction(db, progress, lambda: run.n) as session:
-        return _write_run(session, run, replace, _IdMaps(session), progress)
+        return _write_run(session, run, replace, IdMaps(session), progress)
 
 
 def import_runs(
@@ -452,11 +354,11 @@ def import_runs(
         progress("reading", i + 1, len(paths))
     total = sum(run.n for run in runs)
     with _import_transaction(db, progress, lambda: total) as session:
-        maps = _IdMaps(session)
+        maps = IdMaps(session)
         return [_write_run(session, run, replace, maps, progress) for run in runs]
 
 
-def _write_run(session, run: _ParsedRun, replace: bool, maps: _IdMaps,
+def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
                progress: Progress) -> ImportSummary:
     """Write one checked run in the caller's transaction: its system, stubs and stored
     arrays (the one copy of a run)."""
@@ -519,8 +421,8 @@ def import_qrels(
         aid = get_or_create_assessor(session, assessor)
         _check_ids(path, qrels, qrels.qid, "query id")
         _check_ids(path, qrels, qrels.docno, "document id")
-        queries = _column(qrels.qid)
-        maps = _IdMaps(session)
+        queries = column(qrels.qid)
+        maps = IdMaps(session)
         q_ids, stub_q = maps.ids("query", queries.distinct)
         q_ids = q_ids[queries.codes]
         d_ids, stub_d = maps.ids("document", as_bytes(qrels.docno))
