@@ -58,3 +58,18 @@ def test_the_evaluation_engine_is_headless():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("name", ["importing", "id_maps", "pooling", "comparison_lists"])
+def test_campaign_modules_leave_the_sql_to_the_store(name):
+    """campaign/ holds the rules, store/ every SQL statement (DESIGN §1): these modules do
+    not import SQLAlchemy themselves (the store they call does)."""
+    import ast
+    from pathlib import Path
+
+    import workbench.campaign as campaign
+
+    tree = ast.parse((Path(campaign.__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {m for m in imported if m.split(".")[0] == "sqlalchemy"}

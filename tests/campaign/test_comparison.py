@@ -15,7 +15,8 @@ from workbench.campaign.comparison import SourceScores, compare_systems, compare
 from workbench.campaign.judging import record_grade
 from workbench.errors import NotFoundError
 from workbench.metrics import correlation as corr
-from workbench.store.models import Document, Query, Result, System
+from tests.stored_runs import write_results
+from workbench.store.models import Document, Query, System
 
 
 def _source(name, table):
@@ -129,7 +130,7 @@ def stored(db):
              "rank": r, "score": 10.0 - r}
             for tag, order in orders.items() for qe in q for r, doc in enumerate(order, 1)
         ]
-        s.execute(insert(Result), rows)
+        write_results(s, rows)
     for qe in ("q1", "q2", "q3"):
         for doc in range(1, 6):
             record_grade(db, "alice", qe, f"d{doc}", 1 if doc <= 2 else 0)

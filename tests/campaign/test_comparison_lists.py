@@ -13,7 +13,8 @@ from workbench.campaign.comparison_lists import compare_lists, lists_from_db, li
 from workbench.errors import NotFoundError
 from workbench.formats.trec import read_run
 from workbench.metrics import correlation as corr
-from workbench.store.models import Document, Query, Result, System
+from tests.stored_runs import write_results
+from workbench.store.models import Document, Query, System
 
 
 def test_ordered_is_trec_eval_order():
@@ -62,9 +63,9 @@ def test_lists_from_db(db):
         q = s.scalar(select(Query.id))
         sy = s.scalar(select(System.id))
         d = dict(s.execute(select(Document.ext_id, Document.id)).all())
-        s.execute(insert(Result), [
-            {"system_id": sy, "query_id": q, "document_id": d[e], "rank": r, "score": sc}
-            for e, r, sc in (("a", 1, 2.0), ("b", 2, 2.0), ("c", 3, 3.0))
+        write_results(s, [
+            {"system_id": sy, "query_id": q, "document_id": d[e], "score": sc}
+            for e, sc in (("a", 2.0), ("b", 2.0), ("c", 3.0))
         ])
     assert lists_from_db(db, "sys") == {"q1": ["c", "b", "a"]}
     with pytest.raises(NotFoundError):

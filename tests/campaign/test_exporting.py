@@ -21,7 +21,8 @@ from workbench.campaign.importing import import_qrels
 from workbench.campaign.judging import record_grade, undo_last
 from workbench.campaign.qrels import derive_qrels
 from workbench.errors import NotFoundError, UsageError
-from workbench.store.models import Document, Query, Result, System
+from tests.stored_runs import write_results
+from workbench.store.models import Document, Query, System
 
 HEADER = "query,document,assessor,grade,note,seconds,updated_at"
 
@@ -129,9 +130,8 @@ def test_scores_export_matches_hand_computed_values(graded):
         s.add(system)
         s.flush()
         # ranks d2 (alice: 3), d3 (unjudged), d1 (alice: 1)
-        for rank, (doc, score) in enumerate([("d2", 3.0), ("d3", 2.0), ("d1", 1.0)], 1):
-            s.add(Result(system_id=system.id, query_id=q1, document_id=docs[doc],
-                         rank=rank, score=score))
+        write_results(s, [(system.id, q1, docs[doc], score)
+                          for doc, score in [("d2", 3.0), ("d3", 2.0), ("d1", 1.0)]])
     out = io.StringIO()
     export_scores(graded, out, measures=["P@2", "num_ret"], assessor="alice", per_query=True)
     assert out.getvalue().splitlines() == [

@@ -28,9 +28,9 @@ from workbench.store.models import (
     Judgment,
     JudgmentEvent,
     Query,
-    Result,
     System,
 )
+from tests.stored_runs import stored_result_count, stored_results
 
 
 def write(tmp_path, name, content: str | bytes) -> str:
@@ -55,15 +55,7 @@ def rows(db, stmt):
 
 
 def results_of(db, tag):
-    return rows(
-        db,
-        select(Query.ext_id, Document.ext_id, Result.rank, Result.score)
-        .join(Query, Query.id == Result.query_id)
-        .join(Document, Document.id == Result.document_id)
-        .join(System, System.id == Result.system_id)
-        .where(System.tag == tag)
-        .order_by(Query.ext_id, Result.rank),
-    )
+    return stored_results(db, tag)
 
 
 def grades_of(db, assessor):
@@ -342,9 +334,14 @@ def test_sqlite_file_unchanged_by_a_failed_import(sqlite_db, tmp_path):
 def test_progress_callback_reports_writing(db, tmp_path, monkeypatch):
     monkeypatch.setattr(importing, "BATCH", 2)
     calls = []
+    # a run is written as one row of arrays: one "writing" step
     import_run(db, write(tmp_path, "run.txt", RUN), progress=lambda *a: calls.append(a))
-    assert calls == [("reading", 0, None), ("writing", 2, 5), ("writing", 4, 5), ("writing", 5, 5),
-                     ("committing", 5, 5)]
+    assert calls == [("reading", 0, None), ("writing", 5, 5), ("committing", 5, 5)]
+    calls.clear()
+    import_qrels(db, write(tmp_path, "q.txt", "q1 0 a 1\nq1 0 b 0\nq2 0 a 2\n"), assessor="ann",
+                 progress=lambda *a: calls.append(a))
+    assert calls == [("reading", 0, None), ("writing", 2, 3), ("writing", 3, 3), ("writing", 3, 3),
+                     ("committing", 3, 3)]
 
 
 def test_ids_longer_than_the_column_are_refused_with_their_line(db, tmp_path):
@@ -433,7 +430,7 @@ def test_two_imports_creating_the_same_stubs_both_succeed(db, tmp_path):
     with db.read() as s:
         assert s.scalar(select(func.count()).select_from(Query)) == 3
         assert s.scalar(select(func.count()).select_from(Document)) == 4
-        assert s.scalar(select(func.count()).select_from(Result)) == 24
+        assert stored_result_count(db) == 24
 
 
 def test_the_same_tag_imported_twice_at_once_is_refused_once(db, tmp_path):
@@ -481,7 +478,7 @@ def test_an_import_kept_waiting_past_the_lock_wait_gives_up_in_one_line(db_url, 
                                       "nothing was written (try again when it has finished)")
         with db.read() as s:
             assert s.scalars(select(System.tag)).all() == ["bm25"]
-            assert s.scalar(select(func.count()).select_from(Result)) == 5
+            assert stored_result_count(db) == 5
     finally:
         db.close()
 
@@ -498,3 +495,22 @@ def test_an_import_that_has_to_wait_says_so_through_progress(db, tmp_path):
     assert [c[0] for c in first] == ["reading", "writing", "committing"]
     assert [c[0] for c in second] == ["reading", "waiting", "writing", "committing"]
     assert second[1] == ("waiting", 0, None)
+
+
+def test_ids_whose_hashes_collide_are_told_apart_byte_for_byte(db, tmp_path, monkeypatch):
+    """Known ids are found by a 64-bit hash, confirmed byte for byte; were every hash the
+    same, each id must still map to its own row (the control: with real hashes)."""
+    import numpy as np
+
+    from workbench.campaign import id_maps
+
+    first = write(tmp_path, "a.txt", "q1 Q0 d1 1 3 A\nq1 Q0 d2 2 2 A\nq2 Q0 d3 1 1 A\n")
+    second = write(tmp_path, "b.txt", "q2 Q0 d2 1 5 B\nq1 Q0 d3 1 4 B\nq1 Q0 d1 2 3 B\nq2 Q0 d4 2 1 B\n")
+    import_run(db, first)
+    monkeypatch.setattr(id_maps, "hash_bytes", lambda values: np.zeros(len(values), dtype=np.uint64))
+    summary = import_run(db, second)
+    assert (summary.stub_queries, summary.stub_documents) == (0, 1)
+    assert results_of(db, "B") == [("q1", "d3", 1, 4.0), ("q1", "d1", 2, 3.0),
+                                   ("q2", "d2", 1, 5.0), ("q2", "d4", 2, 1.0)]
+    with db.read() as s:
+        assert sorted(s.scalars(select(Document.ext_id))) == ["d1", "d2", "d3", "d4"]

@@ -25,15 +25,15 @@ from workbench.store.models import (
     Document,
     PoolEntry,
     Query,
-    Result,
     System,
 )
+from tests.stored_runs import write_results
 
 
-def add_runs(db, runs: dict[str, dict[str, list[tuple[str, float]]]], rank_reversed=False):
-    """runs: tag -> query -> [(doc, score)]; creates missing queries and documents.
-    The stored rank is deliberately the reverse of the score order when `rank_reversed`,
-    to show that pooling follows scores like trec_eval."""
+def add_runs(db, runs: dict[str, dict[str, list[tuple[str, float]]]]):
+    """runs: tag -> query -> [(doc, score)]; creates missing queries and documents and
+    stores each run as an import does (store.run_arrays.write_run: trec_eval's order)."""
+    results = []
     with db.write.begin() as s:
         qids = {q.ext_id: q.id for q in s.scalars(select(Query))}
         dids = {d.ext_id: d.id for d in s.scalars(select(Document))}
@@ -47,16 +47,14 @@ def add_runs(db, runs: dict[str, dict[str, list[tuple[str, float]]]], rank_rever
                     s.add(row)
                     s.flush()
                     qids[q] = row.id
-                n = len(docs)
-                for i, (d, score) in enumerate(docs):
+                for d, score in docs:
                     if d not in dids:
                         row = Document(ext_id=d, title=d)
                         s.add(row)
                         s.flush()
                         dids[d] = row.id
-                    rank = n - i if rank_reversed else i + 1
-                    s.add(Result(system_id=system.id, query_id=qids[q], document_id=dids[d],
-                                 rank=rank, score=score))
+                    results.append((system.id, qids[q], dids[d], score))
+        write_results(s, results)
 
 
 def pool_of(db) -> dict[str, dict[str, int]]:
@@ -110,10 +108,9 @@ def test_pool_is_union_of_top_k_deduplicated_with_best_rank(db):
 
 
 def test_pool_follows_scores_and_breaks_ties_by_docno_descending(db):
-    # Stored ranks are reversed and three documents tie: trec_eval would put d9, d8, d10
-    # first (score desc; ties by docno descending as plain strings: "d9" > "d8" > "d10").
-    add_runs(db, {"A": {"q1": [("d10", 1.0), ("d8", 1.0), ("d9", 1.0), ("d1", 0.5)]}},
-             rank_reversed=True)
+    # Three documents tie: trec_eval would put d9, d8, d10 first (score desc; ties by
+    # docno descending as plain strings: "d9" > "d8" > "d10"), whatever the file order.
+    add_runs(db, {"A": {"q1": [("d10", 1.0), ("d8", 1.0), ("d9", 1.0), ("d1", 0.5)]}})
     build_pool(db, depth=2)
     assert pool_of(db) == {"q1": {"d9": 1, "d8": 2}}
 

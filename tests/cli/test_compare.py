@@ -13,7 +13,8 @@ from sqlalchemy import insert, select
 from workbench.campaign.database import Database
 from workbench.campaign.judging import record_grade
 from workbench.cli import cli, main
-from workbench.store.models import Document, Query, Result, System
+from tests.stored_runs import write_results
+from workbench.store.models import Document, Query, System
 
 
 @pytest.fixture
@@ -30,9 +31,8 @@ def campaign_url(db_url):
         d = dict(s.execute(select(Document.ext_id, Document.id)).all())
         sy = dict(s.execute(select(System.tag, System.id)).all())
         orders = {"up": [1, 2, 3, 4], "down": [4, 3, 2, 1]}
-        s.execute(insert(Result), [
-            {"system_id": sy[t], "query_id": q[qe], "document_id": d[f"d{doc}"], "rank": r,
-             "score": 10.0 - r}
+        write_results(s, [
+            {"system_id": sy[t], "query_id": q[qe], "document_id": d[f"d{doc}"], "score": 10.0 - r}
             for t, order in orders.items() for qe in q for r, doc in enumerate(order, 1)
         ])
     for qe in ("q1", "q2", "q3", "q4"):

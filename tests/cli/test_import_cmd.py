@@ -25,9 +25,11 @@ def write(tmp_path, name, content):
 
 
 def count(db, table) -> int:
+    """Rows of `table`; for "result", the results of every stored run."""
     conn = sqlite3.connect(db)
+    sql = "SELECT coalesce(sum(n_rows), 0) FROM run_arrays" if table == "result" else f"SELECT count(*) FROM {table}"
     try:
-        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return conn.execute(sql).fetchone()[0]
     finally:
         conn.close()
 

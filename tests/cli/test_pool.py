@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 
 from workbench.campaign.database import Database
 from workbench.cli import cli
-from workbench.store.models import Assignment, Document, PoolEntry, Query, Result, System
+from tests.stored_runs import write_results
+from workbench.store.models import Assignment, Document, PoolEntry, Query, System
 
 
 @pytest.fixture
@@ -23,12 +24,10 @@ def campaign(db_url):
         systems = [System(tag="up"), System(tag="down")]
         s.add_all(queries + docs + systems)
         s.flush()
-        for q in queries:
-            for j, d in enumerate(docs):
-                s.add(Result(system_id=systems[0].id, query_id=q.id, document_id=d.id,
-                             rank=j + 1, score=10.0 - j))
-                s.add(Result(system_id=systems[1].id, query_id=q.id, document_id=d.id,
-                             rank=10 - j, score=float(j)))
+        write_results(s, [
+            row for q in queries for j, d in enumerate(docs)
+            for row in ((systems[0].id, q.id, d.id, 10.0 - j), (systems[1].id, q.id, d.id, float(j)))
+        ])
     database.close()
     return db_url
 

@@ -20,7 +20,7 @@ from workbench.store.models import Document, Judgment, JudgmentEvent, Query
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = (
-    "query", "document", "system", "result", "assessor", "judgment", "judgment_event",
+    "query", "document", "system", "run_arrays", "assessor", "judgment", "judgment_event",
     "pool_entry", "assignment", "adjudication", "scale_level", "campaign",
 )
 
@@ -60,11 +60,14 @@ def run_wb(*args: str, input: str | None = None, timeout: float = 60) -> subproc
 
 
 def counts(db_or_url) -> dict[str, int]:
-    """Row count of every campaign table (the 'nothing written' oracle)."""
+    """Row count of every campaign table (the 'nothing written' oracle), and under "result"
+    the results of every stored run."""
     db = db_or_url if isinstance(db_or_url, Database) else Database.open(str(db_or_url), create=False)
     try:
         with db.read() as s:
-            return {t: s.execute(text(f'SELECT count(*) FROM "{t}"')).scalar_one() for t in TABLES}
+            out = {t: s.execute(text(f'SELECT count(*) FROM "{t}"')).scalar_one() for t in TABLES}
+            out["result"] = int(s.execute(text("SELECT coalesce(sum(n_rows), 0) FROM run_arrays")).scalar_one())
+            return out
     finally:
         if db is not db_or_url:
             db.close()

@@ -20,7 +20,7 @@ import textwrap
 import pytest
 from sqlalchemy.engine.default import DefaultDialect
 
-import workbench.campaign.importing as importing
+import workbench.store.ext_ids as stubs
 from workbench.campaign.database import Database
 from workbench.cli import main
 
@@ -41,9 +41,9 @@ def campaign(db_url, tmp_path):
 
 def _sigint_when(monkeypatch, where: str) -> None:
     """Raise SIGINT in this process right after the import's DBAPI commit ("commit") or
-    right after its first bulk insert, inside the transaction ("insert")."""
+    right after its first bulk insert (the stub rows), inside the transaction ("insert")."""
     wrote = []
-    bulk, commit = importing._bulk_insert, DefaultDialect.do_commit
+    bulk, commit = stubs.bulk_insert, DefaultDialect.do_commit
 
     def bulk_then_maybe_sigint(*args, **kwargs):
         bulk(*args, **kwargs)
@@ -57,7 +57,7 @@ def _sigint_when(monkeypatch, where: str) -> None:
             wrote.clear()
             signal.raise_signal(signal.SIGINT)
 
-    monkeypatch.setattr(importing, "_bulk_insert", bulk_then_maybe_sigint)
+    monkeypatch.setattr(stubs, "bulk_insert", bulk_then_maybe_sigint)
     monkeypatch.setattr(DefaultDialect, "do_commit", commit_then_maybe_sigint)
 
 
@@ -90,11 +90,11 @@ def test_sigint_before_the_commit_writes_nothing_and_says_so(campaign, monkeypat
 CHILD = textwrap.dedent("""
     import os, sys, time
     from sqlalchemy.engine.default import DefaultDialect
-    import workbench.campaign.importing as importing
+    import workbench.store.ext_ids as stubs
 
     where, go = sys.argv[1], sys.argv[2]
     wrote = []
-    bulk, commit = importing._bulk_insert, DefaultDialect.do_commit
+    bulk, commit = stubs.bulk_insert, DefaultDialect.do_commit
 
     def hold():
         sys.stderr.write("READY\\n")
@@ -115,7 +115,7 @@ CHILD = textwrap.dedent("""
             wrote.clear()
             hold()
 
-    importing._bulk_insert = bulk_then_hold
+    stubs.bulk_insert = bulk_then_hold
     DefaultDialect.do_commit = commit_then_hold
     from workbench.cli import main
     sys.exit(main(sys.argv[3:]))

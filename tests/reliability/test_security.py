@@ -170,7 +170,7 @@ def _dynamic_sql_strings(root: Path = ROOT) -> list[tuple[str, int, str]]:
 REVIEWED = {
     ("workbench/store/engine.py", "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}"),
     ("workbench/store/engine.py", "BEGIN {mode}"),
-    ("workbench/campaign/importing.py", "INSERT INTO {quote(table.name)}"),
+    ("workbench/store/bulk.py", "INSERT INTO {quote(table.name)}"),
 }
 
 

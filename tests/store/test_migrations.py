@@ -14,7 +14,7 @@ from sqlalchemy import func, inspect, select, text
 
 from workbench.campaign.judging import record_grade
 from workbench.store.engine import make_engine
-from workbench.store.models import Base, Document, Judgment, Query, Result, ScaleLevel, System
+from workbench.store.models import Base, Document, Judgment, PoolEntry, Query, ScaleLevel, System
 from workbench.store.schema import (
     alembic_config,
     current_revision,
@@ -69,14 +69,14 @@ def _seed(engine) -> None:
     with db.write.begin() as s:
         s.add_all([Query(ext_id="q1"), Document(ext_id="d1"), System(tag="sys")])
     with db.write.begin() as s:
-        s.add(Result(system_id=1, query_id=1, document_id=1, rank=1, score=1.0))
+        s.add(PoolEntry(query_id=1, document_id=1, best_rank=1))
     record_grade(db, "ann", "q1", "d1", 2)
 
 
 def _counts(engine) -> tuple[int, int, int]:
     with engine.connect() as conn:
         return tuple(conn.execute(select(func.count()).select_from(m)).scalar_one()
-                     for m in (Query, Result, Judgment))
+                     for m in (Query, PoolEntry, Judgment))
 
 
 BATCH_REVISION = '''\
@@ -129,7 +129,7 @@ def _migrate(engine, scripts, target: str) -> None:
 
 def test_batch_rebuild_of_a_parent_table_keeps_child_rows(db_url, tmp_path):
     """Rebuilding `query` drops and recreates it: with foreign keys on, SQLite would
-    cascade-delete every result and judgment. env.py switches them off and checks after."""
+    cascade-delete every pool entry and judgment. env.py switches them off and checks after."""
     scripts = _scripts_with_batch_revision(tmp_path)
     engine = make_engine(db_url)
     upgrade(engine)
@@ -163,7 +163,7 @@ def test_foreign_key_violation_aborts_a_sqlite_migration(tmp_path):
     try:
         raw.driver_connection.execute("PRAGMA foreign_keys = OFF")
         raw.driver_connection.execute(
-            "INSERT INTO result (system_id, query_id, document_id, rank, score) VALUES (7, 7, 7, 1, 1.0)"
+            "INSERT INTO pool_entry (query_id, document_id, best_rank) VALUES (7, 7, 1)"
         )
     finally:
         raw.close()
@@ -192,3 +192,69 @@ def test_revision_graph_read_without_alembic_matches_alembic():
     scripts = ScriptDirectory.from_config(alembic_config())
     assert head_revision() == scripts.get_current_head()
     assert known_revisions() == {s.revision for s in scripts.walk_revisions()}
+
+
+# Ties on purpose: 1.00000002 and 1.00000001 are one float32 (docno descending breaks it).
+RUN_A = "q1 Q0 a 1 1.00000002 A\nq1 Q0 b 2 1.00000001 A\nq1 Q0 c 3 0.5 A\nq2 Q0 c 1 2.0 A\nq2 Q0 a 2 2.0 A\n"
+RUN_B = "q2 Q0 b 1 3.0 B\nq1 Q0 c 1 9.0 B\nq1 Q0 a 2 1.0 B\n"
+QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 a 1\nq2 0 b 1\n"
+MEASURES = ["map", "P.1", "ndcg_cut.2", "bpref", "num_ret"]
+
+
+def _import_campaign(url, tmp_path) -> None:
+    from workbench.campaign.database import Database
+    from workbench.campaign.importing import import_qrels, import_run
+
+    for name, text_ in (("q.txt", QRELS), ("a.txt", RUN_A), ("b.txt", RUN_B)):
+        (tmp_path / name).write_text(text_)
+    db = Database.open(url)
+    try:
+        import_qrels(db, tmp_path / "q.txt", assessor="ann")
+        for name in ("a.txt", "b.txt"):
+            import_run(db, tmp_path / name)
+    finally:
+        db.close()
+
+
+def _scores(url):
+    from workbench.campaign.database import Database
+    from workbench.campaign.scoring import score_campaign
+
+    db = Database.open(url)
+    try:
+        return score_campaign(db, MEASURES, assessor="ann")
+    finally:
+        db.close()
+
+
+def test_0006_stores_the_runs_of_a_0005_database_as_a_fresh_import_does(db_url, tmp_path):
+    """A database at 0005 holds its runs in `result` only (its import wrote no run_arrays
+    rows then); upgrading fills run_arrays from it in trec_eval's order and drops `result`:
+    the scores equal those of the fresh import."""
+    _import_campaign(db_url, tmp_path)
+    fresh = _scores(db_url)
+    engine = make_engine(db_url)
+    downgrade(engine, "0005")  # `result` rebuilt from the arrays
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM result")).scalar_one() == 8
+        # as a 0005 import wrote it: the rank in trec_eval's order (b before a: float32 tie)
+        assert conn.execute(text(
+            "SELECT document.ext_id FROM result JOIN document ON document.id = result.document_id "
+            "JOIN system ON system.id = result.system_id JOIN query ON query.id = result.query_id "
+            "WHERE system.tag = 'A' AND query.ext_id = 'q1' ORDER BY rank")).scalars().all() == ["b", "a", "c"]
+        conn.execute(text("DELETE FROM run_arrays"))
+    assert current_revision(engine) == "0005"
+    upgrade(engine)
+    assert current_revision(engine) == head_revision()
+    assert "result" not in _tables(engine)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*), sum(n_rows) FROM run_arrays")).one() == (2, 8)
+    engine.dispose()
+    upgraded = _scores(db_url)
+    assert upgraded.systems == fresh.systems == ("A", "B")
+    assert upgraded.queries == fresh.queries
+    for m in fresh.measures:
+        assert upgraded.values[m].tolist() == fresh.values[m].tolist()
+        assert upgraded.means[m].tolist() == fresh.means[m].tolist()
+    # P.1 on q1: b (grade 0) first for A (the float32 tie, docno descending), c for B
+    assert (upgraded.value("A", "q1", "P_1"), upgraded.value("B", "q1", "P_1")) == (0.0, 1.0)

@@ -1,5 +1,5 @@
-"""Stored runs as arrays (store/run_arrays.py): written with the results, in trec_eval's
-order, never stale, and equal to what the `result` rows say (both backends)."""
+"""Stored runs as arrays (store/run_arrays.py), the one copy of a run: written by the
+import in trec_eval's order, never stale, kept across a downgrade and upgrade (both backends)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from workbench.campaign.importing import import_qrels, import_run
 from workbench.campaign.scoring import score_campaign
-from workbench.store.models import Document, Result, RunArrays, System
+from workbench.store.models import Document, RunArrays
 from workbench.store.run_arrays import load_stored_runs
 
 # ties on purpose: 1.00000002 and 1.00000001 are one float32 (docno descending breaks it)
@@ -62,26 +62,6 @@ def test_a_replaced_run_is_never_read_stale(db, tmp_path):
     after = score_campaign(db, ["P.1"], assessor="ann")
     assert before.value("A", "q1", "P_1") == 0.0  # b (grade 0) at rank 1
     assert after.value("A", "q1", "P_1") == 1.0  # c (grade 2) at rank 1
-
-
-def test_a_system_without_arrays_is_read_from_its_results(db, tmp_path):
-    """A database upgraded from before revision 0003 has results but no arrays."""
-    import_qrels(db, _write(tmp_path, "q.txt", QRELS), assessor="ann")
-    import_run(db, _write(tmp_path, "a.txt", RUN_A))
-    import_run(db, _write(tmp_path, "b.txt", RUN_A2.replace(" A\n", " B\n")))
-    measures = ["map", "P.1", "ndcg_cut.2", "bpref", "num_ret"]
-    with_arrays = score_campaign(db, measures, assessor="ann")
-    stored = _stored(db)
-    with db.write.begin() as s:
-        s.execute(delete(RunArrays).where(
-            RunArrays.system_id == select(System.id).where(System.tag == "A").scalar_subquery()))
-    assert _stored(db) == stored
-    without = score_campaign(db, measures, assessor="ann")
-    assert without.queries == with_arrays.queries and all(
-        (without.values[m] == with_arrays.values[m]).all() and (without.means[m] == with_arrays.means[m]).all()
-        for m in without.measures)
-    with db.read() as s:
-        assert s.scalar(select(Result.system_id).limit(1)) is not None
 
 
 def test_another_process_sees_a_run_imported_after_it_scored(db_url, tmp_path):

@@ -28,7 +28,7 @@ from workbench.store.models import (
     JudgmentEvent,
     PoolEntry,
     Query,
-    Result,
+    RunArrays,
     System,
 )
 from workbench.store.schema import check_database, current_revision, head_revision
@@ -78,7 +78,7 @@ def test_queries_documents_systems(sample):
         assert s.scalar(select(func.count()).select_from(Document).where(Document.text == "")) == 0
         assert set(s.scalars(select(System.tag))) == {"bm25", "tfidf", "qld", "doclen"}
         per_run = dict(
-            s.execute(select(System.tag, func.count()).join(Result).group_by(System.tag)).all()
+            s.execute(select(System.tag, RunArrays.n_rows).join(RunArrays)).all()
         )
         assert per_run == {tag: 10 * 100 for tag in ("bm25", "tfidf", "qld", "doclen")}
         assert s.scalar(select(Campaign.pool_depth)) == 15
@@ -166,16 +166,10 @@ def _ndcg10(runs: dict[str, list[tuple[str, str, float]]], qrels_rows) -> dict[s
 
 
 def test_system_quality_order_is_plausible(sample):
-    with sample.read() as s:
-        rows = s.execute(
-            select(System.tag, Query.ext_id, Document.ext_id, Result.score)
-            .join(System, System.id == Result.system_id)
-            .join(Query, Query.id == Result.query_id)
-            .join(Document, Document.id == Result.document_id)
-        ).all()
-    runs: dict[str, list] = {}
-    for tag, q, d, score in rows:
-        runs.setdefault(tag, []).append((q, d, score))
+    from tests.tui.factory import stored_runs
+
+    runs = {tag: [(q, d, score) for q, docs in per_query.items() for d, score in docs.items()]
+            for tag, per_query in stored_runs(sample).items()}
     ndcg = _ndcg10(runs, derive_qrels(sample, consensus="majority").rows())
     assert ndcg["bm25"] > ndcg["qld"] > ndcg["tfidf"] > ndcg["doclen"]
     assert ndcg["bm25"] - ndcg["doclen"] > 0.5

@@ -20,10 +20,9 @@ from workbench.store.models import (
     Document,
     PoolEntry,
     Query,
-    Result,
     System,
 )
-from workbench.store.run_arrays import fill_run_arrays
+from tests.stored_runs import write_results
 
 SYSTEM_TAG = "SECRETSYS"  # every system tag starts with it: the blind tests search for it
 MARKUP_TEXT = "Look: [bold]not bold[/bold] and [/x] and [link=http://x]click[/link] end."
@@ -103,12 +102,11 @@ def build_campaign(
                     results.append(
                         {
                             "system_id": S[si], "query_id": Q[qi], "document_id": D[di],
-                            "rank": rank, "score": float(depth - rank + 1) + rng.random() / 10,
+                            "score": float(depth - rank + 1) + rng.random() / 10,
                         }
                     )
                     pool[(qi, di)] = min(pool.get((qi, di), rank), rank)
-        s.execute(insert(Result), results)
-        fill_run_arrays(s)  # the arrays an import writes with its results
+        write_results(s, results)  # as an import stores them
         s.execute(
             insert(PoolEntry),
             [{"query_id": Q[q], "document_id": D[d], "best_rank": r} for (q, d), r in pool.items()],
@@ -138,15 +136,16 @@ def build_campaign(
 
 def stored_runs(db: Database) -> dict[str, dict[str, dict[str, float]]]:
     """tag -> query -> doc -> score, for oracles (pytrec_eval's run dict)."""
-    from workbench.store.models import Result as R
+    from workbench.store.run_arrays import load_stored_runs
 
     runs: dict[str, dict[str, dict[str, float]]] = {}
     with db.read() as s:
-        for tag, q, d, score in s.execute(
-            select(System.tag, Query.ext_id, Document.ext_id, R.score)
-            .join(System, System.id == R.system_id)
-            .join(Query, Query.id == R.query_id)
-            .join(Document, Document.id == R.document_id)
-        ):
-            runs.setdefault(tag, {}).setdefault(q, {})[d] = score
+        stored = load_stored_runs(s.connection())
+        qname = dict(s.execute(select(Query.id, Query.ext_id)).all())
+        dname = dict(s.execute(select(Document.id, Document.ext_id)).all())
+    for i, tag in enumerate(stored.tags):
+        a, b = stored.offsets[i], stored.offsets[i + 1]
+        for q, d, score in zip(stored.query_id[a:b].tolist(), stored.document_id[a:b].tolist(),
+                               stored.score[a:b].tolist()):
+            runs.setdefault(tag, {}).setdefault(qname[q], {})[dname[d]] = score
     return runs

@@ -16,6 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from workbench.metrics import correlation as corr
+from workbench.metrics.ranking import trec_order
 
 __all__ = ["ListRow", "ListComparison", "compare_lists", "ordered", "lists_from_db", "lists_from_run"]
 
@@ -72,13 +73,12 @@ def _nanmean(values: list[float]) -> float:
 
 
 def ordered(docnos, scores) -> list[str]:
-    """Documents in trec_eval's order: score descending, ties by docno descending."""
+    """Documents in trec_eval's order (metrics.ranking.trec_order: score descending as
+    float32, ties by docno descending), as eval and the stored runs order them."""
     docnos = np.asarray(docnos).astype(str)
-    scores = np.asarray(scores, dtype=np.float64)
     if docnos.size == 0:
         return []
-    rank = np.unique(docnos, return_inverse=True)[1].ravel()
-    order = np.lexsort((-rank, -scores))
+    order = trec_order(np.zeros(docnos.size, dtype=np.int64), scores, np.char.encode(docnos, "utf-8"))
     return docnos[order].tolist()
 
 
@@ -112,10 +112,8 @@ def lists_from_run(run) -> dict[str, list[str]]:
     docs = np.char.decode(run.docno, "utf-8") if run.docno.dtype.kind == "S" else np.asarray(run.docno).astype(str)
     if qids.size == 0:
         return {}
-    # One sort for every query: query, then score descending, then docno descending.
     q_keys, q_code = np.unique(qids, return_inverse=True)
-    d_rank = np.unique(docs, return_inverse=True)[1].ravel()
-    order = np.lexsort((-d_rank, -np.asarray(run.score, dtype=np.float64), q_code.ravel()))
+    order = trec_order(q_code.ravel(), run.score, np.char.encode(docs, "utf-8"))
     sorted_docs = docs[order]
     bounds = np.concatenate([[0], np.cumsum(np.bincount(q_code.ravel(), minlength=len(q_keys)))])
     return {
@@ -124,25 +122,15 @@ def lists_from_run(run) -> dict[str, list[str]]:
 
 
 def lists_from_db(db, system: str) -> dict[str, list[str]]:
-    """Per-query ordered lists of a stored system (by tag)."""
-    from sqlalchemy import select
-
+    """Per-query ordered lists of a stored system (by tag), as stored: trec_eval's order."""
     from workbench.errors import NotFoundError
-    from workbench.store.models import Document, Query, Result, System
+    from workbench.store.runs import ranked_lists
 
     with db.read() as s:
-        sid = s.scalar(select(System.id).where(System.tag == system))
-        if sid is None:
-            raise NotFoundError(f"unknown system {system!r}")
-        rows = s.execute(
-            select(Query.ext_id, Document.ext_id, Result.score)
-            .join(Query, Query.id == Result.query_id)
-            .join(Document, Document.id == Result.document_id)
-            .where(Result.system_id == sid)
-        ).all()
-    grouped: dict[str, tuple[list, list]] = {}
-    for q, d, score in rows:
-        docs, scores = grouped.setdefault(q, ([], []))
-        docs.append(d)
-        scores.append(score)
-    return {q: ordered(d, sc) for q, (d, sc) in grouped.items()}
+        lists = ranked_lists(s, system)
+    if lists is None:
+        raise NotFoundError(f"unknown system {system!r}")
+    queries = np.char.decode(lists.queries, "utf-8").tolist()
+    docnos = np.char.decode(lists.docnos, "utf-8")
+    bounds = lists.offsets.tolist()
+    return {q: docnos[bounds[i]:bounds[i + 1]].tolist() for i, q in enumerate(queries)}

@@ -27,12 +27,7 @@ def initialise(db: str | None) -> InitResult:
 
     engine = make_engine(db)
     try:
-        change = ensure_schema(engine, upgrade_older=True)
-        if change.state == "older":  # runs imported before revision 0003 get their arrays now
-            from workbench.store.run_arrays import fill_run_arrays
-
-            with Database.from_engine(engine).write.begin() as session:
-                fill_run_arrays(session)
+        change = ensure_schema(engine, upgrade_older=True)  # 0005 stores older runs as arrays
         return InitResult(
             engine.url.render_as_string(hide_password=True), change.state, change.before,
             current_revision(engine),

@@ -5,8 +5,9 @@ transaction, and any bad line raises InputError(file, line, reason) before the c
 nothing of that import is left behind. Imports run one at a time, on PostgreSQL too
 (SERIALIZED below), and wait for other writers as every write does (writing.py). Rows go
 in by batches of 10 000: executemany straight to the driver on SQLite, COPY on PostgreSQL
-(a 1 000 000-line run takes seconds, see bench/import_bench.py); external ids are mapped
-to integer ids through dicts loaded once per import.
+(store/bulk.py); a run is one row of arrays (store/run_arrays.py), so a 1 000 000-line run
+takes seconds (bench/import_bench.py); external ids are mapped to database ids as arrays read
+once per import (id_maps.py).
 
 Runs and qrels may name queries and documents the database does not know yet: empty stub
 rows are created for them (and counted in the summary), to be filled by a later
@@ -19,12 +20,11 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice, repeat
 
 import numpy as np
-from sqlalchemy import Connection, Table, bindparam, delete, func, insert, select, update
 
 from workbench.campaign.database import Database
+from workbench.campaign.id_maps import Column, IdMaps, column, plainly_valid
 from workbench.campaign.judging import get_or_create_assessor, scale_grades
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
@@ -34,8 +34,10 @@ from workbench.formats.topics import read_topics
 from workbench.metrics.encode import as_bytes
 from workbench.metrics.ranking import trec_order
 from workbench.names import check_name, first_invalid_id, id_problem
-from workbench.store.models import Document, Judgment, JudgmentEvent, Query, Result, System, utcnow
+from workbench.store.ext_ids import id_map, insert_texts, update_texts
+from workbench.store.imported_grades import GradeWriter, assessor_judgments
 from workbench.store.run_arrays import write_run_arrays
+from workbench.store.runs import create_system, run_size, system_id_of
 
 BATCH = 10_000
 
@@ -48,14 +50,6 @@ Progress = Callable[[str, int, int | None], None]
 # is missing (stub queries and documents, a run's system), which two imports at once would
 # both create (store/locking.py).
 SERIALIZED = "import"
-
-_QUERY: Table = Query.__table__  # type: ignore[assignment]
-_DOCUMENT: Table = Document.__table__  # type: ignore[assignment]
-_SYSTEM: Table = System.__table__  # type: ignore[assignment]
-_RESULT: Table = Result.__table__  # type: ignore[assignment]
-_JUDGMENT: Table = Judgment.__table__  # type: ignore[assignment]
-_EVENT: Table = JudgmentEvent.__table__  # type: ignore[assignment]
-
 
 @dataclass(frozen=True)
 class ImportSummary:
@@ -117,53 +111,6 @@ def _import_transaction(db: Database, progress: Progress, records: Callable[[], 
         progress("committing", done, done)
 
 
-def _batches(items: Iterable, size: int = BATCH) -> Iterator[list]:
-    it = iter(items)
-    while chunk := list(islice(it, size)):
-        yield chunk
-
-
-def _bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: list[tuple]) -> None:
-    """Insert plain tuples in the connection's transaction, the fastest way the driver has:
-    COPY on PostgreSQL (psycopg), executemany straight to the driver elsewhere.
-    SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3.4 s
-    of 8.5 s for a 1M-line run)."""
-    if not rows:
-        return
-    quote = conn.dialect.identifier_preparer.quote
-    names = ", ".join(quote(c) for c in columns)
-    if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
-        cursor = conn.connection.driver_connection.cursor()
-        with cursor.copy(f"COPY {quote(table.name)} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-        return
-    style = conn.dialect.paramstyle
-    if style not in ("qmark", "format", "pyformat"):
-        conn.execute(insert(table), [dict(zip(columns, row)) for row in rows])
-        return
-    mark = "?" if style == "qmark" else "%s"
-    conn.exec_driver_sql(
-        f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})",
-        rows,
-    )
-
-
-def _big_cache(conn: Connection) -> None:
-    """SQLite's default 2 MB page cache thrashes on million-row index inserts."""
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql("PRAGMA cache_size = -131072")  # 128 MB, this connection only
-
-
-def _id_map(conn: Connection, table: Table) -> dict[str, int]:
-    # the driver's plain tuples: SQLAlchemy Row objects cost ~2 us each, 0.4 s per 200 000 ids
-    result = conn.execute(select(table.c.ext_id, table.c.id))
-    try:
-        return dict(result.cursor.fetchall())
-    finally:
-        result.close()
-
-
 # --- queries and documents: streamed, upserted -------------------------------------------
 
 
@@ -171,7 +118,7 @@ def _upsert_stream(
     db: Database,
     kind: str,
     path: str,
-    table: Table,
+    table: str,
     records: Iterator,
     to_row: Callable[[object], dict],
     progress: Progress,
@@ -179,26 +126,13 @@ def _upsert_stream(
     """Insert new ext ids, overwrite known ones; one transaction for the whole file."""
     inserted = updated = count = 0
     with _import_transaction(db, progress, lambda: count) as session:
-        conn = session.connection()
-        _big_cache(conn)
-        known = _id_map(conn, table)
+        known = id_map(session, table)
         new: list[dict] = []
         changed: list[dict] = []
-        update_stmt = None
 
         def flush() -> None:
-            nonlocal update_stmt
-            if new:
-                conn.execute(insert(table), new)
-            if changed:
-                if update_stmt is None:
-                    cols = [k for k in changed[0] if k != "b_id"]
-                    update_stmt = (
-                        update(table)
-                        .where(table.c.id == bindparam("b_id"))
-                        .values({c: bindparam(c) for c in cols})
-                    )
-                conn.execute(update_stmt, changed)
+            insert_texts(session, table, new)
+            update_texts(session, table, changed)
             new.clear()
             changed.clear()
 
@@ -230,7 +164,7 @@ def import_queries(
     name = os.fspath(path)
     records = read_topics(name, format)
     return _upsert_stream(
-        db, "queries", name, _QUERY, records,
+        db, "queries", name, "query", records,
         lambda t: {"ext_id": t.id, "title": t.title, "description": t.description,
                    "narrative": t.narrative},
         progress or _no_progress,
@@ -245,7 +179,7 @@ def import_documents(
     name = os.fspath(path)
     records = read_documents(name, format)
     return _upsert_stream(
-        db, "documents", name, _DOCUMENT, records,
+        db, "documents", name, "document", records,
         lambda d: {"ext_id": d.id, "title": d.title, "text": d.text, "url": d.url},
         progress or _no_progress,
     )
@@ -254,59 +188,23 @@ def import_documents(
 # --- runs and qrels: parsed whole (arrays), then written -----------------------------------
 
 
-def _ensure(conn: Connection, table: Table, known: dict[str, int], wanted: Sequence[str]) -> int:
-    """Create stub rows for the ids in `wanted` that are not in `known`; add them to
-    `known`. Returns how many were created."""
-    missing = [x for x in wanted if x not in known]
-    if not missing:
-        return 0
-    before = conn.execute(select(func.coalesce(func.max(table.c.id), 0))).scalar_one()
-    if table is _QUERY:
-        columns, extra = ("ext_id", "title", "description", "narrative"), ("", "", "")
-    else:
-        columns, extra = ("ext_id", "title", "text", "url"), ("", "", None)
-    missing.sort()  # in key order: the unique index fills page after page
-    for chunk in _batches(missing):
-        _bulk_insert(conn, table, columns, [(x, *extra) for x in chunk])
-    last, above = conn.execute(
-        select(func.max(table.c.id), func.count()).where(table.c.id > before)
-    ).one()
-    if conn.dialect.name == "sqlite" and above == len(missing) and last == before + len(missing):
-        # SQLite gives a new INTEGER PRIMARY KEY max(id) + 1, and we hold the write lock:
-        # the stubs got before+1 ... before+k in insertion order.
-        known.update(zip(missing, range(before + 1, last + 1)))
-    else:
-        # Ids come from a sequence: everything above the old maximum is new (ours or
-        # another committed writer's, both correct mappings).
-        known.update((ext, id_) for ext, id_ in conn.execute(
-            select(table.c.ext_id, table.c.id).where(table.c.id > before)))
-    return len(missing)
+def _distinct(values) -> tuple[list[str], np.ndarray]:
+    """Distinct external ids in byte order, decoded, and each row's index among them."""
+    col = column(values)
+    return [b.decode("utf-8") for b in col.distinct.tolist()], col.codes
 
 
-def _distinct(values: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """Distinct external ids (decoded from the readers' byte arrays) and, for each
-    element, the index of its id in that list."""
-    uniq, inverse = np.unique(values, return_inverse=True)
-    ids = uniq.tolist()
-    if uniq.dtype.kind == "S":
-        ids = [b.decode("utf-8") for b in ids]
-    return ids, inverse.reshape(-1)
-
-
-def _check_ids(path: str, parsed, ids: list[str], inverse: np.ndarray, what: str) -> None:
+def _check_ids(path: str, parsed, values, what: str) -> None:
     """Ids that could not be written back (workbench.names: whitespace, control characters,
     a leading '#', longer than the column), named with the line of their first use."""
+    if plainly_valid(values):
+        return
+    ids, inverse = _distinct(values)
     bad = first_invalid_id(ids, what)
     if bad is not None:
         code, reason = bad
         first = int(np.flatnonzero(inverse == code)[0])
         raise InputError(path, _line_of(path, parsed, first), reason)
-
-
-def _int_ids(ids: list[str], inverse: np.ndarray, known: dict[str, int]) -> np.ndarray:
-    """Integer ids for every element (one dict lookup per distinct id)."""
-    mapped = np.fromiter((known[x] for x in ids), dtype=np.int64, count=len(ids))
-    return mapped[inverse]
 
 
 def _line_of(path: str, parsed, index: int) -> int | None:
@@ -397,12 +295,9 @@ class _ParsedRun:
 
     path: str
     tag: str
-    qid_u: list[str]
-    q_inv: np.ndarray
-    doc_u: list[str]
-    d_inv: np.ndarray
+    queries: Column
+    docno: np.ndarray  # S, one per row
     order: np.ndarray  # the rows in trec_eval's order (metrics.ranking.trec_order)
-    ranks: np.ndarray
     scores: np.ndarray
 
     @property
@@ -415,13 +310,12 @@ def _parse_run(path: str, name: str | None) -> _ParsedRun:
     if len(run.qid) == 0:
         raise InputError(path, None, "the run file has no results")
     tag = _run_tag(path, run, name)
-    qid_u, q_inv = _distinct(run.qid)
-    doc_u, d_inv = _distinct(run.docno)
-    _check_ids(path, run, qid_u, q_inv, "query id")
-    _check_ids(path, run, doc_u, d_inv, "document id")
+    _check_ids(path, run, run.qid, "query id")
+    _check_ids(path, run, run.docno, "document id")
+    queries, docno = column(run.qid), as_bytes(run.docno)
     scores = np.asarray(run.score, dtype=float)
-    order = trec_order(q_inv, scores, as_bytes(run.docno))
-    return _ParsedRun(path, tag, qid_u, q_inv, doc_u, d_inv, order, _ranks_of(q_inv, order), scores)
+    order = trec_order(queries.codes, scores, docno)
+    return _ParsedRun(path, tag, queries, docno, order, scores)
 
 
 def import_run(
@@ -437,7 +331,7 @@ def import_run(
     progress("reading", 0, None)
     run = _parse_run(os.fspath(path), name)
     with _import_transaction(db, progress, lambda: run.n) as session:
-        return _write_run(session, run, replace, _IdMaps(session.connection()), progress)
+        return _write_run(session, run, replace, IdMaps(session), progress)
 
 
 def import_runs(
@@ -460,70 +354,38 @@ def import_runs(
         progress("reading", i + 1, len(paths))
     total = sum(run.n for run in runs)
     with _import_transaction(db, progress, lambda: total) as session:
-        maps = _IdMaps(session.connection())
+        maps = IdMaps(session)
         return [_write_run(session, run, replace, maps, progress) for run in runs]
 
 
-class _IdMaps:
-    """The campaign's query and document ids by external id, read once per transaction and
-    kept up to date as stubs are created."""
-
-    def __init__(self, conn: Connection) -> None:
-        _big_cache(conn)
-        self.queries = _id_map(conn, _QUERY)
-        self.documents = _id_map(conn, _DOCUMENT)
-
-
-def _write_run(session, run: _ParsedRun, replace: bool, maps: _IdMaps,
+def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
                progress: Progress) -> ImportSummary:
-    """Write one checked run in the caller's transaction: its system, stubs, results and
-    stored arrays."""
-    conn = session.connection()
+    """Write one checked run in the caller's transaction: its system, stubs and stored
+    arrays (the one copy of a run)."""
     path, tag, n = run.path, run.tag, run.n
     replaced = 0
-    system_id = conn.execute(select(_SYSTEM.c.id).where(_SYSTEM.c.tag == tag)).scalar()
+    system_id = system_id_of(session, tag)
     if system_id is not None:
-        replaced = conn.execute(
-            select(func.count()).select_from(_RESULT).where(_RESULT.c.system_id == system_id)
-        ).scalar_one()
+        replaced = run_size(session, system_id)
         if not replace:
             raise InputError(
                 path, None,
                 f"run {tag!r} is already imported ({_n(replaced, 'result', 'results')}); pass --replace to "
                 "replace it, or --name to import it under another tag",
             )
-        conn.execute(delete(_RESULT).where(_RESULT.c.system_id == system_id))
     else:
-        system_id = conn.execute(
-            insert(_SYSTEM).values(tag=tag, description="").returning(_SYSTEM.c.id)
-        ).scalar_one()
-    stub_q = _ensure(conn, _QUERY, maps.queries, run.qid_u)
-    stub_d = _ensure(conn, _DOCUMENT, maps.documents, run.doc_u)
-    q_ids = _int_ids(run.qid_u, run.q_inv, maps.queries)
-    d_ids = _int_ids(run.doc_u, run.d_inv, maps.documents)
-    # Insert in primary-key order: appends to the B-tree instead of random page writes.
-    order = np.argsort(q_ids * (int(d_ids.max()) + 1) + d_ids, kind="stable")
-    columns = ("system_id", "query_id", "document_id", "rank", "score")
-    for start in range(0, n, BATCH):
-        rows = order[start:start + BATCH]
-        _bulk_insert(conn, _RESULT, columns, list(zip(
-            [system_id] * len(rows), q_ids[rows].tolist(), d_ids[rows].tolist(),
-            run.ranks[rows].tolist(), run.scores[rows].tolist(),
-        )))
-        progress("writing", min(start + BATCH, n), n)
-    # the same order, its queries regrouped by database id (as the stored arrays keep them)
+        system_id = create_system(session, tag)
+    q_ids, stub_q = maps.ids("query", run.queries.distinct)
+    q_ids = q_ids[run.queries.codes]
+    d_ids, stub_d = maps.ids("document", run.docno)
+    # trec_eval's order, its queries regrouped by database id (as the stored arrays keep them)
     stored = run.order[np.argsort(q_ids[run.order], kind="stable")]
     write_run_arrays(session, system_id, q_ids[stored], d_ids[stored], run.scores[stored])
+    progress("writing", n, n)
     return ImportSummary(
         "run", path, n, inserted=n, stub_queries=stub_q, stub_documents=stub_d,
-        n_queries=len(run.qid_u), tag=tag, replaced=replaced,
+        n_queries=len(run.queries.distinct), tag=tag, replaced=replaced,
     )
-
-
-_JUDGMENT_COLUMNS = ("query_id", "document_id", "assessor_id", "grade", "note", "seconds",
-                     "created_at", "updated_at")
-_EVENT_COLUMNS = ("query_id", "document_id", "assessor_id", "kind", "old_grade", "new_grade",
-                  "note", "seconds", "reverts_event_id", "created_at")
 
 
 def import_qrels(
@@ -557,22 +419,15 @@ def import_qrels(
                 f"({', '.join(str(g) for g in allowed)})",
             )
         aid = get_or_create_assessor(session, assessor)
-        conn = session.connection()
-        _big_cache(conn)
-        queries, documents = _id_map(conn, _QUERY), _id_map(conn, _DOCUMENT)
-        qid_u, q_inv = _distinct(qrels.qid)
-        doc_u, d_inv = _distinct(qrels.docno)
-        _check_ids(path, qrels, qid_u, q_inv, "query id")
-        _check_ids(path, qrels, doc_u, d_inv, "document id")
-        stub_q = _ensure(conn, _QUERY, queries, qid_u)
-        stub_d = _ensure(conn, _DOCUMENT, documents, doc_u)
-        q_ids = _int_ids(qid_u, q_inv, queries)
-        d_ids = _int_ids(doc_u, d_inv, documents)
+        _check_ids(path, qrels, qrels.qid, "query id")
+        _check_ids(path, qrels, qrels.docno, "document id")
+        queries = column(qrels.qid)
+        maps = IdMaps(session)
+        q_ids, stub_q = maps.ids("query", queries.distinct)
+        q_ids = q_ids[queries.codes]
+        d_ids, stub_d = maps.ids("document", as_bytes(qrels.docno))
         # The assessor's current judgments, matched to the file's rows by (query, document).
-        ex = np.array(conn.execute(
-            select(_JUDGMENT.c.query_id, _JUDGMENT.c.document_id, _JUDGMENT.c.grade,
-                   _JUDGMENT.c.id).where(_JUDGMENT.c.assessor_id == aid)
-        ).all(), dtype=np.int64).reshape(-1, 4)
+        ex = assessor_judgments(session, aid)
         width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0))) + 1
         keys = q_ids * width + d_ids
         ex_keys = ex[:, 0] * width + ex[:, 1]
@@ -592,41 +447,14 @@ def import_qrels(
         is_new, is_change = is_new[by_key], is_change[by_key]
         old_grade, old_id = old_grade[by_key], old_id[by_key]
 
-        now = utcnow()
-        # Rows go to the driver as plain tuples: render the time as the column type would.
-        to_db = _JUDGMENT.c.created_at.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
-        stamp = to_db(now) if to_db else now
-        change_stmt = (
-            update(_JUDGMENT)
-            .where(_JUDGMENT.c.id == bindparam("b_id"))
-            .values(grade=bindparam("b_grade"), updated_at=now)
-        )
+        writer = GradeWriter(session, aid, note)
         for start in range(0, n, BATCH):
             part = slice(start, min(start + BATCH, n))
-            q, d, g = q_ids[part], d_ids[part], rel[part]
-            fresh, change = is_new[part], is_change[part]
-            k = int(fresh.sum())
-            _bulk_insert(conn, _JUDGMENT, _JUDGMENT_COLUMNS, list(zip(
-                q[fresh].tolist(), d[fresh].tolist(), repeat(aid, k), g[fresh].tolist(),
-                repeat("", k), repeat(0.0, k), repeat(stamp, k), repeat(stamp, k),
-            )))
-            if change.any():
-                conn.execute(change_stmt, [
-                    {"b_id": j, "b_grade": v}
-                    for j, v in zip(old_id[part][change].tolist(), g[change].tolist())
-                ])
-            # One event per written row: `set` for new, `change` otherwise.
-            written = fresh | change
-            m = int(written.sum())
-            kinds = np.where(fresh[written], "set", "change").tolist()
-            olds = [None if f else o for f, o in zip(fresh[written].tolist(), old_grade[part][written].tolist())]
-            _bulk_insert(conn, _EVENT, _EVENT_COLUMNS, list(zip(
-                q[written].tolist(), d[written].tolist(), repeat(aid, m), kinds, olds,
-                g[written].tolist(), repeat(note, m), repeat(0.0, m), repeat(None, m), repeat(stamp, m),
-            )))
+            writer.write(q_ids[part], d_ids[part], rel[part], is_new[part], is_change[part],
+                         old_grade[part], old_id[part])
             progress("writing", part.stop, n)
         progress("writing", n, n)
     return ImportSummary(
         "qrels", path, n, inserted=inserted, updated=updated, unchanged=unchanged,
-        stub_queries=stub_q, stub_documents=stub_d, n_queries=len(qid_u), assessor=assessor,
+        stub_queries=stub_q, stub_documents=stub_d, n_queries=len(queries.distinct), assessor=assessor,
     )

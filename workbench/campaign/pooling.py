@@ -27,20 +27,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from sqlalchemy import func, insert, select, update
-
 from workbench.campaign.database import Database
 from workbench.campaign.judging import get_or_create_assessor
 from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.names import check_name
-from workbench.store.models import (
-    Assessor,
-    Assignment,
-    Campaign,
-    Document,
-    PoolEntry,
-    Query,
+from workbench.store.pools import (
+    add_assignments,
+    add_pool_entries,
+    assignments_of,
+    pool_best_ranks,
+    pool_documents,
+    pool_sizes,
+    query_names,
+    queue_sizes,
+    queue_sizes_by_name,
+    record_pool_depth,
 )
 from workbench.store.run_arrays import load_stored_runs
 
@@ -136,12 +138,7 @@ def build_pool(
         system_index = np.repeat(np.arange(len(runs.tags)), np.diff(runs.offsets))
         q, d, best = top_k_pairs(system_index, runs.query_id, runs.document_id, depth)
 
-        existing = {
-            (qid, did): rank
-            for qid, did, rank in session.execute(
-                select(PoolEntry.query_id, PoolEntry.document_id, PoolEntry.best_rank)
-            )
-        }
+        existing = pool_best_ranks(session)
         new_rows, better = [], []
         for qid, did, rank in zip(q.tolist(), d.tolist(), best.tolist()):
             old = existing.get((qid, did))
@@ -149,21 +146,9 @@ def build_pool(
                 new_rows.append({"query_id": qid, "document_id": did, "best_rank": rank})
             elif rank < old:
                 better.append({"query_id": qid, "document_id": did, "best_rank": rank})
-        if new_rows:
-            session.execute(insert(PoolEntry), new_rows)
-        if better:
-            session.execute(update(PoolEntry), better)
-        campaign = session.get(Campaign, 1)
-        if campaign is not None:  # the pool never shrinks, so neither does its depth
-            campaign.pool_depth = max(depth, campaign.pool_depth) if existing else depth
-        per_query = dict(
-            session.execute(
-                select(Query.ext_id, func.count())
-                .join(PoolEntry, PoolEntry.query_id == Query.id)
-                .group_by(Query.ext_id)
-                .order_by(Query.ext_id)
-            ).all()
-        )
+        add_pool_entries(session, new_rows, better)
+        record_pool_depth(session, depth, had_pool=bool(existing))
+        per_query = pool_sizes(session)
     return PoolSummary(
         depth=depth,
         n_queries=len(per_query),
@@ -281,14 +266,10 @@ def assign(
 
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as session:
         ids = {name: get_or_create_assessor(session, name) for name in names}
-        qname = dict(session.execute(select(Query.id, Query.ext_id)).all())
+        qname = query_names(session)
         pool: dict[int, list[int]] = defaultdict(list)
         dname: dict[int, str] = {}
-        for qid, did, ext in session.execute(
-            select(PoolEntry.query_id, PoolEntry.document_id, Document.ext_id).join(
-                Document, Document.id == PoolEntry.document_id
-            )
-        ):
+        for qid, did, ext in pool_documents(session):
             pool[qid].append(did)
             dname[did] = ext
         did_of = {v: k for k, v in dname.items()}
@@ -297,12 +278,7 @@ def assign(
         taken: dict[int, set[int]] = defaultdict(set)
         has: dict[tuple[int, int], set[int]] = defaultdict(set)
         next_pos: dict[tuple[int, int], int] = {}
-        for aid, qid, did, pos in session.execute(
-            select(
-                Assignment.assessor_id, Assignment.query_id, Assignment.document_id,
-                Assignment.position,
-            ).where(Assignment.assessor_id.in_(list(ids.values())))
-        ):
+        for aid, qid, did, pos in assignments_of(session, list(ids.values())):
             taken[qid].add(did)
             has[(aid, qid)].add(did)
             next_pos[(aid, qid)] = max(next_pos.get((aid, qid), 0), pos + 1)
@@ -351,17 +327,8 @@ def assign(
                     for i, (doc, is_repeat) in enumerate(items)
                 )
                 added[name] += len(items)
-        if rows:
-            session.execute(insert(Assignment), rows)
-
-        counts = {
-            (aid, rep): n
-            for aid, rep, n in session.execute(
-                select(Assignment.assessor_id, Assignment.repeat, func.count())
-                .where(Assignment.assessor_id.in_(list(ids.values())))
-                .group_by(Assignment.assessor_id, Assignment.repeat)
-            )
-        }
+        add_assignments(session, rows)
+        counts = queue_sizes(session, list(ids.values()))
     return [
         AssessorQueue(
             assessor=name,
@@ -393,11 +360,7 @@ def _choose_repeats(
 def queue_counts(db: Database) -> dict[str, tuple[int, int]]:
     """assessor name -> (assigned items, hidden repeats), for every assessor with a queue."""
     with db.read() as session:
-        rows = session.execute(
-            select(Assessor.name, Assignment.repeat, func.count())
-            .join(Assignment, Assignment.assessor_id == Assessor.id)
-            .group_by(Assessor.name, Assignment.repeat)
-        ).all()
+        rows = queue_sizes_by_name(session)
     out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for name, rep, n in rows:
         out[name][1 if rep else 0] += n

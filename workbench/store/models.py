@@ -103,31 +103,11 @@ class System(Base):
     description: Mapped[str] = mapped_column(Text, default="")
 
 
-class Result(Base):
-    """One line of a run: system returned document for query at rank with score."""
-
-    __tablename__ = "result"
-
-    system_id: Mapped[int] = mapped_column(
-        ForeignKey("system.id", ondelete="CASCADE"), primary_key=True
-    )
-    query_id: Mapped[int] = mapped_column(
-        ForeignKey("query.id", ondelete="CASCADE"), primary_key=True
-    )
-    document_id: Mapped[int] = mapped_column(
-        ForeignKey("document.id", ondelete="CASCADE"), primary_key=True
-    )
-    rank: Mapped[int] = mapped_column(Integer)
-    score: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index("ix_result_query_system", "query_id", "system_id"),)
-
-
 class RunArrays(Base):
     """A system's results as arrays, in trec_eval's order (query, score desc as float32,
-    docno desc): what scoring reads instead of the `result` rows. Written in the same
-    transaction as the results (store/run_arrays.py), so it is never stale; a system
-    without a row (a database from before revision 0003) is read from `result`."""
+    docno desc): the one stored copy of a run (store/run_arrays.py). Since revision 0005
+    there is no row per result: runs do not change after import, and every reader wants
+    them whole, as arrays."""
 
     __tablename__ = "run_arrays"
 

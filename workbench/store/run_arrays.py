@@ -1,13 +1,11 @@
-"""Stored runs as arrays: written with the results, read by scoring without a row per result.
+"""Stored runs as arrays: one `run_arrays` row per system, the only copy of its run.
 
-Runs do not change after import, so each system's results are also kept as one
-`run_arrays` row: query ids, document ids and scores as little-endian blobs, already in
-trec_eval's order (metrics.ranking.trec_order). `write_run_arrays` is called in the
-transaction that writes the system's results (importing.import_run, the one writer of
-`result`), so the row can never be stale; a system
-without one (a database upgraded from before revision 0003) is read from `result` instead.
-Reading 100 runs of depth 1 000 x 50 queries this way takes a fraction of the 5 M-row
-SELECT it replaces.
+Runs do not change after import, so each system's results are kept as one row: query ids,
+document ids and scores as little-endian blobs, already in trec_eval's order
+(metrics.ranking.trec_order). Reading 100 runs of depth 1 000 x 50 queries this way takes a
+fraction of the 5 M-row SELECT of the `result` table it replaced (dropped by revision 0005,
+which filled the arrays of older runs from it); writing them costs one row per run instead
+of one B-tree insert per result (~4 s per million rows).
 """
 
 from __future__ import annotations
@@ -20,10 +18,9 @@ from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from workbench.metrics.ranking import trec_order
-from workbench.store.models import Document, Query, Result, RunArrays, System
+from workbench.store.models import Document, Query, RunArrays, System
 
 ENCODING = 1  # int32 query ids, int32 document ids, float64 scores, little-endian
-_FETCH = 100_000  # result rows per fetch when reading `result`
 
 
 @dataclass(frozen=True)
@@ -65,38 +62,23 @@ def query_names(conn: Connection) -> IdNames:
     return id_names(conn, Query)
 
 
-def _result_rows(conn: Connection, system_ids: list[int] | None):
-    """(system, query, document, score) arrays of `result`, for some systems or all."""
-    stmt = select(Result.system_id, Result.query_id, Result.document_id, Result.score)
-    if system_ids is not None:
-        stmt = stmt.where(Result.system_id.in_(system_ids))
-    result = conn.execute(stmt)
-    cursor = result.cursor  # plain tuples: numpy reads them much faster than Row objects
-    chunks = []
-    while rows := cursor.fetchmany(_FETCH):
-        chunks.append(np.array(rows, dtype=np.float64).reshape(-1, 4))
-    result.close()
-    data = np.concatenate(chunks) if chunks else np.empty((0, 4))
-    sid, qid, did = (data[:, c].astype(np.int64) for c in range(3))
-    return sid, qid, did, data[:, 3].copy()
-
-
-def _in_trec_order(sid, qid, did, score, docs: IdNames):
-    """Rows sorted by system, then trec_eval's order within each system."""
-    # One trec_order call over (system, query) groups: the group key is the query of
-    # each system, so each system's queries stay together and in query id order.
-    group = (sid << np.int64(32)) | qid
-    order = trec_order(group, score, docs.of(did))
-    return sid[order], qid[order], did[order], score[order]
-
-
 def write_run_arrays(session: Session, system_id: int, query_id, document_id, score) -> None:
-    """(Re)write one system's arrays from the results just written for it, given in
-    trec_eval's order grouped by query id (database ids): call it in that same transaction."""
+    """(Re)write one system's run, given in trec_eval's order grouped by query id
+    (database ids)."""
     session.execute(delete(RunArrays).where(RunArrays.system_id == system_id))
     session.execute(insert(RunArrays), [_row(
         system_id, np.asarray(query_id), np.asarray(document_id), np.asarray(score, dtype=np.float64),
     )])
+
+
+def write_run(session: Session, system_id: int, query_id, document_id, score) -> None:
+    """(Re)write one system's run from results in any order (database ids): put here in
+    trec_eval's order, ties by the documents' external ids, queries by database id."""
+    query_id = np.asarray(query_id, dtype=np.int64)
+    document_id = np.asarray(document_id, dtype=np.int64)
+    score = np.asarray(score, dtype=np.float64)
+    order = trec_order(query_id, score, id_names(session.connection(), Document).of(document_id))
+    write_run_arrays(session, system_id, query_id[order], document_id[order], score[order])
 
 
 def _row(system_id: int, query_id: np.ndarray, document_id: np.ndarray, score: np.ndarray) -> dict:
@@ -124,27 +106,8 @@ def runs_token(conn: Connection) -> tuple[int, int, int]:
     return int(n_systems), int(n_arrays), int(generations)
 
 
-def fill_run_arrays(session: Session) -> int:
-    """Write the arrays of every system that has none (a database upgraded from before
-    revision 0003; `workbench init` calls it). Returns how many systems were filled."""
-    conn = session.connection()
-    have = select(RunArrays.system_id).where(RunArrays.encoding == ENCODING)
-    missing = [sid for (sid,) in conn.execute(select(System.id).where(System.id.not_in(have)))]
-    if not missing:
-        return 0
-    session.execute(delete(RunArrays).where(RunArrays.system_id.in_(missing)))
-    sid, qid, did, score = _result_rows(conn, missing)
-    docs = id_names(conn, Document)
-    sid, qid, did, score = _in_trec_order(sid, qid, did, score, docs)
-    for s in missing:
-        a, b = np.searchsorted(sid, [s, s + 1])
-        session.execute(insert(RunArrays), [_row(s, qid[a:b], did[a:b], score[a:b])])
-    return len(missing)
-
-
 def load_stored_runs(conn: Connection) -> StoredRuns:
-    """Every system's results in trec_eval's order: from `run_arrays`, and from `result`
-    for systems without a current row."""
+    """Every system's results in trec_eval's order (a system without arrays has none)."""
     systems = conn.execute(select(System.id, System.tag).order_by(System.id)).all()
     blobs = {
         r.system_id: r
@@ -154,12 +117,6 @@ def load_stored_runs(conn: Connection) -> StoredRuns:
         )
         if r.encoding == ENCODING
     }
-    missing = [sid for sid, _ in systems if sid not in blobs]
-    fallback = None
-    if missing:
-        sid, qid, did, score = _result_rows(conn, missing)
-        fallback = (_in_trec_order(sid, qid, did, score, id_names(conn, Document)) if sid.size
-                    else (sid, qid, did, score))
     parts_q, parts_d, parts_s, sizes = [], [], [], []
     for sid, _ in systems:
         if sid in blobs:
@@ -168,9 +125,7 @@ def load_stored_runs(conn: Connection) -> StoredRuns:
             d = np.frombuffer(b.document_ids, dtype="<i4")
             s = np.frombuffer(b.scores, dtype="<f8")
         else:
-            fs = fallback[0]
-            a, e = np.searchsorted(fs, [sid, sid + 1])
-            q, d, s = fallback[1][a:e], fallback[2][a:e], fallback[3][a:e]
+            q, d, s = np.empty(0, "<i4"), np.empty(0, "<i4"), np.empty(0, "<f8")
         parts_q.append(q)
         parts_d.append(d)
         parts_s.append(s)
@@ -189,5 +144,5 @@ def load_stored_runs(conn: Connection) -> StoredRuns:
     )
 
 
-__all__ = ["ENCODING", "IdNames", "StoredRuns", "fill_run_arrays", "id_names", "load_stored_runs",
-           "query_names", "runs_token", "write_run_arrays"]
+__all__ = ["ENCODING", "IdNames", "StoredRuns", "id_names", "load_stored_runs",
+           "query_names", "runs_token", "write_run", "write_run_arrays"]

@@ -97,6 +97,8 @@ LEGACY_TABLES = frozenset({
     "alembic_version", "adjudication", "assessor", "assignment", "campaign", "document",
     "judgment", "judgment_event", "pool_entry", "query", "result", "scale_level", "system",
 })
+# Tables of the first schema that a later revision dropped: `result` (0005, runs as arrays only).
+DROPPED_TABLES = frozenset({"result"})
 _ESSENTIAL = frozenset({"alembic_version", "campaign"})
 # pg_advisory_lock(class, key): the class keeps our keys apart from other advisory locks,
 # the key is the schema, so that campaigns in different schemas do not wait for each other.
@@ -279,13 +281,13 @@ def _classify(survey: _Survey, where: str, *, allow_older: bool) -> str:
         raise not_ours(f"it holds {_few(survey.others)} and no workbench tables")
     if "alembic_version" not in tables:
         raise not_ours("it has tables but no workbench schema version")
-    # Marked: ours. Unmarked (made before the mark): every table of the first schema and
-    # none that the workbench does not make (later revisions only add tables).
+    # Marked: ours. Unmarked (made before the mark): every table of the first schema that
+    # no later revision dropped, and none that the workbench does not make.
     foreign = sorted(tables - workbench_tables() - LEGACY_TABLES)
     if survey.marked:
         ours = _ESSENTIAL <= tables
     else:
-        ours = LEGACY_TABLES <= tables and not foreign
+        ours = LEGACY_TABLES - DROPPED_TABLES <= tables and not foreign
     if not ours:
         raise not_ours(
             f"it has tables the workbench does not make: {_few(foreign)}" if foreign

@@ -1,0 +1,59 @@
+"""Bulk writes for imports: rows straight to the driver, the fastest way each backend has.
+
+COPY on PostgreSQL (psycopg), executemany through the raw DBAPI connection on SQLite:
+SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3.4 s of
+8.5 s for a 1 M-line run). Rows are plain tuples in the given column order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, Table, insert, select
+
+
+def bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: list[tuple]) -> None:
+    """Insert `rows` in the connection's transaction."""
+    if not rows:
+        return
+    quote = conn.dialect.identifier_preparer.quote
+    names = ", ".join(quote(c) for c in columns)
+    if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor.copy(f"COPY {quote(table.name)} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    style = conn.dialect.paramstyle
+    if style not in ("qmark", "format", "pyformat"):
+        conn.execute(insert(table), [dict(zip(columns, row)) for row in rows])
+        return
+    mark = "?" if style == "qmark" else "%s"
+    conn.exec_driver_sql(
+        f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})",
+        rows,
+    )
+
+
+def big_cache(conn: Connection) -> None:
+    """SQLite's default 2 MB page cache thrashes on million-row index inserts."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("PRAGMA cache_size = -131072")  # 128 MB, this connection only
+
+
+def plain_rows(conn: Connection, stmt) -> list[tuple]:
+    """All rows of `stmt` as the driver's plain tuples: SQLAlchemy Row objects cost ~2 us
+    each, 0.4 s per 200 000 ids."""
+    result = conn.execute(stmt)
+    try:
+        return result.cursor.fetchall()
+    finally:
+        result.close()
+
+
+def ext_id_map(conn: Connection, table: Table) -> dict[str, int]:
+    """external id -> database id of every row of `table` (query or document)."""
+    return dict(plain_rows(conn, select(table.c.ext_id, table.c.id)))
+
+
+__all__ = ["big_cache", "bulk_insert", "ext_id_map", "plain_rows"]
