@@ -16,16 +16,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from itertools import chain
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
 from workbench.errors import NotFoundError, UsageError
-from workbench.store.models import Adjudication, Assessor, Document, Judgment, Query
+from workbench.store import external_ids
+from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
+
+if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
+    from workbench.store.database import Session
 
 CONSENSUS_METHODS = ("majority", "mean", "adjudicated")
 
@@ -69,39 +71,12 @@ def mean_grade(grades: Iterable[int]) -> int:
     return (2 * total + n) // (2 * n)
 
 
-def _judgment_rows(
-    session: Session, assessor_id: int | None, queries: Iterable[str] | None
-) -> list[tuple[str, str, int]]:
-    stmt = (
-        select(Query.ext_id, Document.ext_id, Judgment.grade)
-        .join(Query, Query.id == Judgment.query_id)
-        .join(Document, Document.id == Judgment.document_id)
-    )
-    if assessor_id is not None:
-        stmt = stmt.where(Judgment.assessor_id == assessor_id)
-    if queries is not None:
-        stmt = stmt.where(Query.ext_id.in_(list(queries)))
-    return [tuple(r) for r in session.execute(stmt)]
-
-
 def assessor_rows(
     session: Session, assessor: str, queries: Iterable[str] | None = None
 ) -> list[tuple[str, str, int]]:
     """(qid, docno, grade) rows of one assessor's current grades, in `session`."""
-    stmt = (
-        select(Query.ext_id, Document.ext_id, Judgment.grade)
-        .join(Query, Query.id == Judgment.query_id)
-        .join(Document, Document.id == Judgment.document_id)
-        .join(Assessor, Assessor.id == Judgment.assessor_id)
-        .where(Assessor.name == assessor)
-    )
-    if queries is not None:
-        stmt = stmt.where(Query.ext_id.in_(list(queries)))
-    rows = [tuple(r) for r in session.execute(stmt)]
-    # One query on the hot path (the live panel); the existence check only when empty.
-    if not rows and session.scalar(select(Assessor.id).where(Assessor.name == assessor)) is None:
-        raise NotFoundError(f"unknown assessor {assessor!r}")
-    return rows
+    qi, di, g = qrels_ids(session, assessor=assessor, query_ids=_query_ids(session, queries))
+    return _named_rows(session, qi, di, g)
 
 
 def consensus_rows(
@@ -112,21 +87,21 @@ def consensus_rows(
     Computed on integer arrays (a million judgments in well under a second): the grades
     are fetched as (query id, document id, grade) and combined per item with numpy; the
     rules are majority_grade's and mean_grade's exactly (tested against them)."""
-    query_ids = None
-    if queries is not None:
-        query_ids = list(session.scalars(select(Query.id).where(Query.ext_id.in_(list(queries)))))
-    qi, di, g = qrels_ids(session, consensus=method, query_ids=query_ids)
+    qi, di, g = qrels_ids(session, consensus=method, query_ids=_query_ids(session, queries))
+    return _named_rows(session, qi, di, g)
+
+
+def _query_ids(session: Session, queries: Iterable[str] | None) -> list[int] | None:
+    return None if queries is None else external_ids.query_ids(session, queries)
+
+
+def _named_rows(session: Session, qi: np.ndarray, di: np.ndarray, g: np.ndarray):
+    """(qid, docno, grade) rows of database-id arrays."""
     if qi.size == 0:
         return []
-    qext = _ext_ids(session, Query, qi)
-    dext = _ext_ids(session, Document, di)
+    qext = external_ids.query_ext_ids(session, qi)
+    dext = external_ids.document_ext_ids(session, di)
     return list(zip(qext.tolist(), dext.tolist(), g.tolist()))
-
-
-def _int_columns(rows) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Three int64 columns from rows of three integers (np.array on Row objects is slow)."""
-    a = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=3 * len(rows)).reshape(-1, 3)
-    return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy()
 
 
 def combine_grades(qi: np.ndarray, di: np.ndarray, g: np.ndarray, method: str):
@@ -178,29 +153,6 @@ def _override(qi, di, g, aq, ad, ag):
     return qi[order], di[order], g[order]
 
 
-_IN_LIST = 30_000  # ids per IN (...) list: under SQLite's bound-variable limit
-
-
-def _ext_ids(session: Session, table, ids: np.ndarray) -> np.ndarray:
-    """The external id of each internal id in `ids` (an object array of str).
-
-    Few ids: looked up with IN lists. Many (a whole campaign): every id that has a
-    judgment or an adjudication, in one query (long IN lists cost more to bind than to run)."""
-    wanted = np.unique(ids)
-    if wanted.size > _IN_LIST:
-        col = "query_id" if table is Query else "document_id"
-        among = select(getattr(Judgment, col)).union(select(getattr(Adjudication, col)))
-    else:
-        among = wanted.tolist()
-    pairs = session.connection().execute(select(table.id, table.ext_id).where(table.id.in_(among))).all()
-    known = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
-    ext = np.empty(len(pairs), dtype=object)
-    ext[:] = [p[1] for p in pairs]
-    order = np.argsort(known)
-    known, ext = known[order], ext[order]
-    return ext[np.searchsorted(known, ids)]
-
-
 def qrels_ids(
     session: Session,
     *,
@@ -212,30 +164,21 @@ def qrels_ids(
     (an assessor's grades or a consensus, default majority): what scoring reads."""
     if assessor is not None and consensus is not None:
         raise UsageError("give either an assessor or a consensus, not both")
-    conn = session.connection()
     if assessor is not None:
-        aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
+        aid = external_ids.assessor_id(session, assessor)
         if aid is None:
             raise NotFoundError(f"unknown assessor {assessor!r}")
-        stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade).where(
-            Judgment.assessor_id == aid
-        )
-        if query_ids is not None:
-            stmt = stmt.where(Judgment.query_id.in_(query_ids))
-        return _int_columns(conn.execute(stmt).all())
+        own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
+        return own.query_id, own.document_id, own.grade
     method = "majority" if consensus is None else consensus
     if method not in CONSENSUS_METHODS:
         raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
-
-    def ids_stmt(table):
-        stmt = select(table.query_id, table.document_id, table.grade)
-        return stmt if query_ids is None else stmt.where(table.query_id.in_(query_ids))
-
-    qi, di, g = _int_columns(conn.execute(ids_stmt(Judgment)).all())
-    qi, di, g = combine_grades(qi, di, g, "mean" if method == "mean" else "majority")
+    every = judgment_grades(session, query_ids=query_ids)
+    qi, di, g = combine_grades(every.query_id, every.document_id, every.grade,
+                               "mean" if method == "mean" else "majority")
     if method == "adjudicated":
-        aq, ad, ag = _int_columns(conn.execute(ids_stmt(Adjudication)).all())
-        qi, di, g = _override(qi, di, g, aq, ad, ag)
+        final = adjudicated_grades(session, query_ids=query_ids)
+        qi, di, g = _override(qi, di, g, final.query_id, final.document_id, final.grade)
     return qi, di, g
 
 
