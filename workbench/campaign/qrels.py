@@ -1,15 +1,16 @@
 """Qrels derived from the stored judgments, as plain arrays (qid, docno, rel).
 
 Sources (the names `workbench score`, `export qrels` and the lead screens use):
-- an assessor's own current grades (`assessor_qrels`);
-- a consensus over every assessor's current grades (`consensus_qrels`):
+- an assessor's own current grades;
+- a consensus over every assessor's current grades:
   - ``majority``: the most frequent grade of the item; a tie goes to the LOWER of the tied
     grades (a cautious choice: two judges saying 1 and 3 give 1, never an inflated 3);
   - ``mean``: the mean grade rounded half up (1.5 -> 2, 2.5 -> 3), i.e. floor(mean + 0.5);
   - ``adjudicated``: a lead's Adjudication grade where there is one, else the majority.
 
 Only `judgment` rows count: `repeat` events (self-consistency checks) never change qrels.
-Rows come out sorted by (query ext id, document ext id), so output is deterministic.
+`qrels_ids` gives database ids (what scoring reads); `qrels_arrays` external ids, sorted by
+(query ext id, document ext id), so output is deterministic.
 """
 
 from __future__ import annotations
@@ -43,15 +44,6 @@ class QrelsArrays:
     def __len__(self) -> int:
         return len(self.rel)
 
-    @classmethod
-    def from_rows(cls, rows: Iterable[tuple[str, str, int]]) -> "QrelsArrays":
-        rows = sorted(rows)
-        return cls(
-            np.array([r[0] for r in rows], dtype=object),
-            np.array([r[1] for r in rows], dtype=object),
-            np.array([r[2] for r in rows], dtype=np.int64),
-        )
-
     def rows(self) -> list[tuple[str, str, int]]:
         return list(zip(self.qid.tolist(), self.docno.tolist(), self.rel.tolist()))
 
@@ -69,39 +61,6 @@ def mean_grade(grades: Iterable[int]) -> int:
     total, n = sum(grades), len(grades)
     # floor(total / n + 1/2) == floor((2 * total + n) / (2 * n)) in integers.
     return (2 * total + n) // (2 * n)
-
-
-def assessor_rows(
-    session: Session, assessor: str, queries: Iterable[str] | None = None
-) -> list[tuple[str, str, int]]:
-    """(qid, docno, grade) rows of one assessor's current grades, in `session`."""
-    qi, di, g = qrels_ids(session, assessor=assessor, query_ids=_query_ids(session, queries))
-    return _named_rows(session, qi, di, g)
-
-
-def consensus_rows(
-    session: Session, method: str, queries: Iterable[str] | None = None
-) -> list[tuple[str, str, int]]:
-    """(qid, docno, grade) rows of the consensus `method` over all assessors, in `session`.
-
-    Computed on integer arrays (a million judgments in well under a second): the grades
-    are fetched as (query id, document id, grade) and combined per item with numpy; the
-    rules are majority_grade's and mean_grade's exactly (tested against them)."""
-    qi, di, g = qrels_ids(session, consensus=method, query_ids=_query_ids(session, queries))
-    return _named_rows(session, qi, di, g)
-
-
-def _query_ids(session: Session, queries: Iterable[str] | None) -> list[int] | None:
-    return None if queries is None else external_ids.query_ids(session, queries)
-
-
-def _named_rows(session: Session, qi: np.ndarray, di: np.ndarray, g: np.ndarray):
-    """(qid, docno, grade) rows of database-id arrays."""
-    if qi.size == 0:
-        return []
-    qext = external_ids.query_ext_ids(session, qi)
-    dext = external_ids.document_ext_ids(session, di)
-    return list(zip(qext.tolist(), dext.tolist(), g.tolist()))
 
 
 def combine_grades(qi: np.ndarray, di: np.ndarray, g: np.ndarray, method: str):
@@ -182,6 +141,26 @@ def qrels_ids(
     return qi, di, g
 
 
+def qrels_arrays(
+    session: Session,
+    *,
+    assessor: str | None = None,
+    consensus: str | None = None,
+    queries: Iterable[str] | None = None,
+) -> QrelsArrays:
+    """The qrels of exactly one source (an assessor's grades or a consensus, default
+    majority) with external ids, sorted by (qid, docno), in `session`."""
+    if assessor is not None and consensus is not None:
+        raise UsageError("give either an assessor or a consensus, not both")
+    query_ids = None if queries is None else external_ids.query_ids(session, queries)
+    qi, di, g = qrels_ids(session, assessor=assessor, consensus=consensus, query_ids=query_ids)
+    qid = external_ids.query_ext_ids(session, qi)
+    docno = external_ids.document_ext_ids(session, di)
+    # numpy compares str by code point, as Python does
+    order = np.lexsort((docno.astype(str), qid.astype(str)))
+    return QrelsArrays(qid[order], docno[order], g[order])
+
+
 def qrels_rows(
     session: Session,
     *,
@@ -189,12 +168,8 @@ def qrels_rows(
     consensus: str | None = None,
     queries: Iterable[str] | None = None,
 ) -> list[tuple[str, str, int]]:
-    """Rows from exactly one source: an assessor's grades or a consensus (default majority)."""
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either an assessor or a consensus, not both")
-    if assessor is not None:
-        return assessor_rows(session, assessor, queries)
-    return consensus_rows(session, consensus or "majority", queries)
+    """qrels_arrays as (qid, docno, rel) rows."""
+    return qrels_arrays(session, assessor=assessor, consensus=consensus, queries=queries).rows()
 
 
 def derive_qrels(
@@ -206,9 +181,7 @@ def derive_qrels(
 ) -> QrelsArrays:
     """Qrels arrays for one assessor or a consensus (default: majority), sorted."""
     with db.read() as session:
-        return QrelsArrays.from_rows(
-            qrels_rows(session, assessor=assessor, consensus=consensus, queries=queries)
-        )
+        return qrels_arrays(session, assessor=assessor, consensus=consensus, queries=queries)
 
 
 def source_label(assessor: str | None, consensus: str | None) -> str:
