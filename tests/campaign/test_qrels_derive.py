@@ -100,3 +100,20 @@ def test_combine_grades_follows_the_one_item_rules(rows, method):
     cols = [np.array([r[i] for r in rows], dtype=np.int64) for i in range(3)]
     qi, di, g = combine_grades(*cols, method)
     assert list(zip(qi.tolist(), di.tolist(), g.tolist())) == want
+
+
+def test_rows_sort_by_code_point_like_python(db, tmp_path):
+    """qid then docno in Python's str order (code points), whatever the script or the
+    database's collation: 'Z' < 'a' < 'é' < '𝔸', and 'q10' < 'q9'."""
+    from workbench.campaign.importing import import_qrels
+
+    docs = ["𝔸", "é", "a", "Z"]
+    path = tmp_path / "a.qrels"
+    path.write_text("".join(f"{q} 0 {d} {i % 3}\n" for q in ("q9", "q10")
+                            for i, d in enumerate(docs)), encoding="utf-8")
+    import_qrels(db, path, assessor="a")
+    qrels = derive_qrels(db, assessor="a")
+    expected = sorted((q, d, i % 3) for q in ("q9", "q10") for i, d in enumerate(docs))
+    assert qrels.rows() == expected
+    assert expected[:4] == [("q10", "Z", 0), ("q10", "a", 2), ("q10", "é", 1), ("q10", "𝔸", 0)]
+    assert qrels.qid.dtype == object and qrels.rel.dtype == np.int64

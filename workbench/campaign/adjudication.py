@@ -12,25 +12,30 @@ NOT blind: these records carry every assessor's grade; only lead screens may use
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, or_, select
-from sqlalchemy.exc import IntegrityError
+import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import _check_grade, _ids, get_or_create_assessor
 from workbench.campaign.qrels import majority_grade
 from workbench.campaign.writing import write_transaction
-from workbench.store.models import (
-    Adjudication,
-    Assessor,
-    Document,
-    Judgment,
-    JudgmentEvent,
-    Query,
-    utcnow,
+from workbench.errors import InputError, NotFoundError
+from workbench.names import check_name
+from workbench.store import external_ids
+from workbench.store.adjudications import (
+    ConcurrentAdjudication,
+    final_grade,
+    item_grades,
+    item_text,
+    scale_grades,
+    write_adjudication,
+)
+from workbench.store.judgment_arrays import (
+    adjudicated_grades,
+    assessors_not_only_adjudicating,
+    current_judgments,
+    grading_assessors,
 )
 
 ADJUDICATE = "adjudicate"
@@ -54,9 +59,6 @@ class Disagreement:
     @property
     def majority(self) -> int:
         return majority_grade(g for _, g in self.grades)
-
-    def grade_of(self, assessor: str) -> int | None:
-        return dict(self.grades).get(assessor)
 
 
 @dataclass(frozen=True)
@@ -95,70 +97,113 @@ def list_disagreements(
     min_spread: int = 1,
     pending_only: bool = False,
 ) -> list[Disagreement]:
-    """Disagreements in query order (import order) then document id; `query` keeps one
+    """Disagreements in query order (import order) then docno; `query` keeps one
     query, `min_spread` keeps items whose grades differ by at least that much,
     `pending_only` drops items already adjudicated."""
-    stmt = (
-        select(Query.id, Query.ext_id, Document.ext_id, Assessor.name, Judgment.grade)
-        .join(Query, Query.id == Judgment.query_id)
-        .join(Document, Document.id == Judgment.document_id)
-        .join(Assessor, Assessor.id == Judgment.assessor_id)
-    )
-    adj = select(Query.ext_id, Document.ext_id, Adjudication.grade).join(
-        Query, Query.id == Adjudication.query_id
-    ).join(Document, Document.id == Adjudication.document_id)
-    if query is not None:
-        stmt = stmt.where(Query.ext_id == query)
-        adj = adj.where(Query.ext_id == query)
     with db.read() as s:
-        rows = s.execute(stmt).all()
-        finals = {(q, d): g for q, d, g in s.execute(adj)}
-    items: dict[tuple[int, str, str], list[tuple[str, int]]] = defaultdict(list)
-    for qpk, q, d, a, g in rows:
-        items[(qpk, q, d)].append((a, g))
-    out = []
-    for (_, q, d), grades in sorted(items.items()):
-        values = {g for _, g in grades}
-        if len(grades) < 2 or len(values) < 2:
-            continue
-        item = Disagreement(q, d, tuple(sorted(grades)), finals.get((q, d)))
-        if item.spread < min_spread or (pending_only and item.final is not None):
-            continue
-        out.append(item)
+        query_ids = None
+        if query is not None:
+            found = external_ids.query_id(s, query)
+            if found is None:
+                return []
+            query_ids = [found]
+        given = current_judgments(s, query_ids=query_ids)
+        final = adjudicated_grades(s, query_ids=query_ids)
+        # one item = the rows of one (query, document), consecutive once sorted
+        order = np.lexsort((given.document_id, given.query_id))
+        qi, di = given.query_id[order], given.document_id[order]
+        ai, g = given.assessor_id[order], given.grade[order]
+        new_item = np.ones(qi.size, dtype=bool)
+        new_item[1:] = (qi[1:] != qi[:-1]) | (di[1:] != di[:-1])
+        starts = np.flatnonzero(new_item)
+        if starts.size == 0:
+            return []
+        spread = np.maximum.reduceat(g, starts) - np.minimum.reduceat(g, starts)
+        keep = (spread > 0) & (spread >= min_spread)  # two different grades at least
+        final_of = _final_grades(qi[starts], di[starts], final)
+        if pending_only:
+            keep &= final_of < 0
+        rows = np.flatnonzero(keep[np.cumsum(new_item) - 1])  # the kept items' rows, in order
+        sizes = np.diff(np.append(starts, qi.size))[keep]
+        starts, final_of = starts[keep], final_of[keep]
+        qext = external_ids.query_ext_ids(s, qi[starts])
+        dext = external_ids.document_ext_ids(s, di[starts])
+        people = external_ids.assessor_names(s)
+    by_id = np.argsort(people.ids)
+    names = people.names[by_id[np.searchsorted(people.ids, ai[rows], sorter=by_id)]].tolist()
+    grades = g[rows].tolist()
+    bounds = np.concatenate(([0], np.cumsum(sizes))).tolist()
+    out = [
+        Disagreement(qext[i], dext[i], tuple(sorted(zip(names[a:b], grades[a:b]))),
+                     None if final_of[i] < 0 else int(final_of[i]))
+        for i, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))
+    ]
+    # by query id (import order), then docno (items are in document id order so far)
+    item_query = qi[starts].tolist()
+    return [out[i] for i in sorted(range(len(out)), key=lambda i: (item_query[i], out[i].document))]
+
+
+def _final_grades(qi: np.ndarray, di: np.ndarray, final) -> np.ndarray:
+    """The final grade of each item (qi, di), -1 where it has none."""
+    out = np.full(qi.size, -1, dtype=np.int64)
+    if final.grade.size == 0 or qi.size == 0:
+        return out
+    width = int(max(di.max(), final.document_id.max())) + 1
+    keys = qi * width + di
+    fkeys = final.query_id * width + final.document_id
+    order = np.argsort(fkeys)
+    at = np.minimum(np.searchsorted(fkeys, keys, sorter=order), fkeys.size - 1)
+    hit = fkeys[order[at]] == keys
+    out[hit] = final.grade[order[at[hit]]]
     return out
 
 
 def read_item(db: Database, query: str, document: str) -> ItemView:
     """The query, the document's full text, every assessor's grade and note, the final grade."""
     with db.read() as s:
-        qid, did = _ids(s, query, document)
-        q = s.get(Query, qid)
-        d = s.get(Document, did)
-        grades = s.execute(
-            select(Assessor.name, Judgment.grade, Judgment.note)
-            .join(Assessor, Assessor.id == Judgment.assessor_id)
-            .where(Judgment.query_id == qid, Judgment.document_id == did)
-            .order_by(Assessor.name)
-        ).all()
-        final = s.execute(
-            select(Adjudication.grade, Adjudication.note, Assessor.name)
-            .join(Assessor, Assessor.id == Adjudication.adjudicator_id)
-            .where(Adjudication.query_id == qid, Adjudication.document_id == did)
-        ).first()
-        return ItemView(
-            query=q.ext_id,
-            query_title=q.title or "",
-            query_description=q.description or "",
-            query_narrative=q.narrative or "",
-            document=d.ext_id,
-            title=d.title or "",
-            text=d.text or "",
-            url=d.url,
-            grades=tuple((a, g, n or "") for a, g, n in grades),
-            final=final[0] if final else None,
-            final_note=(final[1] or "") if final else "",
-            adjudicator=final[2] if final else None,
-        )
+        qid, did = _item_ids(s, query, document)
+        text = item_text(s, qid, did)
+        grades = item_grades(s, qid, did)
+        final = final_grade(s, qid, did)
+    return ItemView(
+        query=text.query,
+        query_title=text.query_title,
+        query_description=text.query_description,
+        query_narrative=text.query_narrative,
+        document=text.document,
+        title=text.title,
+        text=text.text,
+        url=text.url,
+        grades=grades,
+        final=final.grade if final else None,
+        final_note=final.note if final else "",
+        adjudicator=final.adjudicator if final else None,
+    )
+
+
+def _item_ids(session, query: str, document: str) -> tuple[int, int]:
+    qid = external_ids.query_id(session, query)
+    if qid is None:
+        raise NotFoundError(f"unknown query {query!r}")
+    did = external_ids.document_id(session, document)
+    if did is None:
+        raise NotFoundError(f"unknown document {document!r}")
+    return qid, did
+
+
+def _check_grade(session, grade: int | None) -> None:
+    if grade is None:
+        return
+    allowed = scale_grades(session)
+    if grade not in allowed:
+        raise InputError("grade", None, f"grade {grade} is not on the campaign scale {allowed}")
+
+
+def _lead_id(session, lead: str) -> int:
+    """The lead's assessor id; a new assessor row, its name checked, on first use."""
+    name = lead.strip()
+    found = external_ids.assessor_id(session, name) if name else None
+    return found if found is not None else external_ids.add_assessor(session, check_name(name))
 
 
 def adjudicate(
@@ -176,33 +221,13 @@ def adjudicate(
     for attempt in range(_RETRIES):
         try:
             with write_transaction(db) as s:
-                qid, did = _ids(s, query, document)
+                qid, did = _item_ids(s, query, document)
                 _check_grade(s, grade)
-                aid = get_or_create_assessor(s, lead)
-                row = s.scalars(
-                    select(Adjudication)
-                    .where(Adjudication.query_id == qid, Adjudication.document_id == did)
-                    .with_for_update()
-                ).first()
-                old = row.grade if row is not None else None
-                now = utcnow()
-                if grade is None:
-                    if row is not None:
-                        s.execute(delete(Adjudication).where(
-                            Adjudication.query_id == qid, Adjudication.document_id == did))
-                elif row is None:
-                    s.add(Adjudication(query_id=qid, document_id=did, grade=grade,
-                                       adjudicator_id=aid, note=note, updated_at=now))
-                else:
-                    row.grade, row.adjudicator_id, row.note, row.updated_at = grade, aid, note, now
-                event = JudgmentEvent(
-                    query_id=qid, document_id=did, assessor_id=aid, kind=ADJUDICATE,
-                    old_grade=old, new_grade=grade, note=note, seconds=0.0, created_at=now,
-                )
-                s.add(event)
-                s.flush()
-                return AdjudicationRecord(query, document, lead.strip(), old, grade, event.id, now)
-        except IntegrityError:
+                aid = _lead_id(s, lead)
+                done = write_adjudication(s, qid, did, aid, grade, note, ADJUDICATE)
+                return AdjudicationRecord(query, document, lead.strip(), done.old_grade, grade,
+                                          done.event_id, done.at)
+        except ConcurrentAdjudication:
             if attempt == _RETRIES - 1:
                 raise
     raise AssertionError("unreachable")
@@ -212,21 +237,11 @@ def judging_assessors(db: Database) -> list[str]:
     """Assessors with at least one current grade, by name (a lead who only adjudicated
     is an `assessor` row too, but has nothing to agree or disagree with)."""
     with db.read() as s:
-        return list(s.scalars(
-            select(Assessor.name)
-            .where(select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists())
-            .order_by(Assessor.name)
-        ))
+        return grading_assessors(s)
 
 
 def assessor_names(db: Database) -> list[str]:
     """Every assessor by name except leads who only adjudicated (no grade of their own):
     the default set for agreement and comparison."""
-    has_grade = select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists()
-    adjudicated = select(Adjudication.query_id).where(
-        Adjudication.adjudicator_id == Assessor.id
-    ).exists()
     with db.read() as s:
-        return list(s.scalars(
-            select(Assessor.name).where(or_(has_grade, ~adjudicated)).order_by(Assessor.name)
-        ))
+        return assessors_not_only_adjudicating(s).names.tolist()

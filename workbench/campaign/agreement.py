@@ -19,6 +19,8 @@ from workbench.campaign.database import Database
 from workbench.campaign.settings import campaign_threshold
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
 from workbench.metrics import agreement as ag
+from workbench.store import external_ids
+from workbench.store.judgment_arrays import assessors_not_only_adjudicating, current_judgments
 
 __all__ = [
     "Labels",
@@ -246,38 +248,26 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
 
     Only `judgment` rows count (current grades); repeats and history do not.
     """
-    from sqlalchemy import select
-
-    from workbench.store.models import Assessor, Document, Judgment, Query
-
     with db.read() as s:
-        known = list(s.scalars(select(Assessor.name).order_by(Assessor.name)))
         if assessors:
-            missing = [a for a in assessors if a not in known]
+            people = external_ids.assessor_names(s)
+            id_of = dict(zip(people.names.tolist(), people.ids.tolist()))  # a few assessors
+            missing = [a for a in assessors if a not in id_of]
             if missing:
                 raise NotFoundError(f"unknown assessor {missing[0]!r}")
             names = list(dict.fromkeys(assessors))
+            ids = np.array([id_of[name] for name in names], dtype=np.int64)
         else:
             # Not a lead who only adjudicated: they have nothing to agree on.
-            from workbench.campaign.adjudication import assessor_names
-
-            names = assessor_names(db)
-        stmt = (
-            select(Query.ext_id, Document.ext_id, Assessor.name, Judgment.grade)
-            .join(Query, Query.id == Judgment.query_id)
-            .join(Document, Document.id == Judgment.document_id)
-            .join(Assessor, Assessor.id == Judgment.assessor_id)
-            .where(Assessor.name.in_(names))
-        )
-        rows = s.execute(stmt).all()
-    index = {name: i for i, name in enumerate(names)}
-    q = np.array([r[0] for r in rows], dtype=object)
-    d = np.array([r[1] for r in rows], dtype=object)
-    a = np.array([index[r[2]] for r in rows], dtype=np.int64)
-    g = np.array([r[3] for r in rows], dtype=np.int64)
-    return labels_from_rows(names, q.astype(str), d.astype(str), a, g)
-
-
+            people = assessors_not_only_adjudicating(s)
+            names, ids = people.names.tolist(), people.ids
+        given = current_judgments(s, assessor_ids=ids.tolist())
+        q = external_ids.query_ext_ids(s, given.query_id)
+        d = external_ids.document_ext_ids(s, given.document_id)
+    # column of each row's assessor in `names` order
+    order = np.argsort(ids)
+    a = order[np.searchsorted(ids, given.assessor_id, sorter=order)]
+    return labels_from_rows(names, q.astype(str), d.astype(str), a, given.grade)
 
 
 def agreement_from_db(

@@ -14,61 +14,34 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from sqlalchemy import select
-
 from workbench.campaign.database import Database
 from workbench.campaign.qrels import QrelsArrays, derive_qrels
 from workbench.errors import NotFoundError, UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
-from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query
+from workbench.store.export_rows import current_judgment_rows, judgment_event_rows
+from workbench.store.external_ids import assessor_id
 
 JUDGMENT_FORMATS = ("csv", "jsonl")
-_STREAM_ROWS = 5_000  # rows fetched per round trip when streaming an export
 
 
 def _assessor_filter(session, assessor: str | None) -> int | None:
     if assessor is None:
         return None
-    aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
+    aid = assessor_id(session, assessor)
     if aid is None:
         raise NotFoundError(f"unknown assessor {assessor!r}")
     return aid
 
 
 def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
-    stmt = (
-        select(Query.ext_id, Document.ext_id, Assessor.name, Judgment.grade, Judgment.note,
-               Judgment.seconds, Judgment.updated_at)
-        .join(Query, Query.id == Judgment.query_id)
-        .join(Document, Document.id == Judgment.document_id)
-        .join(Assessor, Assessor.id == Judgment.assessor_id)
-        .order_by(Query.ext_id, Document.ext_id, Assessor.name)
-    )
-    if aid is not None:
-        stmt = stmt.where(Judgment.assessor_id == aid)
-    for q, d, a, grade, note, seconds, at in session.execute(
-        stmt.execution_options(yield_per=_STREAM_ROWS)
-    ):
+    for q, d, a, grade, note, seconds, at in current_judgment_rows(session, aid):
         yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at)
 
 
 def _history_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
-    stmt = (
-        select(Query.ext_id, Document.ext_id, Assessor.name, JudgmentEvent.new_grade,
-               JudgmentEvent.note, JudgmentEvent.seconds, JudgmentEvent.created_at,
-               JudgmentEvent.kind)
-        .join(Query, Query.id == JudgmentEvent.query_id)
-        .join(Document, Document.id == JudgmentEvent.document_id)
-        .join(Assessor, Assessor.id == JudgmentEvent.assessor_id)
-        .order_by(JudgmentEvent.id)  # the order things happened
-    )
-    if aid is not None:
-        stmt = stmt.where(JudgmentEvent.assessor_id == aid)
-    for q, d, a, grade, note, seconds, at, kind in session.execute(
-        stmt.execution_options(yield_per=_STREAM_ROWS)
-    ):
+    for q, d, a, grade, note, seconds, at, kind in judgment_event_rows(session, aid):
         yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
 
 

@@ -1,31 +1,34 @@
 """Qrels derived from the stored judgments, as plain arrays (qid, docno, rel).
 
 Sources (the names `workbench score`, `export qrels` and the lead screens use):
-- an assessor's own current grades (`assessor_qrels`);
-- a consensus over every assessor's current grades (`consensus_qrels`):
+- an assessor's own current grades;
+- a consensus over every assessor's current grades:
   - ``majority``: the most frequent grade of the item; a tie goes to the LOWER of the tied
     grades (a cautious choice: two judges saying 1 and 3 give 1, never an inflated 3);
   - ``mean``: the mean grade rounded half up (1.5 -> 2, 2.5 -> 3), i.e. floor(mean + 0.5);
   - ``adjudicated``: a lead's Adjudication grade where there is one, else the majority.
 
 Only `judgment` rows count: `repeat` events (self-consistency checks) never change qrels.
-Rows come out sorted by (query ext id, document ext id), so output is deterministic.
+`qrels_ids` gives database ids (what scoring reads); `qrels_arrays` external ids, sorted by
+(query ext id, document ext id), so output is deterministic.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from itertools import chain
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from workbench.campaign.database import Database
 from workbench.errors import NotFoundError, UsageError
-from workbench.store.models import Adjudication, Assessor, Document, Judgment, Query
+from workbench.store import external_ids
+from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
+
+if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
+    from workbench.store.database import Session
 
 CONSENSUS_METHODS = ("majority", "mean", "adjudicated")
 
@@ -40,15 +43,6 @@ class QrelsArrays:
 
     def __len__(self) -> int:
         return len(self.rel)
-
-    @classmethod
-    def from_rows(cls, rows: Iterable[tuple[str, str, int]]) -> "QrelsArrays":
-        rows = sorted(rows)
-        return cls(
-            np.array([r[0] for r in rows], dtype=object),
-            np.array([r[1] for r in rows], dtype=object),
-            np.array([r[2] for r in rows], dtype=np.int64),
-        )
 
     def rows(self) -> list[tuple[str, str, int]]:
         return list(zip(self.qid.tolist(), self.docno.tolist(), self.rel.tolist()))
@@ -67,66 +61,6 @@ def mean_grade(grades: Iterable[int]) -> int:
     total, n = sum(grades), len(grades)
     # floor(total / n + 1/2) == floor((2 * total + n) / (2 * n)) in integers.
     return (2 * total + n) // (2 * n)
-
-
-def _judgment_rows(
-    session: Session, assessor_id: int | None, queries: Iterable[str] | None
-) -> list[tuple[str, str, int]]:
-    stmt = (
-        select(Query.ext_id, Document.ext_id, Judgment.grade)
-        .join(Query, Query.id == Judgment.query_id)
-        .join(Document, Document.id == Judgment.document_id)
-    )
-    if assessor_id is not None:
-        stmt = stmt.where(Judgment.assessor_id == assessor_id)
-    if queries is not None:
-        stmt = stmt.where(Query.ext_id.in_(list(queries)))
-    return [tuple(r) for r in session.execute(stmt)]
-
-
-def assessor_rows(
-    session: Session, assessor: str, queries: Iterable[str] | None = None
-) -> list[tuple[str, str, int]]:
-    """(qid, docno, grade) rows of one assessor's current grades, in `session`."""
-    stmt = (
-        select(Query.ext_id, Document.ext_id, Judgment.grade)
-        .join(Query, Query.id == Judgment.query_id)
-        .join(Document, Document.id == Judgment.document_id)
-        .join(Assessor, Assessor.id == Judgment.assessor_id)
-        .where(Assessor.name == assessor)
-    )
-    if queries is not None:
-        stmt = stmt.where(Query.ext_id.in_(list(queries)))
-    rows = [tuple(r) for r in session.execute(stmt)]
-    # One query on the hot path (the live panel); the existence check only when empty.
-    if not rows and session.scalar(select(Assessor.id).where(Assessor.name == assessor)) is None:
-        raise NotFoundError(f"unknown assessor {assessor!r}")
-    return rows
-
-
-def consensus_rows(
-    session: Session, method: str, queries: Iterable[str] | None = None
-) -> list[tuple[str, str, int]]:
-    """(qid, docno, grade) rows of the consensus `method` over all assessors, in `session`.
-
-    Computed on integer arrays (a million judgments in well under a second): the grades
-    are fetched as (query id, document id, grade) and combined per item with numpy; the
-    rules are majority_grade's and mean_grade's exactly (tested against them)."""
-    query_ids = None
-    if queries is not None:
-        query_ids = list(session.scalars(select(Query.id).where(Query.ext_id.in_(list(queries)))))
-    qi, di, g = qrels_ids(session, consensus=method, query_ids=query_ids)
-    if qi.size == 0:
-        return []
-    qext = _ext_ids(session, Query, qi)
-    dext = _ext_ids(session, Document, di)
-    return list(zip(qext.tolist(), dext.tolist(), g.tolist()))
-
-
-def _int_columns(rows) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Three int64 columns from rows of three integers (np.array on Row objects is slow)."""
-    a = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=3 * len(rows)).reshape(-1, 3)
-    return a[:, 0].copy(), a[:, 1].copy(), a[:, 2].copy()
 
 
 def combine_grades(qi: np.ndarray, di: np.ndarray, g: np.ndarray, method: str):
@@ -178,29 +112,6 @@ def _override(qi, di, g, aq, ad, ag):
     return qi[order], di[order], g[order]
 
 
-_IN_LIST = 30_000  # ids per IN (...) list: under SQLite's bound-variable limit
-
-
-def _ext_ids(session: Session, table, ids: np.ndarray) -> np.ndarray:
-    """The external id of each internal id in `ids` (an object array of str).
-
-    Few ids: looked up with IN lists. Many (a whole campaign): every id that has a
-    judgment or an adjudication, in one query (long IN lists cost more to bind than to run)."""
-    wanted = np.unique(ids)
-    if wanted.size > _IN_LIST:
-        col = "query_id" if table is Query else "document_id"
-        among = select(getattr(Judgment, col)).union(select(getattr(Adjudication, col)))
-    else:
-        among = wanted.tolist()
-    pairs = session.connection().execute(select(table.id, table.ext_id).where(table.id.in_(among))).all()
-    known = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
-    ext = np.empty(len(pairs), dtype=object)
-    ext[:] = [p[1] for p in pairs]
-    order = np.argsort(known)
-    known, ext = known[order], ext[order]
-    return ext[np.searchsorted(known, ids)]
-
-
 def qrels_ids(
     session: Session,
     *,
@@ -212,31 +123,42 @@ def qrels_ids(
     (an assessor's grades or a consensus, default majority): what scoring reads."""
     if assessor is not None and consensus is not None:
         raise UsageError("give either an assessor or a consensus, not both")
-    conn = session.connection()
     if assessor is not None:
-        aid = session.scalar(select(Assessor.id).where(Assessor.name == assessor))
+        aid = external_ids.assessor_id(session, assessor)
         if aid is None:
             raise NotFoundError(f"unknown assessor {assessor!r}")
-        stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade).where(
-            Judgment.assessor_id == aid
-        )
-        if query_ids is not None:
-            stmt = stmt.where(Judgment.query_id.in_(query_ids))
-        return _int_columns(conn.execute(stmt).all())
+        own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
+        return own.query_id, own.document_id, own.grade
     method = "majority" if consensus is None else consensus
     if method not in CONSENSUS_METHODS:
         raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
-
-    def ids_stmt(table):
-        stmt = select(table.query_id, table.document_id, table.grade)
-        return stmt if query_ids is None else stmt.where(table.query_id.in_(query_ids))
-
-    qi, di, g = _int_columns(conn.execute(ids_stmt(Judgment)).all())
-    qi, di, g = combine_grades(qi, di, g, "mean" if method == "mean" else "majority")
+    every = judgment_grades(session, query_ids=query_ids)
+    qi, di, g = combine_grades(every.query_id, every.document_id, every.grade,
+                               "mean" if method == "mean" else "majority")
     if method == "adjudicated":
-        aq, ad, ag = _int_columns(conn.execute(ids_stmt(Adjudication)).all())
-        qi, di, g = _override(qi, di, g, aq, ad, ag)
+        final = adjudicated_grades(session, query_ids=query_ids)
+        qi, di, g = _override(qi, di, g, final.query_id, final.document_id, final.grade)
     return qi, di, g
+
+
+def qrels_arrays(
+    session: Session,
+    *,
+    assessor: str | None = None,
+    consensus: str | None = None,
+    queries: Iterable[str] | None = None,
+) -> QrelsArrays:
+    """The qrels of exactly one source (an assessor's grades or a consensus, default
+    majority) with external ids, sorted by (qid, docno), in `session`."""
+    if assessor is not None and consensus is not None:
+        raise UsageError("give either an assessor or a consensus, not both")
+    query_ids = None if queries is None else external_ids.query_ids(session, queries)
+    qi, di, g = qrels_ids(session, assessor=assessor, consensus=consensus, query_ids=query_ids)
+    qid = external_ids.query_ext_ids(session, qi)
+    docno = external_ids.document_ext_ids(session, di)
+    # numpy compares str by code point, as Python does
+    order = np.lexsort((docno.astype(str), qid.astype(str)))
+    return QrelsArrays(qid[order], docno[order], g[order])
 
 
 def qrels_rows(
@@ -246,12 +168,8 @@ def qrels_rows(
     consensus: str | None = None,
     queries: Iterable[str] | None = None,
 ) -> list[tuple[str, str, int]]:
-    """Rows from exactly one source: an assessor's grades or a consensus (default majority)."""
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either an assessor or a consensus, not both")
-    if assessor is not None:
-        return assessor_rows(session, assessor, queries)
-    return consensus_rows(session, consensus or "majority", queries)
+    """qrels_arrays as (qid, docno, rel) rows."""
+    return qrels_arrays(session, assessor=assessor, consensus=consensus, queries=queries).rows()
 
 
 def derive_qrels(
@@ -263,9 +181,7 @@ def derive_qrels(
 ) -> QrelsArrays:
     """Qrels arrays for one assessor or a consensus (default: majority), sorted."""
     with db.read() as session:
-        return QrelsArrays.from_rows(
-            qrels_rows(session, assessor=assessor, consensus=consensus, queries=queries)
-        )
+        return qrels_arrays(session, assessor=assessor, consensus=consensus, queries=queries)
 
 
 def source_label(assessor: str | None, consensus: str | None) -> str:

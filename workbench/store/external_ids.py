@@ -1,4 +1,5 @@
-"""Internal ids by external id (and back) for queries, documents and assessors.
+"""Internal ids by external id (and back) for queries, documents and assessors, one at a
+time or as arrays.
 
 Users and files name things by external id (`query.ext_id`, `document.ext_id`,
 `assessor.name`); the tables join on integer ids. Each lookup is one indexed SELECT, built
@@ -7,11 +8,17 @@ once here (a grade does four: building them per call cost more than running them
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from workbench.store.locking import insert_ignoring_duplicates
-from workbench.store.models import Assessor, Document, Query
+from workbench.store.models import Adjudication, Assessor, Document, Judgment, Query
+
+_IN_LIST = 5_000  # more ids than this: read the judged ones instead (binding costs more)
 
 _QUERY_ID = select(Query.id).where(Query.ext_id == bindparam("key"))
 _DOCUMENT_ID = select(Document.id).where(Document.ext_id == bindparam("key"))
@@ -26,6 +33,11 @@ def query_id(session: Session, ext_id: str) -> int | None:
 
 def document_id(session: Session, ext_id: str) -> int | None:
     return session.scalar(_DOCUMENT_ID, {"key": ext_id})
+
+
+def query_ids(session: Session, ext_ids: Iterable[str]) -> list[int]:
+    """The database ids of the queries among `ext_ids` that exist (unknown ones are left out)."""
+    return list(session.scalars(select(Query.id).where(Query.ext_id.in_(list(ext_ids)))))
 
 
 def assessor_id(session: Session, name: str) -> int | None:
@@ -48,3 +60,59 @@ def query_ext_id(session: Session, query_id: int) -> str | None:
 
 def document_ext_id(session: Session, document_id: int) -> str | None:
     return session.scalar(_DOCUMENT_EXT_ID, {"key": document_id})
+
+
+@dataclass(frozen=True)
+class AssessorNames:
+    """Every assessor: database ids and names (str, object array), ordered by name."""
+
+    ids: np.ndarray  # int64
+    names: np.ndarray  # object (str)
+
+    @classmethod
+    def of_rows(cls, rows) -> "AssessorNames":
+        """From (id, name) rows."""
+        names = np.empty(len(rows), dtype=object)
+        names[:] = [r[1] for r in rows]
+        return cls(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), names)
+
+
+def assessor_names(session: Session) -> AssessorNames:
+    """Every assessor's id and name, by name."""
+    return AssessorNames.of_rows(
+        session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.name)).all()
+    )
+
+
+def query_ext_ids(session: Session, ids: np.ndarray) -> np.ndarray:
+    """The external id (str, object array) of each query id in `ids`, which are ids of
+    judged or adjudicated items."""
+    return _ext_ids(session, Query, "query_id", ids)
+
+
+def document_ext_ids(session: Session, ids: np.ndarray) -> np.ndarray:
+    """The external id (str, object array) of each document id in `ids`, which are ids of
+    judged or adjudicated items."""
+    return _ext_ids(session, Document, "document_id", ids)
+
+
+def _ext_ids(session: Session, table, column: str, ids: np.ndarray) -> np.ndarray:
+    """Few ids: looked up with IN lists. Many (a whole campaign): every id that has a
+    judgment or an adjudication, in one query (long IN lists cost more to bind than to run)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    wanted = np.unique(ids)
+    if wanted.size > _IN_LIST:
+        among = select(getattr(Judgment, column)).union(select(getattr(Adjudication, column)))
+    else:
+        among = wanted.tolist()
+    pairs = session.connection().execute(select(table.id, table.ext_id).where(table.id.in_(among))).all()
+    known = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
+    ext = np.empty(len(pairs), dtype=object)
+    ext[:] = [p[1] for p in pairs]
+    order = np.argsort(known)
+    known, ext = known[order], ext[order]
+    return ext[np.searchsorted(known, ids)]
+
+
+__all__ = ["AssessorNames", "add_assessor", "assessor_id", "assessor_names", "document_ext_ids",
+           "document_id", "query_ext_ids", "query_id", "query_ids"]

@@ -1,0 +1,33 @@
+"""campaign/ keeps the rules and the store owns the SQL (DESIGN §1): these modules import
+no SQLAlchemy and no private name of another module (checked on their source)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import workbench.campaign
+
+MODULES = ("qrels", "agreement", "adjudication", "exporting")
+
+
+def _imports(name: str) -> list[tuple[str, str]]:
+    """(module, imported name) of every import in campaign/<name>.py, at any depth."""
+    source = Path(workbench.campaign.__file__).with_name(f"{name}.py").read_text(encoding="utf-8")
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, "") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found += [(node.module or "", alias.name) for alias in node.names]
+    return found
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_no_sqlalchemy_and_no_private_import(name):
+    imports = _imports(name)
+    assert imports, name  # the parse found the module's imports
+    assert [m for m, _ in imports if m.split(".")[0] == "sqlalchemy"] == []
+    assert [(m, n) for m, n in imports if m.startswith("workbench") and n.startswith("_")] == []
