@@ -60,16 +60,32 @@ def test_the_evaluation_engine_is_headless():
     assert out.stdout.strip() == ""
 
 
-@pytest.mark.parametrize("name", ["importing", "id_maps", "pooling", "comparison_lists"])
-def test_campaign_modules_leave_the_sql_to_the_store(name):
-    """campaign/ holds the rules, store/ every SQL statement (DESIGN §1): these modules do
-    not import SQLAlchemy themselves (the store they call does)."""
+def _imports_of(path) -> set[str]:
+    """Every module a source file imports (at any depth of its code)."""
     import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    return names | {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+
+
+def _sources(package: str):
     from pathlib import Path
 
-    import workbench.campaign as campaign
+    import workbench
 
-    tree = ast.parse((Path(campaign.__file__).parent / f"{name}.py").read_text(encoding="utf-8"))
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not {m for m in imported if m.split(".")[0] == "sqlalchemy"}
+    return sorted((Path(workbench.__file__).parent / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _sources("campaign"), ids=lambda p: p.name)
+def test_campaign_modules_leave_the_sql_to_the_store(path):
+    """campaign/ holds the rules, store/ every SQL statement (DESIGN §1): no campaign module
+    imports SQLAlchemy itself (the store functions it calls do)."""
+    assert not {m for m in _imports_of(path) if m.split(".")[0] in ("sqlalchemy", "alembic")}
+
+
+@pytest.mark.parametrize("path", _sources("tui"), ids=lambda p: p.name)
+def test_the_tui_talks_to_campaign_not_to_the_store(path):
+    """The screens call campaign/ use cases; none reaches around them into store/ or SQL."""
+    assert not {m for m in _imports_of(path)
+                if m.split(".")[0] in ("sqlalchemy", "alembic") or m.startswith("workbench.store")}

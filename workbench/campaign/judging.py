@@ -94,11 +94,6 @@ def check_grade(session: Session, grade: int | None) -> None:
         )
 
 
-# adjudication.py still imports these two by their old names (its move to the store is
-# another branch); drop them when it imports item_ids and check_grade.
-_ids = item_ids
-_check_grade = check_grade
-
 
 @dataclass(frozen=True)
 class _Applied:
