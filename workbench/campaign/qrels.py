@@ -161,17 +161,6 @@ def qrels_arrays(
     return QrelsArrays(qid[order], docno[order], g[order])
 
 
-def qrels_rows(
-    session: Session,
-    *,
-    assessor: str | None = None,
-    consensus: str | None = None,
-    queries: Iterable[str] | None = None,
-) -> list[tuple[str, str, int]]:
-    """qrels_arrays as (qid, docno, rel) rows."""
-    return qrels_arrays(session, assessor=assessor, consensus=consensus, queries=queries).rows()
-
-
 def derive_qrels(
     db: Database,
     *,
