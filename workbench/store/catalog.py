@@ -111,10 +111,14 @@ class GradeEvents:
     at: np.ndarray
 
 
+def _assessor_index(session: Session) -> tuple[list[str], dict[int, int]]:
+    """Assessor names in id order, and each id's position among them."""
+    rows = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
+    return [name for _, name in rows], {aid: i for i, (aid, _) in enumerate(rows)}
+
+
 def grade_events(session: Session) -> GradeEvents:
-    names = list(session.scalars(select(Assessor.name).order_by(Assessor.id)))
-    ids = list(session.scalars(select(Assessor.id).order_by(Assessor.id)))
-    index = {a: i for i, a in enumerate(ids)}
+    names, index = _assessor_index(session)
     rows = session.execute(
         select(JudgmentEvent.assessor_id, JudgmentEvent.new_grade, JudgmentEvent.seconds, JudgmentEvent.created_at)
         .where(JudgmentEvent.kind.in_(("set", "change", "repeat")), JudgmentEvent.new_grade.is_not(None))
@@ -148,9 +152,7 @@ class RepeatPairs:
 
 
 def repeat_pairs(session: Session) -> RepeatPairs:
-    names = list(session.scalars(select(Assessor.name).order_by(Assessor.id)))
-    ids = list(session.scalars(select(Assessor.id).order_by(Assessor.id)))
-    index = {a: i for i, a in enumerate(ids)}
+    names, index = _assessor_index(session)
     rows = session.execute(
         select(JudgmentEvent.assessor_id, JudgmentEvent.old_grade, JudgmentEvent.new_grade)
         .where(JudgmentEvent.kind == "repeat", JudgmentEvent.old_grade.is_not(None),
