@@ -111,3 +111,24 @@ def test_exported_run_evaluates_like_the_imported_file(campaign, tmp_path):
     before = cli_ok(campaign, "eval", str(qrels), str(tmp_path / "a.run"), *measures)
     after = cli_ok(campaign, "eval", str(qrels), str(out), *measures)
     assert before == after
+
+
+def test_grades_outside_the_assignment_are_refused_unless_anywhere(campaign, capsys, tmp_path):
+    """Once a pool exists a grade belongs to the assessor's assignment: q2/d4 is bob's
+    (ann's queue is q1's pool and q2/d2), d9 is in no pool. --anywhere grades them with a
+    warning, and `list assessors` counts them."""
+    before = count(campaign, Judgment)
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "q1", "d1", "1"]) == 1
+    assert "q1 d1 is not in cat's assignment: pass --anywhere" in capsys.readouterr().err
+    assert main(["--db", campaign, "grade", "--assessor", "ann", "q2", "d3", "1"]) == 1
+    assert "q2 d3 is not in the pool" in capsys.readouterr().err
+    assert count(campaign, Judgment) == before
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "--anywhere", "q1", "d1", "1"]) == 0
+    assert "graded anyway (--anywhere)" in capsys.readouterr().err
+    batch = tmp_path / "b.txt"
+    batch.write_text("q1 d3 1\nq2 d3 2\n")  # cat: both outside her (empty) assignment
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "--batch", str(batch)]) == 1
+    err = capsys.readouterr().err
+    assert f"{batch}:1: q1 d3 is not in cat's assignment" in err and f"{batch}:2: q2 d3 is not in the pool" in err
+    people = {r["assessor"]: r for r in listing(campaign, "assessors")}
+    assert people["cat"]["outside_assignment"] == 1 and count(campaign, Judgment) == before + 1

@@ -292,3 +292,18 @@ def ensure_assignments(
     assign(db, [assessor], on_wait=on_wait)
     with db.read() as s:
         return assignment_count(s, assessor_id(s, assessor))
+
+
+def outside_assignment(db: Database, assessor: str, query: str, document: str) -> str | None:
+    """Why grading this item would be outside the assessor's work, or None: once a pool
+    exists, a grade belongs to a document of the pool assigned to this assessor. (Before
+    any pool, grades are free: a campaign judged from scratch.)"""
+    from workbench.store.queues import assignment_state
+
+    with db.read() as s:
+        has_pool, pooled, mine = assignment_state(s, assessor, query, document)
+    if not has_pool or mine:
+        return None
+    if not pooled:
+        return f"{query} {document} is not in the pool"
+    return f"{query} {document} is not in {assessor}'s assignment"

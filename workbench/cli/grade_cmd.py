@@ -56,10 +56,13 @@ def parse_grade(text: str) -> int:
 @click.option("--batch", "batch", metavar="FILE|-", default=None,
               help="Read `query doc grade [note]` lines from FILE, or stdin for -.")
 @click.option("--note", default=None, help="A note to store with a single grade.")
+@click.option("--anywhere", is_flag=True,
+              help="Accept grades outside the assessor's assignment (with a warning); "
+                   "without it they are refused once a pool exists.")
 @click.argument("args", nargs=-1, metavar="[QUERY DOC GRADE]")
 @db_option
 @click.pass_context
-def grade(ctx, assessor, batch, note, args, db):
+def grade(ctx, assessor, batch, note, anywhere, args, db):
     """Record one grade (QUERY DOC GRADE) or a batch of them.
 
     Each grade is committed on its own; `ok QUERY DOC` is printed only once it is on disk.
@@ -84,6 +87,7 @@ def grade(ctx, assessor, batch, note, args, db):
             raise InputError("GRADE", None, str(exc)) from None
         database = Database.open(resolve_db(ctx, db), create=False)
         try:
+            _check_assignment(database, assessor, query, doc, anywhere)
             _record(database, assessor, query, doc, value, note)
         except InputError as exc:  # "grade: ..." would name no file: give just the reason
             raise WorkbenchError(exc.reason) from None
@@ -94,17 +98,30 @@ def grade(ctx, assessor, batch, note, args, db):
 
     batch_name = STDIN_NAME if batch == "-" else batch
     if batch == "-":
-        failed = _run_batch(ctx, db, assessor, sys.stdin, STDIN_NAME)
+        failed = _run_batch(ctx, db, assessor, sys.stdin, STDIN_NAME, anywhere)
     else:
         try:
             stream = open(batch, "rb")
         except OSError as exc:
             raise InputError(batch, None, f"cannot read: {exc.strerror}") from None
         with stream:
-            failed = _run_batch(ctx, db, assessor, stream, batch)
+            failed = _run_batch(ctx, db, assessor, stream, batch, anywhere)
     if failed:
         # An error, not ctx.exit(1): main() maps WorkbenchError to exit code 1.
         raise WorkbenchError(f"{failed} line{'s' if failed != 1 else ''} of {batch_name} failed")
+
+
+def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str = "") -> None:
+    """Refuse a grade outside the assessor's assignment, or warn with --anywhere."""
+    from workbench.campaign.assessing import outside_assignment
+    from workbench.errors import WorkbenchError
+
+    reason = outside_assignment(database, assessor, query, doc)
+    if reason is None:
+        return
+    if not anywhere:
+        raise WorkbenchError(f"{reason}: pass --anywhere to grade it anyway")
+    click.echo(f"workbench: warning: {where}{reason}; graded anyway (--anywhere)", err=True)
 
 
 def _record(database, assessor, query, doc, value, note):
@@ -118,7 +135,7 @@ def _ok(query: str, doc: str) -> None:
     sys.stdout.flush()
 
 
-def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
+def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False) -> int:
     """Grade every line of `stream`; return the number of lines that failed."""
     from workbench.campaign.database import Database
     from workbench.errors import InputError, WorkbenchError, is_driver_error, one_line
@@ -135,6 +152,7 @@ def _run_batch(ctx, db, assessor: str, stream, name: str) -> int:
                 if parsed is None:
                     continue
                 query, doc, value, note = parsed
+                _check_assignment(database, assessor, query, doc, anywhere, f"{name}:{number}: ")
                 _record(database, assessor, query, doc, value, note)
             except ValueError as exc:
                 reason = str(exc)

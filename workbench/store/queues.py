@@ -221,3 +221,18 @@ def assignment_count(session: Session, assessor_id: int | None) -> int:
 
 def pool_size(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(PoolEntry)) or 0
+
+
+def assignment_state(session: Session, assessor: str, query: str, document: str) -> tuple[bool, bool, bool]:
+    """(the campaign has a pool, the item is in it, it is in `assessor`'s assignment), by
+    external ids."""
+    has_pool = session.scalar(select(select(PoolEntry.query_id).exists()))
+    if not has_pool:
+        return False, False, False
+    q = select(Query.id).where(Query.ext_id == query).scalar_subquery()
+    d = select(Document.id).where(Document.ext_id == document).scalar_subquery()
+    pooled = session.scalar(select(select(PoolEntry.query_id).where(
+        PoolEntry.query_id == q, PoolEntry.document_id == d).exists()))
+    mine = session.scalar(select(select(Assignment.id).join(Assessor, Assessor.id == Assignment.assessor_id).where(
+        Assessor.name == assessor, Assignment.query_id == q, Assignment.document_id == d).exists()))
+    return True, bool(pooled), bool(mine)
