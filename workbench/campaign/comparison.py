@@ -298,7 +298,7 @@ def compare_systems(
     says how much each source judged."""
     from workbench.campaign.scoring import load_runs, score_campaign
     from workbench.errors import NotFoundError
-    from workbench.store.assessors import all_assessor_names
+    from workbench.store.external_ids import assessor_names as stored_assessors
 
     for name in (measure, *other_measures):
         measure_label(name)  # one measure each, or a usage error before any work
@@ -307,7 +307,7 @@ def compare_systems(
     tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], consensus=consensus, runs=runs)]
     if by_assessor or assessors:
         with db.read() as s:
-            known = all_assessor_names(s)
+            known = stored_assessors(s).names.tolist()
         if assessors:
             names = list(assessors)
         else:  # not a lead who only adjudicated

@@ -43,15 +43,16 @@ def parse_scale(spec: str) -> list[tuple[int, str, str]]:
 
 
 def show_scale(db: Database) -> list[tuple[int, str, str]]:
-    from workbench.store.scale import read_scale
+    from workbench.store.scale_levels import scale_levels
 
     with db.read() as s:
-        return read_scale(s)
+        levels = scale_levels(s)
+    return list(zip(levels.grades.tolist(), levels.labels, levels.descriptions))
 
 
 def set_scale(db: Database, spec: str) -> list[tuple[int, str, str]]:
     """Replace the scale (refused once any grade exists); the new levels."""
-    from workbench.store.scale import any_grade_given, replace_scale
+    from workbench.store.scale_levels import any_grade_given, replace_scale
 
     levels = parse_scale(spec)
     with write_transaction(db) as s:

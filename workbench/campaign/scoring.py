@@ -24,6 +24,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.qrels import qrels_ids, source_label
 from workbench.campaign.settings import campaign_measures, campaign_threshold
 from workbench.metrics.evaluate import RunArrays
+from workbench.evaluation.strategy import default_jobs
 from workbench.metrics.measures import Measure
 from workbench.store.run_arrays import load_stored_runs, query_names, runs_token
 
@@ -81,14 +82,6 @@ class ScoreTable:
     def scored(self) -> np.ndarray:
         """Which systems were evaluated on at least one query (can be ranked)."""
         return self.n_queries > 0
-
-
-def evaluation_threads() -> int:
-    """Threads evaluating systems at a full load: WORKBENCH_THREADS if set, else the cores."""
-    import os
-
-    env = os.environ.get("WORKBENCH_THREADS", "")
-    return int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
 
 
 def label_of(m: Measure) -> str:
@@ -256,7 +249,8 @@ class ScoreTracker:
             )
 
         systems = range(len(runs.stored.tags))
-        jobs = evaluation_threads() if cols is None else 1  # one query's update: too small to share
+        # WORKBENCH_THREADS or the cores, as eval; one query's update is too small to share
+        jobs = default_jobs() if cols is None else 1
         if jobs > 1 and len(systems) > 1:
             from concurrent.futures import ThreadPoolExecutor
 

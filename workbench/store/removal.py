@@ -22,14 +22,16 @@ from workbench.store.models import (
     System,
     utcnow,
 )
+from workbench.store import external_ids
 from workbench.store.run_arrays import write_run_arrays
+from workbench.store.runs import system_id_of
 
 
 def id_of(session: Session, kind: str, name: str) -> int | None:
     """The database id of a run (by tag), query or assessor (by name), or None."""
-    model, column = {"run": (System, System.tag), "query": (Query, Query.ext_id),
-                     "assessor": (Assessor, Assessor.name)}[kind]
-    return session.scalar(select(model.id).where(column == name))
+    lookup = {"run": system_id_of, "query": external_ids.query_id,
+              "assessor": external_ids.assessor_id}[kind]
+    return lookup(session, name)
 
 
 def judgments_lost(session: Session, *, query_id: int | None = None, assessor_id: int | None = None) -> int:
