@@ -136,10 +136,10 @@ def test_scores_export_matches_hand_computed_values(graded):
     export_scores(graded, out, measures=["P@2", "num_ret"], assessor="alice", per_query=True)
     assert out.getvalue().splitlines() == [
         "system,query,measure,value",
-        "sys,q1,num_ret,3",  # the scoring table's canonical (trec_eval) names and order
-        "sys,q1,P_2,0.500000",
+        "sys,q1,P@2,0.500000",  # the names and order the user asked for
+        "sys,q1,num_ret,3",
+        "sys,all,P@2,0.500000",
         "sys,all,num_ret,3",
-        "sys,all,P_2,0.500000",
     ]
 
 

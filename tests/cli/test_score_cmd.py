@@ -62,13 +62,13 @@ def test_json_csv_and_table(scored, capsys):
     db, camp = scored
     assert main(["score", "--db", db.url, "--format", "json", "-q", "-m", "nDCG@10"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["source"] == "consensus:majority" and data["measures"] == ["ndcg_cut_10"]
+    assert data["source"] == "consensus:majority" and data["measures"] == ["nDCG@10"]
     assert [s["system"] for s in data["systems"]] == camp.systems
     assert set(data["systems"][0]["per_query"]) == {"q1", "q2"}
     assert main(["score", "--db", db.url, "--format", "csv", "-m", "P@10"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0] == "system,query,measure,value"
-    assert [ln.split(",")[:3] for ln in lines[1:]] == [[t, "all", "P_10"] for t in camp.systems]
+    assert [ln.split(",")[:3] for ln in lines[1:]] == [[t, "all", "P@10"] for t in camp.systems]
     assert main(["score", "--db", db.url]) == 0
     assert camp.systems[0] in capsys.readouterr().out
 

@@ -85,8 +85,8 @@ def test_export_scores_json_equals_score_json(sample):
     a, b = json.loads(exported.output), json.loads(scored.output)
     assert a["source"] == b["source"] == "consensus:mean"
     # the scoreboard's columns: the measures, then Judged@10 and unjudged@10
-    assert a["measures"] == ["map", "ndcg_cut_10", "Judged@10", "unjudged@10"]
-    assert {s["system"]: {k: v for k, v in s["mean"].items() if k in ("map", "ndcg_cut_10")}
+    assert a["measures"] == ["nDCG@10", "AP", "Judged@10", "unjudged@10"]  # as asked
+    assert {s["system"]: {k: v for k, v in s["mean"].items() if k in ("nDCG@10", "AP")}
             for s in a["systems"]} == {s["system"]: s["mean"] for s in b["systems"]}
     judged = _run("score", "--db", sample, "--format", "json", "-q", "-m", "Judged@10", "--consensus", "mean")
     for s in json.loads(judged.output)["systems"]:
@@ -101,7 +101,7 @@ def test_export_scores_markdown_to_file_and_usage_errors(sample, tmp_path):
     assert result.exit_code == 0
     lines = out.read_text().splitlines()
     assert lines[0] == "Scores against consensus:majority"
-    assert lines[2] == "| system | queries | P_5 | Judged@5 | unjudged@5 |"
+    assert lines[2] == "| system | queries | P@5 | Judged@5 | unjudged@5 |"
     assert lines[4].startswith("| bm25 | 10 | **0.9600** |")  # the CLI's score table says 0.9600
     bad = _run("export", "scores", "--db", sample, "--format", "latex", "-q")
     assert bad.exit_code == 2

@@ -81,8 +81,8 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
         majority = {s["system"]: s["mean"] for s in cli_json(db, "score")["systems"]}
         assert adjudicated != majority
         sb = board_screen.query_one("#sb-table", DataTable)
-        shown = {r[1]: r[3] for r in rows(sb)}  # the map column
-        assert shown == {s: f"{v['map']:.4f}" for s, v in adjudicated.items()}
+        shown = {r[1]: r[3] for r in rows(sb)}  # the first measure's column
+        assert shown == {s: f"{v['nDCG@10']:.4f}" for s, v in adjudicated.items()}
         assert app.screen.data.table.queries  # built from the adjudicated qrels
 
 

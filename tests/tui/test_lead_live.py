@@ -40,7 +40,7 @@ async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample
                                   seconds=2.0)
             assert took < 2.0
             await settle(app, pilot)
-            expected = {s["system"]: s["mean"]["map"]
+            expected = {s["system"]: s["mean"]["nDCG@10"]
                         for s in cli_json(db, "score", "--assessor", "alice")["systems"]}
             assert {r[1]: r[3] for r in rows(dt)} == {s: f"{v:.4f}" for s, v in expected.items()}
             assert cursor_key(dt) == before_key

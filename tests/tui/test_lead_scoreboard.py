@@ -46,7 +46,7 @@ async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
         # rows sorted by the first measure, best first
         dt = screen.query_one("#sb-table", DataTable)
         order = [r[1] for r in rows(dt)]
-        assert order == sorted(expected, key=lambda s: -expected[s]["map"])
+        assert order == sorted(expected, key=lambda s: -expected[s]["nDCG@10"])
 
         # another source: alice's own grades
         screen.query_one("#sb-source", Select).value = "assessor:alice"
@@ -55,20 +55,21 @@ async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
         alice = _means(cli_json(sample_db, "score", "--assessor", "alice"))
         board = _board(screen)
         for system, values in alice.items():
-            assert board[system]["ndcg_cut_10"] == f"{values['ndcg_cut_10']:.4f}"
+            assert board[system]["nDCG@10"] == f"{values['nDCG@10']:.4f}"
 
         # typed measures
         await pilot.press("m")
         box = screen.query_one("#sb-measures", Input)
         box.value = "P@5 RR"
         await pilot.press("enter")
-        await wait_for(app, pilot, lambda: "P_5" in screen.data.table.labels)
+        await wait_for(app, pilot, lambda: "P@5" in screen.data.table.labels)
         await settle(app, pilot)
-        assert header(dt)[3:] == ["recip_rank ▼", "P_5", "Judged@5", "unjudged@5"]  # registry order
+        assert header(dt)[3:] == ["P@5 ▼", "RR", "Judged@5", "unjudged@5"]  # as typed
         typed = _means(cli_json(sample_db, "score", "--assessor", "alice", "-m", "P@5", "-m", "RR"))
         board = _board(screen)
         for system, values in typed.items():
-            assert board[system]["recip_rank"] == f"{values['recip_rank']:.4f}"
+            assert board[system]["RR"] == f"{values['RR']:.4f}"
+            assert board[system]["P@5"] == f"{values['P@5']:.4f}"
 
         # a bad measure name: an inline message, the old table stays
         await pilot.press("m")
@@ -88,14 +89,14 @@ async def test_sort_by_any_column(sample_db):
         dt = screen.query_one("#sb-table", DataTable)
         means = _means(cli_json(sample_db, "score"))
         dt.move_cursor(row=[r[1] for r in rows(dt)].index("tfidf"))
-        await pilot.press("s")  # second measure column: bpref
+        await pilot.press("s")  # second measure column: AP (the campaign's order)
         await settle(app, pilot)
         assert rows(dt)[dt.cursor_row][1] == "tfidf"  # the cursor follows the system
-        assert header(dt)[4] == "bpref ▼"
-        assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: -means[s]["bpref"])
+        assert header(dt)[4] == "AP ▼"
+        assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: -means[s]["AP"])
         await pilot.press("r")
         await settle(app, pilot)
-        assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: means[s]["bpref"])
+        assert [r[1] for r in rows(dt)] == sorted(means, key=lambda s: means[s]["AP"])
 
 
 async def test_drill_down_to_queries_ranked_list_and_curve(sample_db):
@@ -114,19 +115,19 @@ async def test_drill_down_to_queries_ranked_list_and_curve(sample_db):
         table = detail.query_one("#sd-table", DataTable)
         got = {r[0]: dict(zip(header(table)[2:], r[2:])) for r in rows(table)}
         assert len(got) == 11  # ten queries and the mean
-        assert got["mean"]["map"] == f"{_means(cli_json(sample_db, 'score'))['qld']['map']:.4f}"
+        assert got["mean"]["AP"] == f"{_means(cli_json(sample_db, 'score'))['qld']['AP']:.4f}"
         assert set(per_query) == set(got) - {"mean"}
         for q, values in per_query.items():
             for m, v in values.items():
                 assert got[q][m] == f"{v:.4f}", (q, m)
-        # sort the per-query table by map, best first; the mean row stays last
+        # sort the per-query table by the first measure, best first; the mean row stays last
         table.move_cursor(row=0)
         await pilot.press("s")
         await settle(app, pilot)
-        assert header(table)[2] == "map ▼"
+        assert header(table)[2] == "nDCG@10 ▼"
         order = [r[0] for r in rows(table)]
-        assert [per_query[q]["map"] for q in order[:-1]] == sorted(
-            (v["map"] for v in per_query.values()), reverse=True)
+        assert [per_query[q]["nDCG@10"] for q in order[:-1]] == sorted(
+            (v["nDCG@10"] for v in per_query.values()), reverse=True)
         assert order[-1] == "mean"
         assert rows(table)[table.cursor_row][0] == list(per_query)[0]  # cursor kept its query
         # ranked list of the first query with every assessor's grade
@@ -175,8 +176,9 @@ async def test_export_from_the_scoreboard_writes_a_markdown_table(sample_db, tmp
         await settle(app, pilot)
     lines = out.read_text().splitlines()
     means = _means(cli_json(sample_db, "score"))
-    assert lines[2] == "| system | queries | map | bpref | P_10 | ndcg_cut_10 | Judged@10 | unjudged@10 |"
-    assert lines[4].startswith(f"| bm25 | 10 | **{means['bm25']['map']:.4f}** |")
+    # the campaign's measures, in its order and spelling
+    assert lines[2] == "| system | queries | nDCG@10 | AP | bpref | P@10 | Judged@10 | unjudged@10 |"
+    assert lines[4].startswith(f"| bm25 | 10 | **{means['bm25']['nDCG@10']:.4f}** |")
     # one score export: `workbench export scores` writes the same file
     from click.testing import CliRunner
 
@@ -199,8 +201,8 @@ async def test_judged_column_found_whatever_the_registry_order(sample_db):
         await wait_for(app, pilot, lambda: screen.data.judged == "Judged@20")
         await settle(app, pilot)
         dt = screen.query_one("#sb-table", DataTable)
-        # the registry puts Judged@20 first; the default sort is still the real measure
-        assert header(dt)[3:] == ["Judged@20", "nDCG(gain=exp)@20 ▼", "unjudged@20"]
+        # the typed measure, then the judged share the board adds; sorted by the first
+        assert header(dt)[3:] == ["nDCG(gain=exp)@20 ▼", "Judged@20", "unjudged@20"]
         board = _board(screen)
         typed = _means(cli_json(sample_db, "score", "-m", "nDCG(gain=exp)@20", "-m", "Judged@20"))
         for system, values in typed.items():

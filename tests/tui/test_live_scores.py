@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.tui.factory import SYSTEM_TAG
 from tests.tui.helpers import screen_text, settle
 from workbench.campaign.judging import record_grade
+from workbench.campaign.scoring import label_of
 from workbench.campaign.settings import set_blind
 from workbench.cli import main
 from workbench.tui.app import make_app
@@ -56,11 +57,11 @@ async def test_panel_values_equal_workbench_score(campaign, capsys):
         label = f"{tag} "
         row = [line for line in shown.splitlines() if label in line]
         assert len(row) == 2  # the query table and the means table
-        for q in ("q1", "q2"):
-            for m in table.labels:
-                assert f"{table.value(tag, q, m):.4f}" == expected[tag][(m, q)]
-        for m in table.labels:
-            assert f"{table.mean(tag, m):.4f}" == expected[tag][(m, "all")]
+        for q in ("q1", "q2"):  # trec format prints trec_eval's labels
+            for m in table.measures:
+                assert f"{table.value(tag, q, m):.4f}" == expected[tag][(label_of(m), q)]
+        for m in table.measures:
+            assert f"{table.mean(tag, m):.4f}" == expected[tag][(label_of(m), "all")]
         # what is drawn is the same numbers: current query (q1) row, then the means row
         q_cells = [f"{table.value(tag, 'q1', m):.4f}" for m in table.labels]
         mean_cells = [f"{table.mean(tag, m):.4f}" for m in table.labels]

@@ -48,16 +48,24 @@ class ScoreTable:
     means: dict[Measure, np.ndarray]  # (systems,) float64
     n_queries: np.ndarray  # (systems,) int64
     source: str = ""
+    # the names shown in tables, as the user spelled them (metrics.requested); empty:
+    # the measures' printed labels
+    names: tuple[str, ...] = ()
 
     @property
     def labels(self) -> tuple[str, ...]:
-        """The measures' printed names (trec_eval's where there is one: ndcg_cut_10)."""
-        return tuple(label_of(m) for m in self.measures)
+        """The measures' names in tables: the user's spelling (nDCG@10), or trec_eval's
+        label (P_5) for a name that stood for several measures."""
+        return self.names or tuple(label_of(m) for m in self.measures)
+
+    def name_of(self, m: Measure) -> str:
+        return self.labels[self.measures.index(m)]
 
     def measure(self, name: str) -> Measure:
-        """The measure printed as `name`, or parsed from it (nDCG@10 -> ndcg_cut_10)."""
-        for m in self.measures:
-            if label_of(m) == name:
+        """The measure shown or printed as `name`, or parsed from it (nDCG@10 ->
+        ndcg_cut_10)."""
+        for m, shown in zip(self.measures, self.labels):
+            if name in (shown, label_of(m)):
                 return m
         from workbench.metrics.measures import parse_measures
 
@@ -89,10 +97,11 @@ def label_of(m: Measure) -> str:
     return m.label or str(m)
 
 
-def empty_table(measures: tuple[Measure, ...], source: str) -> ScoreTable:
+def empty_table(measures: tuple[Measure, ...], source: str,
+                names: tuple[str, ...] = ()) -> ScoreTable:
     return ScoreTable(measures, (), (), {m: np.zeros((0, 0)) for m in measures},
                       np.zeros((0, 0), dtype=bool), {m: np.zeros(0) for m in measures},
-                      np.zeros(0, dtype=np.int64), source)
+                      np.zeros(0, dtype=np.int64), source, names)
 
 
 class ScoreTracker:
@@ -142,7 +151,7 @@ class ScoreTracker:
                 if self._given_level is None:
                     self.level = campaign_threshold(self.db)
                 self._evaluator = _Evaluator(self.measures, self.level)
-                self.measures = self._evaluator.labels
+                self.measures = self._evaluator.names
             with self.db.read() as s:
                 given = self._given_runs
                 self._runs = given(s) if isinstance(given, RunsCache) else (given or load_runs(s))
@@ -207,7 +216,7 @@ class ScoreTracker:
                 cols = by_bytes[self._present[i, by_bytes]]
                 per_query = {m: self._values[m][i, cols].copy() for m in parsed}
                 out.append(Evaluation(
-                    measures=tuple(parsed),
+                    measures=tuple(sorted(parsed, key=lambda m: m.sort_key)),  # trec_eval's order
                     qids=tuple(q.decode("utf-8") for q in names[cols].tolist()),
                     per_query=per_query,
                     summary={m: self._evaluator.aggregate(m, per_query[m]) for m in parsed},
@@ -271,7 +280,7 @@ class ScoreTracker:
         parsed = self._evaluator.parsed if self._evaluator else ()
         runs = self._runs
         if runs is None:
-            return empty_table(parsed, source)
+            return empty_table(parsed, source, self._evaluator.names if self._evaluator else ())
         cols = np.flatnonzero(self._present.any(axis=0))
         present = self._present[:, cols]
         return ScoreTable(
@@ -284,6 +293,7 @@ class ScoreTracker:
                                 for i in range(len(self.systems))]) for m in parsed},
             n_queries=self._present.sum(axis=1).astype(np.int64),
             source=source,
+            names=self._evaluator.names,
         )
 
 
@@ -389,12 +399,13 @@ class _Evaluator:
 
     def __init__(self, names: tuple[str, ...], level: int) -> None:
         from workbench.metrics.evaluate import aggregate
-        from workbench.metrics.measures import parse_measures
+        from workbench.metrics.requested import requested_measures
 
         self._aggregate = aggregate
-        parsed = parse_measures(list(names))
-        self.parsed = tuple(m for m in parsed if m.aggregation != "runid")
-        self.labels = tuple(label_of(m) for m in self.parsed)
+        asked = requested_measures(list(names))
+        kept = [(m, n) for m, n in zip(asked.measures, asked.names) if m.aggregation != "runid"]
+        self.parsed = tuple(m for m, _ in kept)
+        self.names = tuple(n for _, n in kept)
         self.level = level
 
     def aggregate(self, m, values: np.ndarray) -> float:

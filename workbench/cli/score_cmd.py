@@ -99,7 +99,7 @@ def _json(table, per_query: bool) -> dict:
 def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring import ScoreTracker, label_of
+    from workbench.campaign.scoring import ScoreTracker
 
     if assessor and consensus:
         raise UsageError("give either --assessor or --consensus, not both")
@@ -123,6 +123,6 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(["system", "query", "measure", "value"])
         for tag, q, m, v in _rows(table, per_query):
-            writer.writerow([tag, q, label_of(m), _value(m, v)])
+            writer.writerow([tag, q, table.name_of(m), _value(m, v)])
     else:
         _print_table(table, per_query)

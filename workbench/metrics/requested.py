@@ -1,0 +1,37 @@
+"""The measures a user asked for, in the order asked, each with the name to show.
+
+Tables (score, compare, the scoreboard) keep the user's spelling and order: `-m nDCG@10
+-m AP` gives the columns `nDCG@10 AP`. A name that stands for several measures (`P`,
+`P.5,10`, `official`) shows trec_eval's labels, in trec_eval's order within it. Output in
+trec_eval's format is not made here: it sorts by `Measure.sort_key` and prints labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.metrics.measures import Measure, parse_measures
+
+
+@dataclass(frozen=True)
+class Requested:
+    """Measures in the user's order (duplicates dropped, first spelling wins) and the
+    name each is shown under."""
+
+    measures: tuple[Measure, ...]
+    names: tuple[str, ...]
+
+
+def requested_measures(names) -> Requested:
+    """Parse `names` (strings; whitespace separates several in one string) keeping their
+    order. Raises MeasureError as `parse_measures` does."""
+    if isinstance(names, str):
+        names = [names]
+    shown: dict[Measure, str] = {}
+    for raw in names:
+        for name in str(raw).split():
+            found = parse_measures([name])
+            for m in found:
+                if m not in shown:
+                    shown[m] = name if len(found) == 1 else (m.label or m.family)
+    return Requested(tuple(shown), tuple(shown.values()))
