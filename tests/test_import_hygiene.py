@@ -89,3 +89,17 @@ def test_the_tui_talks_to_campaign_not_to_the_store(path):
     """The screens call campaign/ use cases; none reaches around them into store/ or SQL."""
     assert not {m for m in _imports_of(path)
                 if m.split(".")[0] in ("sqlalchemy", "alembic") or m.startswith("workbench.store")}
+
+
+def test_no_module_imports_scipy():
+    """SciPy is a test-only dependency (a reference for the statistics): no workbench module
+    imports it, so an installed workbench runs without it and `compare` does not pay its
+    start-up."""
+    code = (
+        "import sys, pkgutil, importlib, workbench\n"
+        "for info in pkgutil.walk_packages(workbench.__path__, 'workbench.'):\n"
+        "    if not info.name.endswith('__main__'): importlib.import_module(info.name)\n"
+        "print(','.join(sorted(n for n in sys.modules if n.split('.')[0] == 'scipy')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

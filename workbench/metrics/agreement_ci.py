@@ -16,9 +16,9 @@ Undefined coefficients give (NaN, NaN).
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
-from scipy.special import ndtri
 
 from workbench.metrics.agreement import delta2, unit_counts, confusion_matrix
 
@@ -48,7 +48,7 @@ def cohen_kappa_ci(a, b, confidence: float = 0.95, *, categories=None) -> tuple[
     term_b = (1 - kappa) ** 2 * float(off.sum())
     term_c = (kappa - pe * (1 - kappa)) ** 2
     var = (term_a + term_b - term_c) / (1 - pe) ** 2 / n
-    z = float(ndtri(1 - (1 - confidence) / 2))
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
     se = math.sqrt(max(var, 0.0))
     return kappa - z * se, kappa + z * se
 

@@ -15,7 +15,6 @@ The lock key includes the current schema, so campaigns in different schemas of o
 from __future__ import annotations
 
 from sqlalchemy import Connection, Table, text
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
 # SQLite's message for SQLITE_BUSY from BEGIN IMMEDIATE; PostgreSQL's SQLSTATE
@@ -67,5 +66,8 @@ def serialize(conn: Connection, name: str) -> None:
 def insert_ignoring_duplicates(conn: Connection, table: Table):
     """INSERT ... ON CONFLICT DO NOTHING for this connection's dialect: a row another
     transaction has just inserted is left as it is (read it back afterwards)."""
+    # imported here: the PostgreSQL dialect costs read-only commands ~40 ms at start-up
+    from sqlalchemy.dialects import postgresql, sqlite
+
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     return dialect.insert(table).on_conflict_do_nothing()
