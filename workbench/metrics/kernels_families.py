@@ -67,74 +67,109 @@ def gain_ndcg(ctx, m: Measure) -> np.ndarray:
 
 
 def ndcg_rel(ctx, m: Measure) -> np.ndarray:
-    """nDCG averaged over the relevant documents (kernels_gain.ndcg_rel, m_ndcg_rel.c)."""
+    """ndcg_rel = (1/L) Σ over the L documents of positive gain of DCG@i / IDCG@min(i, L),
+    i the rank where the document was retrieved (the run's end when it was not).
+
+    Järvelin & Kekäläinen (2002), ACM TOIS 20(4); averaged at relevant documents:
+    Buckley (2008), trec_eval's experimental m_ndcg_rel.c (kernels_gain.ndcg_rel)."""
     return kg.ndcg_rel(ctx.rk, _tables(ctx, m))
 
 
 def Rndcg(ctx, m: Measure) -> np.ndarray:
-    """nDCG averaged at the R levels (kernels_gain.Rndcg, m_Rndcg.c)."""
+    """Rndcg = mean of DCG@c / IDCG@c over the ranks c where the ideal gain changes.
+
+    Järvelin & Kekäläinen (2002), ACM TOIS 20(4); at R levels: Buckley (2008), trec_eval's
+    experimental m_Rndcg.c (kernels_gain.Rndcg)."""
     return kg.Rndcg(ctx.rk, _tables(ctx, m), ctx.R)
 
 
 def G(ctx, m: Measure) -> np.ndarray:
-    """Buckley's normalised gain G (kernels_gain.G, m_G.c)."""
+    """G = Σ_i gain_i / log2(2 + ideal gain so far − gain so far) / Σ ideal gains.
+
+    Buckley (2008), trec_eval's experimental m_G.c (kernels_gain.G)."""
     return kg.G(ctx.rk, _tables(ctx, m))
 
 
 def binG(ctx, m: Measure) -> np.ndarray:
-    """Binary G (kernels_gain.binG, m_binG.c)."""
+    """binG = (1/R) Σ over relevant retrieved d of 1 / log2(2 + non-relevant above d).
+
+    Buckley (2008), trec_eval's experimental m_binG.c (kernels_gain.binG)."""
     return kg.binG(ctx.rk, ctx.R, ctx.level)
 
 
 def rbp(ctx, m: Measure) -> np.ndarray:
-    """Rank-biased precision, Moffat & Zobel (2008) (rbp.rbp)."""
+    """RBP = (1 − p) Σ_i g_i p^(i−1), g_i = grade / top grade of the query's scale
+    (gains outside [0, 1] rescaled), p = 0.9 unless ``rbp.p=…``.
+
+    Moffat & Zobel (2008), "Rank-biased precision for measurement of retrieval
+    effectiveness", ACM TOIS 27(1) (rbp.rbp)."""
     return rb.rbp(ctx.rk, _tables(ctx, m), rbp_persistence(m))
 
 
 def rbp_resid(ctx, m: Measure) -> np.ndarray:
-    """RBP's residual: its upper bound minus RBP (rbp.rbp_resid)."""
+    """rbp_resid = p^n + (1 − p) Σ over unjudged retrieved i of p^(i−1): the RBP upper
+    bound minus RBP (0 when every retrieved document is judged, as trec_eval).
+
+    Moffat & Zobel (2008), ACM TOIS 27(1) (rbp.rbp_resid)."""
     return rb.rbp_resid(ctx.rk, rbp_persistence(m))
 
 
 def Rprec_mult(ctx, m: Measure) -> np.ndarray:
-    """Precision at rank m·R (kernels_set.Rprec_mult, m_Rprec_mult.c)."""
+    """Rprec_mult(m) = relevant in the top k / k, k = (long)(m·R + 0.9).
+
+    Buckley & Voorhees (2005), TREC book ch. 3 (R-precision); trec_eval m_Rprec_mult.c."""
     return ks.Rprec_mult(ctx.rk, ctx.R, ctx.level, (m.level,))[0]
 
 
 def relative_P(ctx, m: Measure) -> np.ndarray:
-    """Relevant in the top k / min(k, R) (kernels_set.relative_P, m_rel_P.c)."""
+    """relative_P@k = relevant in the top k / min(k, R) (0 when R = 0).
+
+    Buckley & Voorhees (2005), TREC book ch. 3; trec_eval m_rel_P.c."""
     return ks.relative_P(ctx.rk, ctx.R, ctx.level, (m.cutoff,))[0]
 
 
 def unj(ctx, m: Measure) -> np.ndarray:
-    """Unjudged documents in the top k / k (kernels_set.unj, m_unjudged.c)."""
+    """unj@k = documents without a judgment in the top k / k (1 − ir_measures' Judged).
+
+    MacAvaney, Macdonald & Ounis (2022), ECIR (Judged); trec_eval m_unjudged.c."""
     return ks.unj(ctx.rk, (m.cutoff,))[0]
 
 
 def utility(ctx, m: Measure) -> np.ndarray:
-    """p1·a + p2·b + p3·c + p4·d (kernels_set.utility, m_utility.c); d uses -N."""
+    """utility = p1·a + p2·b + p3·c + p4·d (a relevant retrieved, b non-relevant
+    retrieved, c relevant missed, d = -N + a − retrieved − R); default 1, −1, 0, 0.
+
+    Hull & Robertson (2000), "The TREC-8 filtering track final report", TREC-8."""
     coef = m.params or ks.UTILITY_COEFFICIENTS
     return ks.utility(ctx.rk, ctx.R, ctx.level, coef, ctx.num_docs)
 
 
 def set_map(ctx, m: Measure) -> np.ndarray:
-    """Set precision times set recall (kernels_set.set_map, m_set_map.c)."""
+    """set_map = relevant retrieved² / (retrieved · R): set precision × set recall.
+
+    Buckley & Voorhees (2005), TREC book ch. 3; trec_eval m_set_map.c."""
     return ks.set_map(ctx.rk, ctx.R, ctx.level)
 
 
 def set_relative_P(ctx, m: Measure) -> np.ndarray:
-    """num_rel_ret / min(num_ret, R) (kernels_set.set_relative_P, m_set_rel_P.c)."""
+    """set_relative_P = relevant retrieved / min(retrieved, R).
+
+    Buckley & Voorhees (2005), TREC book ch. 3; trec_eval m_set_rel_P.c."""
     return ks.set_relative_P(ctx.rk, ctx.R, ctx.level)
 
 
 def num_nonrel_judged_ret(ctx, m: Measure) -> np.ndarray:
-    """Judged non-relevant documents retrieved (m_num_nonrel_judged_ret.c)."""
+    """num_nonrel_judged_ret = |{retrieved d : 0 <= grade(d) < l}| (summed over queries).
+
+    Buckley & Voorhees (2005), TREC book ch. 3; trec_eval m_num_nonrel_judged_ret.c."""
     return ks.num_nonrel_judged_ret(ctx.rk, ctx.level)
 
 
 def relstring(ctx, m: Measure) -> np.ndarray:
-    """The grades of the first n retrieved documents as text, one ``str`` per query in
-    an object array (relstring.relstring, m_relstring.c)."""
+    """relstring = the grades of the first n (10) retrieved documents as text: digits,
+    ``>`` above 9, ``-`` not in the qrels, ``.`` unjudged; a ``str`` per query.
+
+    Buckley & Voorhees (2005), TREC book ch. 3; trec_eval m_relstring.c."""
     length = int(m.params[0]) if m.params else RELSTRING_LENGTH
     out = np.empty(ctx.nq, dtype=object)
     out[:] = _relstring(ctx.rk, length)

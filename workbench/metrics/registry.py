@@ -231,7 +231,7 @@ FAMILIES: tuple[Family, ...] = (
            "number of judged non-relevant documents retrieved", "m_num_nonrel_judged_ret.c",
            aggregation="sum", integer=True, sets=_ALL),
     Family("rbp", kf.rbp, "rank-biased precision (Moffat & Zobel 2008): rbp.p=0.8, "
-           "default p = 0.9; gains grade / top grade", "m_rbp.c (differs: see docs/measures.md)",
+           "default p = 0.9; gains grade / top grade", "m_rbp.c",
            aliases=("RBP",), param="pairs", graded=True, ir_params=("p",), since=10, sets=_ALL),
     Family("rbp_resid", kf.rbp_resid, "RBP residual: the RBP upper bound minus RBP",
            "m_rbp_resid.c", param="pairs", graded=True, since=10, sets=_ALL),
