@@ -126,6 +126,11 @@ LIST_COLUMNS = ("docs_per_hour", "median_seconds", "capped", "grades_first_quart
                 "grades_last_quarter", "drift_chi2", "drift_df", "drift_p")
 
 
+def shares_text(shares: dict[int, float]) -> str:
+    """{grade: share} as `0:80% 1:20%` (the table and CSV form; JSON keeps the object)."""
+    return " ".join(f"{grade}:{share:.0%}" for grade, share in shares.items())
+
+
 def list_values(a: AssessorWatch) -> tuple:
     """`a`'s values for LIST_COLUMNS: grade shares as {grade: share}, NaN where undefined."""
     t = a.drift.test

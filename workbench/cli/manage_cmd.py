@@ -32,8 +32,9 @@ def _cell(name: str, v) -> str:
 
 
 def _shares_text(shares: dict) -> str:
-    """{grade: share} as `0:80% 1:20%` (JSON keeps the object)."""
-    return " ".join(f"{grade}:{share:.0%}" for grade, share in shares.items())
+    from workbench.campaign.assessor_watch import shares_text
+
+    return shares_text(shares)
 
 
 def _json_value(v):
