@@ -66,3 +66,12 @@ def test_list_assessors_pace_and_drift(campaign):
     assert lines[0].split(",") == HEADER
     assert lines[1].split(",")[9:11] == ["0:100% 1:0% 2:0% 3:0%", "0:0% 1:0% 2:100% 3:0%"]
     assert lines[2].endswith(",,,,0,")
+
+
+def test_every_key_is_documented():
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "json-outputs.md").read_text()
+    section = docs.split("## `list assessors --format json`")[1].split("\n## ")[0]
+    for key in HEADER:
+        assert f'"{key}"' in section

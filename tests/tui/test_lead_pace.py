@@ -57,3 +57,8 @@ async def test_pace_screen_shows_list_assessors_numbers_and_plots(sample_db):
         await wait_for(app, pilot, lambda: set(seconds.shown) == {"carol"})
         await pilot.press("a")
         await wait_for(app, pilot, lambda: len(seconds.shown) == 3)
+        # e exports the table: list assessors' columns and the agreement
+        lines = screen.export_text("csv").splitlines()
+        assert lines[0].split(",")[:4] == ["assessor", "docs_per_hour", "median_seconds", "capped"]
+        assert lines[0].endswith(",drift_p,agreement") and lines[1].startswith("alice,")
+        assert float(lines[1].split(",")[-1]) == screen.data.of("alice").agreement
