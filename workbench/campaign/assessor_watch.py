@@ -120,7 +120,6 @@ def compute_watch(history, current, scale, *, idle_cap: float, window: int) -> W
     return Watch(float(idle_cap), window, levels, out)
 
 
-
 # The pace and drift columns of `workbench list assessors` (docs/json-outputs.md).
 LIST_COLUMNS = ("docs_per_hour", "median_seconds", "capped", "grades_first_quarter",
                 "grades_last_quarter", "drift_chi2", "drift_df", "drift_p")
