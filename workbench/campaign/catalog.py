@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TextIO
 
-import numpy as np
-
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
@@ -31,28 +29,9 @@ class Listing:
     rows: list[tuple]
 
 
-def _speed(events, i: int) -> tuple[float, float, str, str]:
-    """(documents per hour, median seconds per document, grade shares in the first and in
-    the last quarter of the assessor's grades) from their grade events."""
-    mine = events.assessor == i
-    seconds = events.seconds[mine]
-    timed = seconds[seconds > 0]
-    per_hour = float(timed.size / (timed.sum() / 3600)) if timed.size and timed.sum() > 0 else float("nan")
-    median = float(np.median(timed)) if timed.size else float("nan")
-    grades = events.grade[mine]
-    if grades.size < 4:
-        return per_hour, median, "", ""
-    quarter = max(1, grades.size // 4)
-    levels = np.unique(events.grade)
-
-    def shares(g: np.ndarray) -> str:
-        return " ".join(f"{lv}:{np.count_nonzero(g == lv) / g.size:.0%}" for lv in levels.tolist())
-
-    return per_hour, median, shares(grades[:quarter]), shares(grades[-quarter:])
-
-
 def listing(db: Database, what: str) -> Listing:
     """The rows of `workbench list WHAT`."""
+    from workbench.campaign import assessor_watch
     from workbench.store import catalog
 
     if what not in LISTS:
@@ -75,15 +54,14 @@ def listing(db: Database, what: str) -> Listing:
                     for i, n in enumerate(c.names)]
             return Listing(what, ("run", "queries", "results"), rows)
         c = catalog.assessor_counts(s)
-        events = catalog.grade_events(s)
+        watch = assessor_watch.read_watch(s)
     rows = []
     for i, name in enumerate(c.names):
-        per_hour, median, first, last = _speed(events, events.assessors.index(name))
         col = {k: int(v[i]) for k, v in c.columns.items()}
         rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"], col["assigned"]),
-                     col["outside"], col["repeats"], per_hour, median, first, last))
+                     col["outside"], col["repeats"], *assessor_watch.list_values(watch.of(name))))
     return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
-                         "docs_per_hour", "median_seconds", "grades_first_quarter", "grades_last_quarter"), rows)
+                         *assessor_watch.LIST_COLUMNS), rows)
 
 
 def _share(part, whole) -> float:
