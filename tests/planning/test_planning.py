@@ -17,7 +17,8 @@ from workbench.cli import cli, main
 from workbench.planning.collection import collection_from_arrays, collection_from_files
 from workbench.planning.methods import bandit_order, depth_order, judging_order, mtf_order
 from workbench.planning.reusability import reusability
-from workbench.planning.simulate import shares, simulate
+from workbench.planning.budget import shares
+from workbench.planning.simulate import simulate
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
 
