@@ -23,6 +23,7 @@ from workbench.campaign.pooling import SERIALIZED, assign, build_pool
 from workbench.campaign.query_lists import best_rank, cut, lists_by_query
 from workbench.campaign.settings import campaign_pool_depth, campaign_threshold
 from workbench.campaign.writing import write_transaction
+from workbench.errors import UsageError
 from workbench.names import check_name
 from workbench.planning.methods import depth_order
 from workbench.store.pool_plans import pooled_documents, write_pool_plan
@@ -52,8 +53,6 @@ def make_pool(db: Database, method: str = "depth", *, depth: int | None = None,
         depth = campaign_pool_depth(db)
     plan = check_plan(PoolPlan(method, depth, budget, seed, overlap, repeat))
     if (overlap is not None or repeat) and not names:
-        from workbench.errors import UsageError
-
         raise UsageError("overlap and repeat need at least one assessor")
     before = sum(_sizes(db).values())
     if plan.method == "depth":
