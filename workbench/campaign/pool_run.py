@@ -54,24 +54,22 @@ def make_pool(db: Database, method: str = "depth", *, depth: int | None = None,
     plan = check_plan(PoolPlan(method, depth, budget, seed, overlap, repeat))
     if (overlap is not None or repeat) and not names:
         raise UsageError("overlap and repeat need at least one assessor")
-    before = sum(_sizes(db).values())
     if plan.method == "depth":
         if budget is None:
-            build_pool(db, depth, on_wait=on_wait)
+            added = build_pool(db, depth, on_wait=on_wait).n_added
         else:
-            _capped_depth_pool(db, plan, on_wait)
+            added = _capped_depth_pool(db, plan, on_wait)
         with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as s:
             write_pool_plan(s, **_columns(plan))
         if names:
             assign(db, names, overlap=overlap, repeat=repeat, seed=seed, on_wait=on_wait)
     else:
-        _adaptive_pool(db, plan, names, on_wait)
+        added = _adaptive_pool(db, plan, names, on_wait)
     sizes = _sizes(db)
-    total = sum(sizes.values())
-    return PoolRun(plan, len(sizes), total, total - before, sizes)
+    return PoolRun(plan, len(sizes), sum(sizes.values()), added, sizes)
 
 
-def _capped_depth_pool(db: Database, plan: PoolPlan, on_wait) -> None:
+def _capped_depth_pool(db: Database, plan: PoolPlan, on_wait) -> int:
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as s:
         lists = lists_by_query(s)
         qname = query_names(s)
@@ -87,26 +85,27 @@ def _capped_depth_pool(db: Database, plan: PoolPlan, on_wait) -> None:
                 new.append({"query_id": qid, "document_id": doc, "best_rank": best_rank(runs, doc)})
         add_pool_entries(s, new, [])
         record_pool_depth(s, plan.depth, had_pool=had_pool)
+    return len(new)
 
 
-def _adaptive_pool(db: Database, plan: PoolPlan, names: list[str], on_wait) -> None:
+def _adaptive_pool(db: Database, plan: PoolPlan, names: list[str], on_wait) -> int:
+    """Documents pooled: each query's first, then one per assessor who got none."""
     threshold = campaign_threshold(db)
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as s:
         write_pool_plan(s, **_columns(plan))
         server = QueueServer(s, plan, threshold, cache_key=db.url)
         queries = sorted(server.lists, key=lambda q: server.qname[q].encode("utf-8"))
-        for qid in queries:
-            server.first_document(qid)
+        added = sum(server.first_document(qid) is not None for qid in queries)
     if not names:
-        return
+        return added
     # The first documents go out as any pool does (no repeats: those follow as queues grow).
     assign(db, names, overlap=plan.overlap, seed=plan.seed, on_wait=on_wait)
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as s:
         ids = [get_or_create_assessor(s, n) for n in names]
         server = QueueServer(s, plan, threshold, cache_key=db.url)
         for qid in sorted(server.lists, key=lambda q: server.qname[q].encode("utf-8")):
-            for aid in ids:
-                server.serve(aid, qid)
+            added += sum(server.serve(aid, qid) is not None for aid in ids)
+    return added
 
 
 def _columns(plan: PoolPlan) -> dict:
