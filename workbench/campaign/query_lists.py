@@ -18,6 +18,7 @@ Lists = list[np.ndarray]  # one query: each run's document ids, best first
 
 _cache: dict[str, tuple[tuple[int, int, int], dict[int, Lists]]] = {}
 _lock = threading.Lock()
+_KEEP = 4  # databases whose lists are kept (a process usually has one open)
 
 
 def lists_by_query(session, cache_key: str | None = None) -> dict[int, Lists]:
@@ -33,7 +34,10 @@ def lists_by_query(session, cache_key: str | None = None) -> dict[int, Lists]:
         return hit[1]
     lists = _build(conn)
     with _lock:
+        _cache.pop(cache_key, None)
         _cache[cache_key] = (token, lists)
+        while len(_cache) > _KEEP:
+            del _cache[next(iter(_cache))]  # the oldest
     return lists
 
 
