@@ -8,7 +8,7 @@ Deterministic (every random choice comes from SEED), built through the real code
    relevant, 6 relevant, 8 marginal, 12 near misses that share words with the topic);
 2. `import_queries` / `import_documents` / `import_run` read the topics, the documents
    (JSONL) and four TREC runs written by the numpy systems of retrieval.py;
-3. `build_pool(depth=15)` and `assign(alice, bob, carol, overlap=0.8, repeat=0.05)`;
+3. `make_pool("depth", depth=15)` assigned to alice, bob, carol (overlap=0.8, repeat=0.05);
 4. each assessor works through their queue with `record_grade` (one transaction per grade,
    as in the TUI), grading the hidden truth plus their own noise and bias: alice careful,
    bob lenient, carol strict and unfinished (she stops at 60 % of her queue). Hidden
@@ -17,8 +17,8 @@ Deterministic (every random choice comes from SEED), built through the real code
 5. the campaign gets a name and the systems descriptions; event times are set to a
    plausible timeline (sessions over a few March days) so that the history and the
    seconds per document look like real work, and do not depend on when the script ran;
-6. the file is VACUUMed and left in WAL mode, the mode the workbench opens it in, so that
-   reading it (`make demo`, `workbench score`) leaves the committed file unchanged.
+6. the file is VACUUMed and left in rollback-journal mode: one self-contained file (the
+   demo and the tests open copies of it).
 """
 
 from __future__ import annotations
@@ -356,7 +356,8 @@ def set_timeline(db, rng: np.random.Generator) -> None:
 def build(out: Path = OUT, *, verbose: bool = True) -> dict[str, object]:
     from workbench.campaign.database import Database
     from workbench.campaign.importing import import_documents, import_queries, import_run
-    from workbench.campaign.pooling import assign, build_pool
+    from workbench.campaign.pool_run import make_pool
+    from workbench.campaign.pooling import queue_counts
 
     rng = np.random.default_rng(SEED)
     domains, topics = read_content()
@@ -376,8 +377,9 @@ def build(out: Path = OUT, *, verbose: bool = True) -> dict[str, object]:
             import_documents(db, paths["documents"])
             for tag in SYSTEMS:
                 import_run(db, paths[tag], name=tag)
-            pool = build_pool(db, POOL_DEPTH)
-            queues = assign(db, list(ASSESSORS), overlap=OVERLAP, repeat=REPEAT, seed=SEED)
+            pool = make_pool(db, "depth", depth=POOL_DEPTH, assessors=list(ASSESSORS),
+                             overlap=OVERLAP, repeat=REPEAT, seed=SEED)
+            queues = queue_counts(db)
             pool_items = [(q, d) for q, d, _ in _pool_rows(db)]
             perceived = perceived_grades(rng, pool_items, truth)
             done = judge(db, rng, perceived)
@@ -388,7 +390,7 @@ def build(out: Path = OUT, *, verbose: bool = True) -> dict[str, object]:
         os.replace(db_path, out)
     summary = {
         "queries": len(topic_texts), "documents": len(documents), "systems": list(SYSTEMS),
-        "pool": pool.n_entries, "queues": {q.assessor: (q.n_items, q.n_repeats) for q in queues},
+        "pool": pool.n_entries, "queues": queues,
         "graded": done, "size_kb": round(out.stat().st_size / 1024),
     }
     if verbose:
@@ -411,13 +413,12 @@ def _pool_rows(db):
 
 
 def _finish_sqlite(path: Path) -> None:
-    """Leave a single compacted file (the WAL checkpointed away) already in WAL mode:
-    opening it in another mode would rewrite its header, a change to a committed file."""
+    """Leave a single compacted file (the WAL checkpointed away) in rollback-journal mode:
+    self-contained, no -wal file needed (tests/store/test_sample_db.py checks the header)."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=DELETE")
         conn.execute("VACUUM")
-        conn.execute("PRAGMA journal_mode=WAL")
     finally:
         conn.close()
 

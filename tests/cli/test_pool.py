@@ -104,3 +104,57 @@ def test_a_bad_assessor_name_is_refused_before_the_pool_is_written(campaign, nam
     assert result.exit_code == 1 and result.stdout == ""
     assert str(result.exception).startswith("assessor name ")
     assert counts(campaign) == (0, 0)
+
+
+def grade(url, *args):
+    return CliRunner().invoke(cli, ["--db", url, "grade", *args])
+
+
+def queue_of(url, assessor, query):
+    from workbench.campaign.assessing import load_queue
+
+    database = Database.open(url, create=False)
+    try:
+        return [it.document for it in load_queue(database, assessor, query).items]
+    finally:
+        database.close()
+
+
+def test_mtf_pool_grows_one_document_per_grade(campaign):
+    """Runs `up` (d00, d01, ...) and `down` (d09, d08, ...): move-to-front gives `up` the
+    turn while its documents are relevant, then passes it to `down`."""
+    result = invoke(campaign, "--method", "mtf", "-a", "alice", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == (
+        "pool mtf, seed 4: 3 documents over 3 queries (3 new); the next documents are "
+        "chosen as grades come in")
+    assert counts(campaign) == (3, 3) and queue_of(campaign, "alice", "q0") == ["d00"]
+    # a document not served yet is outside alice's assignment
+    refused = grade(campaign, "-a", "alice", "q0", "d05", "1")
+    assert refused.exit_code == 1 and "not in the pool" in str(refused.exception)
+    assert grade(campaign, "-a", "alice", "q0", "d00", "1").stdout == "ok q0 d00\n"
+    assert queue_of(campaign, "alice", "q0") == ["d00", "d01"]
+    batch = CliRunner().invoke(cli, ["--db", campaign, "grade", "-a", "alice", "--batch", "-"],
+                               input="q0 d01 0\n")
+    assert batch.exit_code == 0 and batch.stdout == "ok q0 d01\n"
+    assert queue_of(campaign, "alice", "q0") == ["d00", "d01", "d09"]
+    assert counts(campaign) == (5, 5)
+
+
+def test_depth_with_a_budget_spreads_it_over_the_queries(campaign):
+    result = invoke(campaign, "--depth", "3", "--budget", "5", "-a", "alice")
+    assert result.exit_code == 0, result.output
+    # 5 over 3 queries: q0 and q1 get 2 (each run's rank 1), q2 gets 1 (up's rank 1)
+    assert result.stdout.splitlines()[0] == "pool depth 3, budget 5: 5 documents over 3 queries (5 new)"
+    assert queue_of(campaign, "alice", "q2") == ["d00"]
+    assert sorted(queue_of(campaign, "alice", "q0")) == ["d00", "d09"]
+    again = invoke(campaign, "--depth", "3", "--budget", "5", "-a", "alice")
+    assert "(0 new)" in again.stdout and counts(campaign) == (5, 5)
+
+
+def test_bandit_budget_and_method_usage_errors(campaign):
+    result = invoke(campaign, "--method", "bandit", "--budget", "4", "--depth", "5", "-a", "bob")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("pool bandit depth 5, budget 4, seed 0: 3 documents")
+    assert invoke(campaign, "--method", "random").exit_code == 2
+    assert invoke(campaign, "--method", "mtf", "--budget", "0").exit_code == 2

@@ -15,9 +15,16 @@ from hypothesis import strategies as st
 
 from workbench.cli import cli, main
 from workbench.planning.collection import collection_from_arrays, collection_from_files
-from workbench.planning.methods import bandit_order, depth_order, judging_order, mtf_order
+from workbench.planning.methods import (
+    bandit_order,
+    depth_order,
+    judging_order,
+    mtf_order,
+    next_choice,
+)
 from workbench.planning.reusability import reusability
-from workbench.planning.simulate import shares, simulate
+from workbench.planning.budget import shares
+from workbench.planning.simulate import simulate
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
 
@@ -40,6 +47,26 @@ def test_mtf_order_worked_by_hand():
     # run 0 (-2): 4 not.
     assert mtf_order(LISTS, RELEVANT.__contains__, 100) == [1, 2, 5, 6, 7, 8, 3, 9, 4]
     assert mtf_order(LISTS, RELEVANT.__contains__, 5) == [1, 2, 5, 6, 7]
+
+
+@pytest.mark.parametrize("method", ["depth", "mtf", "bandit"])
+def test_next_choice_one_grade_at_a_time_is_the_judging_order(method):
+    """A live queue (one document served per grade) follows the simulated order exactly."""
+    grades, served = {}, []
+    while (d := next_choice(method, LISTS, grades, seed=7)) is not None:
+        served.append(d)
+        grades[d] = d in RELEVANT
+    assert served == judging_order(method, LISTS, RELEVANT.__contains__, 100, seed=7)
+    assert next_choice(method, LISTS, dict(grades), seed=7) is None
+
+
+def test_next_choice_depends_on_the_grades_and_skips_pending_documents():
+    assert next_choice("mtf", LISTS, {1: True}) == 2  # run A keeps the turn
+    assert next_choice("mtf", LISTS, {1: False}) == 5  # the turn passes to run B
+    # 2 is with another assessor: passed as not relevant, so B's 5 comes next
+    assert next_choice("mtf", LISTS, {1: True}, pending={2}) == 5
+    assert next_choice("bandit", LISTS, {1: True, 5: False}, seed=3) == next_choice(
+        "bandit", LISTS, {5: False, 1: True}, seed=3)
 
 
 def test_bandit_is_seeded_and_judges_each_document_once():

@@ -1,6 +1,8 @@
 """`workbench grade`: record grades without the TUI, through the same code path
 (campaign.judging.record_grade): one transaction per grade, `ok query doc` printed and
-flushed only after its commit (DESIGN §4, §5).
+flushed only after its commit (DESIGN §4, §5). With an adaptive pool (`pool --method
+mtf|bandit`) each grade that finishes the assessor's queue on a query serves the next
+document of that query (campaign/adaptive.py).
 
 `--batch FILE|-` reads `query doc grade [note...]` lines, streaming (a producer may keep
 `-` open and feed it forever); lines end as in every reader (formats.textlines: \n, \r\n
@@ -125,9 +127,20 @@ def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str
 
 
 def _record(database, assessor, query, doc, value, note):
+    """Commit the grade, then (adaptive pool) serve the assessor the query's next document
+    once their queue on it is all judged."""
+    from workbench.campaign.adaptive import serve_next
     from workbench.campaign.judging import record_grade
 
-    return record_grade(database, assessor, query, doc, value, note=note)
+    record = record_grade(database, assessor, query, doc, value, note=note)
+    try:
+        serve_next(database, assessor, query)
+    except Exception as exc:  # the grade is committed: say so, serving is retried later
+        from workbench.errors import one_line
+
+        click.echo(f"workbench: warning: {query}: the next document was not served "
+                   f"({one_line(exc)}); the next grade or the judging screen serves it", err=True)
+    return record
 
 
 def _ok(query: str, doc: str) -> None:

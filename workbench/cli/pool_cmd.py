@@ -10,8 +10,16 @@ from workbench.cli import checked_name, db_option, resolve_db
 
 
 @click.command("pool")
+@click.option("--method", type=click.Choice(["depth", "mtf", "bandit"]), default="depth",
+              show_default=True,
+              help="depth: the top K of every run; mtf: move-to-front (Cormack et al. 1998); "
+                   "bandit: Thompson sampling (Losada et al. 2016). mtf and bandit serve one "
+                   "document at a time, chosen from the grades so far.")
 @click.option("--depth", "-k", type=click.IntRange(min=1), default=None,
-              help="Top K documents of every system per query (default: the campaign's pool depth).")
+              help="Top K documents of every system per query (default: the campaign's pool "
+                   "depth for depth, the whole runs for mtf and bandit).")
+@click.option("--budget", type=click.IntRange(min=1), default=None, metavar="N",
+              help="At most N documents to judge, spread evenly over the queries.")
 @click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME", callback=checked_name,
               help="Assign the pool to this assessor (repeat the option for several).")
 @click.option("--overlap", type=click.FloatRange(0.0, 1.0), default=None,
@@ -20,11 +28,12 @@ from workbench.cli import checked_name, db_option, resolve_db
 @click.option("--repeat", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
               help="Share of each assessor's documents shown a second time, unmarked, later in the queue.")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the split and of the per-(assessor, query) shuffles.")
+              help="Seed of the split, the per-(assessor, query) shuffles and the adaptive choices.")
 @db_option
 @click.pass_context
-def pool(ctx, depth, assessors, overlap, repeat, seed, db):
-    """Pool the top K of every system per query (deduplicated) and assign it.
+def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
+    """Pool the top K of every system per query (deduplicated) and assign it, or start an
+    adaptive pool (--method mtf|bandit) that grows one document per grade.
 
     Re-running is safe: documents already pooled or assigned stay where they are and new
     ones are appended to the queues.
@@ -33,24 +42,17 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
     from rich.table import Table
     from rich.text import Text
     from workbench.campaign.database import Database
-    from workbench.campaign.pooling import assign, build_pool, queue_counts
-    from workbench.campaign.settings import campaign_pool_depth
+    from workbench.campaign.pool_run import make_pool
+    from workbench.campaign.pooling import queue_counts
 
     if (overlap is not None or repeat) and not assessors:
         raise click.UsageError("--overlap and --repeat need at least one --assessor")
     database = Database.open(resolve_db(ctx, db), create=False)
     on_wait = _say_waiting if sys.stderr.isatty() else None
     try:
-        if depth is None:
-            depth = campaign_pool_depth(database)
-        summary = build_pool(database, depth, on_wait=on_wait)
-        click.echo(
-            f"pool depth {summary.depth}: {summary.n_entries} documents over "
-            f"{summary.n_queries} queries ({summary.n_added} new)"
-        )
-        if assessors:
-            assign(database, list(assessors), overlap=overlap, repeat=repeat, seed=seed,
-                   on_wait=on_wait)
+        run = make_pool(database, method, depth=depth, budget=budget, assessors=assessors,
+                        overlap=overlap, repeat=repeat, seed=seed, on_wait=on_wait)
+        click.echo(_describe(run))
         counts = queue_counts(database)
     finally:
         database.close()
@@ -61,6 +63,21 @@ def pool(ctx, depth, assessors, overlap, repeat, seed, db):
     for name, (items, repeats) in counts.items():
         table.add_row(Text(name), str(items), str(repeats), str(items + repeats))
     Console(soft_wrap=True).print(table)
+
+
+def _describe(run) -> str:
+    plan = run.plan
+    budget = f", budget {plan.budget}" if plan.budget is not None else ""
+    if plan.method == "depth":
+        head = f"pool depth {plan.depth}{budget}"
+    else:
+        deep = f" depth {plan.depth}" if plan.depth is not None else ""
+        head = f"pool {plan.method}{deep}{budget}, seed {plan.seed}"
+    text = (f"{head}: {run.n_entries} documents over {run.n_queries} queries "
+            f"({run.n_added} new)")
+    if plan.adaptive:
+        text += "; the next documents are chosen as grades come in"
+    return text
 
 
 def _say_waiting() -> None:

@@ -20,6 +20,10 @@ judging session can be replayed exactly.
   turn draws one value per run (a seeded generator) and the highest draw gives its next
   unjudged document. Documents of a run's list already judged through other runs count as
   the run's evidence as it passes them.
+
+`next_choice` serves a live judging queue one document at a time with the same code: it
+replays the method with the grades given so far as the oracle and returns the first
+document the replay reaches that has no grade yet.
 """
 
 from __future__ import annotations
@@ -46,6 +50,29 @@ def judging_order(method: str, lists: Lists, relevant: Oracle, budget: int, *,
     if method == "bandit":
         return bandit_order(lists, relevant, budget, seed=seed, known=known)
     raise ValueError(f"unknown pooling method {method!r}; choose from {', '.join(METHODS)}")
+
+
+def next_choice(method: str, lists: Lists, grades: dict[int, bool], *, seed: int = 0,
+                pending: frozenset[int] | set[int] = frozenset()) -> int | None:
+    """The document to judge next on one query, given the grades so far (code -> relevant):
+    the method is replayed from the start with `grades` as the oracle, and the first
+    document it reaches that is neither graded nor `pending` is the answer (None when the
+    lists are exhausted). Deterministic in (method, lists, grades, pending, seed).
+
+    `pending`: documents already chosen but not graded yet (another assessor's queue); the
+    replay passes them as not relevant, so they are never served twice. Replaying, rather
+    than continuing a saved state, makes the choice follow the grades as they are now,
+    changed grades and several assessors' grades included."""
+    if method == "depth":
+        taken = {**grades, **{d: False for d in pending}}
+        order = depth_order(lists, 1, taken)
+        return order[0] if order else None
+    oracle = lambda d: bool(grades.get(d, False))  # noqa: E731 (unknown: never asked twice)
+    seen = len(grades) + len(pending) + 1
+    for doc in judging_order(method, lists, oracle, seen, seed=seed):
+        if doc not in grades and doc not in pending:
+            return doc
+    return None
 
 
 def depth_order(lists: Lists, budget: int, known: dict[int, bool] | None = None) -> list[int]:

@@ -1,12 +1,13 @@
 """Simulation before spending: replay judging with the full qrels as the oracle.
 
 For each total budget, every query gets an equal share (the first queries in byte order
-take the remainder), a method picks that many documents per query (methods.py), and the
-runs are scored on the qrels restricted to what was judged. A chosen document that the
-full qrels do not grade costs its judgment and stays unjudged. Reported per budget: the
-judgments made, the relevant documents found, and how close the ranking of the runs (by
-the mean of the measure) is to the ranking under the full qrels: Kendall's tau-b of the
-two score vectors and the largest change of one run's place.
+take the remainder: budget.shares, the rule the stored campaign's pool uses too), a method
+picks that many documents per query (methods.py), and the runs are scored on the qrels
+restricted to what was judged. A chosen document that the full qrels do not grade costs
+its judgment and stays unjudged. Reported per budget: the judgments made, the relevant
+documents found, and how close the ranking of the runs (by the mean of the measure) is to
+the ranking under the full qrels: Kendall's tau-b of the two score vectors and the largest
+change of one run's place.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.planning.budget import shares
 from workbench.planning.collection import Collection
 from workbench.planning.methods import judging_order
 from workbench.planning.scoring import RunScorer, places
@@ -48,14 +50,6 @@ class Simulation:
                 for p in self.points
             ],
         }
-
-
-def shares(budget: int, n_queries: int) -> np.ndarray:
-    """Judgments per query for a total budget: equal shares, the remainder to the first."""
-    if n_queries == 0:
-        return np.zeros(0, dtype=np.int64)
-    base, extra = divmod(max(budget, 0), n_queries)
-    return np.full(n_queries, base, dtype=np.int64) + (np.arange(n_queries) < extra)
 
 
 def judging_orders(c: Collection, method: str, per_query: np.ndarray, *, rel_level: int = 1,

@@ -213,6 +213,25 @@ class PoolEntry(Base):
     best_rank: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class PoolPlan(Base):
+    """How the campaign pools (`workbench pool --method`): a single row with id 1.
+
+    `method` is depth, mtf or bandit; `depth` cuts the runs (None: whole runs, for the
+    adaptive methods); `budget` caps the pooled documents over all queries (None: no cap);
+    `seed` makes the adaptive choices and the queues reproducible; `overlap` and `repeat`
+    are the assignment's split and hidden-repeat shares, applied as an adaptive queue grows."""
+
+    __tablename__ = "pool_plan"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    method: Mapped[str] = mapped_column(String(20), default="depth", server_default="depth")
+    depth: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    budget: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seed: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    overlap: Mapped[float | None] = mapped_column(Float, nullable=True)
+    repeat: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+
+
 class Assignment(Base):
     """An item in an assessor's queue, in the order shown (`position`, per query).
 

@@ -51,6 +51,8 @@ class GradeSaved(Message):
     note: str | None = None
     # With the live panel open: the scores recomputed after this grade (one redraw for both)
     table: "ScoreTable | None" = None
+    # An adaptive pool served the next document: the query's queue, reloaded after it
+    queue: "Queue | None" = None
 
 
 @dataclass

@@ -31,7 +31,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
-from workbench.campaign import assessing
+from workbench.campaign import adaptive, assessing
 from workbench.campaign.assessing import QueryProgress, QueueItem, ScaleEntry
 from workbench.campaign.judging import undo_last
 from workbench.campaign.settings import guidelines, is_blind
@@ -143,6 +143,8 @@ class JudgeScreen(Screen):
             if query is None:
                 self.post_message(WorkFailed("empty", f"nothing is assigned to {self.assessor}"))
                 return
+            if adaptive.serve_next(db, self.assessor, query):  # e.g. after a crash mid-serve
+                progress = assessing.query_progress(db, self.assessor)
             queue = assessing.load_queue(db, self.assessor, query)
             levels = assessing.scale(db)
             blind = is_blind(db)
@@ -274,6 +276,7 @@ class JudgeScreen(Screen):
         except Exception as exc:  # shown in the UI; the cursor stays
             self.post_message(GradeFailed(index, describe(exc)))
             return
+        queue = self._serve_next(query)
         # With the panel open (and its scores loaded), recompute this query's scores here,
         # right after the commit and BEFORE telling the screen: the screen then redraws once
         # for both, instead of redrawing "saved" while this thread computes and the two
@@ -281,11 +284,22 @@ class JudgeScreen(Screen):
         tracker = self.app.score_tracker(self.assessor) if self.panel_on else None
         if tracker is not None and tracker.loaded:
             table = self._scores_table([record.query])
-            self.post_message(GradeSaved(index, record, table=table))
+            self.post_message(GradeSaved(index, record, table=table, queue=queue))
             return
-        self.post_message(GradeSaved(index, record))
+        self.post_message(GradeSaved(index, record, queue=queue))
         if self.panel_on:
             self._scores_now([record.query])
+
+    def _serve_next(self, query: str):
+        """(writer thread) With an adaptive pool, the next document once this query's queue
+        is all judged: the reloaded queue, or None (nothing served, or serving failed: the
+        grade is saved either way, and the next load serves again)."""
+        try:
+            if adaptive.serve_next(self.app.db, self.assessor, query):
+                return assessing.load_queue(self.app.db, self.assessor, query)
+        except Exception:  # noqa: BLE001 - the grade is on disk; serving is retried on load
+            return None
+        return None
 
     def _show_saving(self) -> None:
         if self.saving:
@@ -293,6 +307,10 @@ class JudgeScreen(Screen):
 
     def on_grade_saved(self, message: GradeSaved) -> None:
         index = message.index
+        if message.queue is not None and message.queue.query.query == self.query_ext:
+            # an adaptive pool appended the next document: the queue only grows at its end
+            self.items = list(message.queue.items)
+            self.query_one("#pool", PoolList).show_items(self.items)
         self.items[index] = replace(self.items[index], grade=message.record.new_grade)
         self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
         self.saving = False
