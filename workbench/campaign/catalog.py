@@ -15,10 +15,11 @@ from typing import TextIO
 import numpy as np
 
 from workbench.campaign.database import Database
+from workbench.campaign.settings import counted_seconds, idle_cap
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
 
-LISTS = ("queries", "docs", "runs", "assessors")
+LISTS = ("queries", "docs", "runs", "assessors", "cant-judge")
 SERIALIZED = "import"  # removals queue with imports (campaign/importing.py's name)
 
 
@@ -31,11 +32,12 @@ class Listing:
     rows: list[tuple]
 
 
-def _speed(events, i: int) -> tuple[float, float, str, str]:
+def _speed(events, i: int, cap: int) -> tuple[float, float, str, str]:
     """(documents per hour, median seconds per document, grade shares in the first and in
-    the last quarter of the assessor's grades) from their grade events."""
+    the last quarter of the assessor's grades) from their grade events; seconds count up
+    to the campaign's idle cap (settings.counted_seconds)."""
     mine = events.assessor == i
-    seconds = events.seconds[mine]
+    seconds = counted_seconds(events.seconds[mine], cap)
     timed = seconds[seconds > 0]
     per_hour = float(timed.size / (timed.sum() / 3600)) if timed.size and timed.sum() > 0 else float("nan")
     median = float(np.median(timed)) if timed.size else float("nan")
@@ -57,6 +59,13 @@ def listing(db: Database, what: str) -> Listing:
 
     if what not in LISTS:
         raise UsageError(f"list what? one of {', '.join(LISTS)}")
+    if what == "cant-judge":
+        from workbench.campaign.cant_judge import list_cant_judge
+
+        rows = [(m.query, m.document, m.assessor, m.reason, m.at.isoformat(timespec="seconds"))
+                for m in list_cant_judge(db)]
+        return Listing(what, ("query", "document", "assessor", "reason", "marked_at"), rows)
+    cap = idle_cap(db)
     with db.read() as s:
         if what == "queries":
             c = catalog.query_counts(s)
@@ -78,11 +87,11 @@ def listing(db: Database, what: str) -> Listing:
         events = catalog.grade_events(s)
     rows = []
     for i, name in enumerate(c.names):
-        per_hour, median, first, last = _speed(events, events.assessors.index(name))
+        per_hour, median, first, last = _speed(events, events.assessors.index(name), cap)
         col = {k: int(v[i]) for k, v in c.columns.items()}
-        rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"], col["assigned"]),
-                     col["outside"], col["repeats"], per_hour, median, first, last))
-    return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
+        rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"] + col["cant_judge"], col["assigned"]),
+                     col["outside"], col["repeats"], col["cant_judge"], per_hour, median, first, last))
+    return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge",
                          "docs_per_hour", "median_seconds", "grades_first_quarter", "grades_last_quarter"), rows)
 
 
