@@ -1,6 +1,6 @@
 """`workbench list`, `workbench remove` and `workbench rename`: managing the campaign.
 
-    workbench list queries|docs|runs|assessors [--format table|csv|json]
+    workbench list queries|docs|runs|assessors|cant-judge [--format table|csv|json]
     workbench remove run TAG | query ID | assessor NAME [--force]
     workbench rename run OLD NEW
 """
@@ -36,7 +36,7 @@ def _json_value(v):
 
 
 @click.command("list")
-@click.argument("what", type=click.Choice(["queries", "docs", "runs", "assessors"]))
+@click.argument("what", type=click.Choice(["queries", "docs", "runs", "assessors", "cant-judge"]))
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
 @db_option
 @click.pass_context
@@ -47,10 +47,13 @@ def list_(ctx, what, fmt, db) -> None:
     queries:   pool size, documents judged (by anyone), judgments, assessors, share done
     docs:      queries whose pool holds it, judgments
     runs:      queries and results stored
-    assessors: assigned, judged, share of the assignment done, grades outside the
-               assignment, repeat grades, documents per hour and median seconds per
+    assessors: assigned, judged, share of the assignment done (can't-judge marks
+               count as done), grades outside the assignment, repeat grades,
+               can't-judge marks, documents per hour and median seconds per
                document (idle time is capped when judging), grade shares in their first
                and last quarter of grades (drift)
+    cant-judge: every "can't judge / broken document" mark: query, document,
+               assessor, reason, when (not grades: fix or replace these documents)
     """
     from workbench.campaign.catalog import listing
 
