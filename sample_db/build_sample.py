@@ -17,8 +17,8 @@ Deterministic (every random choice comes from SEED), built through the real code
 5. the campaign gets a name and the systems descriptions; event times are set to a
    plausible timeline (sessions over a few March days) so that the history and the
    seconds per document look like real work, and do not depend on when the script ran;
-6. the file is VACUUMed and left in WAL mode, the mode the workbench opens it in, so that
-   reading it (`make demo`, `workbench score`) leaves the committed file unchanged.
+6. the file is switched back to journal_mode=DELETE and VACUUMed (no -wal file needed;
+   tests/store/test_sample_db.py checks the header). `make demo` opens a copy.
 """
 
 from __future__ import annotations
@@ -411,13 +411,11 @@ def _pool_rows(db):
 
 
 def _finish_sqlite(path: Path) -> None:
-    """Leave a single compacted file (the WAL checkpointed away) already in WAL mode:
-    opening it in another mode would rewrite its header, a change to a committed file."""
+    """Leave a single self-contained file: no WAL (rollback journal), compacted."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=DELETE")
         conn.execute("VACUUM")
-        conn.execute("PRAGMA journal_mode=WAL")
     finally:
         conn.close()
 
