@@ -15,7 +15,7 @@ from typing import TextIO
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.settings import counted_seconds, idle_cap
+from workbench.campaign.settings import counted_seconds, describe_idle_cap, idle_cap
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
 
@@ -30,6 +30,7 @@ class Listing:
     what: str
     header: tuple[str, ...]
     rows: list[tuple]
+    note: str = ""  # a line for people under the table (not in csv or json)
 
 
 def _speed(events, i: int, cap: int) -> tuple[float, float, str, str]:
@@ -92,7 +93,9 @@ def listing(db: Database, what: str) -> Listing:
         rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"] + col["cant_judge"], col["assigned"]),
                      col["outside"], col["repeats"], col["cant_judge"], per_hour, median, first, last))
     return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge",
-                         "docs_per_hour", "median_seconds", "grades_first_quarter", "grades_last_quarter"), rows)
+                         "docs_per_hour", "median_seconds", "grades_first_quarter", "grades_last_quarter"), rows,
+                   f"seconds per document count up to the idle cap, {describe_idle_cap(cap)} "
+                   "(workbench campaign --idle-cap)")
 
 
 def _share(part, whole) -> float:

@@ -78,6 +78,8 @@ def list_(ctx, what, fmt, db) -> None:
                              for j, (c, w) in enumerate(zip(r, widths))).rstrip())
     if not table.rows:
         click.echo(f"(no {what} yet)", err=True)
+    elif table.note:
+        click.echo(f"({table.note})")
 
 
 def _numeric(text: str) -> bool:
