@@ -155,11 +155,15 @@ def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
 # qrels and run both read in pieces by several processes
 
 
+# trec_eval's every family (relstring's text included) and two parameters of the old ones
+SPLIT_MEASURES = ["all_trec", "iprec_at_recall", "ndcg_cut.5"]
+
+
 def _split_eval(qp, run, jobs=2, **kw):
     from workbench.evaluation.split import evaluate_split, run_cuts
     from workbench.metrics.measures import parse_measures
 
-    ms = parse_measures(["official", "iprec_at_recall", "ndcg_cut.5"])
+    ms = parse_measures(SPLIT_MEASURES)
     cuts = run_cuts(run, jobs, forced=True)
     assert cuts is not None and len(cuts) == jobs + 1
     opts = dict(rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10)
@@ -177,7 +181,7 @@ def _serial_eval(qp, run, **kw):
     opts = dict(rel_level=1, ties="trec_eval", max_depth=None, complete=False, compat=10)
     opts.update(kw)
     return evaluate(q.qid, q.docno, q.rel, r.qid, r.docno, r.score,
-                    parse_measures(["official", "iprec_at_recall", "ndcg_cut.5"]),
+                    parse_measures(SPLIT_MEASURES),
                     run_rank=r.rank, tag=r.tag, **opts)
 
 
@@ -214,6 +218,7 @@ def test_split_reads_both_files_in_pieces_whatever_the_qrels_order(tmp_path, qre
 
 @pytest.mark.parametrize("opts", [
     dict(ties="rank", max_depth=7), dict(ties="input", rel_level=2), dict(compat=9),
+    dict(judged_only=True, num_docs=1000), dict(complete=True, rel_level=2),
 ])
 def test_split_options_give_the_serial_numbers(tmp_path, opts):
     qp, (run,) = _write(tmp_path, runs=1, nq=30)

@@ -31,6 +31,26 @@ def test_measures_json_lists_every_family_in_print_order(capsys):
     assert all(r["definition"] for r in rows)
 
 
+def test_measures_lists_every_trec_eval_family(capsys):
+    """Issue 15: trec_eval's remaining families, with their parameters and defaults."""
+    assert main(["measures", "--format", "json"]) == 0
+    by = {r["family"]: r for r in json.loads(capsys.readouterr().out)["measures"]}
+    for name in ("G", "binG", "Rndcg", "ndcg_rel", "Rprec_mult", "gm_bpref",
+                 "num_nonrel_judged_ret", "relative_P", "set_map", "set_relative_P", "unj",
+                 "utility", "rbp", "rbp_resid", "relstring"):
+        assert by[name]["trec_eval"] == name and "all_trec" in by[name]["sets"], name
+    assert by["Rprec_mult"]["defaults"] == ["0.2", "0.4", "0.6", "0.8", "1", "1.2", "1.4",
+                                            "1.6", "1.8", "2"]
+    assert by["utility"]["trec_eval_parameter"] == ".p1,p2,p3,p4"
+    assert by["utility"]["defaults"] == ["1", "-1", "0", "0"]
+    assert by["unj"]["defaults"] == ["5", "10", "20"]
+    assert by["relstring"]["aggregation"] == "text"
+    assert by["gm_bpref"]["aggregation"] == "geometric mean" and by["gm_bpref"]["summary_only"]
+    assert by["num_nonrel_judged_ret"]["aggregation"] == "sum"
+    assert by["rbp"]["ir_measures"] == ["RBP"] and by["rbp"]["ir_measures_parameters"] == ["p"]
+    assert by["ndcg"]["trec_eval_parameter"].startswith(".name=value")
+
+
 def test_measures_table_shows_names_aliases_and_definitions(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "220")
     assert main(["measures"]) == 0

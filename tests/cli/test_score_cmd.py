@@ -99,3 +99,36 @@ def test_trec_output_is_what_eval_prints_for_the_same_data(scored, capsys, tmp_p
         ))
         assert main(["eval", str(qrels), str(run), "-q", "--format", "trec", *measures]) == 0
         assert block.splitlines()[1:] == capsys.readouterr().out.strip().splitlines()
+
+
+def test_all_trec_scores_every_numeric_family(scored, capsys):
+    """Issue 15: `score -m all_trec` gives trec_eval's families as eval does (same values),
+    without relstring, which is text per query and not a score."""
+    db, camp = scored
+    assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec",
+                 "-m", "all_trec"]) == 0
+    blocks = _trec(capsys.readouterr().out)
+    assert list(blocks) == camp.systems
+    names = {m for m, _ in blocks[camp.systems[0]]}
+    assert {"G", "binG", "Rndcg", "ndcg_rel", "gm_bpref", "rbp", "rbp_resid", "unj_5",
+            "utility", "Rprec_mult_1.00", "relative_P_5", "set_map", "set_relative_P",
+            "num_nonrel_judged_ret"} <= names
+    assert not any(m.startswith("relstring") for m in names)
+    qrels: dict[str, dict[str, int]] = {}
+    for q, d, g in derive_qrels(db, assessor="alice").rows():
+        qrels.setdefault(q, {})[d] = g
+    measures = {"G", "binG", "Rndcg", "ndcg_rel", "Rprec_mult", "utility", "set_map",
+                "num_nonrel_judged_ret"}
+    for tag, run in stored_runs(db).items():
+        oracle = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+        for q in ("q1", "q2"):
+            for name in ("G", "binG", "Rndcg", "ndcg_rel", "Rprec_mult_1.00", "utility", "set_map"):
+                assert blocks[tag][(name, q)] == f"{oracle[q][name]:.4f}", (tag, q, name)
+            assert blocks[tag][("num_nonrel_judged_ret", q)] == str(int(oracle[q]["num_nonrel_judged_ret"]))
+
+
+def test_text_only_measure_is_refused(scored, capsys):
+    db, _ = scored
+    assert main(["score", "--db", db.url, "--assessor", "alice", "-m", "relstring.5"]) == 2
+    err = capsys.readouterr().err
+    assert "relstring.5: text per query, not a score" in err and "workbench eval" in err

@@ -184,6 +184,9 @@ def test_simulate_and_reusability_commands_on_files(three_runs, capsys):
     assert "--budget takes whole numbers" in capsys.readouterr().err
     assert main(["reusability", *runs]) == 2  # run files without --qrels
     assert "need --qrels" in capsys.readouterr().err
+    # relstring is text per query: nothing to rank runs by
+    assert main(["reusability", "--qrels", qrels, *runs, "-m", "relstring"]) == 2
+    assert "relstring: not a score" in capsys.readouterr().err
 
 
 def test_the_stored_campaign_is_the_default_source(tmp_path):

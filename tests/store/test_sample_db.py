@@ -184,8 +184,8 @@ def test_system_quality_order_is_plausible(sample):
               "--consensus", "majority"],
     )
     assert result.exit_code == 0, result.output
-    # source,system,queries,ndcg_cut_10,Judged@10,unjudged@10
-    assert result.stdout.splitlines()[0].startswith("source,system,queries,ndcg_cut_10,")
+    # source,system,queries,nDCG@10,Judged@10,unjudged@10 (the column keeps the name asked for)
+    assert result.stdout.splitlines()[0].startswith("source,system,queries,nDCG@10,")
     exported = {
         row.split(",")[1]: float(row.split(",")[3]) for row in result.stdout.splitlines()[1:]
     }

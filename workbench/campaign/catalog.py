@@ -12,10 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TextIO
 
-import numpy as np
-
 from workbench.campaign.database import Database
-from workbench.campaign.settings import counted_seconds, describe_idle_cap, idle_cap
+from workbench.campaign.settings import describe_idle_cap, idle_cap
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
 
@@ -33,29 +31,9 @@ class Listing:
     note: str = ""  # a line for people under the table (not in csv or json)
 
 
-def _speed(events, i: int, cap: int) -> tuple[float, float, str, str]:
-    """(documents per hour, median seconds per document, grade shares in the first and in
-    the last quarter of the assessor's grades) from their grade events; seconds count up
-    to the campaign's idle cap (settings.counted_seconds)."""
-    mine = events.assessor == i
-    seconds = counted_seconds(events.seconds[mine], cap)
-    timed = seconds[seconds > 0]
-    per_hour = float(timed.size / (timed.sum() / 3600)) if timed.size and timed.sum() > 0 else float("nan")
-    median = float(np.median(timed)) if timed.size else float("nan")
-    grades = events.grade[mine]
-    if grades.size < 4:
-        return per_hour, median, "", ""
-    quarter = max(1, grades.size // 4)
-    levels = np.unique(events.grade)
-
-    def shares(g: np.ndarray) -> str:
-        return " ".join(f"{lv}:{np.count_nonzero(g == lv) / g.size:.0%}" for lv in levels.tolist())
-
-    return per_hour, median, shares(grades[:quarter]), shares(grades[-quarter:])
-
-
 def listing(db: Database, what: str) -> Listing:
     """The rows of `workbench list WHAT`."""
+    from workbench.campaign import assessor_watch
     from workbench.store import catalog
 
     if what not in LISTS:
@@ -85,15 +63,16 @@ def listing(db: Database, what: str) -> Listing:
                     for i, n in enumerate(c.names)]
             return Listing(what, ("run", "queries", "results"), rows)
         c = catalog.assessor_counts(s)
-        events = catalog.grade_events(s)
+        watch = assessor_watch.read_watch(s, idle_cap=cap)
     rows = []
     for i, name in enumerate(c.names):
-        per_hour, median, first, last = _speed(events, events.assessors.index(name), cap)
         col = {k: int(v[i]) for k, v in c.columns.items()}
-        rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"] + col["cant_judge"], col["assigned"]),
-                     col["outside"], col["repeats"], col["cant_judge"], per_hour, median, first, last))
-    return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge",
-                         "docs_per_hour", "median_seconds", "grades_first_quarter", "grades_last_quarter"), rows,
+        done = col["judged"] - col["outside"] + col["cant_judge"]  # a mark settles an item too
+        rows.append((name, col["assigned"], col["judged"], _share(done, col["assigned"]),
+                     col["outside"], col["repeats"], col["cant_judge"],
+                     *assessor_watch.list_values(watch.of(name))))
+    return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
+                         "cant_judge", *assessor_watch.LIST_COLUMNS), rows,
                    f"seconds per document count up to the idle cap, {describe_idle_cap(cap)} "
                    "(workbench campaign --idle-cap)")
 

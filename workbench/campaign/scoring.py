@@ -393,6 +393,19 @@ def score_campaign(
     return ScoreTracker(db, measures, assessor=assessor, consensus=consensus, runs=runs).load()
 
 
+def _refuse_text_only(names) -> None:
+    """A name that stands only for text per query (relstring) cannot be a score column."""
+    from workbench.errors import UsageError
+    from workbench.metrics.measures import parse_measures
+
+    for raw in names:
+        for name in str(raw).split():
+            found = parse_measures([name])
+            if found and all(m.is_text for m in found):
+                raise UsageError(f"{name}: text per query, not a score; scores keep numbers "
+                                 f"(`workbench eval -m {name}` prints it)")
+
+
 class _Evaluator:
     """The measures, parsed once (a name may expand: `P` -> P_5 ... P_1000), and the
     metrics package's trec_eval averaging."""
@@ -402,8 +415,12 @@ class _Evaluator:
         from workbench.metrics.requested import requested_measures
 
         self._aggregate = aggregate
+        _refuse_text_only(names)
         asked = requested_measures(list(names))
-        kept = [(m, n) for m, n in zip(asked.measures, asked.names) if m.aggregation != "runid"]
+        # stored scores are numbers: the run's tag and relstring's text (which a set such
+        # as all_trec brings) are eval's output only
+        kept = [(m, n) for m, n in zip(asked.measures, asked.names)
+                if m.aggregation != "runid" and not m.is_text]
         self.parsed = tuple(m for m, _ in kept)
         self.names = tuple(n for _, n in kept)
         self.level = level

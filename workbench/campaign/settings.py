@@ -110,13 +110,13 @@ def set_idle_cap(db: Database, seconds: int) -> CampaignSettings:
     return campaign_settings(db)
 
 
-def counted_seconds(elapsed, cap: int):
-    """The seconds that count as judging: `elapsed` (a number or a numpy array) capped at
-    `cap`; idle time above the cap is not counted, and a negative time counts 0."""
-    import numpy as np
+def counted_seconds(elapsed: float, cap: float) -> float:
+    """The seconds of one grade that count as judging: `elapsed` capped at `cap` by the
+    rule every speed figure uses (metrics.pace.capped_seconds); a negative time counts 0."""
+    from workbench.metrics.pace import capped_seconds
 
-    counted = np.clip(elapsed, 0.0, float(cap))
-    return float(counted) if np.ndim(counted) == 0 else counted
+    capped, _ = capped_seconds([max(float(elapsed), 0.0)], float(cap))
+    return float(capped[0])
 
 
 def describe_idle_cap(cap: int) -> str:

@@ -21,11 +21,27 @@ from workbench.errors import UsageError
 FORMATS = ("trec", "table", "csv", "json")
 
 
-def _parse(measure_names):
+# trec_eval's -R formats other than qrels: preference judgments and judgment groups
+UNSUPPORTED_FORMATS = {"prefs": "preference judgments", "qrels_prefs": "qrels read as preferences",
+                       "qrels_jg": "qrels with judgment groups"}
+
+
+def _parse(measure_names, compat: int):
     from workbench.metrics.measures import parse_measures
 
     # a bad name raises MeasureError, a UsageError: one line, exit 2
-    return parse_measures(list(measure_names) or ["official"])
+    return parse_measures(list(measure_names) or ["official"], compat=compat)
+
+
+def _check_rel_format(fmt: str) -> None:
+    """trec_eval's -R: only ``qrels`` is read; the others are refused by name."""
+    if fmt == "qrels":
+        return
+    what = UNSUPPORTED_FORMATS.get(fmt)
+    if what is None:
+        raise UsageError(f"not supported: -R {fmt} (trec_eval knows qrels, prefs, "
+                         f"qrels_prefs, qrels_jg; workbench reads qrels only)")
+    raise UsageError(f"not supported: -R {fmt} ({what}); workbench reads qrels only")
 
 
 def _warn_unaveraged(result) -> None:
@@ -49,8 +65,20 @@ def _warn_unaveraged(result) -> None:
               help="Relevance threshold: grades >= N are relevant.")
 @click.option("-M", "max_depth", type=click.IntRange(min=0), default=None,
               help="Evaluate only the top N documents of each query.")
+@click.option("-J", "judged_only", is_flag=True,
+              help="Evaluate only the judged retrieved documents (unjudged ones are dropped "
+                   "and the rest move up).")
+@click.option("-N", "num_docs", type=click.IntRange(min=0), default=0,
+              help="Number of documents in the collection (utility's non-retrieved "
+                   "non-relevant count).")
+@click.option("-Z", "zscores_file", type=click.Path(dir_okay=False), default=None,
+              help="Print z-scores: each query's value against the mean and standard deviation "
+                   "that this file gives (lines `qid measure mean stddev`).")
+@click.option("-R", "rel_format", default="qrels", show_default=True,
+              help="Format of the relevance file; only trec_eval's qrels is supported.")
 @click.option("--compat", type=click.Choice(["9", "10"]), default="10", show_default=True,
-              help="trec_eval version for iprec_at_recall / 11pt_avg rounding.")
+              help="trec_eval version: 9 rounds iprec_at_recall / 11pt_avg as trec_eval 9 and "
+                   "leaves its missing families (unj, rbp, rbp_resid) out of all_trec.")
 @click.option("--ties", type=click.Choice(["trec_eval", "input", "rank"]), default="trec_eval",
               show_default=True,
               help="Order of tied scores: trec_eval (docno descending), input (file order), "
@@ -62,8 +90,8 @@ def _warn_unaveraged(result) -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes: one run each, or pieces of one big run (default: "
                    "WORKBENCH_THREADS or the number of cores, for big enough files; 1: none).")
-def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, compat, ties,
-          bounds, fmt, jobs) -> None:
+def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judged_only,
+          num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
     from dataclasses import asdict
 
@@ -71,17 +99,29 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, comp
     from workbench.evaluation.allocator import tune_allocator
     from workbench.formats import evaluation_output as output
 
-    ms = _parse(measures)
+    _check_rel_format(rel_format)
+    ms = _parse(measures, int(compat))
     if rel_level < 0:
         raise UsageError("-l must be >= 0")
+    table = None
+    if zscores_file is not None:
+        from workbench.formats.zscores import read_zscores
+
+        table = read_zscores(zscores_file)  # before any work: a bad line stops here
     tune_allocator()
     settings = EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
-                            complete=complete, compat=int(compat))
+                            complete=complete, compat=int(compat), judged_only=judged_only,
+                            num_docs=num_docs)
     results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
                              on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
     uppers = [r.upper for r in results] if bounds else None
+    if table is not None:
+        from workbench.evaluation.zscored import zscored
+
+        evs = [zscored(ev, table) for ev in evs]
+        uppers = [zscored(up, table) for up in uppers] if uppers else None
     if fmt == "trec":
         output.write_trec(sys.stdout, evs, per_query, uppers)
     elif fmt == "csv":

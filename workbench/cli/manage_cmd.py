@@ -27,8 +27,14 @@ def _cell(name: str, v) -> str:
     if isinstance(v, float):
         if math.isnan(v):
             return "–"
-        return f"{v:.0%}" if name == "done" else f"{v:.1f}"
-    return str(v)
+        return f"{v:.0%}" if name == "done" else f"{v:.3f}" if name.endswith("_p") else f"{v:.1f}"
+    return _shares_text(v) if isinstance(v, dict) else str(v)
+
+
+def _shares_text(shares: dict) -> str:
+    from workbench.campaign.assessor_watch import shares_text
+
+    return shares_text(shares)
 
 
 def _json_value(v):
@@ -49,9 +55,11 @@ def list_(ctx, what, fmt, db) -> None:
     runs:      queries and results stored
     assessors: assigned, judged, share of the assignment done (can't-judge marks
                count as done), grades outside the assignment, repeat grades,
-               can't-judge marks, documents per hour and median seconds per
-               document (idle time is capped when judging), grade shares in their first
-               and last quarter of grades (drift)
+               can't-judge marks, documents per hour and median seconds per document
+               (seconds above the campaign's idle cap, 300 unless `campaign --idle-cap`,
+               on one document are idle time: capped, and counted), grade shares in their
+               first and last quarter of grades and the chi-square test between them
+               (drift); see docs/pace.md
     cant-judge: every "can't judge / broken document" mark: query, document,
                assessor, reason, when (not grades: fix or replace these documents)
     """
@@ -69,7 +77,8 @@ def list_(ctx, what, fmt, db) -> None:
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(table.header)
         for row in table.rows:
-            w.writerow(["" if isinstance(v, float) and math.isnan(v) else v for v in row])
+            w.writerow(["" if isinstance(v, float) and math.isnan(v) else _shares_text(v) if isinstance(v, dict) else v
+                        for v in row])
         return
     cells = [[_cell(h, v) for h, v in zip(table.header, row)] for row in table.rows]
     widths = [max([len(h)] + [len(r[j]) for r in cells]) for j, h in enumerate(table.header)]

@@ -18,6 +18,9 @@ _PARAM_SYNTAX = {
     "levels": ".p[,p…]",
     "avg_levels": ".p[,p…]",
     "beta_squared": ".x (β² = x)",
+    "pairs": ".name=value[,…] (grade=gain; rbp: p=x)",
+    "coefficients": ".p1,p2,p3,p4",
+    "length": ".n",
 }
 
 
@@ -36,6 +39,7 @@ def _ir_params(fam) -> list[str]:
         out.append("beta")
     if fam.formulation:
         out += ["gain", "discount", "base"]
+    out += list(fam.ir_params)
     if fam.cutoff == "required":
         out.append("@k")
     elif fam.cutoff == "optional" or fam.with_cutoff:

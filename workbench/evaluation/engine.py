@@ -25,11 +25,15 @@ def _parsed(measures) -> tuple:
     return tuple(parse_measures([str(m) for m in ms]))
 
 
-def _settings(rel_level, ties, max_depth, complete, compat) -> EvalSettings:
+def _settings(rel_level, ties, max_depth, complete, compat, judged_only=False,
+              num_docs=0) -> EvalSettings:
     if rel_level < 0:
         raise ValueError("rel_level must be >= 0")
+    if num_docs < 0:
+        raise ValueError("num_docs must be >= 0")
     return EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
-                        complete=complete, compat=int(compat))
+                        complete=complete, compat=int(compat), judged_only=bool(judged_only),
+                        num_docs=int(num_docs))
 
 
 def _collect(results, on_result) -> list[RunResult]:
@@ -43,8 +47,8 @@ def _collect(results, on_result) -> list[RunResult]:
 
 def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int = 1,
                    ties: str = "trec_eval", max_depth: int | None = None,
-                   complete: bool = False, compat: int = 10, bounds: bool = False,
-                   jobs: int | None = None,
+                   complete: bool = False, compat: int = 10, judged_only: bool = False,
+                   num_docs: int = 0, bounds: bool = False, jobs: int | None = None,
                    on_result: Callable[[RunResult], None] | None = None) -> list[RunResult]:
     """Evaluate TREC run files against a TREC qrels file, as `trec_eval` would.
 
@@ -57,7 +61,7 @@ def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int 
     from workbench.evaluation.strategy import plan_for_files
 
     ms = _parsed(measures)
-    settings = _settings(rel_level, ties, max_depth, complete, compat)
+    settings = _settings(rel_level, ties, max_depth, complete, compat, judged_only, num_docs)
     paths = list(run_paths)
     if not paths:
         return []
@@ -83,7 +87,8 @@ def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int 
 
 def _kwargs(settings: EvalSettings) -> dict:
     return dict(rel_level=settings.rel_level, ties=settings.ties, max_depth=settings.max_depth,
-                complete=settings.complete, compat=settings.compat)
+                complete=settings.complete, compat=settings.compat,
+                judged_only=settings.judged_only, num_docs=settings.num_docs)
 
 
 def _files_in_processes(qrels_path, paths, ms, settings, bounds, read, workers):
@@ -105,8 +110,8 @@ def _files_in_processes(qrels_path, paths, ms, settings, bounds, read, workers):
 
 def evaluate_arrays(qrels, runs: Sequence, measures, *, names: Sequence[str] | None = None,
                     rel_level: int = 1, ties: str = "trec_eval", max_depth: int | None = None,
-                    complete: bool = False, compat: int = 10, bounds: bool = False,
-                    jobs: int | None = None,
+                    complete: bool = False, compat: int = 10, judged_only: bool = False,
+                    num_docs: int = 0, bounds: bool = False, jobs: int | None = None,
                     on_result: Callable[[RunResult], None] | None = None) -> list[RunResult]:
     """Evaluate runs already in memory: qrels as (qid, docno, rel) arrays (or anything
     with those attributes, such as formats.trec.Qrels), runs as metrics' RunArrays.
@@ -120,7 +125,7 @@ def evaluate_arrays(qrels, runs: Sequence, measures, *, names: Sequence[str] | N
     from workbench.metrics.qrels_index import QrelsIndex
 
     ms = _parsed(measures)
-    settings = _settings(rel_level, ties, max_depth, complete, compat)
+    settings = _settings(rel_level, ties, max_depth, complete, compat, judged_only, num_docs)
     qid, docno, rel = (qrels.qid, qrels.docno, qrels.rel) if hasattr(qrels, "qid") else qrels
     runs = list(runs)
     if names is None:

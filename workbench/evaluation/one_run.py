@@ -37,7 +37,8 @@ def evaluate_run_arrays(arrays, ms, index, settings: EvalSettings, grade: int | 
     from workbench.metrics.evaluate import evaluate_many
 
     kw = dict(rel_level=settings.rel_level, ties=settings.ties, max_depth=settings.max_depth,
-              complete=settings.complete, compat=settings.compat, index=index)
+              complete=settings.complete, compat=settings.compat, index=index,
+              judged_only=settings.judged_only, num_docs=settings.num_docs)
     (ev,) = evaluate_many(None, None, None, [arrays], ms, **kw)
     up = None
     if grade is not None:

@@ -16,7 +16,9 @@ class EvalSettings:
     rel_level: grades >= this are relevant (-l); ties: order of tied scores, ``trec_eval``
     (docno descending), ``input`` (file order) or ``rank`` (the rank column); max_depth:
     evaluate only the top n of each query (-M); complete: average over every qrels query,
-    a missing one scoring 0 (-c); compat: 10, or 9 for trec_eval 9's iprec rounding.
+    a missing one scoring 0 (-c); compat: 10, or 9 for trec_eval 9's iprec rounding;
+    judged_only: evaluate only the judged retrieved documents (-J); num_docs: documents in
+    the collection (-N, for utility).
     """
 
     rel_level: int = 1
@@ -24,11 +26,14 @@ class EvalSettings:
     max_depth: int | None = None
     complete: bool = False
     compat: int = 10
+    judged_only: bool = False
+    num_docs: int = 0
 
     def as_dict(self) -> dict:
         """The settings in `eval --format json`'s order (docs/json-outputs.md)."""
         return {"ties": self.ties, "rel_level": self.rel_level, "max_depth": self.max_depth,
-                "complete": self.complete, "compat": self.compat}
+                "complete": self.complete, "compat": self.compat,
+                "judged_only": self.judged_only, "num_docs": self.num_docs}
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ class Piece:
 
     def evaluate(self):
         """(query ids, values per measure aligned with them, present, tag) or None."""
-        from workbench.metrics.evaluate import RunArrays, per_query_values
+        from workbench.metrics.evaluate import RunArrays, per_query_values, positive_qrels
         from workbench.metrics.qrels_index import QrelsIndex
 
         j, k = self.job, self.k
@@ -150,12 +150,14 @@ class Piece:
         else:
             cat = [np.empty(0, "S1"), np.empty(0, "S1"), np.empty(0, np.int64)]
         index = QrelsIndex(*cat)
-        ms, rel_level, ties, max_depth, compat = j["eval"]
+        ms, rel_level, ties, max_depth, compat, judged_only, num_docs = j["eval"]
         r = self.run
         values, present = per_query_values(
             index, RunArrays(r.qid, r.docno, r.score, r.tag, r.rank), ms,
-            rel_level=rel_level, ties=ties, max_depth=max_depth, compat=compat)
-        return index.qids, [values[m] for m in ms], present, r.last_tag, r.tag
+            rel_level=rel_level, ties=ties, max_depth=max_depth, compat=compat,
+            judged_only=judged_only, num_docs=num_docs)
+        return (index.qids, [values[m] for m in ms], present, r.last_tag, r.tag,
+                positive_qrels(index))
 
 
 def _concat(parts: list[np.ndarray]) -> np.ndarray:
@@ -208,7 +210,7 @@ def _lookup(table, ids: np.ndarray) -> np.ndarray:
 
 def _merge(results):
     """Per-query values of every piece as one (query ids, values, present, last tag,
-    first tag)."""
+    first tag, qrels lines graded above 0)."""
     qids = _concat([r[0] for r in results])
     order = np.argsort(qids, kind="stable")
     qids = qids[order]
@@ -219,7 +221,7 @@ def _merge(results):
     present = np.concatenate([r[2] for r in results])[order]
     tag = next((r[3] for r in reversed(results) if r[3]), "")  # the file's last line's
     first = next((r[4] for r in results if r[4]), "")  # the file's first line's
-    return qids, values, present, tag, first
+    return qids, values, present, tag, first, sum(r[5] for r in results)
 
 
 def _term_raises():
@@ -256,7 +258,7 @@ def _child(piece: Piece, ready_w: int, go_r: int, out_path: str) -> None:
 
 
 def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth, complete,
-                   compat):
+                   compat, judged_only=False, num_docs=0):
     """(Evaluation, the run's first tag) of one run, read and evaluated in len(cuts) - 1
     processes; None when any piece failed (then the caller evaluates the run itself,
     errors and all)."""
@@ -271,7 +273,7 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
     job = {
         "n": n, "qrels": qrels_path, "run": run_path, "qrels_cuts": qrels_cuts,
         "run_cuts": cuts, "keep_rank": ties == "rank",
-        "eval": (ms, rel_level, ties, max_depth, compat),
+        "eval": (ms, rel_level, ties, max_depth, compat, judged_only, num_docs),
     }
     job["dir"] = scratch_dir(need)
     children = []  # (pid, ready_r, go_w, out_path)
@@ -346,10 +348,12 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
     merged = _merge(results)
     if merged is None:
         return None
-    qids, values, present, tag, first = merged
+    qids, values, present, tag, first, positive = merged
     return evaluation_from_values(
         qids, ms, dict(zip(ms, values)), present, tag=tag or run_path, ties=ties,
         complete=complete,
         settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
-                  "compat": compat, "unjudged_as": None},
+                  "compat": compat, "unjudged_as": None, "judged_only": judged_only,
+                  "num_docs": num_docs},
+        num_rel_all=positive,
     ), first

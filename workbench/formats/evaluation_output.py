@@ -7,7 +7,9 @@ measures with every unjudged retrieved document counted relevant, `eval --bounds
 
 The trec layout is trec_eval's own (print_single / print_final): ``%-22s\\t%s\\t%6.4f``,
 counts as integers, per-query lines then the ``all`` lines, and gm_map, runid and num_q
-only among the ``all`` lines. Rich is imported inside `write_table` only, so that this
+only among the ``all`` lines; relstring per query only, between single quotes. An
+evaluation z-scored (``-Z``, settings["zscores"]) prints as trec_eval does then: ``Z``
+before each name (not runid's, not relstring's) and every value as %6.4f. Rich is imported inside `write_table` only, so that this
 module (and `workbench eval` in any other format) stays light.
 """
 
@@ -22,9 +24,21 @@ __all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table
 
 
 
-def format_value(m, v: float) -> str:
-    """A value as trec_eval prints it: counts as integers, the rest as %6.4f."""
+def format_value(m, v, zscored: bool = False) -> str:
+    """A value as trec_eval prints it: counts as integers, relstring's text quoted, the
+    rest (and everything z-scored) as %6.4f."""
+    if m.is_text:
+        return f"'{v}'"
+    if zscored:
+        return f"{v:6.4f}"
     return str(int(round(v))) if m.is_count else f"{v:6.4f}"
+
+
+def _name(m, zscored: bool) -> str:
+    """The printed name, padded: trec_eval's ``%-22s`` (``Z%-22s`` when z-scored)."""
+    if zscored and not m.is_text:
+        return f"Z{m.label:<22}"
+    return f"{m.label:<22}"
 
 
 def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
@@ -32,6 +46,7 @@ def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
     ``<measure>_upper`` line."""
     out: list[str] = []
     ms = list(ev.measures)
+    z = bool(ev.settings.get("zscores"))
     if per_query:
         cols = {m: ev.per_query[m] for m in ms}
         ucols = {m: upper.per_query[m] for m in ms} if upper else None
@@ -39,19 +54,22 @@ def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
             for m in ms:
                 if m.summary_only:  # trec_eval prints these in the summary only
                     continue
-                out.append(f"{m.label:<22}\t{q}\t{format_value(m, cols[m][i])}")
-                if ucols is not None:
-                    out.append(f"{m.label + '_upper':<22}\t{q}\t{format_value(m, ucols[m][i])}")
+                out.append(f"{_name(m, z)}\t{q}\t{format_value(m, cols[m][i], z)}")
+                if ucols is not None and not m.is_text:
+                    out.append(f"{m.label + '_upper':<22}\t{q}\t{format_value(m, ucols[m][i], z)}")
     for m in ms:
+        if m.is_text:  # per query only
+            continue
         if m.aggregation == "runid":
             out.append(f"{'runid':<22}\tall\t{ev.tag}")
             continue
         if m.aggregation == "count":
-            out.append(f"{'num_q':<22}\tall\t{len(ev.qids)}")
+            count = f"{len(ev.qids):6.4f}" if z else str(len(ev.qids))
+            out.append(f"{_name(m, z)}\tall\t{count}")
             continue
-        out.append(f"{m.label:<22}\tall\t{format_value(m, ev.summary[m])}")
+        out.append(f"{_name(m, z)}\tall\t{format_value(m, ev.summary[m], z)}")
         if upper is not None:
-            out.append(f"{m.label + '_upper':<22}\tall\t{format_value(m, upper.summary[m])}")
+            out.append(f"{m.label + '_upper':<22}\tall\t{format_value(m, upper.summary[m], z)}")
     return out
 
 
@@ -69,11 +87,16 @@ def write_trec(out: TextIO, evs: Sequence, per_query: bool, uppers: Sequence | N
 
 
 def _value(m, ev, v):
-    """A value for CSV/JSON: the run's tag, the query count, an int count or a float."""
+    """A value for CSV/JSON: the run's tag, the query count, relstring's text, an int
+    count or a float."""
     if m.aggregation == "runid":
         return ev.tag
     if m.aggregation == "count":
         return len(ev.qids)
+    if m.is_text:
+        return str(v)
+    if ev.settings.get("zscores"):
+        return float(v)
     return int(round(v)) if m.is_count else float(v)
 
 
@@ -95,6 +118,8 @@ def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
                         row.append(_value(m, up, up.per_query[m][i]))
                     rows.append(row)
         for m in ev.measures:
+            if m.is_text:  # per query only
+                continue
             row = [name, "all", m.label, _value(m, ev, ev.summary.get(m, 0.0))]
             if up:
                 row.append(_value(m, up, up.summary.get(m, 0.0)))
@@ -112,11 +137,13 @@ def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool
             "tag": ev.tag,
             "queries": len(ev.qids),
             "missing": list(ev.missing),
-            "summary": {m.label: _value(m, ev, ev.summary.get(m, 0.0)) for m in ev.measures},
+            "summary": {m.label: _value(m, ev, ev.summary.get(m, 0.0)) for m in ev.measures
+                        if not m.is_text},
         }
         if uppers:
             up = uppers[k]
-            item["upper"] = {m.label: _value(m, up, up.summary.get(m, 0.0)) for m in up.measures}
+            item["upper"] = {m.label: _value(m, up, up.summary.get(m, 0.0)) for m in up.measures
+                             if not m.is_text}
         if per_query:
             item["per_query"] = {
                 q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
@@ -136,6 +163,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
 
     console = Console()
     ms = [m for m in evs[0].measures if m.aggregation != "runid"]
+    z = bool(evs[0].settings.get("zscores"))
     caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
     if settings["max_depth"] is not None:
         caption += f" · top {settings['max_depth']}"
@@ -145,19 +173,20 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         caption += " · [value, upper bound if unjudged were relevant]"
 
     def cell(m, ev, v, up=None, uv=None) -> Text:
-        s = format_value(m, v) if m.aggregation != "count" else str(len(ev.qids))
-        if up is not None and m.aggregation != "count":
-            s += f" / {format_value(m, uv)}"
+        s = format_value(m, v, z) if m.aggregation != "count" else str(len(ev.qids))
+        if up is not None and m.aggregation != "count" and not m.is_text:
+            s += f" / {format_value(m, uv, z)}"
         return Text(s)
 
     table = Table(title="Evaluation", caption=caption)
     table.add_column("run", no_wrap=True)
-    for m in ms:
+    summary = [m for m in ms if not m.is_text]  # relstring: per query only
+    for m in summary:
         table.add_column(m.label, justify="right")
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
         table.add_row(Text(name), *[
-            cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in ms
+            cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in summary
         ])
     console.print(table)
     if per_query:

@@ -23,6 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
+from workbench.metrics.judged_only import judged_only as _judged_only
 from workbench.metrics.kernels import compute
 from workbench.metrics.measures import Measure, parse_measures
 from workbench.metrics.qrels_index import (
@@ -35,7 +36,7 @@ from workbench.metrics.ranking import _rank
 from workbench.metrics.registry import AGGREGATIONS
 
 __all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex",
-           "evaluation_from_values", "per_query_values"]
+           "evaluation_from_values", "per_query_values", "positive_qrels"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,8 @@ def evaluate_many(
     unjudged_as: int | None = None,
     index: QrelsIndex | None = None,
     check_duplicates: bool = True,
+    judged_only: bool = False,
+    num_docs: int = 0,
 ) -> list[Evaluation]:
     """Evaluate several runs against one qrels (encoded once). See ``evaluate``.
 
@@ -142,21 +145,33 @@ def evaluate_many(
             ev_index = _with_unjudged_as(index, run, unjudged_as)
         values, present = _per_query_values(
             ev_index, run, ms, rel_level=rel_level, ties=ties, max_depth=max_depth,
-            compat=compat, check_duplicates=check_duplicates,
+            compat=compat, check_duplicates=check_duplicates, judged_only=judged_only,
+            num_docs=num_docs,
         )
         out.append(evaluation_from_values(
             index.qids, ms, values, present, tag=run.tag, ties=ties, complete=complete,
             settings={"rel_level": rel_level, "max_depth": max_depth, "complete": complete,
-                      "compat": compat, "unjudged_as": unjudged_as},
+                      "compat": compat, "unjudged_as": unjudged_as,
+                      "judged_only": judged_only, "num_docs": num_docs},
+            num_rel_all=positive_qrels(ev_index) if complete else None,
         ))
     return out
 
 
+def positive_qrels(index: QrelsIndex) -> int:
+    """The qrels lines with a grade above 0, every query: trec_eval's num_rel 'all'
+    value with -c (te_calc_avg_num_rel), whatever -l says."""
+    return int(np.count_nonzero(index.rel > 0))
+
+
 def evaluation_from_values(qids: np.ndarray, ms, values, present, *, tag: str, ties: str,
-                           complete: bool, settings: dict) -> Evaluation:
+                           complete: bool, settings: dict,
+                           num_rel_all: int | None = None) -> Evaluation:
     """The ``Evaluation`` of one run from ``per_query_values`` (values[m] for every
     qrels query, present; qids: those queries' ids in trec_eval's order, an ``S`` array):
-    selects the evaluated queries and aggregates."""
+    selects the evaluated queries and aggregates. num_rel_all: with complete, num_rel's
+    'all' value as trec_eval prints it (``positive_qrels``: with -l 2 more than the
+    per-query values add up to)."""
     ms = _measures(ms)
     qsel = np.arange(qids.size) if complete else np.flatnonzero(present)
     per_query = {}
@@ -165,6 +180,8 @@ def evaluation_from_values(qids: np.ndarray, ms, values, present, *, tag: str, t
         vals = values[m][qsel]
         per_query[m] = vals
         summary[m] = aggregate(m, vals)
+        if complete and num_rel_all is not None and m.family == "num_rel" and m.rel is None:
+            summary[m] = float(num_rel_all)
     missing = tuple(q.decode("utf-8", "replace") for q in qids[~present].tolist())
     return Evaluation(
         measures=ms, qids=tuple(q.decode("utf-8", "replace") for q in qids[qsel].tolist()), per_query=per_query, summary=summary, missing=missing,
@@ -174,18 +191,22 @@ def evaluation_from_values(qids: np.ndarray, ms, values, present, *, tag: str, t
 
 def per_query_values(index: QrelsIndex, run: RunArrays, measures, *, rel_level: int = 1,
                      ties: str = "trec_eval", max_depth: int | None = None, compat: int = 10,
-                     check_duplicates: bool = True):
+                     check_duplicates: bool = True, judged_only: bool = False,
+                     num_docs: int = 0):
     """(values, present) for one run: values[m] a float64 array over every qrels query
-    (an empty ranking's value where the run lacks the query), present the queries it has.
-    Runs cut into pieces of whole queries can be evaluated piece by piece and merged."""
+    (an empty ranking's value where the run lacks the query; strings in an object array
+    for relstring), present the queries it has. Runs cut into pieces of whole queries
+    can be evaluated piece by piece and merged."""
     return _per_query_values(index, run, _measures(measures), rel_level=rel_level, ties=ties,
-                             max_depth=max_depth, compat=compat, check_duplicates=check_duplicates)
+                             max_depth=max_depth, compat=compat, check_duplicates=check_duplicates,
+                             judged_only=judged_only, num_docs=num_docs)
 
 
 BLOCK_ROWS = 1 << 20  # run rows evaluated together (whole queries); see _per_query_values
 
 
-def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, check_duplicates):
+def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, check_duplicates,
+                      judged_only=False, num_docs=0):
     """(values[m] for every qrels query, present) for one run.
 
     A big run is evaluated in blocks of whole queries of about BLOCK_ROWS rows: every
@@ -197,8 +218,10 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     def one(qidx, docno, score, rank):
         rk = _rank(index, qidx, docno, score, ties=ties, rank=rank, max_depth=max_depth,
                    check_duplicates=check_duplicates)
+        if judged_only:  # -J: after -M, as trec_eval's form_res_rels
+            rk = _judged_only(rk)
         cache: dict = {}
-        return {m: compute(m, index, rk, rel_level, compat, cache) for m in ms}, rk.present
+        return {m: compute(m, index, rk, rel_level, compat, cache, num_docs) for m in ms}, rk.present
 
     score = np.asarray(run.score, dtype=np.float64)
     qid = as_bytes(run.qid)
@@ -296,6 +319,8 @@ def evaluate(
     run_rank=None,
     tag: str = "",
     unjudged_as: int | None = None,
+    judged_only: bool = False,
+    num_docs: int = 0,
 ) -> Evaluation:
     """Evaluate one run (arrays) against qrels (arrays), exactly as trec_eval does.
 
@@ -305,12 +330,14 @@ def evaluate(
     rel_level: relevance threshold (trec_eval ``-l``); ties: ``trec_eval`` | ``input`` |
     ``rank``; max_depth: top n per query (``-M``); complete: average over every qrels
     query (``-c``); compat: 10, or 9 for trec_eval 9's recall-level rounding;
-    unjudged_as: treat unjudged retrieved documents as having this grade (bounds).
+    unjudged_as: treat unjudged retrieved documents as having this grade (bounds);
+    judged_only: drop unjudged retrieved documents before evaluating (``-J``);
+    num_docs: the collection size (``-N``, utility's d).
     Raises ValueError on inconsistent input (duplicate pairs, unequal lengths).
     """
     return evaluate_many(
         qrels_qid, qrels_docno, qrels_rel,
         [RunArrays(run_qid, run_docno, run_score, tag, run_rank)],
         measures, rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
-        compat=compat, unjudged_as=unjudged_as,
+        compat=compat, unjudged_as=unjudged_as, judged_only=judged_only, num_docs=num_docs,
     )[0]

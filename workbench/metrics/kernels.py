@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.metrics import kernels_families as kf
 from workbench.metrics.qrels_index import QrelsIndex, _ranks, _run_starts
 from workbench.metrics.ranking import Ranking
 
@@ -30,8 +31,10 @@ INFAP_EPSILON = 1e-5  # trec_eval.h
 class _Ctx:
     """Per (ranking, level) intermediate arrays, computed once and shared by kernels."""
 
-    def __init__(self, index: QrelsIndex, rk: Ranking, level: int, compat: int) -> None:
+    def __init__(self, index: QrelsIndex, rk: Ranking, level: int, compat: int,
+                 num_docs: int = 0) -> None:
         self.index, self.rk, self.level, self.compat = index, rk, level, compat
+        self.num_docs = num_docs  # trec_eval's -N (utility)
         self.nq = rk.nq
         self.R, self.N = index.counts(level)
         self.Rf = self.R.astype(np.float64)
@@ -499,6 +502,8 @@ def trec_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
 
     Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
     ACM TOIS 20(4); log2(i+1) discount: Burges et al. (2005), ICML."""
+    if m.params:  # dcg.1=3,2=9: trec_eval's gain tables
+        return kf.gain_dcg(ctx, m)
     return _trec_dcg(ctx, m.cutoff)[0]
 
 
@@ -507,6 +512,8 @@ def trec_ideal_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
 
     Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
     ACM TOIS 20(4)."""
+    if m.params:
+        return kf.gain_ideal_dcg(ctx, m)
     return _trec_dcg(ctx, m.cutoff)[1]
 
 
@@ -515,6 +522,8 @@ def trec_ndcg(ctx: _Ctx, m: Measure) -> np.ndarray:
 
     Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
     ACM TOIS 20(4)."""
+    if m.params:  # ndcg.1=3,2=9 (gains sorted as trec_eval's qsort leaves them)
+        return kf.gain_ndcg(ctx, m)
     dcg, idcg = _trec_dcg(ctx, m.cutoff)
     return np.where(idcg > 0, _safe_div(dcg, idcg), dcg)
 
@@ -558,10 +567,11 @@ def normalized_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
 
 
 def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat: int,
-            _ctx_cache: dict | None = None) -> np.ndarray:
-    """Per-query values (length nq) of one measure on one ranking: its family's kernel."""
+            _ctx_cache: dict | None = None, num_docs: int = 0) -> np.ndarray:
+    """Per-query values (length nq) of one measure on one ranking: its family's kernel
+    (num_docs: trec_eval's -N, the collection size utility uses)."""
     lvl = level if measure.rel is None else measure.rel
     cache = _ctx_cache if _ctx_cache is not None else {}
     if lvl not in cache:
-        cache[lvl] = _Ctx(index, rk, lvl, compat)
+        cache[lvl] = _Ctx(index, rk, lvl, compat, num_docs)
     return measure.spec.kernel(cache[lvl], measure)

@@ -69,6 +69,8 @@ class Measure:
     beta: F-measure weight (F_beta); for trec_eval's ``set_F.x``, x = beta².
     gain, discount, base: DCG family (``linear``|``exp``; ``log2``|``jk``; base b of
         Järvelin–Kekäläinen).
+    params: trec_eval's other parameters: name=value pairs (``(("1", 3.0), ("p", 0.8))``
+        for gains and rbp's p), utility's coefficients, relstring's length; () = defaults.
     label: the printed name (not part of equality).
     """
 
@@ -81,6 +83,7 @@ class Measure:
     gain: str = "linear"
     discount: str = "log2"
     base: float = 2.0
+    params: tuple = ()
     label: str = field(default="", compare=False)
 
     def __str__(self) -> str:
@@ -108,6 +111,11 @@ class Measure:
         return BY_NAME[self.family].summary_only
 
     @property
+    def is_text(self) -> bool:
+        """Its per-query values are strings (relstring): printed per query, no 'all' value."""
+        return BY_NAME[self.family].text
+
+    @property
     def sort_key(self) -> tuple:
         """trec_eval's print order: family table order, then parameter ascending."""
         return (
@@ -133,7 +141,15 @@ def _trec_label(m: Measure) -> str:
         return f"{m.family}_{m.cutoff}"
     if param == "levels":
         return f"{m.family}_{m.level:3.2f}"
+    if param in ("pairs", "coefficients", "length") and m.params:
+        return f"{m.family}_{_params_text(m.params)}"
     return m.family
+
+
+def _params_text(params: tuple) -> str:
+    """trec_eval's printed parameter text, rebuilt from values (1=3,p=0.8 / 2,-1,0,0)."""
+    return ",".join(f"{p[0]}={_fmt_num(p[1])}" if isinstance(p, tuple) else _fmt_num(p)
+                    for p in params)
 
 
 def _fmt_num(x: float) -> str:
@@ -168,11 +184,19 @@ def _ir_label(m: Measure) -> str:
 # ----------------------------------------------------------------------------- trec names
 
 
+_ATOL = re.compile(r"\s*([+-]?[0-9]+)")
+
+
+def _atol(text: str, name: str, whole: str) -> int:
+    """C's atol, as trec_eval reads cutoffs: the leading integer (``23.4`` is 23)."""
+    m = _ATOL.match(text)
+    if not m:
+        raise MeasureError(f"{name}: cutoffs must be integers, got {whole!r}")
+    return int(m.group(1))
+
+
 def _int_list(text: str, name: str) -> tuple[int, ...]:
-    try:
-        vals = sorted(int(v) for v in text.split(","))
-    except ValueError:
-        raise MeasureError(f"{name}: cutoffs must be integers, got {text!r}") from None
+    vals = sorted(_atol(v, name, text) for v in text.split(","))
     if vals[0] <= 0:
         raise MeasureError(f"{name}: cutoffs must be positive, got {text!r}")
     if len(set(vals)) != len(vals):
@@ -190,10 +214,42 @@ def _float_list(text: str, name: str) -> tuple[float, ...]:
     return tuple(vals)
 
 
-def _parse_trec(name: str) -> list[Measure] | None:
+def _number(text: str, name: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise MeasureError(f"{name}: parameters must be numbers, got {text!r}") from None
+    if not math.isfinite(v):
+        raise MeasureError(f"{name}: parameters must be finite, got {text!r}")
+    return v
+
+
+def _pairs(text: str, name: str) -> tuple[tuple[str, float], ...]:
+    """trec_eval's name=value parameters (get_param_pairs), in the order given."""
+    out = []
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise MeasureError(f"{name}: parameters are name=value, got {part!r}")
+        out.append((key, _number(value, name)))
+    return tuple(out)
+
+
+def _check_params(fam: Family, params: tuple, name: str) -> None:
+    if fam.param == "coefficients" and len(params) != len(fam.defaults):
+        raise MeasureError(f"{name}: {fam.name} takes {len(fam.defaults)} numbers")
+    if fam.param == "length" and (len(params) != 1 or params[0] < 0):
+        raise MeasureError(f"{name}: {fam.name} takes one non-negative number")
+    if fam.param == "pairs":
+        for key, value in params:
+            if key == "p" and not 0 < value < 1:
+                raise MeasureError(f"{name}: p must lie between 0 and 1, got {_fmt_num(value)}")
+
+
+def _parse_trec(name: str, compat: int = 10) -> list[Measure] | None:
     base, dot, params = name.partition(".")
     if base in SETS and not dot:
-        return [m for f in SETS[base] for m in _parse_trec(f.name)]
+        return [m for f in SETS[base] if f.since <= compat for m in _parse_trec(f.name)]
     fam = BY_NAME.get(base)
     if fam is None or not fam.trec:
         return None
@@ -210,6 +266,15 @@ def _parse_trec(name: str) -> list[Measure] | None:
     if kind == "levels":
         levels = _float_list(params, base) if dot else fam.defaults
         return [_trec(base, level=p) for p in levels]
+    if kind in ("pairs", "coefficients", "length"):
+        if not dot:
+            return [_trec(base)]
+        if kind == "pairs":
+            values = _pairs(params, name)
+        else:
+            values = tuple(_number(v, name) for v in params.split(","))
+        _check_params(fam, values, name)
+        return [replace(Measure(base, params=values), label=f"{base}_{params}")]
     if kind == "avg_levels":
         if not dot:
             return [_trec(base, levels=fam.defaults)]
@@ -293,6 +358,10 @@ def _parse_ir(name: str) -> list[Measure] | None:
             raise MeasureError(f"{name}: beta must be non-negative")
     if fam.formulation:
         kw.update(_formulation(params, name))
+    pairs = tuple((key, _number(params.pop(key), name)) for key in fam.ir_params if key in params)
+    if pairs:
+        _check_params(fam, pairs, name)
+        kw["params"] = pairs
     if params:
         raise MeasureError(f"{name}: unknown parameter(s) {', '.join(sorted(params))}")
     if fam.param == "levels":  # IPrec@p: a recall level, not a cutoff
@@ -380,26 +449,41 @@ def _unknown(name: str) -> MeasureError:
     return MeasureError(f"unknown measure {name!r} — did you mean {guess}?")
 
 
-def parse_measures(names) -> tuple[Measure, ...]:
+def parse_measures(names, compat: int = 10) -> tuple[Measure, ...]:
     """Parse names (strings; each may expand, e.g. ``P`` or ``official``) into measures.
 
     Duplicates are dropped (first spelling wins); the order is trec_eval's print order.
-    Raises MeasureError for an unknown or malformed name (with the closest known
-    spelling when there is one).
+    As in trec_eval, a family named with parameters (``relstring.20``, ``P.5``) replaces
+    the same family's defaults that a bare name or a set brought (``-m all_trec -m
+    relstring.20`` prints relstring_20 only). compat=9: the sets (``all_trec``) leave out
+    the families trec_eval 9 lacks. Raises MeasureError for an unknown or malformed name
+    (with the closest known spelling when there is one).
     """
     if isinstance(names, str):
         names = [names]
     seen: dict[Measure, Measure] = {}
+    defaults: set[Measure] = set()  # from a bare trec_eval name or a set
+    with_params: set[str] = set()  # families named with trec_eval parameters
     for raw in names:
         for name in (n.strip() for n in str(raw).split() if n.strip()):
-            found = _parse_trec(name)
+            found = _parse_trec(name, compat)
+            explicit = False
             if found is None:
                 found = _parse_ir(name)
+                explicit = True
+            elif "." in name:
+                with_params.add(name.partition(".")[0])
+                explicit = True
             if found is None:
                 raise _unknown(name)
             for m in found:
                 seen.setdefault(m, m)
-    return tuple(sorted(seen.values(), key=lambda m: m.sort_key))
+                if not explicit:
+                    defaults.add(m)
+                else:
+                    defaults.discard(m)
+    kept = [m for m in seen.values() if not (m in defaults and m.family in with_params)]
+    return tuple(sorted(kept, key=lambda m: m.sort_key))
 
 
 def parse_measure(name: str) -> Measure:

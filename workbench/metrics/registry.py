@@ -20,6 +20,8 @@ from typing import Callable
 import numpy as np
 
 from workbench.metrics import kernels as k
+from workbench.metrics import kernels_families as kf
+from workbench.metrics.kernels_set import RPREC_MULTIPLES, UNJ_CUTOFFS
 
 __all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family",
            "ir_spellings", "TREC_CUTOFFS", "RECALL_LEVELS"]
@@ -32,7 +34,13 @@ RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 #   levels        "iprec_at_recall.0.5": one measure per recall level
 #   avg_levels    "11pt_avg.0.2,0.8": one measure averaging over the levels
 #   beta_squared  "set_F.0.5": one measure with β = √x
-PARAM_KINDS = ("cutoffs", "levels", "avg_levels", "beta_squared")
+#   pairs         "ndcg.1=3,2=9", "rbp.p=0.8": one measure; name=value pairs (gains of
+#                 the grades named by integers, rbp's persistence p)
+#   coefficients  "utility.2,-1,0,0": one measure; numbers kept in the order given
+#   length        "relstring.20": one measure; one number
+# (trec_eval prints the last three, when given, as name_<the parameter text>)
+PARAM_KINDS = ("cutoffs", "levels", "avg_levels", "beta_squared", "pairs", "coefficients",
+               "length")
 
 
 def _mean(values: np.ndarray) -> float:
@@ -59,6 +67,7 @@ AGGREGATIONS: dict[str, Callable[[np.ndarray], float]] = {
     "sum": _sum,
     "count": _sum,
     "runid": _mean,
+    "text": lambda values: 0.0,  # relstring: strings per query, no 'all' line
 }
 
 
@@ -87,7 +96,12 @@ class Family:
     beta: takes beta= (F measures; default 1).
     integer: printed as an integer.
     summary_only: trec_eval prints it on the 'all' line only.
-    sets: named sets the family's default measures belong to (``official``).
+    text: its per-query values are strings (relstring), printed per query only.
+    ir_params: ir_measures-style parameters passed on as trec_eval pairs (``RBP(p=0.8)``).
+    since: the first trec_eval version with the family (9 or 10); ``--compat 9`` leaves
+        the others out of the sets.
+    sets: named sets the family's default measures belong to (``official``, ``all_trec``,
+        ``set``: trec_eval's nicknames).
     """
 
     name: str
@@ -109,6 +123,9 @@ class Family:
     beta: bool = False
     integer: bool = False
     summary_only: bool = False
+    text: bool = False
+    ir_params: tuple[str, ...] = ()
+    since: int = 9
     sets: frozenset[str] = frozenset()
 
     @property
@@ -116,22 +133,29 @@ class Family:
         return self.ir_name or self.name
 
 
-_OFF = frozenset({"official"})
+# trec_eval's nicknames (measures.c): official, all_trec, set
+_ALL = frozenset({"all_trec"})
+_OFF = frozenset({"official"}) | _ALL
+_SET = frozenset({"set"})
+_ALL_SET = _ALL | _SET
+_OFF_SET = _OFF | _SET
 _EXTRA = "not in trec_eval"
+_GAINS = "gains: ndcg.1=3,2=9 (grade=gain)"
 
-# trec_eval's print order (measures.c), then the families trec_eval lacks.
+# trec_eval's print order (measures.c te_trec_measures), then the families trec_eval lacks.
 FAMILIES: tuple[Family, ...] = (
     Family("runid", k.runid, "the run's tag (printed, not averaged)", "m_runid.c",
-           aggregation="runid", summary_only=True, sets=_OFF),
+           aggregation="runid", summary_only=True, sets=_OFF_SET),
     Family("num_q", k.num_q, "number of queries evaluated", "m_num_q.c",
-           aggregation="count", aliases=("NumQ",), integer=True, summary_only=True, sets=_OFF),
+           aggregation="count", aliases=("NumQ",), integer=True, summary_only=True,
+           sets=_OFF_SET),
     Family("num_ret", k.num_ret, "number of documents retrieved", "m_num_ret.c",
-           aggregation="sum", aliases=("NumRet",), integer=True, sets=_OFF),
+           aggregation="sum", aliases=("NumRet",), integer=True, sets=_OFF_SET),
     Family("num_rel", k.num_rel, "number of relevant documents (judged, retrieved or not)",
-           "m_num_rel.c", aggregation="sum", aliases=("NumRel",), integer=True, sets=_OFF),
+           "m_num_rel.c", aggregation="sum", aliases=("NumRel",), integer=True, sets=_OFF_SET),
     Family("num_rel_ret", k.num_rel_ret, "number of relevant documents retrieved",
            "m_num_rel_ret.c", aggregation="sum", aliases=("NumRelRet",), ir_name="NumRelRet",
-           integer=True, sets=_OFF),
+           integer=True, sets=_OFF_SET),
     Family("map", k.average_precision, "mean average precision", "m_map.c",
            aliases=("AP", "MAP"), ir_name="AP", with_cutoff="map_cut", sets=_OFF),
     Family("gm_map", k.average_precision, "geometric mean of average precision (floored at 1e-5)",
@@ -148,34 +172,71 @@ FAMILIES: tuple[Family, ...] = (
            defaults=RECALL_LEVELS, sets=_OFF),
     Family("P", k.precision, "precision at cutoff k", "m_P.c", aliases=("P",), param="cutoffs",
            defaults=TREC_CUTOFFS, cutoff="required", sets=_OFF),
+    Family("relstring", kf.relstring,
+           "grades of the first n retrieved documents as text (per query only)",
+           "m_relstring.c", aggregation="text", param="length", defaults=(10,), text=True,
+           sets=_ALL),
     Family("recall", k.recall, "recall at cutoff k", "m_recall.c", aliases=("R", "Recall"),
            ir_name="R", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="optional",
-           without_cutoff="set_recall"),
+           without_cutoff="set_recall", sets=_ALL),
     Family("infAP", k.infap, "inferred average precision (incomplete judgments)", "m_infAP.c",
-           aliases=("infAP",)),
+           aliases=("infAP",), sets=_ALL),
+    Family("gm_bpref", k.bpref, "geometric mean of bpref (floored at 1e-5)", "m_gm_bpref.c",
+           aggregation="geometric mean", summary_only=True, sets=_ALL),
+    Family("Rprec_mult", kf.Rprec_mult, "precision at rank m·R, for multiples m of R",
+           "m_Rprec_mult.c", param="levels", defaults=RPREC_MULTIPLES, sets=_ALL),
+    Family("utility", kf.utility,
+           "set utility p1·a + p2·b + p3·c + p4·d (a relevant retrieved, b non-relevant "
+           "retrieved, c relevant missed, d the rest of -N)", "m_utility.c",
+           param="coefficients", defaults=(1.0, -1.0, 0.0, 0.0), sets=_ALL_SET),
     Family("11pt_avg", k.eleven_point_average, "interpolated precision averaged over recall levels",
-           "m_11pt_avg.c", param="avg_levels", defaults=RECALL_LEVELS),
-    Family("dcg", k.trec_dcg, "discounted cumulative gain (linear gain, log2 discount)",
-           "m_dcg.c", graded=True),
-    Family("ideal_dcg", k.trec_ideal_dcg, "DCG of the ideal ordering of the judged documents",
-           "m_ideal_dcg.c", graded=True),
-    Family("ndcg", k.trec_ndcg, "normalized DCG over the whole ranking", "m_ndcg.c",
+           "m_11pt_avg.c", param="avg_levels", defaults=RECALL_LEVELS, sets=_ALL),
+    Family("binG", kf.binG, "binary G: relevant retrieved discounted by log2(2 + non-relevant above)",
+           "m_binG.c", sets=_ALL),
+    Family("G", kf.G, f"normalised gain G (Buckley 2008); {_GAINS}", "m_G.c", param="pairs",
+           graded=True, sets=_ALL),
+    Family("dcg", k.trec_dcg, f"discounted cumulative gain (log2 discount); {_GAINS}",
+           "m_dcg.c", param="pairs", graded=True, since=10),
+    Family("ideal_dcg", k.trec_ideal_dcg, f"DCG of the ideal ordering of the judged documents; "
+           f"{_GAINS}", "m_ideal_dcg.c", param="pairs", graded=True, since=10),
+    Family("ndcg", k.trec_ndcg, f"normalized DCG over the whole ranking; {_GAINS}", "m_ndcg.c",
            aliases=("nDCG",), ir_name="nDCG", with_cutoff="ndcg_cut", formulation=True,
-           with_formulation="nDCG", graded=True),
+           with_formulation="nDCG", graded=True, param="pairs", sets=_ALL),
+    Family("ndcg_rel", kf.ndcg_rel, f"nDCG averaged over the relevant documents; {_GAINS}",
+           "m_ndcg_rel.c", param="pairs", graded=True, sets=_ALL),
+    Family("Rndcg", kf.Rndcg, f"nDCG averaged at the R levels of the gains; {_GAINS}",
+           "m_Rndcg.c", param="pairs", graded=True, sets=_ALL),
     Family("ndcg_cut", k.trec_ndcg, "normalized DCG at cutoff k", "m_ndcg_cut.c",
            ir_name="nDCG", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="required",
-           graded=True),
+           graded=True, sets=_ALL),
     Family("map_cut", k.average_precision, "average precision over the top k", "m_map_cut.c",
-           ir_name="AP", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="required"),
+           ir_name="AP", param="cutoffs", defaults=TREC_CUTOFFS, cutoff="required", sets=_ALL),
+    Family("relative_P", kf.relative_P, "relevant in the top k / min(k, R)", "m_rel_P.c",
+           param="cutoffs", defaults=TREC_CUTOFFS, sets=_ALL),
     Family("success", k.success, "1 if a relevant document is in the top k", "m_success.c",
            aliases=("Success",), ir_name="Success", param="cutoffs", defaults=(1, 5, 10),
-           cutoff="required"),
+           cutoff="required", sets=_ALL),
     Family("set_P", k.set_precision, "precision of the retrieved set", "m_set_P.c",
-           aliases=("SetP",), ir_name="SetP"),
+           aliases=("SetP",), ir_name="SetP", sets=_ALL_SET),
+    Family("set_relative_P", kf.set_relative_P, "relevant retrieved / min(retrieved, R)",
+           "m_set_rel_P.c", sets=_ALL_SET),
     Family("set_recall", k.set_recall, "recall of the retrieved set", "m_set_recall.c",
-           aliases=("SetR",), ir_name="SetR"),
+           aliases=("SetR",), ir_name="SetR", sets=_ALL_SET),
+    Family("set_map", kf.set_map, "set precision times set recall (unranked AP)",
+           "m_set_map.c", sets=_ALL_SET),
     Family("set_F", k.f_measure, "F measure of the retrieved set (set_F.x: beta² = x)",
-           "m_set_F.c", aliases=("SetF",), ir_name="SetF", param="beta_squared", beta=True),
+           "m_set_F.c", aliases=("SetF",), ir_name="SetF", param="beta_squared", beta=True,
+           sets=_ALL_SET),
+    Family("num_nonrel_judged_ret", kf.num_nonrel_judged_ret,
+           "number of judged non-relevant documents retrieved", "m_num_nonrel_judged_ret.c",
+           aggregation="sum", integer=True, sets=_ALL),
+    Family("rbp", kf.rbp, "rank-biased precision (Moffat & Zobel 2008): rbp.p=0.8, "
+           "default p = 0.9; gains grade / top grade", "m_rbp.c",
+           aliases=("RBP",), param="pairs", graded=True, ir_params=("p",), since=10, sets=_ALL),
+    Family("rbp_resid", kf.rbp_resid, "RBP residual: the RBP upper bound minus RBP",
+           "m_rbp_resid.c", param="pairs", graded=True, since=10, sets=_ALL),
+    Family("unj", kf.unj, "fraction of the top k without a judgment", "m_unjudged.c",
+           param="cutoffs", defaults=UNJ_CUTOFFS, since=10, sets=_ALL),
     Family("Judged", k.judged, "fraction of the top k that is judged",
            f"{_EXTRA} (ir_measures Judged)", aliases=("Judged",), trec=False, cutoff="optional"),
     Family("F", k.f_measure, "F measure at cutoff k", f"{_EXTRA} (ir_measures F; cf. m_set_F.c)",
@@ -229,6 +290,7 @@ def _check() -> None:
     for f in FAMILIES:
         assert f.aggregation in AGGREGATIONS, f.name
         assert f.param is None or f.param in PARAM_KINDS, f.name
+        assert f.since in (9, 10), f.name
         assert f.cutoff in ("none", "optional", "required"), f.name
         for other in (f.with_cutoff, f.without_cutoff, f.with_formulation):
             assert other is None or other in BY_NAME, (f.name, other)

@@ -34,6 +34,8 @@ class RunScorer:
         parsed = parse_measures([measure])
         if len(parsed) != 1:
             raise UsageError(f"give one measure; {measure!r} names {len(parsed)}")
+        if parsed[0].is_text or parsed[0].aggregation == "runid":
+            raise UsageError(f"{measure}: not a score (text per query); give a measure with values")
         self.measure = parsed[0]
         self.label = self.measure.label or str(self.measure)
         self.c = c

@@ -102,38 +102,10 @@ def assessor_counts(session: Session) -> Counts:
     return Counts([r[1] for r in rows], ["" for _ in rows], cols)
 
 
-@dataclass(frozen=True)
-class GradeEvents:
-    """Every grade given (set, change, repeat events), in time order: assessor index (into
-    `assessors`), grade, seconds spent, and when (seconds since the epoch)."""
-
-    assessors: list[str]
-    assessor: np.ndarray
-    grade: np.ndarray
-    seconds: np.ndarray
-    at: np.ndarray
-
-
 def _assessor_index(session: Session) -> tuple[list[str], dict[int, int]]:
     """Assessor names in id order, and each id's position among them."""
     rows = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
     return [name for _, name in rows], {aid: i for i, (aid, _) in enumerate(rows)}
-
-
-def grade_events(session: Session) -> GradeEvents:
-    names, index = _assessor_index(session)
-    rows = session.execute(
-        select(JudgmentEvent.assessor_id, JudgmentEvent.new_grade, JudgmentEvent.seconds, JudgmentEvent.created_at)
-        .where(JudgmentEvent.kind.in_(("set", "change", "repeat")), JudgmentEvent.new_grade.is_not(None))
-        .order_by(JudgmentEvent.id)
-    ).all()
-    return GradeEvents(
-        names,
-        np.array([index[r[0]] for r in rows], dtype=np.int64),
-        np.array([r[1] for r in rows], dtype=np.int64),
-        np.array([r[2] or 0.0 for r in rows], dtype=np.float64),
-        np.array([r[3].timestamp() for r in rows], dtype=np.float64),
-    )
 
 
 def document_names(session: Session):

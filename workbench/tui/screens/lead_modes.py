@@ -26,6 +26,8 @@ LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
               "workbench.tui.screens.quick:QuickScreen"),
     "planning": ("f7", "Planning", "Judgments needed (simulated pooling) and leave-one-run-out fairness",
                  "workbench.tui.screens.planning:PlanningScreen"),
+    "pace": ("f8", "Pace", "Assessors' documents per hour, seconds per document, grade drift, agreement over time",
+             "workbench.tui.screens.pace:PaceScreen"),
 }
 
 
