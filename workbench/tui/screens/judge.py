@@ -44,11 +44,9 @@ from workbench.campaign.assessing import QueryProgress, QueueItem, ScaleEntry
 from workbench.campaign.judging import undo_last
 from workbench.campaign.settings import (
     DEFAULT_IDLE_CAP,
+    campaign_settings,
     counted_seconds,
     describe_idle_cap,
-    guidelines,
-    idle_cap,
-    is_blind,
 )
 from workbench.tui.messages import (
     GradeFailed,
@@ -171,14 +169,13 @@ class JudgeScreen(Screen):
                 return
             queue = assessing.load_queue(db, self.assessor, query)
             levels = assessing.scale(db)
-            blind = is_blind(db)
-            text = guidelines(db)
-            cap = idle_cap(db)
+            settings = campaign_settings(db)  # one read: blind, guidelines, idle cap
         except Exception as exc:  # any failure is shown, never raised into the app
             self.post_message(WorkFailed("load", describe(exc)))
             return
         first = not any(p.judged for p in progress)
-        self.post_message(QueueLoaded(queue, progress, levels, blind, text, first, cap))
+        self.post_message(QueueLoaded(queue, progress, levels, settings.blind, settings.guidelines,
+                                      first, settings.idle_cap_seconds))
 
     def on_write_waiting(self, message: WriteWaiting) -> None:
         from workbench.campaign.writing import WAITING
