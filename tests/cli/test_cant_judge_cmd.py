@@ -50,6 +50,11 @@ def test_grade_cant_judge_is_listed_for_the_lead_in_three_formats(campaign):
     parsed = list(csv.reader(io.StringIO(cli_ok(campaign, "list", "cant-judge", "--format", "csv"))))
     assert parsed[0] == ["query", "document", "assessor", "reason", "marked_at"]
     assert parsed[1][:4] == ["q1", "d3", "ann", "page is, empty"]
+    # the history keeps the mark as an event without a grade, the reason as its note
+    history = list(csv.DictReader(io.StringIO(cli_ok(campaign, "export", "judgments", "--history"))))
+    mark = [r for r in history if r["event"] == "cant_judge"]
+    assert [(r["query"], r["document"], r["assessor"], r["grade"], r["note"]) for r in mark] == [
+        ("q1", "d3", "ann", "", "page is, empty")]
     # not a grade: the exported qrels hold ann's one grade only
     assert cli_ok(campaign, "export", "qrels", "--assessor", "ann").split("\n")[:-1] == ["q1 0 d1 2"]
     # list assessors counts it, and as done: 2 of ann's 5 (d1 graded, d3 marked)
