@@ -11,7 +11,7 @@ from workbench.campaign import adjudication as adj
 from workbench.campaign.judging import record_grade
 from workbench.campaign.qrels import derive_qrels
 from workbench.campaign.scoring import score_campaign
-from workbench.errors import InputError, NotFoundError
+from workbench.errors import InputError, NotFoundError, UsageError
 from workbench.names import InvalidName
 from workbench.store.models import Adjudication, Assessor, JudgmentEvent
 
@@ -122,7 +122,7 @@ def test_bad_input_writes_nothing(graded):
         adj.adjudicate(db, "lead", q1, "nope", 1)
     with pytest.raises(NotFoundError):
         adj.adjudicate(db, "lead", "nope", d[1], 1)
-    with pytest.raises(InvalidName, match="assessor name must not be empty"):
+    with pytest.raises(UsageError, match="give the lead's own name"):
         adj.adjudicate(db, "  ", q1, d[1], 1)
     with pytest.raises(InvalidName, match=r"contains '\\t'"):
         adj.adjudicate(db, "le\tad", q1, d[1], 1)
@@ -154,3 +154,25 @@ def test_a_lead_who_only_adjudicated_is_not_an_assessor_for_agreement(sqlite_db)
     assert assessor_names(sqlite_db) == ["ann", "bob"]
     assert list_assessors(sqlite_db) == ["ann", "bob"]
     assert tuple(agreement_from_db(sqlite_db).assessors) == ("ann", "bob")
+
+
+def test_a_lead_named_as_an_assessor_who_graded_the_item_is_refused(graded):
+    """The adjudicator is the lead's own name: one that an assessor who graded the item
+    also has is refused (nothing written) unless the caller says it is the same person."""
+    db, camp, d, e = graded
+    q1 = camp.queries[0]
+    with pytest.raises(adj.LeadIsAssessor) as refused:
+        adj.adjudicate(db, "bob", q1, d[2], 1)
+    assert str(refused.value) == (
+        f"lead name 'bob' is an assessor who graded {q1} {d[2]} (grade 3): adjudicate under "
+        "your own name (--lead NAME), or pass --same-person if you are bob and mean to decide "
+        "on your own grade")
+    with db.read() as s:
+        assert s.scalar(select(Adjudication.grade)) is None
+    # carol did not grade d2: her name is no collision on this item
+    assert adj.adjudicate(db, "carol", q1, d[2], 1).adjudicator == "carol"
+    rec = adj.adjudicate(db, "bob", q1, d[2], 2, same_person=True)
+    assert (rec.adjudicator, rec.old_grade, rec.new_grade) == ("bob", 1, 2)
+    assert adj.read_item(db, q1, d[2]).adjudicator == "bob"
+    # a lead called "lead" is just a name: nothing special about it
+    assert adj.adjudicate(db, " lead ", q1, d[1], 1).adjudicator == "lead"

@@ -21,8 +21,10 @@ def test_queue_in_assignment_order_with_only_this_assessors_grades(db):
     assert queue.items[1].grade == 2
     assert queue.query.title == "Title of q1" and queue.query.narrative == "Narrative of q1"
     assert queue.first_unjudged() == 0
-    # blind: the record has no field that could carry a system, rank or score
-    assert set(vars(queue.items[0])) == {"position", "document", "title", "text", "grade", "repeat", "note"}
+    # blind: the record has no field that could carry a system, rank or score (cant_judge is
+    # this assessor's own mark, a bool)
+    assert set(vars(queue.items[0])) == {"position", "document", "title", "text", "grade", "repeat", "note",
+                                         "cant_judge"}
 
 
 def test_progress_and_resume(db):

@@ -141,6 +141,15 @@ def test_mtf_pool_grows_one_document_per_grade(campaign):
     assert counts(campaign) == (5, 5)
 
 
+def test_a_cant_judge_mark_serves_the_next_adaptive_document(campaign):
+    """A mark settles the item as a grade does: the queue grows; the marked document is
+    not relevant to the method (no grade), so move-to-front passes the turn to `down`."""
+    assert invoke(campaign, "--method", "mtf", "-a", "alice", "--seed", "4").exit_code == 0
+    marked = grade(campaign, "-a", "alice", "--cant-judge", "q0", "d00", "--note", "broken")
+    assert marked.exit_code == 0 and marked.stdout == "ok q0 d00\n"
+    assert queue_of(campaign, "alice", "q0") == ["d00", "d09"]
+
+
 def test_depth_with_a_budget_spreads_it_over_the_queries(campaign):
     result = invoke(campaign, "--depth", "3", "--budget", "5", "-a", "alice")
     assert result.exit_code == 0, result.output

@@ -14,8 +14,7 @@ SIZE = (150, 44)
 LISTS = [[1, 2, 3, 4], [5, 1, 6, 7], [8, 9, 5, 2]]  # runs SYSRUN_A, _B, _C on q1
 
 
-async def test_each_grade_brings_the_next_move_to_front_document(sqlite_db):
-    db = sqlite_db
+def _three_runs(db) -> None:
     with db.write.begin() as s:
         q = Query(ext_id="q1", title="Title of q1")
         docs = {n: Document(ext_id=f"d{n}", title=f"Heading {n}", text=f"Body of document {n}")
@@ -26,6 +25,11 @@ async def test_each_grade_brings_the_next_move_to_front_document(sqlite_db):
         write_results(s, [(sys_.id, q.id, docs[n].id, 10.0 - r)
                           for sys_, ranked in zip(systems, LISTS) for r, n in enumerate(ranked)])
     make_pool(db, "mtf", assessors=["alice"])
+
+
+async def test_each_grade_brings_the_next_move_to_front_document(sqlite_db):
+    db = sqlite_db
+    _three_runs(db)
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -43,3 +47,23 @@ async def test_each_grade_brings_the_next_move_to_front_document(sqlite_db):
         assert "Body of document 5" in text
         assert "SYSRUN" not in text and "mtf" not in text.lower()
     assert judgments(db, "alice") == {("q1", "d1"): 1, ("q1", "d2"): 0}
+
+
+async def test_a_cant_judge_mark_brings_the_next_document_too(sqlite_db):
+    """c settles d1 without a grade: to move-to-front it is not relevant, so run A loses
+    the turn and run B gives d5 (its first document not yet in the pool)."""
+    db = sqlite_db
+    _three_runs(db)
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert [it.document for it in screen.items] == ["d1"]
+        await pilot.press("c")
+        await settle(app, pilot)
+        await pilot.press("enter")  # no reason given
+        await settle_until(app, pilot, lambda: len(screen.items) == 2)
+        assert [it.document for it in screen.items] == ["d1", "d5"]
+        assert screen.items[0].cant_judge and screen.cursor == 1
+        assert "Body of document 5" in screen_text(app)
+    assert judgments(db, "alice") == {}

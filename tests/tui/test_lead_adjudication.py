@@ -4,7 +4,7 @@ and the scoreboard under consensus:adjudicated changes (as `workbench score` say
 from __future__ import annotations
 
 from sqlalchemy import select
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import DataTable, Input, Select, Static
 
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
@@ -14,6 +14,7 @@ from workbench.store.models import Adjudication, Assessor, JudgmentEvent
 from workbench.tui.app import make_app
 from workbench.tui.screens.adjudicate import AdjudicateScreen
 from workbench.tui.screens.disagreements import DisagreementsScreen
+from workbench.tui.screens.lead_name import LeadNameScreen
 from workbench.tui.screens.scoreboard import ScoreboardScreen
 
 
@@ -41,8 +42,11 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
             r[0] == target.query for r in rows(dt)))
         await settle(app, pilot)
         dt.move_cursor(row=[r[1] for r in rows(dt)].index(target.document))
-        # open: the query, the document text and every grade are shown
+        # open: the lead's own name is asked first (once), then the query, the document
+        # text and every grade are shown
         await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, LeadNameScreen))
+        await pilot.press(*"Dana Lee", "enter")
         await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
                        and app.screen.item is not None)
         await settle(app, pilot)
@@ -64,7 +68,8 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
                             .join(Assessor, Assessor.id == Adjudication.adjudicator_id)).all()
             kinds = s.execute(select(JudgmentEvent.kind, JudgmentEvent.new_grade)
                               .where(JudgmentEvent.kind == "adjudicate")).all()
-        assert [tuple(r) for r in row] == [(final, "[b]see[/x]", "lead")]
+        assert [tuple(r) for r in row] == [(final, "[b]see[/x]", "Dana Lee")]
+        assert app.lead_name == "Dana Lee"
         assert [tuple(k) for k in kinds] == [("adjudicate", final)]
         assert _qrels(db, "adjudicated")[(target.query, target.document)] == final
         assert _qrels(db, "majority")[(target.query, target.document)] == target.majority
@@ -90,6 +95,7 @@ async def test_clearing_a_final_grade_and_pending_filter(sample_db):
     db = sample_db
     first = list_disagreements(db)[0]
     app = make_app(db, lead=True)
+    app.lead_name = "Dana"  # asked earlier in this session
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
         dt = screen.query_one("#dg-table", DataTable)
@@ -165,6 +171,7 @@ async def test_adjudicate_from_a_ranked_list(sample_db):
 
     db = sample_db
     app = make_app(db, lead=True)
+    app.lead_name = "Dana"
     async with app.run_test(size=SIZE) as pilot:
         board = await open_mode(app, pilot, "f2", ScoreboardScreen)
         await pilot.press("enter")
@@ -211,3 +218,42 @@ async def test_names_and_ids_typed_or_set_by_the_lead_are_checked(sample_db, mon
         assert screen.query_filter is None
     with db.read() as s:
         assert "the\tlead" not in s.scalars(select(Assessor.name)).all()
+
+
+async def test_a_lead_name_that_is_an_assessor_is_asked_about(sample_db):
+    """Typing a grading assessor's name asks "are you that person?": n types another name,
+    y adjudicates as them knowingly (the same person); Esc at the name adjudicates nothing."""
+    db = sample_db
+    item = list_disagreements(db)[0]
+    grader = item.grades[0][0]
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f4", DisagreementsScreen)
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, LeadNameScreen))
+        await pilot.press("escape")
+        await wait_for(app, pilot, lambda: app.screen is screen)
+        assert app.lead_name is None
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, LeadNameScreen))
+        await pilot.press(*grader, "enter")
+        await wait_for(app, pilot, lambda: app.screen.confirming == grader)
+        await settle(app, pilot)
+        asked = " ".join(str(app.screen.query_one("#lead-status", Static).content).split())
+        assert asked.startswith(f"{grader!r} is an assessor with grades in this campaign. Are you {grader}?")
+        assert "Are you" in screen_text(app)
+        await pilot.press("n")
+        await wait_for(app, pilot, lambda: app.screen.confirming is None)
+        await pilot.press(*grader, "enter")
+        await wait_for(app, pilot, lambda: app.screen.confirming == grader)
+        await pilot.press("y")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, AdjudicateScreen)
+                       and app.screen.item is not None)
+        assert f"(as {grader})" in screen_text(app)
+        await pilot.press("3")
+        await wait_for(app, pilot, lambda: app.screen is screen)
+        assert (app.lead_name, app.lead_same_person) == (grader, True)
+    with db.read() as s:
+        row = s.execute(select(Adjudication.grade, Assessor.name)
+                        .join(Assessor, Assessor.id == Adjudication.adjudicator_id)).all()
+    assert [tuple(r) for r in row] == [(3, grader)]

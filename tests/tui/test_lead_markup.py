@@ -35,6 +35,7 @@ async def test_markup_like_names_render_literally(sqlite_db):
         record_grade(db, ODD, q, doc, i % 3)
         record_grade(db, "bob", q, doc, (i + 1) % 3)  # every item a disagreement
     app = make_app(db, lead=True)
+    app.lead_name = "Dana"  # the lead named themselves earlier in this session
     async with app.run_test(size=SIZE) as pilot:
         await open_mode(app, pilot, "f2", ScoreboardScreen)
         assert TAG in screen_text(app)

@@ -62,3 +62,22 @@ async def test_pace_screen_shows_list_assessors_numbers_and_plots(sample_db):
         assert lines[0].split(",")[:4] == ["assessor", "docs_per_hour", "median_seconds", "capped"]
         assert lines[0].endswith(",drift_p,agreement") and lines[1].startswith("alice,")
         assert float(lines[1].split(",")[-1]) == screen.data.of("alice").agreement
+
+
+async def test_pace_screen_uses_the_campaigns_idle_cap(sample_db):
+    """`campaign --idle-cap 20`: the header names it, and the numbers are list assessors' at
+    that cap (more grades capped, a lower median than at 300)."""
+    from workbench.campaign.settings import set_idle_cap
+
+    at_300 = _cli(sample_db)
+    set_idle_cap(sample_db, 20)
+    expected = _cli(sample_db)
+    assert expected["alice"]["capped"] > at_300["alice"]["capped"]
+    assert expected["alice"]["median_seconds"] <= 20.0
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f8", PaceScreen)
+        assert "seconds above 20 on one document are idle time: capped" in screen_text(app)
+        shown = {r[0]: r for r in rows(screen.query_one("#pc-table", DataTable))}
+        e = expected["alice"]
+        assert shown["alice"][2:5] == [f"{e['docs_per_hour']:.1f}", f"{e['median_seconds']:.1f}", str(e["capped"])]

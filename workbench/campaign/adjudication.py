@@ -7,6 +7,12 @@ upserts the `adjudication` row and appends a `judgment_event` of kind ``adjudica
 (assessor = the lead, created on first use; old_grade = the previous final grade), so the
 "adjudicated" qrels source (qrels.py) uses it at once and the history keeps every decision.
 
+The adjudicator is the lead's own name (`adjudicate --lead NAME`, asked once in the TUI),
+never a fixed "lead" row that a real assessor could be called too. A lead name that is the
+name of an assessor who graded the item is refused (LeadIsAssessor) unless the caller says
+they are the same person (`--same-person`): otherwise one person's decision would silently
+count as that assessor's.
+
 NOT blind: these records carry every assessor's grade; only lead screens may use them.
 """
 
@@ -20,7 +26,7 @@ import numpy as np
 from workbench.campaign.database import Database
 from workbench.campaign.qrels import majority_grade
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError
+from workbench.errors import InputError, NotFoundError, UsageError, WorkbenchError
 from workbench.names import check_name
 from workbench.store import external_ids
 from workbench.store.adjudications import (
@@ -40,6 +46,10 @@ from workbench.store.judgment_arrays import (
 
 ADJUDICATE = "adjudicate"
 _RETRIES = 5  # two leads adjudicating the same item first race on the primary key
+
+
+class LeadIsAssessor(WorkbenchError):
+    """The lead's name is an assessor who graded the item, and nobody said it is one person."""
 
 
 @dataclass(frozen=True)
@@ -199,11 +209,31 @@ def _check_grade(session, grade: int | None) -> None:
         raise InputError("grade", None, f"grade {grade} is not on the campaign scale {allowed}")
 
 
+def lead_name(name: str | None) -> str:
+    """The lead's name, checked as every assessor name is (InvalidName); UsageError when
+    there is none: adjudication needs the lead's own name."""
+    name = (name or "").strip()
+    if not name:
+        raise UsageError("adjudication records who decided: give the lead's own name "
+                         "(--lead NAME or $WORKBENCH_LEAD)")
+    return check_name(name)
+
+
 def _lead_id(session, lead: str) -> int:
     """The lead's assessor id; a new assessor row, its name checked, on first use."""
-    name = lead.strip()
-    found = external_ids.assessor_id(session, name) if name else None
-    return found if found is not None else external_ids.add_assessor(session, check_name(name))
+    name = lead_name(lead)
+    found = external_ids.assessor_id(session, name)
+    return found if found is not None else external_ids.add_assessor(session, name)
+
+
+def _check_not_a_grader(session, lead: str, query: str, document: str, qid: int, did: int) -> None:
+    graded = {name: grade for name, grade, _ in item_grades(session, qid, did)}
+    if lead in graded:
+        raise LeadIsAssessor(
+            f"lead name {lead!r} is an assessor who graded {query} {document} "
+            f"(grade {graded[lead]}): adjudicate under your own name (--lead NAME), or pass "
+            f"--same-person if you are {lead} and mean to decide on your own grade"
+        )
 
 
 def adjudicate(
@@ -214,18 +244,24 @@ def adjudicate(
     grade: int | None,
     *,
     note: str = "",
+    same_person: bool = False,
 ) -> AdjudicationRecord:
-    """Set (or with grade=None remove) the final grade of (query, document), in one
-    transaction with its `adjudicate` event. Unknown ids -> NotFoundError, a grade off the
-    campaign scale -> InputError; nothing is written then."""
+    """Set (or with grade=None remove) the final grade of (query, document) as the lead
+    `lead`, in one transaction with its `adjudicate` event. Unknown ids -> NotFoundError, a
+    grade off the campaign scale -> InputError, no lead name -> UsageError, a lead name
+    that is an assessor who graded the item -> LeadIsAssessor unless `same_person`;
+    nothing is written then."""
+    lead = lead_name(lead)
     for attempt in range(_RETRIES):
         try:
             with write_transaction(db) as s:
                 qid, did = _item_ids(s, query, document)
                 _check_grade(s, grade)
+                if not same_person:
+                    _check_not_a_grader(s, lead, query, document, qid, did)
                 aid = _lead_id(s, lead)
                 done = write_adjudication(s, qid, did, aid, grade, note, ADJUDICATE)
-                return AdjudicationRecord(query, document, lead.strip(), done.old_grade, grade,
+                return AdjudicationRecord(query, document, lead, done.old_grade, grade,
                                           done.event_id, done.at)
         except ConcurrentAdjudication:
             if attempt == _RETRIES - 1:

@@ -25,6 +25,7 @@ from workbench.campaign.judging import (
 )
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError
+from workbench.store.cant_judge import queue_marks
 from workbench.store.external_ids import assessor_id
 from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
 from workbench.store.models import utcnow
@@ -76,7 +77,8 @@ class QueryView:
 @dataclass(frozen=True)
 class QueueItem:
     """One document in an assessor's queue. `grade` is THIS assessor's current grade (for a
-    repeat item: the grade given at the repeat), None when not judged yet."""
+    repeat item: the grade given at the repeat), None when not judged yet. `cant_judge`:
+    the assessor marked it "can't judge / broken" (no grade, but settled)."""
 
     position: int
     document: str
@@ -85,10 +87,12 @@ class QueueItem:
     grade: int | None
     repeat: bool = False
     note: str = ""
+    cant_judge: bool = False
 
     @property
     def judged(self) -> bool:
-        return self.grade is not None
+        """Settled: graded, or marked "can't judge"."""
+        return self.grade is not None or self.cant_judge
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,7 @@ def load_queue(db: Database, assessor: str, query: str) -> Queue:
             return Queue(view)
         judged = current_grades(s, aid, q.id)
         repeated = repeat_grades(s, aid, q.id)
+        marks = queue_marks(s, aid, q.id)
         rows = queue_rows(s, aid, q.id)
     grades = _by_document(judged)
     repeats = _by_document(repeated)
@@ -171,7 +176,9 @@ def load_queue(db: Database, assessor: str, query: str) -> Queue:
         rows.documents, rows.titles, rows.texts,
     ):
         grade, note = (repeats if rep else grades).get(did, (None, ""))
-        items.append(QueueItem(pos, ext, title, text, grade, rep, note))
+        # a repeat without a grade was marked can't judge; otherwise the mark's own row
+        marked = (did in repeats and grade is None) if rep else did in marks
+        items.append(QueueItem(pos, ext, title, text, grade, rep, note, marked))
     return Queue(view, tuple(items))
 
 
@@ -212,10 +219,12 @@ def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
 
 
 def record_repeat(
-    db: Database, assessor: str, query: str, document: str, grade: int, *, seconds: float = 0.0
+    db: Database, assessor: str, query: str, document: str, grade: int | None, *,
+    seconds: float = 0.0, note: str = "",
 ) -> GradeRecord:
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
-    current judgment's grade) and never changes the judgment."""
+    current judgment's grade) and never changes the judgment. grade None: the repeat
+    showing was marked "can't judge" (campaign/cant_judge.py)."""
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
         check_grade(s, grade)
@@ -225,7 +234,7 @@ def record_repeat(
         now = utcnow()
         event_id = append_event(
             s, qid, did, aid, kind="repeat", old_grade=old, new_grade=grade, seconds=seconds,
-            at=now,
+            note=note, at=now,
         )
         return GradeRecord(query, document, assessor, old, grade, event_id, "repeat", now)
 

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.campaign.database import Database
+from workbench.campaign.settings import DEFAULT_IDLE_CAP
 from workbench.metrics.drift import GradeDrift, agreement_with_others, grade_drift, rolling_mean
 from workbench.metrics.pace import Pace, capped_seconds, pace, rolling_median
 
-# Seconds on one document above this are idle time (a screen left open), not judging.
-# The one place the cap is set; a campaign setting can pass its own `idle_cap`.
-IDLE_CAP_SECONDS = 300.0
+# Seconds on one document above this are idle time (a screen left open), not judging:
+# the default of the campaign's setting (`campaign --idle-cap`), which callers pass as `idle_cap`.
+IDLE_CAP_SECONDS = float(DEFAULT_IDLE_CAP)
 WINDOW = 20  # grades in each point of the plotted trends
 DRIFT_ALPHA = 0.05  # p below this marks a drift on the Pace screen
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from workbench.campaign.database import Database
+from workbench.campaign.settings import describe_idle_cap, idle_cap
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
 
-LISTS = ("queries", "docs", "runs", "assessors")
+LISTS = ("queries", "docs", "runs", "assessors", "cant-judge")
 SERIALIZED = "import"  # removals queue with imports (campaign/importing.py's name)
 
 
@@ -27,6 +28,7 @@ class Listing:
     what: str
     header: tuple[str, ...]
     rows: list[tuple]
+    note: str = ""  # a line for people under the table (not in csv or json)
 
 
 def listing(db: Database, what: str) -> Listing:
@@ -36,6 +38,13 @@ def listing(db: Database, what: str) -> Listing:
 
     if what not in LISTS:
         raise UsageError(f"list what? one of {', '.join(LISTS)}")
+    if what == "cant-judge":
+        from workbench.campaign.cant_judge import list_cant_judge
+
+        rows = [(m.query, m.document, m.assessor, m.reason, m.at.isoformat(timespec="seconds"))
+                for m in list_cant_judge(db)]
+        return Listing(what, ("query", "document", "assessor", "reason", "marked_at"), rows)
+    cap = idle_cap(db)
     with db.read() as s:
         if what == "queries":
             c = catalog.query_counts(s)
@@ -54,14 +63,18 @@ def listing(db: Database, what: str) -> Listing:
                     for i, n in enumerate(c.names)]
             return Listing(what, ("run", "queries", "results"), rows)
         c = catalog.assessor_counts(s)
-        watch = assessor_watch.read_watch(s)
+        watch = assessor_watch.read_watch(s, idle_cap=cap)
     rows = []
     for i, name in enumerate(c.names):
         col = {k: int(v[i]) for k, v in c.columns.items()}
-        rows.append((name, col["assigned"], col["judged"], _share(col["judged"] - col["outside"], col["assigned"]),
-                     col["outside"], col["repeats"], *assessor_watch.list_values(watch.of(name))))
+        done = col["judged"] - col["outside"] + col["cant_judge"]  # a mark settles an item too
+        rows.append((name, col["assigned"], col["judged"], _share(done, col["assigned"]),
+                     col["outside"], col["repeats"], col["cant_judge"],
+                     *assessor_watch.list_values(watch.of(name))))
     return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
-                         *assessor_watch.LIST_COLUMNS), rows)
+                         "cant_judge", *assessor_watch.LIST_COLUMNS), rows,
+                   f"seconds per document count up to the idle cap, {describe_idle_cap(cap)} "
+                   "(workbench campaign --idle-cap)")
 
 
 def _share(part, whole) -> float:

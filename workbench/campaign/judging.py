@@ -15,6 +15,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError, NotFoundError, WriteConflict
 from workbench.names import check_name
+from workbench.store.cant_judge import current_mark, delete_mark
 from workbench.store.external_ids import (
     add_assessor,
     assessor_id,
@@ -41,6 +42,8 @@ if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
 _RETRIES = 5
 # Events that change a grade and so can be undone.
 UNDOABLE = ("set", "change", "clear")
+# The history of "can't judge" marks (campaign/cant_judge.py): set, removed.
+CANT_JUDGE, CANT_JUDGE_CLEAR = "cant_judge", "cant_judge_clear"
 
 
 @dataclass(frozen=True)
@@ -95,15 +98,27 @@ def check_grade(session: Session, grade: int | None) -> None:
 
 
 
+def unmark(session: Session, qid: int, did: int, aid: int, at: datetime) -> bool:
+    """Remove the assessor's "can't judge" mark on the item, with its event; False when
+    there was none."""
+    mark = current_mark(session, qid, did, aid)
+    if mark is None:
+        return False
+    delete_mark(session, mark.id)
+    append_event(session, qid, did, aid, kind=CANT_JUDGE_CLEAR, old_grade=None, new_grade=None,
+                 note=mark.reason, at=at)
+    return True
+
+
 @dataclass(frozen=True)
-class _Applied:
+class Applied:
     event_id: int
     kind: str
     old_grade: int | None
     at: datetime
 
 
-def _apply(
+def apply_grade(
     session: Session,
     qid: int,
     did: int,
@@ -114,11 +129,14 @@ def _apply(
     seconds: float,
     kind: str | None = None,
     reverts: int | None = None,
-) -> _Applied:
+) -> Applied:
     """Set (or clear, grade=None) the judgment and append its event, in `session`: a new
     judgment is a `set`, a new grade on it a `change` (time spent adds up; the note is
-    kept when `note` is None), no grade a `clear`."""
+    kept when `note` is None), no grade a `clear`. A grade removes the assessor's "can't
+    judge" mark on the item: an item holds a grade or a mark, never both."""
     now = utcnow()
+    if grade is not None:
+        unmark(session, qid, did, aid, now)
     row = current_judgment(session, qid, did, aid)
     old = row.grade if row is not None else None
     if grade is None:
@@ -139,7 +157,7 @@ def _apply(
         session, qid, did, aid, kind=kind, old_grade=old, new_grade=grade, note=note or "",
         seconds=seconds, reverts_event_id=reverts, at=now,
     )
-    return _Applied(event_id, kind, old, now)
+    return Applied(event_id, kind, old, now)
 
 
 def record_grade(
@@ -165,7 +183,7 @@ def record_grade(
                 qid, did = item_ids(session, query, document)
                 check_grade(session, grade)
                 aid = get_or_create_assessor(session, assessor)
-                done = _apply(session, qid, did, aid, grade, note=note, seconds=seconds)
+                done = apply_grade(session, qid, did, aid, grade, note=note, seconds=seconds)
                 return GradeRecord(
                     query, document, assessor, done.old_grade, grade,
                     done.event_id, done.kind, done.at,
@@ -186,7 +204,7 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
         target = last_undoable_event(session, aid, UNDOABLE, query)
         if target is None:
             return None
-        done = _apply(
+        done = apply_grade(
             session,
             target.query_id,
             target.document_id,

@@ -3,6 +3,11 @@
 Blindness (DESIGN §5): a campaign is blind unless a lead says otherwise. Blind, the judging
 screen shows no per-system number of any kind; not blind (a Quepid-style tuning session,
 where the people judging own the systems), it may show live scores under the real run tags.
+
+Idle cap: the seconds an assessor spends on one document count up to the campaign's cap
+(5 minutes by default); time above it is idle time (a coffee break with the document open),
+not judging. The cap applies when the judging screen records the seconds and again in every
+statistic of speed (stored seconds from before a lower cap count at most the cap).
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from workbench.campaign.database import Database
 from workbench.store.settings import read_settings, write_settings
 
 
+DEFAULT_IDLE_CAP = 300  # seconds: five minutes on one document is not judging any more
+
+
 @dataclass(frozen=True)
 class CampaignSettings:
     name: str = "campaign"
@@ -21,6 +29,7 @@ class CampaignSettings:
     pool_depth: int = 10
     blind: bool = True
     guidelines: str = ""
+    idle_cap_seconds: int = DEFAULT_IDLE_CAP
 
 
 def campaign_settings(db: Database) -> CampaignSettings:
@@ -35,6 +44,7 @@ def campaign_settings(db: Database) -> CampaignSettings:
         pool_depth=int(_or(row["pool_depth"], default.pool_depth)),
         blind=bool(row["blind"]),
         guidelines=str(row["guidelines"] or ""),
+        idle_cap_seconds=int(_or(row["idle_cap_seconds"], default.idle_cap_seconds)),
     )
 
 
@@ -84,3 +94,31 @@ def guidelines(db: Database) -> str:
 def set_guidelines(db: Database, text: str) -> None:
     """Replace the campaign's judging guidelines (an empty text removes them)."""
     write_settings(db.write, guidelines=text)
+
+
+def idle_cap(db: Database) -> int:
+    """Seconds on one document count up to this (the campaign's idle cap)."""
+    return campaign_settings(db).idle_cap_seconds
+
+
+def set_idle_cap(db: Database, seconds: int) -> CampaignSettings:
+    from workbench.errors import UsageError
+
+    if int(seconds) < 1:
+        raise UsageError(f"the idle cap is a number of seconds >= 1, not {seconds}")
+    write_settings(db.write, idle_cap_seconds=int(seconds))
+    return campaign_settings(db)
+
+
+def counted_seconds(elapsed: float, cap: float) -> float:
+    """The seconds of one grade that count as judging: `elapsed` capped at `cap` by the
+    rule every speed figure uses (metrics.pace.capped_seconds); a negative time counts 0."""
+    from workbench.metrics.pace import capped_seconds
+
+    capped, _ = capped_seconds([max(float(elapsed), 0.0)], float(cap))
+    return float(capped[0])
+
+
+def describe_idle_cap(cap: int) -> str:
+    """The cap as people read it: `5 min`, `90 s`."""
+    return f"{cap // 60} min" if cap % 60 == 0 else f"{cap} s"

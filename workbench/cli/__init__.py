@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "remove": ("workbench.cli.manage_cmd", "remove", "Remove a run, a query or an assessor."),
     "rename": ("workbench.cli.manage_cmd", "rename", "Rename a run."),
     "grade": ("workbench.cli.grade_cmd", "grade", "Record grades without the TUI."),
+    "adjudicate": ("workbench.cli.adjudicate_cmd", "adjudicate", "Set an item's final grade as the lead (--lead NAME)."),
     "export": ("workbench.cli.export_cmd", "export", "Export qrels, judgments or scores."),
     "eval": ("workbench.cli.eval_cmd", "eval_", "Evaluate run files against qrels (trec_eval compatible)."),
     "measures": ("workbench.cli.measures_cmd", "measures", "List every measure: trec_eval and ir_measures names, parameters, definition."),

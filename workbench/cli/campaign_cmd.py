@@ -1,5 +1,5 @@
-"""`workbench campaign [--blind | --not-blind] [--name NAME]`: show or change the campaign's
-settings."""
+"""`workbench campaign [--blind | --not-blind] [--name NAME] [--idle-cap SECONDS]`: show or
+change the campaign's settings."""
 
 from __future__ import annotations
 
@@ -14,12 +14,22 @@ from workbench.cli import db_option, resolve_db
                    "per-system score. --not-blind lets assessors open live scores under the "
                    "real run tags (for tuning sessions where the people judging own the systems).")
 @click.option("--name", default=None, help="Rename the campaign.")
+@click.option("--idle-cap", "idle_cap", type=click.IntRange(min=1), default=None, metavar="SECONDS",
+              help="Seconds on one document count up to this (default 300): time above it is "
+                   "idle time, not judging, in the stored seconds and in every speed figure.")
 @db_option
 @click.pass_context
-def campaign(ctx: click.Context, blind: bool | None, name: str | None, db: str | None) -> None:
+def campaign(ctx: click.Context, blind: bool | None, name: str | None, idle_cap: int | None,
+             db: str | None) -> None:
     """Show the campaign's settings; with an option, change it first."""
     from workbench.campaign.database import Database
-    from workbench.campaign.settings import campaign_settings, rename_campaign, set_blind
+    from workbench.campaign.settings import (
+        campaign_settings,
+        describe_idle_cap,
+        rename_campaign,
+        set_blind,
+        set_idle_cap,
+    )
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
@@ -27,6 +37,8 @@ def campaign(ctx: click.Context, blind: bool | None, name: str | None, db: str |
             rename_campaign(database, name)
         if blind is not None:
             set_blind(database, blind)
+        if idle_cap is not None:
+            set_idle_cap(database, idle_cap)
         settings = campaign_settings(database)
     finally:
         database.close()
@@ -38,3 +50,5 @@ def campaign(ctx: click.Context, blind: bool | None, name: str | None, db: str |
     click.echo(f"relevance threshold: {settings.relevance_threshold}")
     click.echo(f"default measures: {settings.default_measures}")
     click.echo(f"pool depth: {settings.pool_depth}")
+    cap = settings.idle_cap_seconds
+    click.echo(f"idle cap: {cap} s per document ({describe_idle_cap(cap)}; longer is idle time, not counted)")

@@ -58,17 +58,25 @@ def parse_grade(text: str) -> int:
 @click.option("--batch", "batch", metavar="FILE|-", default=None,
               help="Read `query doc grade [note]` lines from FILE, or stdin for -.")
 @click.option("--note", default=None, help="A note to store with a single grade.")
+@click.option("--cant-judge", "cant_judge", is_flag=True,
+              help="Mark QUERY DOC \"can't judge / broken document\" instead of grading it "
+                   "(stored as its own state, not a grade; --note gives the reason; a later "
+                   "grade removes the mark). The lead lists marks with `workbench list cant-judge`.")
 @click.option("--anywhere", is_flag=True,
               help="Accept grades outside the assessor's assignment (with a warning); "
                    "without it they are refused once a pool exists.")
 @click.argument("args", nargs=-1, metavar="[QUERY DOC GRADE]")
 @db_option
 @click.pass_context
-def grade(ctx, assessor, batch, note, anywhere, args, db):
-    """Record one grade (QUERY DOC GRADE) or a batch of them.
+def grade(ctx, assessor, batch, note, cant_judge, anywhere, args, db):
+    """Record one grade (QUERY DOC GRADE) or a batch of them, or mark a document
+    "can't judge" (--cant-judge QUERY DOC).
 
     Each grade is committed on its own; `ok QUERY DOC` is printed only once it is on disk.
     """
+    if cant_judge:
+        _mark(ctx, db, assessor, args, batch, note, anywhere)
+        return
     if batch is not None and args:
         raise click.UsageError("give either QUERY DOC GRADE or --batch, not both")
     if batch is None and len(args) != 3:
@@ -113,6 +121,29 @@ def grade(ctx, assessor, batch, note, anywhere, args, db):
         raise WorkbenchError(f"{failed} line{'s' if failed != 1 else ''} of {batch_name} failed")
 
 
+def _mark(ctx, db, assessor, args, batch, note, anywhere) -> None:
+    """`grade --cant-judge QUERY DOC [--note REASON]`: store the mark, then `ok QUERY DOC`."""
+    from workbench.campaign.cant_judge import mark_cant_judge
+    from workbench.campaign.database import Database
+
+    if batch is not None or len(args) != 2:
+        raise click.UsageError("--cant-judge takes QUERY DOC (no grade, no --batch)")
+    query, doc = args
+    check_id(query, "query id")
+    check_id(doc, "document id")
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        _check_assignment(database, assessor, query, doc, anywhere)
+        record = mark_cant_judge(database, assessor, query, doc, reason=note or "")
+        _serve_next(database, assessor, query)  # a mark settles the item, as a grade does
+    finally:
+        database.close()
+    if record.cleared_grade is not None:
+        click.echo(f"workbench: {assessor}'s grade {record.cleared_grade} of {query} {doc} is "
+                   "cleared: an item holds a grade or a can't-judge mark", err=True)
+    _ok(query, doc)
+
+
 def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str = "") -> None:
     """Refuse a grade outside the assessor's assignment, or warn with --anywhere."""
     from workbench.campaign.assessing import outside_assignment
@@ -129,18 +160,25 @@ def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str
 def _record(database, assessor, query, doc, value, note):
     """Commit the grade, then (adaptive pool) serve the assessor the query's next document
     once their queue on it is all judged."""
-    from workbench.campaign.adaptive import serve_next
     from workbench.campaign.judging import record_grade
 
     record = record_grade(database, assessor, query, doc, value, note=note)
+    _serve_next(database, assessor, query)
+    return record
+
+
+def _serve_next(database, assessor, query) -> None:
+    """Adaptive pool: serve the assessor the query's next document once their queue on it
+    is settled. A failure only warns: what was recorded is committed."""
+    from workbench.campaign.adaptive import serve_next
+
     try:
         serve_next(database, assessor, query)
-    except Exception as exc:  # the grade is committed: say so, serving is retried later
+    except Exception as exc:  # serving is retried by the next grade or the judging screen
         from workbench.errors import one_line
 
         click.echo(f"workbench: warning: {query}: the next document was not served "
                    f"({one_line(exc)}); the next grade or the judging screen serves it", err=True)
-    return record
 
 
 def _ok(query: str, doc: str) -> None:

@@ -1,6 +1,6 @@
 """`workbench list`, `workbench remove` and `workbench rename`: managing the campaign.
 
-    workbench list queries|docs|runs|assessors [--format table|csv|json]
+    workbench list queries|docs|runs|assessors|cant-judge [--format table|csv|json]
     workbench remove run TAG | query ID | assessor NAME [--force]
     workbench rename run OLD NEW
 """
@@ -42,7 +42,7 @@ def _json_value(v):
 
 
 @click.command("list")
-@click.argument("what", type=click.Choice(["queries", "docs", "runs", "assessors"]))
+@click.argument("what", type=click.Choice(["queries", "docs", "runs", "assessors", "cant-judge"]))
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
 @db_option
 @click.pass_context
@@ -53,11 +53,15 @@ def list_(ctx, what, fmt, db) -> None:
     queries:   pool size, documents judged (by anyone), judgments, assessors, share done
     docs:      queries whose pool holds it, judgments
     runs:      queries and results stored
-    assessors: assigned, judged, share of the assignment done, grades outside the
-               assignment, repeat grades, documents per hour and median seconds per
-               document (seconds above 300 on one document are idle time: capped, and
-               counted), grade shares in their first and last quarter of grades and the
-               chi-square test between them (drift); see docs/pace.md
+    assessors: assigned, judged, share of the assignment done (can't-judge marks
+               count as done), grades outside the assignment, repeat grades,
+               can't-judge marks, documents per hour and median seconds per document
+               (seconds above the campaign's idle cap, 300 unless `campaign --idle-cap`,
+               on one document are idle time: capped, and counted), grade shares in their
+               first and last quarter of grades and the chi-square test between them
+               (drift); see docs/pace.md
+    cant-judge: every "can't judge / broken document" mark: query, document,
+               assessor, reason, when (not grades: fix or replace these documents)
     """
     from workbench.campaign.catalog import listing
 
@@ -83,6 +87,8 @@ def list_(ctx, what, fmt, db) -> None:
                              for j, (c, w) in enumerate(zip(r, widths))).rstrip())
     if not table.rows:
         click.echo(f"(no {what} yet)", err=True)
+    elif table.note:
+        click.echo(f"({table.note})")
 
 
 def _numeric(text: str) -> bool:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from workbench.store.models import (
     Assessor,
     Assignment,
+    CantJudge,
     Document,
     Judgment,
     JudgmentEvent,
@@ -80,7 +81,8 @@ def run_counts(session: Session) -> Counts:
 
 def assessor_counts(session: Session) -> Counts:
     """Per assessor: documents assigned (first showings), current judgments, judgments of
-    documents outside their assignment, and repeat (self-consistency) grades."""
+    documents outside their assignment, repeat (self-consistency) grades, and current
+    "can't judge" marks."""
     rows = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
     assigned = and_(
         Assignment.assessor_id == Judgment.assessor_id,
@@ -95,6 +97,7 @@ def assessor_counts(session: Session) -> Counts:
         .where(~select(Assignment.id).where(assigned).exists()).group_by(Judgment.assessor_id),
         "repeats": select(JudgmentEvent.assessor_id, func.count()).where(JudgmentEvent.kind == "repeat")
         .group_by(JudgmentEvent.assessor_id),
+        "cant_judge": select(CantJudge.assessor_id, func.count()).group_by(CantJudge.assessor_id),
     })
     return Counts([r[1] for r in rows], ["" for _ in rows], cols)
 

@@ -58,7 +58,7 @@ class UndoTarget:
 
 
 @contextmanager
-def _conflicts_raised_as_ours() -> Iterator[None]:
+def conflicts_raised_as_ours() -> Iterator[None]:
     try:
         yield
     except IntegrityError as exc:
@@ -90,7 +90,7 @@ def insert_judgment(
     seconds: float,
     at: datetime,
 ) -> None:
-    with _conflicts_raised_as_ours():
+    with conflicts_raised_as_ours():
         session.execute(
             _INSERT_JUDGMENT,
             dict(
@@ -139,7 +139,7 @@ def append_event(
     reverts_event_id: int | None = None,
 ) -> int:
     """Append one `judgment_event`; returns its id."""
-    with _conflicts_raised_as_ours():
+    with conflicts_raised_as_ours():
         result = session.execute(
             _INSERT_EVENT,
             dict(

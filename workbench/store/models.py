@@ -60,6 +60,9 @@ class Campaign(Base):
     blind: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # Campaign-wide judging guidelines (`workbench guidelines set FILE`), shown to assessors.
     guidelines: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # Seconds spent on one document count up to this cap: time above it is idle time (the
+    # assessor left), not judging (`workbench campaign --idle-cap SECONDS`).
+    idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=300, server_default="300")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -197,6 +200,27 @@ class Adjudication(Base):
     adjudicator_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
     note: Mapped[str] = mapped_column(Text, default="")
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CantJudge(Base):
+    """An assessor's "can't judge / broken document" mark on a (query, document): its own
+    state, not a grade (no qrels, no measure sees it). It settles the document in that
+    assessor's queue. The current marks live here; every mark and unmark is also appended
+    to `judgment_event` (kinds `cant_judge`, `cant_judge_clear`), so the history is kept."""
+
+    __tablename__ = "cant_judge"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("query_id", "document_id", "assessor_id"),
+        Index("ix_cant_judge_assessor_query", "assessor_id", "query_id"),
+    )
 
 
 class PoolEntry(Base):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from workbench.store.models import (
     Assessor,
     Assignment,
+    CantJudge,
     Document,
     Judgment,
     JudgmentEvent,
@@ -66,6 +67,15 @@ def _progress_statement():
         )
         .exists()
     )
+    marked = (
+        select(CantJudge.id)
+        .where(
+            CantJudge.assessor_id == aid,
+            CantJudge.query_id == Assignment.query_id,
+            CantJudge.document_id == Assignment.document_id,
+        )
+        .exists()
+    )
     regraded = (
         select(JudgmentEvent.id)
         .where(
@@ -78,7 +88,7 @@ def _progress_statement():
     )
     done = case(
         (and_(Assignment.repeat.is_(True), regraded), 1),
-        (and_(Assignment.repeat.is_(False), graded), 1),
+        (and_(Assignment.repeat.is_(False), or_(graded, marked)), 1),
         else_=0,
     )
     counts = (
@@ -197,7 +207,7 @@ def repeat_grades(session: Session, assessor_id: int, query_id: int) -> ItemGrad
 
 def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:
     """Judged and assigned items per query. A repeat item counts as judged once it has a
-    repeat event, any other item once it has a judgment.
+    repeat event, any other item once it has a judgment or a "can't judge" mark.
 
     Counted in SQL (one grouped pass over the assessor's assignments with indexed EXISTS
     probes): a campaign of 10 000 queries has ~1 M assignments, too many to walk in Python

@@ -7,7 +7,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from workbench.store.models import Campaign
 
-SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind", "guidelines")
+SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind", "guidelines",
+                   "idle_cap_seconds")
 
 
 def read_settings(read: sessionmaker[Session]) -> dict[str, object] | None:

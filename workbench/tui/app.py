@@ -55,6 +55,9 @@ class WorkbenchApp(App):
 
             register_lead_modes(self)
         self.start_assessor = assessor
+        # Who adjudicates: the lead's own name, asked once per session (screens/lead_name.py)
+        self.lead_name: str | None = None
+        self.lead_same_person = False
         self._modes["assess"] = self._assess_base  # instance copy of MODES (Textual's)
         self.measures = measures
         self._owns_db = owns_db

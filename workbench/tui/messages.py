@@ -11,6 +11,7 @@ from workbench.campaign.assessing import QueryProgress, Queue, ScaleEntry
 from workbench.campaign.judging import GradeRecord
 
 if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
+    from workbench.campaign.cant_judge import MarkRecord
     from workbench.campaign.scoring import ScoreTable
 
 
@@ -34,6 +35,7 @@ class QueueLoaded(Message):
     blind: bool = True  # the campaign's setting, read with the queue
     guidelines: str = ""  # the campaign's judging guidelines
     first_start: bool = False  # the assessor has judged nothing yet
+    idle_cap: int = 300  # seconds on one document count up to this (campaign setting)
 
 
 @dataclass
@@ -52,6 +54,16 @@ class GradeSaved(Message):
     # With the live panel open: the scores recomputed after this grade (one redraw for both)
     table: "ScoreTable | None" = None
     # An adaptive pool served the next document: the query's queue, reloaded after it
+    queue: "Queue | None" = None
+
+
+@dataclass
+class MarkSaved(Message):
+    """A "can't judge" mark (or its removal) is COMMITTED."""
+
+    index: int
+    record: "MarkRecord"
+    # An adaptive pool served the next document (a mark settles one too): the queue, reloaded
     queue: "Queue | None" = None
 
 

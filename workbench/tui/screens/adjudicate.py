@@ -47,11 +47,12 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
         Binding("escape", "cancel", "Back"),
     ]
 
-    def __init__(self, query: str, document: str, lead: str) -> None:
+    def __init__(self, query: str, document: str, lead: str, *, same_person: bool = False) -> None:
         super().__init__()
         self.query_ext = query
         self.document = document
-        self.lead = lead
+        self.lead = lead  # the lead's own name (asked once: lead_name.py)
+        self.same_person = same_person
         self.item: ItemView | None = None
         self.levels: list[ScaleEntry] = []
         self._saving = False
@@ -133,7 +134,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
     def _save(self, grade: int | None, note: str) -> None:
         try:
             record = adjudication.adjudicate(self.app.db, self.lead, self.query_ext, self.document,
-                                             grade, note=note)
+                                             grade, note=note, same_person=self.same_person)
         except Exception as exc:  # noqa: BLE001
             self.post_message(AdjudicationFailed(describe(exc)))
             return

@@ -22,23 +22,33 @@ from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
 
 
-def lead_name() -> str:
-    """Who adjudicates: $WORKBENCH_LEAD, else "lead" (stored as an assessor row), checked
-    as every assessor name is (InvalidName)."""
-    return check_name((os.environ.get("WORKBENCH_LEAD") or "").strip() or "lead")
-
-
 def open_adjudication(screen, query: str, document: str, done) -> None:
-    """Push the adjudication screen for (query, document) as the lead; a lead name that
-    could not be stored is a notification instead."""
+    """Push the adjudication screen for (query, document) as the lead. The lead's name is
+    asked once per session (LeadNameScreen), prefilled from $WORKBENCH_LEAD; a
+    $WORKBENCH_LEAD that could not be stored is a notification instead."""
     from workbench.tui.screens.adjudicate import AdjudicateScreen
+    from workbench.tui.screens.lead_name import LeadNameScreen
 
-    try:
-        lead = lead_name()
-    except InvalidName as exc:
-        screen.notify(f"WORKBENCH_LEAD: {exc}", severity="error", markup=False)
+    app = screen.app
+    if app.lead_name is not None:
+        app.push_screen(AdjudicateScreen(query, document, app.lead_name,
+                                         same_person=app.lead_same_person), done)
         return
-    screen.app.push_screen(AdjudicateScreen(query, document, lead), done)
+    preset = (os.environ.get("WORKBENCH_LEAD") or "").strip()
+    if preset:
+        try:
+            check_name(preset)
+        except InvalidName as exc:
+            screen.notify(f"WORKBENCH_LEAD: {exc}", severity="error", markup=False)
+            return
+
+    def named(answer) -> None:
+        if answer is None:
+            return  # cancelled: no adjudication without a name
+        app.lead_name, app.lead_same_person = answer
+        open_adjudication(screen, query, document, done)
+
+    app.push_screen(LeadNameScreen(preset), named)
 
 
 class DisagreementsScreen(LeadScreen):

@@ -9,7 +9,15 @@ trip. That is not "provably < 5 ms", so the write never runs on the event loop. 
 queued and replayed in order after it, so typing ahead ("2 j 3") acts as if each save had
 been instant, and a failed save drops the queued keys and leaves the cursor where it was.
 
-Seconds spent: from the moment the document was (last) shown to the grade key.
+Seconds spent: from the moment the document was (last) shown to the grade key, counted up to
+the campaign's idle cap (`workbench campaign --idle-cap`, 5 min by default; shown on the
+status line and in the help): longer is idle time, not judging.
+
+Skip and "can't judge": `l` (later) moves the document to the end of this query's queue for
+this session only (nothing is stored: the next time the queue opens in its own order); `c`
+asks for an optional reason and stores a "can't judge / broken document" mark
+(campaign/cant_judge.py): not a grade, but it settles the document, which counts as done;
+`c` on a marked document removes the mark.
 
 Blind: nothing here shows a system, original rank, score or another assessor's grade. The
 live score panel (key s) exists only when the campaign is not blind (`workbench campaign
@@ -34,10 +42,16 @@ from textual.widgets import Footer, OptionList
 from workbench.campaign import adaptive, assessing
 from workbench.campaign.assessing import QueryProgress, QueueItem, ScaleEntry
 from workbench.campaign.judging import undo_last
-from workbench.campaign.settings import guidelines, is_blind
+from workbench.campaign.settings import (
+    DEFAULT_IDLE_CAP,
+    campaign_settings,
+    counted_seconds,
+    describe_idle_cap,
+)
 from workbench.tui.messages import (
     GradeFailed,
     GradeSaved,
+    MarkSaved,
     NoteSaved,
     QueueLoaded,
     ScoresUpdated,
@@ -66,6 +80,12 @@ class JudgeScreen(Screen):
         Binding("k,up", "move(-1)", "previous doc", show=False, priority=True),
         Binding("u", "undo", "Undo"),
         Binding("n", "note", "Note"),
+        Binding("l", "later", "Later",
+                tooltip="later: skip for now, to the end of this query's queue (this session "
+                        "only; nothing is stored)"),
+        Binding("c", "cant_judge", "Can't judge",
+                tooltip="can't judge / broken document: stored as a mark, not a grade; counts "
+                        "as done (c again removes it)"),
         Binding("g", "guidelines", "Guidelines"),
         Binding("right_square_bracket", "next_query(1)", "Next query", key_display="]"),
         Binding("left_square_bracket", "next_query(-1)", "Prev query", key_display="["),
@@ -103,6 +123,10 @@ class JudgeScreen(Screen):
         self.blind = True  # until the campaign's setting is read with the first queue
         self.guidelines = ""
         self._guidelines_shown = False
+        self.idle_cap = DEFAULT_IDLE_CAP
+        # `l`: per query, the queue positions put off to the end, in the order put off
+        # (this screen's session only: nothing is stored)
+        self._later: dict[str, list[int]] = {}
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -147,13 +171,13 @@ class JudgeScreen(Screen):
                 progress = assessing.query_progress(db, self.assessor)
             queue = assessing.load_queue(db, self.assessor, query)
             levels = assessing.scale(db)
-            blind = is_blind(db)
-            text = guidelines(db)
+            settings = campaign_settings(db)  # one read: blind, guidelines, idle cap
         except Exception as exc:  # any failure is shown, never raised into the app
             self.post_message(WorkFailed("load", describe(exc)))
             return
         first = not any(p.judged for p in progress)
-        self.post_message(QueueLoaded(queue, progress, levels, blind, text, first))
+        self.post_message(QueueLoaded(queue, progress, levels, settings.blind, settings.guidelines,
+                                      first, settings.idle_cap_seconds))
 
     def on_write_waiting(self, message: WriteWaiting) -> None:
         from workbench.campaign.writing import WAITING
@@ -167,7 +191,8 @@ class JudgeScreen(Screen):
             self._guidelines_shown = True  # once per screen: at the assessor's first start
             self.call_after_refresh(self.action_guidelines)
         self.query_ext = queue.query.query
-        self.items = list(queue.items)
+        self.idle_cap = message.idle_cap
+        self.items = self._put_off(list(queue.items))
         self.progress = message.progress
         self._set_blind(message.blind)
         if message.levels:
@@ -220,7 +245,7 @@ class JudgeScreen(Screen):
         where = f"query {ids.index(self.query_ext) + 1}/{len(ids)}" if self.query_ext in ids else ""
         text = (
             f"{self.assessor} · {self.query_ext} {judged}/{len(self.items)} judged · "
-            f"{where} · overall {total_j}/{total_p}"
+            f"{where} · overall {total_j}/{total_p} · idle cap {describe_idle_cap(self.idle_cap)}"
         )
         self.query_one("#status", StatusLine).show(text, state, error=error)
 
@@ -255,7 +280,7 @@ class JudgeScreen(Screen):
             self.notify(f"{grade} is not on the scale", severity="warning", markup=False)
             return
         item = self.items[index]
-        seconds = time.monotonic() - self.shown_at
+        seconds = counted_seconds(time.monotonic() - self.shown_at, self.idle_cap)
         # A note typed before the first grade is attached to the new judgment.
         note = item.note if (item.note and not item.judged and not item.repeat) else None
         self.saving = True
@@ -311,7 +336,8 @@ class JudgeScreen(Screen):
             # an adaptive pool appended the next document: the queue only grows at its end
             self.items = list(message.queue.items)
             self.query_one("#pool", PoolList).show_items(self.items)
-        self.items[index] = replace(self.items[index], grade=message.record.new_grade)
+        # (a grade removes a can't-judge mark: judging.apply_grade)
+        self.items[index] = replace(self.items[index], grade=message.record.new_grade, cant_judge=False)
         self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
         self.saving = False
         self.timings.append([self._t_key, time.perf_counter(), 0.0])
@@ -337,6 +363,119 @@ class JudgeScreen(Screen):
         self._pending.clear()
         self._update_status(f"NOT SAVED: {message.error}", error=True)
         self.notify(f"Grade not saved: {message.error}", severity="error", markup=False, timeout=8)
+
+    # ---- later and can't judge -------------------------------------------------------
+
+    def _put_off(self, items: list[QueueItem]) -> list[QueueItem]:
+        """The queue with the documents put off (`l`) in this session moved to its end."""
+        later = self._later.get(self.query_ext or "", [])
+        if not later:
+            return items
+        by_position = {it.position: it for it in items}
+        moved = [by_position[p] for p in later if p in by_position]
+        return [it for it in items if it.position not in set(later)] + moved
+
+    def action_later(self) -> None:
+        """Skip the document for now: it goes to the end of this query's queue."""
+        if self._busy(self.action_later):
+            return
+        index = self.cursor
+        if index is None or len(self.items) < 2:
+            return
+        item = self.items.pop(index)
+        self.items.append(item)
+        later = self._later.setdefault(self.query_ext or "", [])
+        if item.position in later:
+            later.remove(item.position)
+        later.append(item.position)
+        self.query_one("#pool", PoolList).show_items(self.items)
+        self._shown_index = None
+        nxt = assessing.first_unjudged(self.items, index)
+        self._set_cursor(nxt if nxt is not None else index)
+        self._update_status(f"later: {item.title or item.document} moved to the end of the queue")
+
+    def action_cant_judge(self) -> None:
+        """Mark the document "can't judge / broken" (asks for a reason), or remove the mark."""
+        if self._busy(self.action_cant_judge):
+            return
+        index = self.cursor
+        if index is None or not self.items:
+            return
+        item = self.items[index]
+        query = self.query_ext
+        if item.cant_judge and not item.repeat:
+            self._start_mark(index, item, query, None)
+            return
+
+        def done(reason: str | None) -> None:
+            if reason is not None:
+                self._start_mark(index, item, query, reason)
+
+        self.app.push_screen(NoteScreen(
+            "", item.title or item.document, placeholder="what is wrong (optional)…",
+            heading=f"Can't judge {item.title or item.document}? Reason, optional "
+                    "(Enter marks it, Esc cancels)",
+        ), done)
+
+    def _start_mark(self, index: int, item: QueueItem, query: str, reason: str | None) -> None:
+        if self._busy(lambda: self._start_mark(index, item, query, reason)):
+            return
+        if query != self.query_ext or index >= len(self.items) or self.items[index] is not item:
+            return  # the queue changed while the reason was typed
+        self.saving = True
+        self.set_timer(0.15, self._show_saving)
+        self.app.background.submit(self._mark_job, query, index, item, reason)
+
+    def _mark_job(self, query: str, index: int, item: QueueItem, reason: str | None) -> None:
+        """(writer thread) Commit the mark (reason given) or its removal (None)."""
+        from workbench.campaign import cant_judge
+
+        db = self.app.db
+        try:
+            if reason is None:
+                record = cant_judge.clear_cant_judge(db, self.assessor, query, item.document)
+            elif item.repeat:
+                record = cant_judge.mark_repeat_cant_judge(db, self.assessor, query, item.document,
+                                                           reason=reason)
+            else:
+                record = cant_judge.mark_cant_judge(db, self.assessor, query, item.document,
+                                                    reason=reason)
+        except Exception as exc:  # shown in the UI; the cursor stays
+            self.post_message(GradeFailed(index, describe(exc)))
+            return
+        queue = self._serve_next(query) if record.marked else None
+        self.post_message(MarkSaved(index, record, queue=queue))
+
+    def on_mark_saved(self, message: MarkSaved) -> None:
+        index, record = message.index, message.record
+        if message.queue is not None and message.queue.query.query == self.query_ext:
+            # an adaptive pool appended the next document: the queue only grows at its end
+            self.items = list(message.queue.items)
+            self.query_one("#pool", PoolList).show_items(self.items)
+        self.items[index] = replace(self.items[index], grade=None, cant_judge=record.marked)
+        self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
+        self.saving = False
+        self._sync_progress()
+        if record.cleared_grade is not None:  # qrels of this query changed
+            self._refresh_scores(record.query)
+        if not record.marked:
+            self._shown_index = None
+            self._show_current()
+            self._update_status("mark removed: grade it when you can")
+            self._drain()
+            return
+        nxt = assessing.first_unjudged(self.items, index + 1)
+        state = "marked can't judge"
+        if record.cleared_grade is not None:
+            state += f" (your grade {record.cleared_grade} is cleared; u brings it back)"
+        if nxt is None:
+            self._shown_index = None
+            self._show_current()
+            self._update_status(f"{state} · query done: ] for the next one")
+        else:
+            self._set_cursor(nxt)
+            self._update_status(state)
+        self._drain()
 
     # ---- moving ----------------------------------------------------------------------
 
@@ -400,7 +539,9 @@ class JudgeScreen(Screen):
         else:
             for i, item in enumerate(self.items):
                 if item.document == record.document and not item.repeat:
-                    self.items[i] = replace(item, grade=record.new_grade)
+                    # a grade back also removed a can't-judge mark (judging.apply_grade)
+                    marked = item.cant_judge and record.new_grade is None
+                    self.items[i] = replace(item, grade=record.new_grade, cant_judge=marked)
                     self.query_one("#pool", PoolList).refresh_item(i, self.items[i])
                     self._shown_index = None  # redraw: the document's grade changed
                     self._set_cursor(i)
@@ -535,13 +676,16 @@ class JudgeScreen(Screen):
     # ---- help and palette ------------------------------------------------------------
 
     def action_help(self) -> None:
-        rows = [
-            (b.key_display or b.key, b.description)
+        rows = [  # a binding's tooltip is its longer description
+            (b.key_display or b.key, b.tooltip or b.description)
             for b in self.BINDINGS
             if not b.action.startswith("grade(") and self.check_action(b.action, ())
         ]
         grades = ", ".join(f"{lv.grade} {lv.label}" for lv in self.levels)
         extra = [("0-9", f"grade and move to the next unjudged ({grades})")]
+        cap = describe_idle_cap(self.idle_cap)
+        extra.append(("", f"seconds per document count up to {cap} (idle cap; longer is idle "
+                          "time, not counted)"))
         self.app.push_screen(HelpScreen(rows, extra))
 
     def palette_commands(self) -> list[tuple[str, str, Callable[[], None]]]:
@@ -554,6 +698,9 @@ class JudgeScreen(Screen):
         commands += [
             ("Undo last grade", "Revert your last change in this query", self.action_undo),
             ("Add a note", "Write a note on the current document", self.action_note),
+            ("Later", "Skip this document for now: to the end of the queue", self.action_later),
+            ("Can't judge", "Mark this document can't judge / broken (not a grade)",
+             self.action_cant_judge),
             ("Next query", "Next query with unjudged documents", lambda: self.action_next_query(1)),
             ("Previous query", "Previous query with unjudged documents",
              lambda: self.action_next_query(-1)),

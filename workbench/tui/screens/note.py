@@ -13,15 +13,18 @@ from textual.widgets import Input, Static
 class NoteScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, initial: str = "", document: str = "") -> None:
+    def __init__(self, initial: str = "", document: str = "", *,
+                 heading: str | None = None, placeholder: str = "why this grade…") -> None:
         super().__init__()
         self.initial = initial
         self.document = document
+        self.heading = heading or f"Note on {document}  (Enter saves, Esc cancels)"
+        self.placeholder = placeholder
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog"):
-            yield Static(Text(f"Note on {self.document}  (Enter saves, Esc cancels)"))
-            yield Input(value=self.initial, placeholder="why this grade…", id="note-input")
+            yield Static(Text(self.heading))
+            yield Input(value=self.initial, placeholder=self.placeholder, id="note-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

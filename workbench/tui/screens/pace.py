@@ -50,7 +50,9 @@ class PaceScreen(LeadScreen):
         yield Footer()
 
     def load(self, changes: Changes) -> Watch:
-        return watch_assessors(self.app.db)
+        from workbench.campaign.settings import idle_cap
+
+        return watch_assessors(self.app.db, idle_cap=idle_cap(self.app.db))
 
     def show(self, watch: Watch) -> None:
         drifting = [a.name for a in watch.assessors if a.drifting]

@@ -25,7 +25,9 @@ class DocumentView(VerticalScroll):
         head.append(f"{number}/{total}  ", style="dim")
         head.append(item.title or "(untitled)", style="bold")
         head.append(f"  {item.document}", style="dim")
-        if item.judged:  # this document's own grade (the queue list shows none)
+        if item.cant_judge:
+            head.append("\nYou marked it: can't judge / broken (c removes the mark)", style="bold yellow")
+        elif item.judged:  # this document's own grade (the queue list shows none)
             head.append(f"\nYour grade: {item.grade}", style="bold green")
         if item.note:
             head.append("\nNote: ", style="italic")

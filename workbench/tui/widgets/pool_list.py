@@ -16,11 +16,16 @@ from workbench.campaign.assessing import QueueItem
 
 JUDGED = "✓"
 UNJUDGED = "·"
+CANT_JUDGE = "✗"  # marked "can't judge / broken": settled, but no grade
 
 
 def item_prompt(number: int, item: QueueItem) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
-    if item.judged:
+    if item.cant_judge:
+        text.append(f"{CANT_JUDGE} ", style="bold yellow")
+        text.append(f"{number:>3} ", style="dim")
+        text.append(item.title or item.document, style="dim")
+    elif item.judged:
         text.append(f"{JUDGED} ", style="bold green")
         text.append(f"{number:>3} ", style="dim")
         text.append(item.title or item.document)
