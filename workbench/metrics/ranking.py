@@ -30,7 +30,7 @@ from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers
 )
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run",
-           "trec_order"]
+           "rank_for_subsets", "on_subset", "trec_order"]
 
 TIES = ("trec_eval", "input", "rank")
 
@@ -173,9 +173,41 @@ def rank_run(
                  max_depth=max_depth, check_duplicates=check_duplicates)
 
 
+def rank_for_subsets(index: QrelsIndex, qid, docno, score, *, ties: str = "trec_eval", rank=None,
+                     max_depth: int | None = None, check_duplicates: bool = True) -> Ranking:
+    """rank_run, but each row's `rel` is its row in the arrays the qrels index was built
+    from (-1: absent), so that the one ranking can be judged against any subset of those
+    qrels (``on_subset``): the order never depends on the qrels."""
+    return _rank(index, index.query_index(qid), docno, score, ties=ties, rank=rank,
+                 max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=True)
+
+
+def on_subset(ranked: Ranking, row_grade: np.ndarray, qmap: np.ndarray, nq: int) -> Ranking:
+    """A ``rank_for_subsets`` ranking judged by a subset of its qrels, as ``rank_run``
+    against that subset would give it.
+
+    row_grade: each qrels row's grade in the subset (NONPOOL for a row left out), with
+    one more NONPOOL at the end for the documents absent from every row; qmap: each full
+    query's index in the subset's QrelsIndex (-1: the subset has no row of it, its
+    rows are dropped); nq: the subset's number of queries."""
+    rel = row_grade[ranked.rel]  # -1 (absent) takes the last entry
+    grp = qmap[ranked.grp]
+    num_ret = np.zeros(nq, dtype=np.int64)
+    present = np.zeros(nq, dtype=bool)
+    kept = np.flatnonzero(qmap >= 0)
+    num_ret[qmap[kept]] = ranked.num_ret[kept]
+    present[qmap[kept]] = ranked.present[kept]
+    if kept.size == qmap.size:
+        return Ranking(nq=nq, grp=grp, rank=ranked.rank, rel=rel, num_ret=num_ret, present=present)
+    rows = np.flatnonzero(grp >= 0)  # whole queries go: the others keep their ranks
+    return Ranking(nq=nq, grp=grp[rows], rank=ranked.rank[rows], rel=rel[rows], num_ret=num_ret,
+                   present=present)
+
+
 def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
-          max_depth: int | None, check_duplicates: bool) -> Ranking:
-    """rank_run with the run's query indices (QrelsIndex.query_index) already known."""
+          max_depth: int | None, check_duplicates: bool, qrels_rows: bool = False) -> Ranking:
+    """rank_run with the run's query indices (QrelsIndex.query_index) already known;
+    qrels_rows: see rank_for_subsets."""
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(TIES)}")
     docno = as_bytes(docno)
@@ -205,7 +237,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
             raise DuplicatePairError(
                 "run", int(dup if rows is None else rows[dup]), index.qids[qidx[dup]], docno[dup]
             )
-    rel = index._lookup_keys(qidx, docno, sh, horder)
+    rel = index._lookup_keys(qidx, docno, sh, horder, rows=qrels_rows)
     del sh, horder
     if ties == "trec_eval":
         order = _trec_order(qidx, score, docno, starts if grouped else None)
