@@ -249,14 +249,39 @@ def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     return np.unique(order[np.flatnonzero(sk[1:] == sk[:-1]) + 1])
 
 
-def factorize_many(*arrays) -> tuple[list[np.ndarray], int]:
-    """Factorize several id arrays into one shared code space (strcmp order)."""
+def factorize_many(*arrays, repeated: bool = False) -> tuple[list[np.ndarray], int]:
+    """Factorize several id arrays into one shared code space (strcmp order).
+
+    repeated: most values occur many times (the documents of many runs): the distinct
+    values are found by hashing and only they are sorted as strings."""
     parts = [as_bytes(a) for a in arrays]
     width = max([p.dtype.itemsize for p in parts] + [1])
     joined = np.concatenate([p.astype(f"S{width}") for p in parts]) if parts else np.empty(0, "S1")
-    codes, n = factorize(joined)
+    found = _factorize_by_hash(joined) if repeated else None
+    codes, n = found if found is not None else factorize(joined)
     out, pos = [], 0
     for p in parts:
         out.append(codes[pos:pos + p.size])
         pos += p.size
     return out, n
+
+
+def _factorize_by_hash(arr: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """factorize(arr) through a 64-bit hash of each value: one integer sort finds the
+    distinct values, then only those are sorted as strings. None when two different
+    values share a hash (checked byte for byte): factorize then."""
+    if arr.size < 2:
+        return None
+    h = hash_bytes(arr)
+    order = np.argsort(h)
+    sh = h[order]
+    new = np.empty(arr.size, dtype=bool)
+    new[0] = True
+    np.not_equal(sh[1:], sh[:-1], out=new[1:])
+    distinct = take_bytes(arr, order[new])
+    which = np.empty(arr.size, dtype=np.int64)
+    which[order] = np.cumsum(new) - 1  # each row's distinct value
+    if not same_bytes(take_bytes(distinct, which), arr).all():
+        return None
+    codes, n = factorize(distinct)
+    return codes[which], n

@@ -92,7 +92,7 @@ def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score:
     (qq,), nq = factorize_many(qrels_qid)
     query_names = _names(qq, nq, qrels_qid)
     all_docs = [np.asarray(d) for d in run_docno] + [np.asarray(qrels_docno)]
-    codes, nd = factorize_many(*all_docs)
+    codes, nd = factorize_many(*all_docs, repeated=True)
     doc_names = _names(np.concatenate(codes), nd, np.concatenate([d.astype("S") for d in all_docs]))
     parts = []
     for r, (qid, score, doc_code) in enumerate(zip(run_qid, run_score, codes[:-1])):
