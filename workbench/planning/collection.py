@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from workbench.metrics.encode import factorize_many
+from workbench.metrics.encode import as_bytes, factorize_many
 from workbench.metrics.ranking import trec_order
 
 NOT_JUDGED = -1  # grade of a (query, document) pair absent from the qrels
@@ -91,16 +91,24 @@ def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score:
     qrels_qid = np.asarray(qrels_qid)
     (qq,), nq = factorize_many(qrels_qid)
     query_names = _names(qq, nq, qrels_qid)
-    all_docs = [np.asarray(d) for d in run_docno] + [np.asarray(qrels_docno)]
+    all_docs = [as_bytes(d) for d in run_docno] + [as_bytes(qrels_docno)]
     codes, nd = factorize_many(*all_docs, repeated=True)
-    doc_names = _names(np.concatenate(codes), nd, np.concatenate([d.astype("S") for d in all_docs]))
+    doc_names = np.empty(nd, dtype=max([d.dtype for d in all_docs], key=lambda t: t.itemsize)
+                         if nd else "S1")
+    for d, code in zip(all_docs, codes):
+        doc_names[code] = d
     parts = []
     for r, (qid, score, doc_code) in enumerate(zip(run_qid, run_score, codes[:-1])):
-        qid = np.asarray(qid).astype("S")
+        qid = as_bytes(qid)
         score = np.asarray(score, dtype=np.float64)
-        q = np.searchsorted(query_names, qid)
-        q = np.minimum(q, max(nq - 1, 0))
-        known = (query_names[q] == qid) if nq else np.zeros(qid.size, dtype=bool)
+        # a run's rows come in runs of one query: look up each run's id once
+        heads = np.flatnonzero(np.concatenate(([True], qid[1:] != qid[:-1]))) if qid.size else \
+            np.empty(0, dtype=np.int64)
+        hq = qid[heads]
+        at = np.minimum(np.searchsorted(query_names, hq), max(nq - 1, 0))
+        found = (query_names[at] == hq) if nq else np.zeros(hq.size, dtype=bool)
+        sizes = np.diff(np.append(heads, qid.size))
+        q, known = np.repeat(at, sizes), np.repeat(found, sizes)
         q, d, s = q[known], doc_code[known], score[known]
         if not ordered:
             order = trec_order(q, s, doc_names[d])
