@@ -80,3 +80,18 @@ def test_keep_must_be_a_mask_of_every_qrels_row():
         ev.evaluate(np.array([0]))
     with pytest.raises(ValueError, match="boolean mask"):
         ev.evaluate(np.ones(2, dtype=bool))
+
+
+def test_runs_joined_by_the_caller_score_as_runs_looked_up_by_name():
+    rng, (q, d, g), runs = _random_collection(11)
+    pos = {(a, b): i for i, (a, b) in enumerate(zip(q.tolist(), d.tolist()))}
+    joined = [np.array([pos.get((a, b), -1) for a, b in zip(r.qid.tolist(), r.docno.tolist())]) for r in runs]
+    by_name = SubsetEvaluator(q, d, g, runs, MEASURES, ties="input")
+    by_rows = SubsetEvaluator(q, d, g, runs, MEASURES, ties="input", qrels_rows=joined)
+    for _ in range(5):
+        keep = rng.random(q.size) < 0.6
+        _same(by_rows.evaluate(keep), by_name.evaluate(keep))
+    with pytest.raises(ValueError, match="one array per run"):
+        SubsetEvaluator(q, d, g, runs, MEASURES, qrels_rows=joined[:2])
+    with pytest.raises(ValueError, match="differ in length"):
+        SubsetEvaluator(q, d, g, runs[:1], MEASURES, qrels_rows=[joined[0][:3]])

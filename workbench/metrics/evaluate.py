@@ -177,7 +177,11 @@ class SubsetEvaluator:
     def __init__(self, qrels_qid, qrels_docno, qrels_rel, runs: Sequence, measures, *,
                  rel_level: int = 1, ties: str = "trec_eval", max_depth: int | None = None,
                  complete: bool = False, compat: int = 10, check_duplicates: bool = True,
-                 judged_only: bool = False, num_docs: int = 0) -> None:
+                 judged_only: bool = False, num_docs: int = 0,
+                 qrels_rows: Sequence | None = None) -> None:
+        """qrels_rows: for each run, each of its rows' position in the qrels arrays (-1:
+        not in the qrels), when the caller has joined them (then no document is looked
+        up by name)."""
         from workbench.metrics.encode import as_bytes
         from workbench.metrics.ranking import rank_for_subsets
 
@@ -192,10 +196,13 @@ class SubsetEvaluator:
         self.opts = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
                          compat=compat, judged_only=judged_only, num_docs=num_docs)
         self.runs = [run if isinstance(run, RunArrays) else RunArrays(*run) for run in runs]
+        joined = [None] * len(self.runs) if qrels_rows is None else list(qrels_rows)
+        if len(joined) != len(self.runs):
+            raise ValueError("qrels_rows: one array per run")
         self.ranked = [
             rank_for_subsets(self.index, run.qid, run.docno, run.score, ties=ties, rank=run.rank,
-                             max_depth=max_depth, check_duplicates=check_duplicates)
-            for run in self.runs
+                             max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=j)
+            for run, j in zip(self.runs, joined)
         ]
 
     def evaluate(self, keep: np.ndarray, runs: Sequence[int] | None = None) -> list[Evaluation]:

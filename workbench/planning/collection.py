@@ -48,8 +48,13 @@ class Collection:
         return int(self.query_names.size)
 
     @cached_property
+    def row_qrels(self) -> np.ndarray:
+        """Each run row's position in the qrels arrays, -1 where the qrels lack it."""
+        return self.qrels_rows_of(self.row_query, self.row_doc)
+
+    @cached_property
     def row_grade(self) -> np.ndarray:
-        return self.grades_of(self.row_query, self.row_doc)
+        return self._grades_at(self.row_qrels)
 
     @cached_property
     def row_rank(self) -> np.ndarray:
@@ -64,16 +69,21 @@ class Collection:
     def pair_keys(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
         return np.asarray(query, dtype=np.int64) * max(self.doc_names.size, 1) + np.asarray(doc, dtype=np.int64)
 
-    def grades_of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
-        """The full qrels' grade of each (query, doc) pair, NOT_JUDGED where absent."""
+    def qrels_rows_of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+        """The qrels row of each (query, doc) pair, -1 where absent."""
         keys = self.pair_keys(self.qrels_query, self.qrels_doc)  # sorted: qrels are sorted
         want = self.pair_keys(query, doc)
         at = np.minimum(np.searchsorted(keys, want), max(keys.size - 1, 0))
-        hit = keys.size > 0
-        found = (keys[at] == want) if hit else np.zeros(want.size, dtype=bool)
-        out = np.full(want.size, NOT_JUDGED, dtype=np.int64)
-        out[found] = self.qrels_grade[at[found]]
-        return out
+        found = (keys[at] == want) if keys.size else np.zeros(want.size, dtype=bool)
+        return np.where(found, at, -1)
+
+    def grades_of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+        """The full qrels' grade of each (query, doc) pair, NOT_JUDGED where absent."""
+        return self._grades_at(self.qrels_rows_of(query, doc))
+
+    def _grades_at(self, at: np.ndarray) -> np.ndarray:
+        grade = np.append(self.qrels_grade, NOT_JUDGED)  # at -1: the last entry
+        return grade[at]
 
     def query_rows(self) -> list[np.ndarray]:
         """For each query code, its rows ordered by run then rank (positions in the row arrays)."""

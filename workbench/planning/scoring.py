@@ -24,8 +24,8 @@ class RunScorer:
     """Each run's mean of one measure against qrels rows selected by a mask.
 
     The runs are already in trec_eval's order (Collection), so they are evaluated with
-    ties="input"; each run is ranked and joined with the full qrels once
-    (metrics.evaluate.SubsetEvaluator), a mask only regrades its rows."""
+    ties="input"; each run is ranked once and joined with the full qrels by the
+    Collection's codes (metrics.evaluate.SubsetEvaluator), a mask only regrades its rows."""
 
     def __init__(self, c: Collection, measure: str, *, rel_level: int = 1) -> None:
         from workbench.errors import UsageError
@@ -49,6 +49,7 @@ class RunScorer:
         self.evaluator = SubsetEvaluator(
             c.query_names[c.qrels_query], c.doc_names[c.qrels_doc], c.qrels_grade, runs,
             [self.measure], rel_level=rel_level, ties="input", check_duplicates=False,
+            qrels_rows=[c.row_qrels[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())],
         )
 
     def means(self, qrels_rows: np.ndarray, runs: list[int] | None = None) -> np.ndarray:
