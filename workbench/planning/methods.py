@@ -159,14 +159,20 @@ def bandit_order(lists: Lists, relevant: Oracle, budget: int, *, seed: int = 0,
     state = _Lists(lists, dict(known or {}))
     rng = np.random.default_rng(seed)
     out: list[int] = []
+    open_runs = np.flatnonzero(~state.done)  # changes only when a list runs out
+    every = open_runs.size == len(lists)  # then no indexing: the same draws, faster
     while len(out) < budget:
-        open_runs = np.flatnonzero(~state.done)
         if open_runs.size == 0:
             break
-        draws = rng.beta(1.0 + state.rel[open_runs], 1.0 + state.nonrel[open_runs])
+        if every:
+            draws = rng.beta(1.0 + state.rel, 1.0 + state.nonrel)
+        else:
+            draws = rng.beta(1.0 + state.rel[open_runs], 1.0 + state.nonrel[open_runs])
         r = int(open_runs[np.argmax(draws)])
         doc = state.next_unjudged(r)
         if doc is None:
+            open_runs = np.flatnonzero(~state.done)
+            every = False
             continue
         is_rel = bool(relevant(doc))
         state.judge(r, doc, is_rel)
