@@ -67,6 +67,29 @@ def test_factorize_by_hash_gives_way_to_factorize_on_a_hash_collision(monkeypatc
     assert n == 3 and codes.tolist() == [1, 0, 2, 0, 1]
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([b"a", b"b", b"abcdefghi", b"FT1"])),
+                max_size=30), st.booleans())
+def test_duplicate_pairs_are_the_later_rows_of_repeated_pairs(rows, collide):
+    from workbench.metrics import encode
+
+    q = np.array([r[0] for r in rows], dtype=np.int64)
+    d = np.array([r[1] for r in rows], dtype="S9") if rows else np.empty(0, dtype="S1")
+    seen, want = set(), []
+    for i, r in enumerate(rows):
+        if r in seen:
+            want.append(i)
+        seen.add(r)
+    if collide:  # every pair hashes alike: the exact fall back must give the same rows
+        real = encode.hash_pairs
+        encode.hash_pairs = lambda qc, dn: np.zeros(len(qc), dtype=np.uint64)
+    try:
+        assert encode.duplicate_pairs(q, d).tolist() == want
+    finally:
+        if collide:
+            encode.hash_pairs = real
+
+
 def test_pair_keys_do_not_depend_on_string_width():
     q = np.array([0, 1, 2])
     narrow = np.array([b"d1", b"doc-22", b"x"], dtype="S6")

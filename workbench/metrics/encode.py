@@ -227,14 +227,21 @@ def same_bytes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     """Indices of rows whose (query code, docno) pair occurred on an earlier row.
 
-    Hash, sort the hashes, then confirm equal neighbours byte for byte; a 64-bit hash
-    collision between different pairs (never seen in practice) falls back to an exact sort.
+    Hash, sort the hashes, then confirm equal neighbours byte for byte; a hash collision
+    between different pairs (rare) falls back to an exact sort.
     """
     if qcodes.size < 2:
         return np.empty(0, dtype=np.int64)
-    h = hash_pairs(qcodes, docno)
-    order = np.argsort(h, kind="stable")
-    sh = h[order]
+    # the row number packed below the hash's top bits: a plain sort orders equal
+    # hashes by row, as a stable argsort would, in about half the time
+    bits = np.uint64((qcodes.size - 1).bit_length())
+    low = (np.uint64(1) << bits) - np.uint64(1)
+    sh = hash_pairs(qcodes, docno)
+    sh &= ~low
+    sh |= np.arange(qcodes.size, dtype=np.uint64)
+    sh.sort()
+    order = (sh & low).astype(np.int64)
+    sh >>= bits
     cand = np.flatnonzero(sh[1:] == sh[:-1])
     if cand.size == 0:
         return np.empty(0, dtype=np.int64)
