@@ -39,6 +39,13 @@ def test_depth_order_takes_every_runs_rank_one_then_rank_two():
     assert depth_order(LISTS, 3, known={5: True}) == [1, 8, 2]
 
 
+def test_depth_order_of_large_or_negative_codes():
+    # codes too large for a table of first positions (database ids), or negative
+    for shift in (10**12, -100):
+        lists = [x + shift for x in LISTS]
+        assert depth_order(lists, 100) == [d + shift for d in [1, 5, 8, 2, 9, 3, 6, 4, 7]]
+
+
 def test_mtf_order_worked_by_hand():
     # run 0 (priority 0): 1 relevant -> keeps the turn; 2 not -> priority -1.
     # run 1 (0, first of the highest): 5 relevant, 1 judged (skipped), 6 relevant, 7 not -> -1.
