@@ -87,7 +87,9 @@ class Collection:
 
     def query_rows(self) -> list[np.ndarray]:
         """For each query code, its rows ordered by run then rank (positions in the row arrays)."""
-        order = np.lexsort((np.arange(self.row_query.size), self.row_query))
+        q = self.row_query
+        # a stable sort by query; 16-bit keys get numpy's radix sort
+        order = np.argsort(q.astype(np.uint16) if self.n_queries <= 1 << 16 else q, kind="stable")
         bounds = np.searchsorted(self.row_query[order], np.arange(self.n_queries + 1))
         return [order[bounds[q]:bounds[q + 1]] for q in range(self.n_queries)]
 
