@@ -240,7 +240,7 @@ def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     sh &= ~low
     sh |= np.arange(qcodes.size, dtype=np.uint64)
     sh.sort()
-    order = (sh & low).astype(np.int64)
+    order = (sh & low).view(np.int64)  # row numbers: below 2**63
     sh >>= bits
     cand = np.flatnonzero(sh[1:] == sh[:-1])
     if cand.size == 0:
@@ -288,7 +288,7 @@ def _factorize_by_hash(arr: np.ndarray) -> tuple[np.ndarray, int] | None:
     key &= ~low
     key |= np.arange(arr.size, dtype=np.uint64)
     key.sort()
-    order = (key & low).astype(np.int64)
+    order = (key & low).view(np.int64)  # row numbers: below 2**63
     key >>= bits
     new = np.empty(arr.size, dtype=bool)
     new[0] = True

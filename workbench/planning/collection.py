@@ -128,7 +128,7 @@ def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score:
         # queries by code (trec_order groups them in order of first appearance)
         by_query = np.argsort(q, kind="stable")
         parts.append((np.full(q.size, r, dtype=np.int64), q[by_query], d[by_query], s[by_query]))
-    cat = (lambda i, dt: np.concatenate([p[i] for p in parts]).astype(dt) if parts else np.empty(0, dt))
+    cat = (lambda i, dt: np.concatenate([p[i] for p in parts]).astype(dt, copy=False) if parts else np.empty(0, dt))
     gq, gd = qq.astype(np.int64), codes[-1].astype(np.int64)
     order = np.lexsort((gd, gq))
     return Collection(
