@@ -95,3 +95,21 @@ def test_runs_joined_by_the_caller_score_as_runs_looked_up_by_name():
         SubsetEvaluator(q, d, g, runs, MEASURES, qrels_rows=joined[:2])
     with pytest.raises(ValueError, match="differ in length"):
         SubsetEvaluator(q, d, g, runs[:1], MEASURES, qrels_rows=[joined[0][:3]])
+
+
+def test_qrels_rows_found_by_the_exact_lookup_equal_the_hash_lookup():
+    """The exact path (taken when two qrels pairs share a hash) finds the same rows."""
+    from workbench.metrics.ranking import QrelsIndex, rank_for_subsets
+
+    _, (q, d, g), runs = _random_collection(3)
+    by_hash, exact = QrelsIndex(q, d, g), QrelsIndex(q, d, g)
+    exact._collision = True
+    for run in runs:
+        a = rank_for_subsets(by_hash, run.qid, run.docno, run.score)
+        b = rank_for_subsets(exact, run.qid, run.docno, run.score)
+        np.testing.assert_array_equal(a.rel, b.rel)
+        # the rows found are exactly the run's pairs that the qrels have
+        found = {(q[r], d[r]) for r in a.rel[a.rel >= 0].tolist()}
+        qrels_pairs = set(zip(q.tolist(), d.tolist()))
+        assert found == set(zip(run.qid.tolist(), run.docno.tolist())) & qrels_pairs
+        assert (a.rel >= 0).sum() == len(found) and (a.rel == -1).any()

@@ -253,7 +253,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     if joined is not None:
         rel = np.asarray(joined, dtype=np.int64)
     else:
-        rel = index._lookup_keys(qidx, docno, sh, horder, rows=qrels_rows)
+        rel = index._lookup_keys(qidx, docno, sh, horder, as_rows=qrels_rows)
     del sh, horder
     if ties == "trec_eval":
         order = _trec_order(qidx, score, docno, starts if grouped else None)
