@@ -43,6 +43,53 @@ def test_factorize_keeps_strcmp_order_across_word_boundaries():
     assert [v for _, v in sorted(zip(codes, values))] == sorted(values)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([b"", b"a", b"b", b"abcdefgh", b"abcdefghi", b"FT1003719",
+                                          b"abcdefgh\x01", b"zz" * 9]), max_size=20), min_size=1, max_size=4))
+def test_factorize_many_repeated_equals_factorize_many(arrays):
+    from workbench.metrics.encode import factorize_many
+
+    parts = [np.array(a, dtype="S") if a else np.empty(0, dtype="S1") for a in arrays]
+    plain, n = factorize_many(*parts)
+    hashed, m = factorize_many(*parts, repeated=True)
+    assert n == m
+    assert all(np.array_equal(x, y) for x, y in zip(plain, hashed))
+
+
+def test_factorize_by_hash_gives_way_to_factorize_on_a_hash_collision(monkeypatch):
+    from workbench.metrics import encode
+
+    values = np.array([b"b", b"a", b"c", b"a", b"b"])
+    # every value hashes alike: the distinct values cannot be told apart by hash
+    monkeypatch.setattr(encode, "hash_bytes", lambda arr: np.zeros(len(arr), dtype=np.uint64))
+    assert encode._factorize_by_hash(values) is None
+    (codes,), n = encode.factorize_many(values, repeated=True)
+    assert n == 3 and codes.tolist() == [1, 0, 2, 0, 1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([b"a", b"b", b"abcdefghi", b"FT1"])),
+                max_size=30), st.booleans())
+def test_duplicate_pairs_are_the_later_rows_of_repeated_pairs(rows, collide):
+    from workbench.metrics import encode
+
+    q = np.array([r[0] for r in rows], dtype=np.int64)
+    d = np.array([r[1] for r in rows], dtype="S9") if rows else np.empty(0, dtype="S1")
+    seen, want = set(), []
+    for i, r in enumerate(rows):
+        if r in seen:
+            want.append(i)
+        seen.add(r)
+    if collide:  # every pair hashes alike: the exact fall back must give the same rows
+        real = encode.hash_pairs
+        encode.hash_pairs = lambda qc, dn: np.zeros(len(qc), dtype=np.uint64)
+    try:
+        assert encode.duplicate_pairs(q, d).tolist() == want
+    finally:
+        if collide:
+            encode.hash_pairs = real
+
+
 def test_pair_keys_do_not_depend_on_string_width():
     q = np.array([0, 1, 2])
     narrow = np.array([b"d1", b"doc-22", b"x"], dtype="S6")

@@ -39,6 +39,13 @@ def test_depth_order_takes_every_runs_rank_one_then_rank_two():
     assert depth_order(LISTS, 3, known={5: True}) == [1, 8, 2]
 
 
+def test_depth_order_of_large_or_negative_codes():
+    # codes too large for a table of first positions (database ids), or negative
+    for shift in (10**12, -100):
+        lists = [x + shift for x in LISTS]
+        assert depth_order(lists, 100) == [d + shift for d in [1, 5, 8, 2, 9, 3, 6, 4, 7]]
+
+
 def test_mtf_order_worked_by_hand():
     # run 0 (priority 0): 1 relevant -> keeps the turn; 2 not -> priority -1.
     # run 1 (0, first of the highest): 5 relevant, 1 judged (skipped), 6 relevant, 7 not -> -1.
@@ -177,6 +184,42 @@ def _collection(seed: int, n_queries: int = 6, n_runs: int = 8, depth: int = 40)
         [np.array(x) for x in run_s], np.array(q_ids, dtype="S"), np.array(d_ids, dtype="S"),
         np.array(grades),
     )
+
+
+@pytest.mark.parametrize("measure", ["map", "ndcg_cut.10", "P.10", "bpref"])
+def test_run_scorer_on_a_qrels_subset_equals_evaluating_from_scratch(measure):
+    """The fast path (runs ranked once, a mask regrades them) against evaluate_many on
+    the masked qrels and the runs as read: grades -1..3, documents outside the qrels,
+    tied scores, a query without judgments."""
+    from workbench.metrics.evaluate import RunArrays, evaluate_many
+    from workbench.planning.scoring import RunScorer
+
+    rng = np.random.default_rng(5)
+    q_ids, d_ids, grades = [], [], []
+    for q in range(5):
+        for i in rng.choice(60, 35, replace=False):
+            q_ids.append(f"q{q}")
+            d_ids.append(f"d{i}")
+            grades.append(int(rng.integers(-1, 4)))
+    runs = []
+    for r in range(6):
+        rq, rd, rs = [], [], []
+        for q in rng.permutation(6):  # q5: no judgments
+            for i in rng.choice(60, 30, replace=False):
+                rq.append(f"q{q}")
+                rd.append(f"d{i}")
+                rs.append(float(rng.integers(0, 6)))
+        runs.append(RunArrays(np.array(rq, dtype="S"), np.array(rd, dtype="S"), np.array(rs), f"r{r}"))
+    qrels = (np.array(q_ids, dtype="S"), np.array(d_ids, dtype="S"), np.array(grades))
+    c = collection_from_arrays([r.tag for r in runs], [r.qid for r in runs], [r.docno for r in runs],
+                               [r.score for r in runs], *qrels)
+    scorer = RunScorer(c, measure)
+    for share in (0.05, 0.3, 0.7, 1.0):
+        keep = rng.random(c.qrels_grade.size) < share
+        sub = (c.query_names[c.qrels_query[keep]], c.doc_names[c.qrels_doc[keep]], c.qrels_grade[keep])
+        want = [ev.summary[scorer.measure] for ev in evaluate_many(*sub, runs, [measure])]
+        assert scorer.means(keep).tolist() == want
+        assert scorer.means(keep, [4, 1]).tolist() == [want[4], want[1]]
 
 
 @settings(max_examples=15, deadline=None)

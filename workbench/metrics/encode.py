@@ -227,14 +227,21 @@ def same_bytes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     """Indices of rows whose (query code, docno) pair occurred on an earlier row.
 
-    Hash, sort the hashes, then confirm equal neighbours byte for byte; a 64-bit hash
-    collision between different pairs (never seen in practice) falls back to an exact sort.
+    Hash, sort the hashes, then confirm equal neighbours byte for byte; a hash collision
+    between different pairs (rare) falls back to an exact sort.
     """
     if qcodes.size < 2:
         return np.empty(0, dtype=np.int64)
-    h = hash_pairs(qcodes, docno)
-    order = np.argsort(h, kind="stable")
-    sh = h[order]
+    # the row number packed below the hash's top bits: a plain sort orders equal
+    # hashes by row, as a stable argsort would, in about half the time
+    bits = np.uint64((qcodes.size - 1).bit_length())
+    low = (np.uint64(1) << bits) - np.uint64(1)
+    sh = hash_pairs(qcodes, docno)
+    sh &= ~low
+    sh |= np.arange(qcodes.size, dtype=np.uint64)
+    sh.sort()
+    order = (sh & low).view(np.int64)  # row numbers: below 2**63
+    sh >>= bits
     cand = np.flatnonzero(sh[1:] == sh[:-1])
     if cand.size == 0:
         return np.empty(0, dtype=np.int64)
@@ -249,14 +256,48 @@ def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     return np.unique(order[np.flatnonzero(sk[1:] == sk[:-1]) + 1])
 
 
-def factorize_many(*arrays) -> tuple[list[np.ndarray], int]:
-    """Factorize several id arrays into one shared code space (strcmp order)."""
+def factorize_many(*arrays, repeated: bool = False) -> tuple[list[np.ndarray], int]:
+    """Factorize several id arrays into one shared code space (strcmp order).
+
+    repeated: most values occur many times (the documents of many runs): the distinct
+    values are found by hashing and only they are sorted as strings."""
     parts = [as_bytes(a) for a in arrays]
     width = max([p.dtype.itemsize for p in parts] + [1])
     joined = np.concatenate([p.astype(f"S{width}") for p in parts]) if parts else np.empty(0, "S1")
-    codes, n = factorize(joined)
+    found = _factorize_by_hash(joined) if repeated else None
+    codes, n = found if found is not None else factorize(joined)
     out, pos = [], 0
     for p in parts:
         out.append(codes[pos:pos + p.size])
         pos += p.size
     return out, n
+
+
+def _factorize_by_hash(arr: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """factorize(arr) through a 64-bit hash of each value: one integer sort finds the
+    distinct values, then only those are sorted as strings. None when two different
+    values share a hash (checked byte for byte): factorize then."""
+    if arr.size < 2:
+        return None
+    # the row number packed below the hash's top bits: a plain sort (twice as fast as
+    # an argsort) gives both the order and the hashes; a shortened hash can only
+    # cost a fall back
+    bits = np.uint64((arr.size - 1).bit_length())
+    low = (np.uint64(1) << bits) - np.uint64(1)
+    key = hash_bytes(arr)
+    key &= ~low
+    key |= np.arange(arr.size, dtype=np.uint64)
+    key.sort()
+    order = (key & low).view(np.int64)  # row numbers: below 2**63
+    key >>= bits
+    new = np.empty(arr.size, dtype=bool)
+    new[0] = True
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    del key
+    distinct = take_bytes(arr, order[new])
+    which = np.empty(arr.size, dtype=np.int64)
+    which[order] = np.cumsum(new) - 1  # each row's distinct value
+    if not same_bytes(take_bytes(distinct, which), arr).all():
+        return None
+    codes, n = factorize(distinct)
+    return codes[which], n

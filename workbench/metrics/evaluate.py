@@ -6,7 +6,10 @@ Entry points (plain arrays in, plain arrays out; no files, no database):
   measures, ...)`` -> ``Evaluation`` for one run;
 - ``evaluate_many(qrels_qid, qrels_docno, qrels_rel, runs, measures, ...)`` -> one
   ``Evaluation`` per run, sharing the qrels encoding (``runs`` is a sequence of
-  ``RunArrays`` or of (qid, docno, score) tuples).
+  ``RunArrays`` or of (qid, docno, score) tuples);
+- ``SubsetEvaluator(qrels..., runs, measures, ...).evaluate(keep)`` -> what
+  ``evaluate_many`` gives on the qrels rows selected by a mask, for many masks: each run
+  is ranked once.
 
 Aggregation follows trec_eval: the arithmetic mean over the evaluated queries for most
 measures, the geometric mean for gm_map (values floored at 1e-5), the sum for num_ret,
@@ -35,7 +38,8 @@ from workbench.metrics.qrels_index import (
 from workbench.metrics.ranking import _rank
 from workbench.metrics.registry import AGGREGATIONS
 
-__all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "aggregate", "QrelsIndex",
+__all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "SubsetEvaluator", "aggregate",
+           "QrelsIndex",
            "evaluation_from_values", "per_query_values", "positive_qrels"]
 
 
@@ -156,6 +160,81 @@ def evaluate_many(
             num_rel_all=positive_qrels(ev_index) if complete else None,
         ))
     return out
+
+
+class SubsetEvaluator:
+    """Fixed runs evaluated against many subsets of one qrels (pool planning's question:
+    how would the runs score had only these documents been judged?).
+
+    Each run is ranked and joined with the full qrels once (``ranking.rank_for_subsets``);
+    a subset, a mask over the qrels rows, then only regrades the ranked rows: a document
+    left out becomes absent from the qrels, and R, the ideal rankings and the evaluated
+    queries come from the subset. ``evaluate(keep)`` equals ``evaluate_many`` on the
+    qrels rows where `keep` is true, with the same options (unjudged_as excepted: it
+    depends on the qrels). Runs are checked for duplicates once, over all their rows.
+    """
+
+    def __init__(self, qrels_qid, qrels_docno, qrels_rel, runs: Sequence, measures, *,
+                 rel_level: int = 1, ties: str = "trec_eval", max_depth: int | None = None,
+                 complete: bool = False, compat: int = 10, check_duplicates: bool = True,
+                 judged_only: bool = False, num_docs: int = 0,
+                 qrels_rows: Sequence | None = None) -> None:
+        """qrels_rows: for each run, each of its rows' position in the qrels arrays (-1:
+        not in the qrels), when the caller has joined them (then no document is looked
+        up by name)."""
+        from workbench.metrics.encode import as_bytes
+        from workbench.metrics.ranking import rank_for_subsets
+
+        self.measures = _measures(measures)
+        if compat not in (9, 10):
+            raise ValueError("compat must be 9 or 10")
+        if max_depth is not None and max_depth < 0:
+            raise ValueError("max_depth must be >= 0")
+        self.qid, self.docno = as_bytes(qrels_qid), as_bytes(qrels_docno)
+        self.rel = np.asarray(qrels_rel)
+        self.index = QrelsIndex(self.qid, self.docno, self.rel)
+        self.opts = dict(rel_level=rel_level, ties=ties, max_depth=max_depth, complete=complete,
+                         compat=compat, judged_only=judged_only, num_docs=num_docs)
+        self.runs = [run if isinstance(run, RunArrays) else RunArrays(*run) for run in runs]
+        joined = [None] * len(self.runs) if qrels_rows is None else list(qrels_rows)
+        if len(joined) != len(self.runs):
+            raise ValueError("qrels_rows: one array per run")
+        self.ranked = [
+            rank_for_subsets(self.index, run.qid, run.docno, run.score, ties=ties, rank=run.rank,
+                             max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=j)
+            for run, j in zip(self.runs, joined)
+        ]
+
+    def evaluate(self, keep: np.ndarray, runs: Sequence[int] | None = None) -> list[Evaluation]:
+        """One ``Evaluation`` per run (or per run index in `runs`) against the qrels rows
+        where the boolean mask `keep` is true."""
+        from workbench.metrics.ranking import on_subset
+
+        keep = np.asarray(keep)
+        if keep.dtype != bool or keep.shape != self.rel.shape:
+            raise ValueError(f"keep must be a boolean mask of the {self.rel.size} qrels rows")
+        o = self.opts
+        sub = QrelsIndex(self.qid[keep], self.docno[keep], self.rel[keep])
+        qmap = sub.query_index(self.index.qids)
+        row_grade = np.append(np.where(keep, self.index.rel, NONPOOL), NONPOOL).astype(sub._rel_dtype)
+        settings = {"rel_level": o["rel_level"], "max_depth": o["max_depth"],
+                    "complete": o["complete"], "compat": o["compat"], "unjudged_as": None,
+                    "judged_only": o["judged_only"], "num_docs": o["num_docs"]}
+        num_rel_all = positive_qrels(sub) if o["complete"] else None
+        out = []
+        for i in range(len(self.runs)) if runs is None else runs:
+            rk = on_subset(self.ranked[i], row_grade, qmap, sub.nq)
+            if o["judged_only"]:
+                rk = _judged_only(rk)
+            cache: dict = {}
+            values = {m: compute(m, sub, rk, o["rel_level"], o["compat"], cache, o["num_docs"])
+                      for m in self.measures}
+            out.append(evaluation_from_values(
+                sub.qids, self.measures, values, rk.present, tag=self.runs[i].tag,
+                ties=o["ties"], complete=o["complete"], settings=dict(settings),
+                num_rel_all=num_rel_all,
+            ))
+        return out
 
 
 def positive_qrels(index: QrelsIndex) -> int:

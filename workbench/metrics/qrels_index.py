@@ -282,13 +282,15 @@ class QrelsIndex:
             sh = h[order]
         return self._lookup_keys(qidx, docno, sh, order)
 
-    def _lookup_keys(self, qidx, docno, sh, order) -> np.ndarray:
-        """lookup() of pairs whose keys, in `order`, are sh (sorted within groups)."""
-        out = np.full(qidx.size, NONPOOL, dtype=self._rel_dtype)
+    def _lookup_keys(self, qidx, docno, sh, order, *, as_rows: bool = False) -> np.ndarray:
+        """lookup() of pairs whose keys, in `order`, are sh (sorted within groups).
+        as_rows: give each pair's qrels row instead of its grade (-1 where absent)."""
+        out = np.full(qidx.size, -1 if as_rows else NONPOOL,
+                      dtype=np.int64 if as_rows else self._rel_dtype)
         if qidx.size == 0 or self._hash.size == 0:
             return out
         if self._collision:
-            return self._lookup_exact(qidx, docno)
+            return self._lookup_exact(qidx, docno, as_rows=as_rows)
         hs = self._hash
         # in blocks of rows whose keys' index range stays small enough for the cache
         for lo in range(0, order.size, _LOOKUP_BLOCK):
@@ -308,13 +310,14 @@ class QrelsIndex:
             exact = same_bytes(take_bytes(self.docno, src), take_bytes(docno, rows))
             if self._qprefix is None:
                 exact &= self.qcode[src] == qidx[rows]
+            found = src if as_rows else self._rel_sorted[p]
             if exact.all():
-                out[rows] = self._rel_sorted[p]
+                out[rows] = found
             else:
-                out[rows[exact]] = self._rel_sorted[p[exact]]
+                out[rows[exact]] = found[exact]
         return out
 
-    def _lookup_exact(self, qidx, docno) -> np.ndarray:
+    def _lookup_exact(self, qidx, docno, *, as_rows: bool = False) -> np.ndarray:
         from workbench.metrics.encode import factorize_many
 
         (dq, dr), nd = factorize_many(self.docno, docno)
@@ -325,6 +328,10 @@ class QrelsIndex:
         pos = np.searchsorted(sk, kr)
         pos[pos == sk.size] = 0
         hit = sk[pos] == kr
+        if as_rows:
+            out = np.full(qidx.size, -1, dtype=np.int64)
+            out[hit] = order[pos[hit]]
+            return out
         out = np.full(qidx.size, NONPOOL, dtype=self._rel_dtype)
         out[hit] = self._g[order[pos[hit]]]
         return out

@@ -30,7 +30,7 @@ from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers
 )
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run",
-           "trec_order"]
+           "rank_for_subsets", "on_subset", "trec_order"]
 
 TIES = ("trec_eval", "input", "rank")
 
@@ -173,27 +173,72 @@ def rank_run(
                  max_depth=max_depth, check_duplicates=check_duplicates)
 
 
+def rank_for_subsets(index: QrelsIndex, qid, docno, score, *, ties: str = "trec_eval", rank=None,
+                     max_depth: int | None = None, check_duplicates: bool = True,
+                     qrels_rows=None) -> Ranking:
+    """rank_run, but each row's `rel` is its row in the arrays the qrels index was built
+    from (-1: absent), so that the one ranking can be judged against any subset of those
+    qrels (``on_subset``): the order never depends on the qrels.
+
+    qrels_rows: each run row's qrels row (-1: absent), when the caller has joined them
+    already (then no document is looked up)."""
+    return _rank(index, index.query_index(qid), docno, score, ties=ties, rank=rank,
+                 max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=True,
+                 joined=qrels_rows)
+
+
+def on_subset(ranked: Ranking, row_grade: np.ndarray, qmap: np.ndarray, nq: int) -> Ranking:
+    """A ``rank_for_subsets`` ranking judged by a subset of its qrels, as ``rank_run``
+    against that subset would give it.
+
+    row_grade: each qrels row's grade in the subset (NONPOOL for a row left out), with
+    one more NONPOOL at the end for the documents absent from every row; qmap: each full
+    query's index in the subset's QrelsIndex (-1: the subset has no row of it, its
+    rows are dropped); nq: the subset's number of queries."""
+    rel = row_grade[ranked.rel]  # -1 (absent) takes the last entry
+    grp = qmap[ranked.grp]
+    num_ret = np.zeros(nq, dtype=np.int64)
+    present = np.zeros(nq, dtype=bool)
+    kept = np.flatnonzero(qmap >= 0)
+    num_ret[qmap[kept]] = ranked.num_ret[kept]
+    present[qmap[kept]] = ranked.present[kept]
+    if kept.size == qmap.size:
+        return Ranking(nq=nq, grp=grp, rank=ranked.rank, rel=rel, num_ret=num_ret, present=present)
+    rows = np.flatnonzero(grp >= 0)  # whole queries go: the others keep their ranks
+    return Ranking(nq=nq, grp=grp[rows], rank=ranked.rank[rows], rel=rel[rows], num_ret=num_ret,
+                   present=present)
+
+
 def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
-          max_depth: int | None, check_duplicates: bool) -> Ranking:
-    """rank_run with the run's query indices (QrelsIndex.query_index) already known."""
+          max_depth: int | None, check_duplicates: bool, qrels_rows: bool = False,
+          joined=None) -> Ranking:
+    """rank_run with the run's query indices (QrelsIndex.query_index) already known;
+    qrels_rows, joined: see rank_for_subsets."""
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(TIES)}")
     docno = as_bytes(docno)
     score = np.asarray(score, dtype=np.float64)
     if not (qidx.size == docno.size == score.size):
         raise ValueError("run arrays differ in length")
+    if joined is not None and np.size(joined) != qidx.size:
+        raise ValueError("qrels_rows and the run differ in length")
     rows = None  # positions in the caller's arrays of the rows kept
     keep = qidx >= 0
     if not keep.all():
         rows = np.flatnonzero(keep)
         qidx, docno, score = qidx[rows], docno[rows], score[rows]
+        if joined is not None:
+            joined = np.asarray(joined)[rows]
         if rank is not None:
             rank = np.asarray(rank)[rows]
     n = qidx.size
     starts = _run_starts(qidx)
     grouped = starts.size == np.unique(qidx[starts]).size  # each query's rows contiguous
-    # One sort of the (query, docno) keys serves the duplicate check and the lookup.
-    sh, horder = index._sorted_keys(qidx, docno, starts, grouped)
+    if joined is not None and not (check_duplicates and n > 1):
+        sh = horder = None  # no key needed
+    else:
+        # One sort of the (query, docno) keys serves the duplicate check and the lookup.
+        sh, horder = index._sorted_keys(qidx, docno, starts, grouped)
     if check_duplicates and n > 1:
         dup = _first_duplicate(sh, horder, qidx, docno)
         if dup == -2:
@@ -205,7 +250,10 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
             raise DuplicatePairError(
                 "run", int(dup if rows is None else rows[dup]), index.qids[qidx[dup]], docno[dup]
             )
-    rel = index._lookup_keys(qidx, docno, sh, horder)
+    if joined is not None:
+        rel = np.asarray(joined, dtype=np.int64)
+    else:
+        rel = index._lookup_keys(qidx, docno, sh, horder, as_rows=qrels_rows)
     del sh, horder
     if ties == "trec_eval":
         order = _trec_order(qidx, score, docno, starts if grouped else None)

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from workbench.metrics.encode import factorize_many
+from workbench.metrics.encode import as_bytes, factorize_many
 from workbench.metrics.ranking import trec_order
 
 NOT_JUDGED = -1  # grade of a (query, document) pair absent from the qrels
@@ -48,8 +48,13 @@ class Collection:
         return int(self.query_names.size)
 
     @cached_property
+    def row_qrels(self) -> np.ndarray:
+        """Each run row's position in the qrels arrays, -1 where the qrels lack it."""
+        return self.qrels_rows_of(self.row_query, self.row_doc)
+
+    @cached_property
     def row_grade(self) -> np.ndarray:
-        return self.grades_of(self.row_query, self.row_doc)
+        return self._grades_at(self.row_qrels)
 
     @cached_property
     def row_rank(self) -> np.ndarray:
@@ -64,20 +69,27 @@ class Collection:
     def pair_keys(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
         return np.asarray(query, dtype=np.int64) * max(self.doc_names.size, 1) + np.asarray(doc, dtype=np.int64)
 
-    def grades_of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
-        """The full qrels' grade of each (query, doc) pair, NOT_JUDGED where absent."""
+    def qrels_rows_of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+        """The qrels row of each (query, doc) pair, -1 where absent."""
         keys = self.pair_keys(self.qrels_query, self.qrels_doc)  # sorted: qrels are sorted
         want = self.pair_keys(query, doc)
         at = np.minimum(np.searchsorted(keys, want), max(keys.size - 1, 0))
-        hit = keys.size > 0
-        found = (keys[at] == want) if hit else np.zeros(want.size, dtype=bool)
-        out = np.full(want.size, NOT_JUDGED, dtype=np.int64)
-        out[found] = self.qrels_grade[at[found]]
-        return out
+        found = (keys[at] == want) if keys.size else np.zeros(want.size, dtype=bool)
+        return np.where(found, at, -1)
+
+    def grades_of(self, query: np.ndarray, doc: np.ndarray) -> np.ndarray:
+        """The full qrels' grade of each (query, doc) pair, NOT_JUDGED where absent."""
+        return self._grades_at(self.qrels_rows_of(query, doc))
+
+    def _grades_at(self, at: np.ndarray) -> np.ndarray:
+        grade = np.append(self.qrels_grade, NOT_JUDGED)  # at -1: the last entry
+        return grade[at]
 
     def query_rows(self) -> list[np.ndarray]:
         """For each query code, its rows ordered by run then rank (positions in the row arrays)."""
-        order = np.lexsort((np.arange(self.row_query.size), self.row_query))
+        q = self.row_query
+        # a stable sort by query; 16-bit keys get numpy's radix sort
+        order = np.argsort(q.astype(np.uint16) if self.n_queries <= 1 << 16 else q, kind="stable")
         bounds = np.searchsorted(self.row_query[order], np.arange(self.n_queries + 1))
         return [order[bounds[q]:bounds[q + 1]] for q in range(self.n_queries)]
 
@@ -91,16 +103,24 @@ def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score:
     qrels_qid = np.asarray(qrels_qid)
     (qq,), nq = factorize_many(qrels_qid)
     query_names = _names(qq, nq, qrels_qid)
-    all_docs = [np.asarray(d) for d in run_docno] + [np.asarray(qrels_docno)]
-    codes, nd = factorize_many(*all_docs)
-    doc_names = _names(np.concatenate(codes), nd, np.concatenate([d.astype("S") for d in all_docs]))
+    all_docs = [as_bytes(d) for d in run_docno] + [as_bytes(qrels_docno)]
+    codes, nd = factorize_many(*all_docs, repeated=True)
+    doc_names = np.empty(nd, dtype=max([d.dtype for d in all_docs], key=lambda t: t.itemsize)
+                         if nd else "S1")
+    for d, code in zip(all_docs, codes):
+        doc_names[code] = d
     parts = []
     for r, (qid, score, doc_code) in enumerate(zip(run_qid, run_score, codes[:-1])):
-        qid = np.asarray(qid).astype("S")
+        qid = as_bytes(qid)
         score = np.asarray(score, dtype=np.float64)
-        q = np.searchsorted(query_names, qid)
-        q = np.minimum(q, max(nq - 1, 0))
-        known = (query_names[q] == qid) if nq else np.zeros(qid.size, dtype=bool)
+        # a run's rows come in runs of one query: look up each run's id once
+        heads = np.flatnonzero(np.concatenate(([True], qid[1:] != qid[:-1]))) if qid.size else \
+            np.empty(0, dtype=np.int64)
+        hq = qid[heads]
+        at = np.minimum(np.searchsorted(query_names, hq), max(nq - 1, 0))
+        found = (query_names[at] == hq) if nq else np.zeros(hq.size, dtype=bool)
+        sizes = np.diff(np.append(heads, qid.size))
+        q, known = np.repeat(at, sizes), np.repeat(found, sizes)
         q, d, s = q[known], doc_code[known], score[known]
         if not ordered:
             order = trec_order(q, s, doc_names[d])
@@ -108,7 +128,7 @@ def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score:
         # queries by code (trec_order groups them in order of first appearance)
         by_query = np.argsort(q, kind="stable")
         parts.append((np.full(q.size, r, dtype=np.int64), q[by_query], d[by_query], s[by_query]))
-    cat = (lambda i, dt: np.concatenate([p[i] for p in parts]).astype(dt) if parts else np.empty(0, dt))
+    cat = (lambda i, dt: np.concatenate([p[i] for p in parts]).astype(dt, copy=False) if parts else np.empty(0, dt))
     gq, gd = qq.astype(np.int64), codes[-1].astype(np.int64)
     order = np.lexsort((gd, gq))
     return Collection(

@@ -79,16 +79,29 @@ def depth_order(lists: Lists, budget: int, known: dict[int, bool] | None = None)
     """Rank by rank across runs: all rank-1 documents (in run order), then rank 2, ..."""
     if not lists or budget <= 0:
         return []
-    docs = np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
-    rank = np.concatenate([np.arange(len(x)) for x in lists])
-    run = np.concatenate([np.full(len(x), i) for i, x in enumerate(lists)])
-    order = np.lexsort((run, rank))
-    docs = docs[order]
-    _, first = np.unique(docs, return_index=True)
-    chosen = docs[np.sort(first)]
+    # the lists as the rows of a matrix, read column by column: by rank, then run
+    sizes = np.array([len(x) for x in lists])
+    filled = np.arange(int(sizes.max(initial=0))) < sizes[:, None]
+    mat = np.zeros(filled.shape, dtype=np.int64)
+    mat[filled] = np.concatenate(lists)
+    docs = mat.T[filled.T]
+    chosen = docs[_first_occurrences(docs)]
     if known:
         chosen = chosen[~np.isin(chosen, np.fromiter(known, dtype=np.int64, count=len(known)))]
     return chosen[:budget].tolist()
+
+
+def _first_occurrences(codes: np.ndarray) -> np.ndarray:
+    """Positions of the first occurrence of each distinct code, in order."""
+    n = codes.size
+    if n and int(codes.min()) >= 0 and int(codes.max()) < 8 * n + 65536:
+        # small codes (a collection's dense ones): a table of first positions, no sort
+        first = np.full(int(codes.max()) + 1, n, dtype=np.int64)
+        at = np.arange(n)
+        np.minimum.at(first, codes, at)
+        return np.flatnonzero(first[codes] == at)
+    _, first = np.unique(codes, return_index=True)
+    return np.sort(first)
 
 
 class _Lists:
@@ -159,14 +172,20 @@ def bandit_order(lists: Lists, relevant: Oracle, budget: int, *, seed: int = 0,
     state = _Lists(lists, dict(known or {}))
     rng = np.random.default_rng(seed)
     out: list[int] = []
+    open_runs = np.flatnonzero(~state.done)  # changes only when a list runs out
+    every = open_runs.size == len(lists)  # then no indexing: the same draws, faster
     while len(out) < budget:
-        open_runs = np.flatnonzero(~state.done)
         if open_runs.size == 0:
             break
-        draws = rng.beta(1.0 + state.rel[open_runs], 1.0 + state.nonrel[open_runs])
+        if every:
+            draws = rng.beta(1.0 + state.rel, 1.0 + state.nonrel)
+        else:
+            draws = rng.beta(1.0 + state.rel[open_runs], 1.0 + state.nonrel[open_runs])
         r = int(open_runs[np.argmax(draws)])
         doc = state.next_unjudged(r)
         if doc is None:
+            open_runs = np.flatnonzero(~state.done)
+            every = False
             continue
         is_rel = bool(relevant(doc))
         state.judge(r, doc, is_rel)

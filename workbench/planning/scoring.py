@@ -24,11 +24,12 @@ class RunScorer:
     """Each run's mean of one measure against qrels rows selected by a mask.
 
     The runs are already in trec_eval's order (Collection), so they are evaluated with
-    ties="input"; each run's arrays are built once."""
+    ties="input"; each run is ranked once and joined with the full qrels by the
+    Collection's codes (metrics.evaluate.SubsetEvaluator), a mask only regrades its rows."""
 
     def __init__(self, c: Collection, measure: str, *, rel_level: int = 1) -> None:
         from workbench.errors import UsageError
-        from workbench.metrics.evaluate import RunArrays
+        from workbench.metrics.evaluate import RunArrays, SubsetEvaluator
         from workbench.metrics.measures import parse_measures
 
         parsed = parse_measures([measure])
@@ -41,21 +42,18 @@ class RunScorer:
         self.c = c
         self.rel_level = rel_level
         bounds = np.searchsorted(c.row_run, np.arange(c.n_runs + 1))
-        self.runs = [
+        runs = [
             RunArrays(c.query_names[c.row_query[a:b]], c.doc_names[c.row_doc[a:b]], c.row_score[a:b], name)
             for name, a, b in zip(c.run_names, bounds[:-1].tolist(), bounds[1:].tolist())
         ]
+        self.evaluator = SubsetEvaluator(
+            c.query_names[c.qrels_query], c.doc_names[c.qrels_doc], c.qrels_grade, runs,
+            [self.measure], rel_level=rel_level, ties="input", check_duplicates=False,
+            qrels_rows=[c.row_qrels[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())],
+        )
 
     def means(self, qrels_rows: np.ndarray, runs: list[int] | None = None) -> np.ndarray:
         """The measure's mean for each run (or for `runs` only) on the qrels rows where
-        `qrels_rows` is true; a run scored on no query gets 0."""
-        from workbench.metrics.evaluate import evaluate_many
-
-        c = self.c
-        chosen = self.runs if runs is None else [self.runs[i] for i in runs]
-        evs = evaluate_many(
-            c.query_names[c.qrels_query[qrels_rows]], c.doc_names[c.qrels_doc[qrels_rows]],
-            c.qrels_grade[qrels_rows], chosen, [self.measure], rel_level=self.rel_level,
-            ties="input", check_duplicates=False,
-        )
+        the boolean mask `qrels_rows` is true; a run scored on no query gets 0."""
+        evs = self.evaluator.evaluate(qrels_rows, runs)
         return np.array([ev.summary[self.measure] for ev in evs], dtype=np.float64)

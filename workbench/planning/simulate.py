@@ -52,20 +52,33 @@ class Simulation:
         }
 
 
-def judging_orders(c: Collection, method: str, per_query: np.ndarray, *, rel_level: int = 1,
-                   depth: int | None = None, seed: int = 0) -> list[np.ndarray]:
-    """Each query's judging order (document codes), up to its budget in `per_query`."""
+def query_lists(c: Collection, *, rel_level: int = 1, depth: int | None = None
+                ) -> list[tuple[list[np.ndarray], set[int]]]:
+    """What every method reads, per query: each run's list of document codes (its top
+    `depth` only, if given) and the set of relevant documents among them."""
     rows_of = c.query_rows()
     grade = c.row_grade
     out = []
-    for q, rows in enumerate(rows_of):
+    for rows in rows_of:
         if depth is not None:
             rows = rows[c.row_rank[rows] <= depth]
-        runs = c.row_run[rows]
-        bounds = np.searchsorted(runs, np.arange(c.n_runs + 1))
-        lists = [c.row_doc[rows[bounds[r]:bounds[r + 1]]] for r in range(c.n_runs)]
-        relevant_docs = set(c.row_doc[rows[grade[rows] >= rel_level]].tolist())
-        order = judging_order(method, lists, relevant_docs.__contains__, int(per_query[q]),
+        bounds = np.searchsorted(c.row_run[rows], np.arange(c.n_runs + 1)).tolist()
+        docs = c.row_doc[rows]
+        lists = [docs[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        out.append((lists, set(docs[grade[rows] >= rel_level].tolist())))
+    return out
+
+
+def judging_orders(c: Collection, method: str, per_query: np.ndarray, *, rel_level: int = 1,
+                   depth: int | None = None, seed: int = 0,
+                   lists: list[tuple[list[np.ndarray], set[int]]] | None = None) -> list[np.ndarray]:
+    """Each query's judging order (document codes), up to its budget in `per_query`;
+    lists: query_lists(c, rel_level=rel_level, depth=depth) when the caller has them."""
+    if lists is None:
+        lists = query_lists(c, rel_level=rel_level, depth=depth)
+    out = []
+    for q, (runs, relevant_docs) in enumerate(lists):
+        order = judging_order(method, runs, relevant_docs.__contains__, int(per_query[q]),
                               seed=seed * 1_000_003 + q)
         out.append(np.asarray(order, dtype=np.int64))
     return out
@@ -84,9 +97,10 @@ def simulate(c: Collection, methods: list[str] | str, budgets: list[int], *, mea
     full_place = places(full)
     top = shares(max(budgets, default=0), c.n_queries)
     qrels_keys = c.pair_keys(c.qrels_query, c.qrels_doc)
+    lists = query_lists(c, rel_level=rel_level, depth=depth)
     out = []
     for method in methods:
-        orders = judging_orders(c, method, top, rel_level=rel_level, depth=depth, seed=seed)
+        orders = judging_orders(c, method, top, seed=seed, lists=lists)
         points = []
         for budget in budgets:
             take = shares(budget, c.n_queries)
