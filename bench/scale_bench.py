@@ -198,8 +198,10 @@ def main() -> None:
     me = [sys.executable, str(Path(__file__).resolve()), "--tui-child", db]
     step("TUI judge --assessor bob: queue shown", [*me, "judge"], "from process start", ready="READY")
     step("TUI lead start screen shown", [*me, "lead"], "from process start", ready="READY")
+    # carol has no assignment once bob's pool exists: --anywhere grades outside it
     step("workbench grade --batch (10 grades)",
-         [*WORKBENCH, "grade", "--db", db, "--assessor", "carol", "--batch", str(qrels_head(qrels, work))],
+         [*WORKBENCH, "grade", "--db", db, "--assessor", "carol", "--batch", str(qrels_head(qrels, work)),
+          "--anywhere"],
          "one commit each, incl. process startup")
     size = sum(p.stat().st_size for p in work.glob("scale.sqlite*")) / 1e9
     print()
