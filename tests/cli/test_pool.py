@@ -150,6 +150,17 @@ def test_a_cant_judge_mark_serves_the_next_adaptive_document(campaign):
     assert queue_of(campaign, "alice", "q0") == ["d00", "d09"]
 
 
+def test_an_adaptive_pool_over_a_larger_pool_says_its_budget_is_spent(campaign):
+    assert invoke(campaign, "--depth", "3", "-a", "alice").exit_code == 0
+    result = invoke(campaign, "--method", "mtf", "--budget", "4", "-a", "bob")
+    assert result.exit_code == 0, result.output
+    n = counts(campaign)[0]
+    assert n >= 4
+    assert result.stdout.splitlines()[0] == (
+        f"pool mtf, budget 4, seed 0: {n} documents over 3 queries (0 new); the budget is "
+        f"spent: the pool already holds {n} documents, so no document will be served")
+
+
 def test_depth_with_a_budget_spreads_it_over_the_queries(campaign):
     result = invoke(campaign, "--depth", "3", "--budget", "5", "-a", "alice")
     assert result.exit_code == 0, result.output

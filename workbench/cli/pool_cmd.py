@@ -75,7 +75,11 @@ def _describe(run) -> str:
         head = f"pool {plan.method}{deep}{budget}, seed {plan.seed}"
     text = (f"{head}: {run.n_entries} documents over {run.n_queries} queries "
             f"({run.n_added} new)")
-    if plan.adaptive:
+    if plan.adaptive and plan.budget is not None and run.n_entries >= plan.budget:
+        # a pool only grows: an earlier, larger pool leaves the method nothing to choose
+        text += (f"; the budget is spent: the pool already holds {run.n_entries} documents, "
+                 "so no document will be served")
+    elif plan.adaptive:
         text += "; the next documents are chosen as grades come in"
     return text
 
