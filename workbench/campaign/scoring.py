@@ -246,15 +246,19 @@ class ScoreTracker:
         index = QrelsIndex(runs.queries.of(qi), id_keys(di), g)
         index_cols = runs.columns_of_names(index.qids)
         parsed = self._evaluator.parsed
+        table = GradeTable.build(qi, di, g)
 
         def one(i: int):
             rows = runs.rows(i, cols)
             if isinstance(rows, np.ndarray) and rows.size == 0:
                 return None
             run = RunArrays(runs.qid_bytes[rows], runs.docno_bytes[rows], runs.stored.score[rows])
+            grades = None if table is None else table.lookup(
+                runs.stored.query_id[rows], runs.stored.document_id[rows])
             # rows are stored in trec_eval's order already: keep it ("input")
             return per_query_values(
-                index, run, parsed, rel_level=self.level, ties="input", check_duplicates=False
+                index, run, parsed, rel_level=self.level, ties="input", check_duplicates=False,
+                grades=grades,
             )
 
         systems = range(len(runs.stored.tags))
@@ -295,6 +299,49 @@ class ScoreTracker:
             source=source,
             names=self._evaluator.names,
         )
+
+
+class GradeTable:
+    """The qrels as a dense (query, document id) table of grades, so that run rows find
+    their grade by two integer ids (one gather) instead of a sort and search of byte keys.
+    Used only while the table stays small (MAX_CELLS bytes); otherwise build gives None
+    and the metrics look documents up by key as before."""
+
+    MAX_CELLS = 64 << 20
+
+    def __init__(self, row_of_query: np.ndarray, grades: np.ndarray) -> None:
+        self._row_of_query = row_of_query  # query id -> table row, -1: no qrels
+        self._grades = grades  # (queries with qrels) x (largest judged document id + 1)
+
+    @classmethod
+    def build(cls, qi: np.ndarray, di: np.ndarray, g: np.ndarray) -> "GradeTable | None":
+        from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
+
+        if qi.size == 0 or int(g.max()) > 127:
+            return None
+        queries = np.unique(qi)
+        width = int(di.max()) + 1
+        if queries.size * width > cls.MAX_CELLS or int(queries.max()) > cls.MAX_CELLS:
+            return None
+        row_of_query = np.full(int(queries.max()) + 1, -1, dtype=np.int64)
+        row_of_query[queries] = np.arange(queries.size)
+        grades = np.full((queries.size, width), NONPOOL, dtype=np.int8)
+        grades[row_of_query[qi], di] = np.where(g < 0, UNJUDGED, g)  # as QrelsIndex grades
+        return cls(row_of_query, grades)
+
+    def lookup(self, query_id: np.ndarray, document_id: np.ndarray) -> np.ndarray:
+        """Each (query id, document id) pair's grade; NONPOOL where the qrels lack it."""
+        from workbench.metrics.qrels_index import NONPOOL
+
+        q = np.asarray(query_id, dtype=np.int64)
+        d = np.asarray(document_id, dtype=np.int64)
+        row = np.full(q.size, -1, dtype=np.int64)
+        known_q = q < self._row_of_query.size
+        row[known_q] = self._row_of_query[q[known_q]]
+        hit = (row >= 0) & (d < self._grades.shape[1])
+        out = np.full(q.size, NONPOOL, dtype=np.int64)
+        out[hit] = self._grades[row[hit], d[hit]]
+        return out
 
 
 class LoadedRuns:

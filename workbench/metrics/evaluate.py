@@ -271,21 +271,23 @@ def evaluation_from_values(qids: np.ndarray, ms, values, present, *, tag: str, t
 def per_query_values(index: QrelsIndex, run: RunArrays, measures, *, rel_level: int = 1,
                      ties: str = "trec_eval", max_depth: int | None = None, compat: int = 10,
                      check_duplicates: bool = True, judged_only: bool = False,
-                     num_docs: int = 0):
+                     num_docs: int = 0, grades: np.ndarray | None = None):
     """(values, present) for one run: values[m] a float64 array over every qrels query
     (an empty ranking's value where the run lacks the query; strings in an object array
     for relstring), present the queries it has. Runs cut into pieces of whole queries
-    can be evaluated piece by piece and merged."""
+    can be evaluated piece by piece and merged. grades: each run row's qrels grade, as
+    the index's lookup gives it (NONPOOL where absent, UNJUDGED for a negative grade),
+    when the caller has joined them by its own ids: no document is then looked up by name."""
     return _per_query_values(index, run, _measures(measures), rel_level=rel_level, ties=ties,
                              max_depth=max_depth, compat=compat, check_duplicates=check_duplicates,
-                             judged_only=judged_only, num_docs=num_docs)
+                             judged_only=judged_only, num_docs=num_docs, grades=grades)
 
 
 BLOCK_ROWS = 1 << 20  # run rows evaluated together (whole queries); see _per_query_values
 
 
 def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, check_duplicates,
-                      judged_only=False, num_docs=0):
+                      judged_only=False, num_docs=0, grades=None):
     """(values[m] for every qrels query, present) for one run.
 
     A big run is evaluated in blocks of whole queries of about BLOCK_ROWS rows: every
@@ -294,9 +296,9 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     empty ranking (0, or R for num_rel)."""
     from workbench.metrics.encode import as_bytes
 
-    def one(qidx, docno, score, rank):
+    def one(qidx, docno, score, rank, joined=None):
         rk = _rank(index, qidx, docno, score, ties=ties, rank=rank, max_depth=max_depth,
-                   check_duplicates=check_duplicates)
+                   check_duplicates=check_duplicates, joined=joined)
         if judged_only:  # -J: after -M, as trec_eval's form_res_rels
             rk = _judged_only(rk)
         cache: dict = {}
@@ -307,8 +309,10 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     n = score.size
     heads, hidx = index._query_groups(qid)  # runs of equal ids, their query index
     sizes = np.diff(np.append(heads, n))
+    if grades is not None and np.size(grades) != n:
+        raise ValueError("grades and the run differ in length")
     if n <= BLOCK_ROWS:
-        return one(np.repeat(hidx, sizes), run.docno, score, run.rank)
+        return one(np.repeat(hidx, sizes), run.docno, score, run.rank, grades)
     docno = as_bytes(run.docno)
     rank = None if run.rank is None else np.asarray(run.rank)
     values, present = one(hidx[:0], docno[:0], score[:0], None if rank is None else rank[:0])
@@ -323,7 +327,8 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
             hi = int(heads[b]) if b < heads.size else n
             try:
                 vals, pres = one(np.repeat(hidx[a:b], sizes[a:b]), docno[lo:hi], score[lo:hi],
-                                 None if rank is None else rank[lo:hi])
+                                 None if rank is None else rank[lo:hi],
+                                 None if grades is None else grades[lo:hi])
             except DuplicatePairError as exc:
                 raise DuplicatePairError(exc.which, lo + exc.row, qid[lo + exc.row],
                                          docno[lo + exc.row]) from None
@@ -343,7 +348,8 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
         if rows.size == 0:
             continue
         try:
-            vals, pres = one(qidx[rows], docno[rows], score[rows], None if rank is None else rank[rows])
+            vals, pres = one(qidx[rows], docno[rows], score[rows], None if rank is None else rank[rows],
+                             None if grades is None else grades[rows])
         except DuplicatePairError as exc:
             raise DuplicatePairError(exc.which, int(rows[exc.row]), qid[rows[exc.row]],
                                      docno[rows[exc.row]]) from None
