@@ -16,6 +16,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.metrics.pytrec_cases import flat
 from workbench.metrics.evaluate import aggregate, evaluate
 from workbench.metrics.measures import parse_measures
 
@@ -49,23 +50,13 @@ def collections(draw):
     return qrels, run
 
 
-def _flat(d):
-    q, k, v = [], [], []
-    for qid, inner in d.items():
-        for key, val in inner.items():
-            q.append(qid)
-            k.append(key)
-            v.append(val)
-    return q, k, v
-
-
 def _pytrec_names(measures):
     return {m.label for m in measures}
 
 
 def _check(qrels, run, level=1):
     measures = parse_measures(PYTREC_MEASURES)
-    ours = evaluate(*_flat(qrels), *_flat(run), measures, rel_level=level, compat=9)
+    ours = evaluate(*flat(qrels), *flat(run), measures, rel_level=level, compat=9)
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(PYTREC_MEASURES), relevance_level=level)
     ref = evaluator.evaluate(run)
     assert set(ours.qids) == set(ref), "evaluated queries differ"
@@ -97,7 +88,7 @@ def test_matches_pytrec_eval_at_relevance_levels(data, level):
 @given(collections())
 def test_gm_map_aggregate_matches(data):
     qrels, run = data
-    ours = evaluate(*_flat(qrels), *_flat(run), ["gm_map"])
+    ours = evaluate(*flat(qrels), *flat(run), ["gm_map"])
     ref = pytrec_eval.RelevanceEvaluator(qrels, {"gm_map"}).evaluate(run)
     if not ours.qids:
         return
@@ -118,10 +109,10 @@ def test_max_depth_equals_truncated_run(data, depth):
     cut = {q: {d: docs[d] for d in _trec_sorted(docs)[:depth]} for q, docs in run.items()}
     cut = {q: v for q, v in cut.items() if v}
     measures = parse_measures(PYTREC_MEASURES)
-    ours = evaluate(*_flat(qrels), *_flat(run), measures, max_depth=depth)
+    ours = evaluate(*flat(qrels), *flat(run), measures, max_depth=depth)
     if not cut:
         return
-    ref = evaluate(*_flat(qrels), *_flat(cut), measures)
+    ref = evaluate(*flat(qrels), *flat(cut), measures)
     for m in measures:
         if m.family == "num_ret" or not ref.qids:
             continue
@@ -135,8 +126,8 @@ def test_max_depth_equals_truncated_run(data, depth):
 def test_complete_averages_over_all_qrels_queries(data):
     qrels, run = data
     ms = parse_measures(["map", "P.5", "num_rel", "ndcg", "gm_map"])
-    part = evaluate(*_flat(qrels), *_flat(run), ms)
-    full = evaluate(*_flat(qrels), *_flat(run), ms, complete=True)
+    part = evaluate(*flat(qrels), *flat(run), ms)
+    full = evaluate(*flat(qrels), *flat(run), ms, complete=True)
     assert set(full.qids) == set(qrels)
     assert set(full.missing) == set(qrels) - set(run)
     for m in ms:

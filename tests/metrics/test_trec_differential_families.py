@@ -16,42 +16,16 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.metrics.pytrec_cases import collections, flat
 from workbench.metrics.evaluate import evaluate
 from workbench.metrics.kernels_set import MIN_GEO_MEAN
 from workbench.metrics.measures import parse_measures
 
-DOCS = [f"d{i}" for i in range(10)] + ["a", "zz"]
 # trec_eval 9's all_trec, less what pytrec_eval cannot give per query: runid and num_q
 # (summary lines), relstring (text; pytrec_eval returns 0.0 for it)
 FAMILIES = sorted({m.family for m in parse_measures(["all_trec"], compat=9)}
                   - {"runid", "num_q", "relstring"})
 MEASURES = parse_measures(FAMILIES, compat=9)
-
-
-@st.composite
-def collections(draw):
-    qrels: dict[str, dict[str, int]] = {}
-    for q in draw(st.lists(st.sampled_from(["1", "2", "q3"]), min_size=1, max_size=3, unique=True)):
-        docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=10, unique=True))
-        grades = {d: draw(st.integers(-1, 4)) for d in docs}
-        if all(g < 0 for g in grades.values()):
-            grades[docs[0]] = draw(st.integers(0, 4))  # trec_eval reads stale memory
-        qrels[q] = grades
-    run: dict[str, dict[str, float]] = {}
-    for q in draw(st.lists(st.sampled_from(["1", "2", "q3", "9"]), min_size=1, max_size=4, unique=True)):
-        docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=12, unique=True))
-        run[q] = {d: draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.5])) for d in docs}
-    return qrels, run
-
-
-def _flat(d):
-    q, k, v = [], [], []
-    for qid, inner in d.items():
-        for key, val in inner.items():
-            q.append(qid)
-            k.append(key)
-            v.append(val)
-    return q, k, v
 
 
 def test_the_families_compared():
@@ -62,7 +36,7 @@ def test_the_families_compared():
 
 
 def _compare(qrels, run, measures, names, level, judged):
-    ours = evaluate(*_flat(qrels), *_flat(run), measures, rel_level=level, compat=9,
+    ours = evaluate(*flat(qrels), *flat(run), measures, rel_level=level, compat=9,
                     judged_only=judged)
     ref = pytrec_eval.RelevanceEvaluator(qrels, names, relevance_level=level,
                                          judged_docs_only_flag=judged).evaluate(run)

@@ -14,6 +14,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.metrics.pytrec_cases import collections, flat
 from workbench.formats.trec import read_qrels, read_run
 from workbench.formats.zscores import read_zscores
 from workbench.metrics import kernels_gain as kg
@@ -348,35 +349,8 @@ def test_empty_ranking_scores_zero():
 
 # ---------------------------------------------------------------- against pytrec_eval
 
-DOCS = [f"d{i}" for i in range(10)] + ["a", "zz"]
 PYTREC = {"G", "binG", "Rndcg", "ndcg_rel", "ndcg", "relative_P", "Rprec_mult", "utility",
           "num_nonrel_judged_ret", "set_map", "set_relative_P", "gm_bpref"}
-
-
-@st.composite
-def collections(draw):
-    qrels: dict[str, dict[str, int]] = {}
-    for q in draw(st.lists(st.sampled_from(["1", "2", "q3"]), min_size=1, max_size=3, unique=True)):
-        docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=10, unique=True))
-        grades = {d: draw(st.integers(-1, 4)) for d in docs}
-        if all(g < 0 for g in grades.values()):
-            grades[docs[0]] = draw(st.integers(0, 4))  # trec_eval reads stale memory
-        qrels[q] = grades
-    run: dict[str, dict[str, float]] = {}
-    for q in draw(st.lists(st.sampled_from(["1", "2", "q3", "9"]), min_size=1, max_size=4, unique=True)):
-        docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=12, unique=True))
-        run[q] = {d: draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.5])) for d in docs}
-    return qrels, run
-
-
-def _flat(d):
-    q, k, v = [], [], []
-    for qid, inner in d.items():
-        for key, val in inner.items():
-            q.append(qid)
-            k.append(key)
-            v.append(val)
-    return q, k, v
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -384,10 +358,10 @@ def _flat(d):
 def test_matches_pytrec_eval(data, level, judged):
     """Per-query values against trec_eval's C code, also with -J (judged documents only)."""
     qrels, run = data
-    index, rk = _setup(*_flat(qrels), *_flat(run))
+    index, rk = _setup(*flat(qrels), *flat(run))
     ours = _all_families(index, judged_only(rk) if judged else rk, level)
     # bpref skips unjudged documents: -J does not change it
-    ev = evaluate(*_flat(qrels), *_flat(run), ["bpref"], rel_level=level)
+    ev = evaluate(*flat(qrels), *flat(run), ["bpref"], rel_level=level)
     bpref = dict(zip(ev.qids, ev.per_query[ev.measures[0]]))
     ref = pytrec_eval.RelevanceEvaluator(qrels, PYTREC, relevance_level=level,
                                          judged_docs_only_flag=judged).evaluate(run)

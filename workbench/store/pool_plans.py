@@ -4,10 +4,11 @@ per query: its pool, everyone's queue items on it, one assessor's progress on it
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, case, func, insert, or_, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
-from workbench.store.models import Assignment, CantJudge, Judgment, JudgmentEvent, PoolEntry, PoolPlan
+from workbench.store.models import Assignment, PoolEntry, PoolPlan
+from workbench.store.queues import item_done
 
 PLAN_COLUMNS = ("method", "depth", "budget", "seed", "overlap", "repeat")
 
@@ -69,28 +70,10 @@ def assessors_with_queues(session: Session) -> list[int]:
 
 
 def _open_items_statement():
-    """How many of one assessor's items on one query are not judged yet: a repeat item
-    until it has a repeat event, any other until it has a judgment or a can't-judge mark
-    (as the progress count of store/queues.py)."""
+    """How many of one assessor's items on one query are not settled yet (queues.item_done,
+    the rule of the progress count)."""
     aid, qid = bindparam("assessor_id"), bindparam("query_id")
-    graded = select(Judgment.id).where(
-        Judgment.assessor_id == aid, Judgment.query_id == qid,
-        Judgment.document_id == Assignment.document_id,
-    ).exists()
-    marked = select(CantJudge.id).where(
-        CantJudge.assessor_id == aid, CantJudge.query_id == qid,
-        CantJudge.document_id == Assignment.document_id,
-    ).exists()
-    regraded = select(JudgmentEvent.id).where(
-        JudgmentEvent.assessor_id == aid, JudgmentEvent.query_id == qid,
-        JudgmentEvent.document_id == Assignment.document_id, JudgmentEvent.kind == "repeat",
-    ).exists()
-    done = case(
-        (and_(Assignment.repeat.is_(True), regraded), 1),
-        (and_(Assignment.repeat.is_(False), or_(graded, marked)), 1),
-        else_=0,
-    )
-    return select(func.count() - func.coalesce(func.sum(done), 0)).where(
+    return select(func.count() - func.coalesce(func.sum(item_done(aid)), 0)).where(
         Assignment.assessor_id == aid, Assignment.query_id == qid
     )
 

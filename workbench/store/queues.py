@@ -55,42 +55,28 @@ _REPEATS = (
 
 
 
-def _progress_statement():
-    """Per query of the assessor's assignments: (ext_id, title, done, pooled)."""
-    aid = bindparam("assessor_id")
-    graded = (
-        select(Judgment.id)
-        .where(
-            Judgment.assessor_id == aid,
-            Judgment.query_id == Assignment.query_id,
-            Judgment.document_id == Assignment.document_id,
-        )
-        .exists()
-    )
-    marked = (
-        select(CantJudge.id)
-        .where(
-            CantJudge.assessor_id == aid,
-            CantJudge.query_id == Assignment.query_id,
-            CantJudge.document_id == Assignment.document_id,
-        )
-        .exists()
-    )
-    regraded = (
-        select(JudgmentEvent.id)
-        .where(
-            JudgmentEvent.assessor_id == aid,
-            JudgmentEvent.query_id == Assignment.query_id,
-            JudgmentEvent.document_id == Assignment.document_id,
-            JudgmentEvent.kind == "repeat",
-        )
-        .exists()
-    )
-    done = case(
+def item_done(assessor_id):
+    """1 where an assignment of `assessor_id` is settled, else 0 (correlated on Assignment):
+    a repeat item once it has a repeat event, any other once it has a grade or a can't-judge
+    mark. The one rule of progress, shared by the progress counts and the adaptive pool."""
+    def of(model):
+        return (model.assessor_id == assessor_id, model.query_id == Assignment.query_id,
+                model.document_id == Assignment.document_id)
+
+    graded = select(Judgment.id).where(*of(Judgment)).exists()
+    marked = select(CantJudge.id).where(*of(CantJudge)).exists()
+    regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), JudgmentEvent.kind == "repeat").exists()
+    return case(
         (and_(Assignment.repeat.is_(True), regraded), 1),
         (and_(Assignment.repeat.is_(False), or_(graded, marked)), 1),
         else_=0,
     )
+
+
+def _progress_statement():
+    """Per query of the assessor's assignments: (ext_id, title, done, pooled)."""
+    aid = bindparam("assessor_id")
+    done = item_done(aid)
     counts = (
         select(
             Assignment.query_id.label("qid"),

@@ -330,12 +330,16 @@ class JudgeScreen(Screen):
         if self.saving:
             self._update_status("saving…")
 
+    def _take_grown_queue(self, queue) -> None:
+        """An adaptive pool appended the next document (after a grade or a mark): show the
+        reloaded queue; it only grows at its end, so indexes stay valid."""
+        if queue is not None and queue.query.query == self.query_ext:
+            self.items = list(queue.items)
+            self.query_one("#pool", PoolList).show_items(self.items)
+
     def on_grade_saved(self, message: GradeSaved) -> None:
         index = message.index
-        if message.queue is not None and message.queue.query.query == self.query_ext:
-            # an adaptive pool appended the next document: the queue only grows at its end
-            self.items = list(message.queue.items)
-            self.query_one("#pool", PoolList).show_items(self.items)
+        self._take_grown_queue(message.queue)
         # (a grade removes a can't-judge mark: judging.apply_grade)
         self.items[index] = replace(self.items[index], grade=message.record.new_grade, cant_judge=False)
         self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
@@ -448,10 +452,7 @@ class JudgeScreen(Screen):
 
     def on_mark_saved(self, message: MarkSaved) -> None:
         index, record = message.index, message.record
-        if message.queue is not None and message.queue.query.query == self.query_ext:
-            # an adaptive pool appended the next document: the queue only grows at its end
-            self.items = list(message.queue.items)
-            self.query_one("#pool", PoolList).show_items(self.items)
+        self._take_grown_queue(message.queue)
         self.items[index] = replace(self.items[index], grade=None, cant_judge=record.marked)
         self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
         self.saving = False
