@@ -277,7 +277,9 @@ def per_query_values(index: QrelsIndex, run: RunArrays, measures, *, rel_level: 
     for relstring), present the queries it has. Runs cut into pieces of whole queries
     can be evaluated piece by piece and merged. grades: each run row's qrels grade, as
     the index's lookup gives it (NONPOOL where absent, UNJUDGED for a negative grade),
-    when the caller has joined them by its own ids: no document is then looked up by name."""
+    when the caller has joined them by its own ids: no document is then looked up by name.
+    The run's score may be None with ties="input" (rows already in ranked order, as the
+    stored runs of a campaign), and its docno with grades and no duplicate check."""
     return _per_query_values(index, run, _measures(measures), rel_level=rel_level, ties=ties,
                              max_depth=max_depth, compat=compat, check_duplicates=check_duplicates,
                              judged_only=judged_only, num_docs=num_docs, grades=grades)
@@ -304,18 +306,20 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
         cache: dict = {}
         return {m: compute(m, index, rk, rel_level, compat, cache, num_docs) for m in ms}, rk.present
 
-    score = np.asarray(run.score, dtype=np.float64)
+    score = None if run.score is None else np.asarray(run.score, dtype=np.float64)
     qid = as_bytes(run.qid)
-    n = score.size
+    n = qid.size
     heads, hidx = index._query_groups(qid)  # runs of equal ids, their query index
     sizes = np.diff(np.append(heads, n))
     if grades is not None and np.size(grades) != n:
         raise ValueError("grades and the run differ in length")
     if n <= BLOCK_ROWS:
         return one(np.repeat(hidx, sizes), run.docno, score, run.rank, grades)
-    docno = as_bytes(run.docno)
+    docno = None if run.docno is None else as_bytes(run.docno)
     rank = None if run.rank is None else np.asarray(run.rank)
-    values, present = one(hidx[:0], docno[:0], score[:0], None if rank is None else rank[:0])
+    empty = slice(0, 0)
+    values, present = one(hidx[:0], _part(docno, empty), _part(score, empty), _part(rank, empty),
+                          _part(grades, empty))
     known = hidx[hidx >= 0]
     if known.size == np.unique(known).size:
         # each query's rows are contiguous (as in any run file): cut the file into
@@ -326,9 +330,9 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
             lo = int(heads[a])
             hi = int(heads[b]) if b < heads.size else n
             try:
-                vals, pres = one(np.repeat(hidx[a:b], sizes[a:b]), docno[lo:hi], score[lo:hi],
-                                 None if rank is None else rank[lo:hi],
-                                 None if grades is None else grades[lo:hi])
+                vals, pres = one(np.repeat(hidx[a:b], sizes[a:b]), _part(docno, slice(lo, hi)),
+                                 _part(score, slice(lo, hi)), _part(rank, slice(lo, hi)),
+                                 _part(grades, slice(lo, hi)))
             except DuplicatePairError as exc:
                 raise DuplicatePairError(exc.which, lo + exc.row, qid[lo + exc.row],
                                          docno[lo + exc.row]) from None
@@ -348,8 +352,8 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
         if rows.size == 0:
             continue
         try:
-            vals, pres = one(qidx[rows], docno[rows], score[rows], None if rank is None else rank[rows],
-                             None if grades is None else grades[rows])
+            vals, pres = one(qidx[rows], _part(docno, rows), _part(score, rows), _part(rank, rows),
+                             _part(grades, rows))
         except DuplicatePairError as exc:
             raise DuplicatePairError(exc.which, int(rows[exc.row]), qid[rows[exc.row]],
                                      docno[rows[exc.row]]) from None
@@ -357,6 +361,11 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
             values[m][pres] = vals[m][pres]
         present = present | pres
     return values, present
+
+
+def _part(values, rows):
+    """values[rows], or None for a column the run does not have."""
+    return None if values is None else values[rows]
 
 
 def _with_unjudged_as(index: QrelsIndex, run: RunArrays, grade: int) -> QrelsIndex:

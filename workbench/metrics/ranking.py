@@ -216,9 +216,14 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     qrels_rows, joined: see rank_for_subsets."""
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(TIES)}")
-    docno = as_bytes(docno)
-    score = np.asarray(score, dtype=np.float64)
-    if not (qidx.size == docno.size == score.size):
+    # rows already ranked need no scores; grades joined by the caller need no document ids
+    if score is None and ties != "input":
+        raise ValueError("a run without scores needs ties='input'")
+    if docno is None and (joined is None or check_duplicates):
+        raise ValueError("a run without document ids needs joined grades and no duplicate check")
+    docno = None if docno is None else as_bytes(docno)
+    score = None if score is None else np.asarray(score, dtype=np.float64)
+    if any(a is not None and a.size != qidx.size for a in (docno, score)):
         raise ValueError("run arrays differ in length")
     if joined is not None and np.size(joined) != qidx.size:
         raise ValueError("qrels_rows and the run differ in length")
@@ -226,7 +231,9 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     keep = qidx >= 0
     if not keep.all():
         rows = np.flatnonzero(keep)
-        qidx, docno, score = qidx[rows], docno[rows], score[rows]
+        qidx = qidx[rows]
+        docno = None if docno is None else docno[rows]
+        score = None if score is None else score[rows]
         if joined is not None:
             joined = np.asarray(joined)[rows]
         if rank is not None:
