@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from sqlalchemy import select
 
 from workbench.campaign.importing import import_qrels, import_run
@@ -125,3 +126,42 @@ def test_a_session_cache_reuses_runs_until_a_run_changes(db, tmp_path):
     assert tracker.load().value("A", "q1", "P_1") == 1.0  # never the stale run
     import_run(db, _write(tmp_path, "b.txt", RUN_A.replace(" A\n", " B\n")))
     assert tracker.load().systems == ("A", "B")
+
+
+def test_runs_read_without_scores_have_the_same_rows_and_no_scores(db, tmp_path):
+    from workbench.campaign.scoring import load_runs
+    from workbench.store.models import System
+
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    import_run(db, _write(tmp_path, "b.txt", RUN_A2.replace(" A\n", " B\n")))
+    with db.write() as s, s.begin():  # a system whose arrays are missing has no rows
+        s.add(System(tag="C"))
+    with db.read() as s:
+        full = load_stored_runs(s.connection())
+        order_only = load_stored_runs(s.connection(), scores=False)
+        runs = load_runs(s, scores=False)
+    assert full.tags == order_only.tags == ("A", "B", "C")
+    assert full.offsets.tolist() == order_only.offsets.tolist() == [0, 5, 8, 8]
+    assert np.array_equal(full.query_id, order_only.query_id)
+    assert np.array_equal(full.document_id, order_only.document_id)
+    assert full.score.tolist() == [1.00000001, 1.00000002, 0.5, 2.0, 2.0, 9.0, 1.0, 3.0]
+    assert order_only.score is None
+    # one system's query ids without the array of every row, whole or some of its queries
+    for i in range(3):
+        whole = runs.rows(i, None)
+        assert np.array_equal(runs.qid_bytes_of(i, whole), runs.qid_bytes[whole])
+        some = runs.rows(i, runs.columns_of(["q2"]))
+        assert np.array_equal(runs.qid_bytes_of(i, some), runs.qid_bytes[some])
+    assert runs.qid_bytes.tolist() == [b"q1"] * 3 + [b"q2"] * 2 + [b"q1"] * 2 + [b"q2"]
+
+
+def test_a_stored_run_shorter_than_its_row_count_is_refused(db, tmp_path):
+    from sqlalchemy import update
+
+    from workbench.errors import DatabaseError
+
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    with db.write() as s, s.begin():
+        s.execute(update(RunArrays).values(document_ids=np.arange(1, 4, dtype="<i4").tobytes()))
+    with db.read() as s, pytest.raises(DatabaseError, match="system .*: 3 values where its n_rows says 5"):
+        load_stored_runs(s.connection(), scores=False)

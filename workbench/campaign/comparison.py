@@ -303,7 +303,7 @@ def compare_systems(
     for name in (measure, *other_measures):
         measure_label(name)  # one measure each, or a usage error before any work
     with db.read() as s:
-        runs = load_runs(s)  # once, shared by every source
+        runs = load_runs(s, scores=False)  # once, shared by every source (scores read only the order)
     tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], consensus=consensus, runs=runs)]
     if by_assessor or assessors:
         with db.read() as s:

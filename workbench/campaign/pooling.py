@@ -134,7 +134,7 @@ def build_pool(
     if depth < 1:
         raise UsageError(f"pool depth must be at least 1, got {depth}")
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as session:
-        runs = load_stored_runs(session.connection())  # in trec_eval's order already
+        runs = load_stored_runs(session.connection(), scores=False)  # in trec_eval's order already
         system_index = np.repeat(np.arange(len(runs.tags)), np.diff(runs.offsets))
         q, d, best = top_k_pairs(system_index, runs.query_id, runs.document_id, depth)
 

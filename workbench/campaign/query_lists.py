@@ -42,7 +42,7 @@ def lists_by_query(session, cache_key: str | None = None) -> dict[int, Lists]:
 
 
 def _build(conn) -> dict[int, Lists]:
-    runs = load_stored_runs(conn)
+    runs = load_stored_runs(conn, scores=False)  # the stored order is the ranking
     n_runs = len(runs.tags)
     system = np.repeat(np.arange(n_runs), np.diff(runs.offsets))
     order = np.lexsort((system, runs.query_id))  # stable: trec_eval's order kept within a list

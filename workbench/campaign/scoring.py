@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -154,7 +155,8 @@ class ScoreTracker:
                 self.measures = self._evaluator.names
             with self.db.read() as s:
                 given = self._given_runs
-                self._runs = given(s) if isinstance(given, RunsCache) else (given or load_runs(s))
+                self._runs = (given(s) if isinstance(given, RunsCache)
+                              else (given or load_runs(s, scores=False)))
                 qrels = qrels_ids(s, assessor=self.assessor, consensus=self.consensus)
             runs = self._runs
             self.systems = runs.stored.tags
@@ -252,9 +254,13 @@ class ScoreTracker:
             rows = runs.rows(i, cols)
             if isinstance(rows, np.ndarray) and rows.size == 0:
                 return None
-            run = RunArrays(runs.qid_bytes[rows], runs.docno_bytes[rows], runs.stored.score[rows])
-            grades = None if table is None else table.lookup(
-                runs.stored.query_id[rows], runs.stored.document_id[rows])
+            if table is None:  # documents found by key
+                grades, docno = None, runs.docno_bytes[rows]
+            else:
+                grades = table.lookup(runs.stored.query_id[rows], runs.stored.document_id[rows])
+                docno = None
+            # no scores: the stored order is the ranking
+            run = RunArrays(runs.qid_bytes_of(i, rows), docno, None)
             # rows are stored in trec_eval's order already: keep it ("input")
             return per_query_values(
                 index, run, parsed, rel_level=self.level, ties="input", check_duplicates=False,
@@ -310,8 +316,13 @@ class GradeTable:
     MAX_CELLS = 64 << 20
 
     def __init__(self, row_of_query: np.ndarray, grades: np.ndarray) -> None:
-        self._row_of_query = row_of_query  # query id -> table row, -1: no qrels
-        self._grades = grades  # (queries with qrels) x (largest judged document id + 1)
+        # query id -> table row; ids past the end (clipped to the last entry) and ids
+        # without qrels go to the last row, and documents past the last judged one to
+        # the last column: both NONPOOL, so a lookup is two clipped gathers
+        self._row_of_query = row_of_query
+        self._grades = grades  # (queries with qrels + 1) x (largest judged document id + 2)
+        self._flat = grades.ravel()
+        self._width = grades.shape[1]
 
     @classmethod
     def build(cls, qi: np.ndarray, di: np.ndarray, g: np.ndarray) -> "GradeTable | None":
@@ -320,34 +331,26 @@ class GradeTable:
         if qi.size == 0 or int(g.max()) > 127:
             return None
         queries = np.unique(qi)
-        width = int(di.max()) + 1
-        if queries.size * width > cls.MAX_CELLS or int(queries.max()) > cls.MAX_CELLS:
+        width = int(di.max()) + 2
+        if (queries.size + 1) * width > cls.MAX_CELLS or int(queries.max()) > cls.MAX_CELLS:
             return None
-        row_of_query = np.full(int(queries.max()) + 1, -1, dtype=np.int64)
+        row_of_query = np.full(int(queries.max()) + 2, queries.size, dtype=np.int64)
         row_of_query[queries] = np.arange(queries.size)
-        grades = np.full((queries.size, width), NONPOOL, dtype=np.int8)
+        grades = np.full((queries.size + 1, width), NONPOOL, dtype=np.int8)
         grades[row_of_query[qi], di] = np.where(g < 0, UNJUDGED, g)  # as QrelsIndex grades
         return cls(row_of_query, grades)
 
     def lookup(self, query_id: np.ndarray, document_id: np.ndarray) -> np.ndarray:
-        """Each (query id, document id) pair's grade; NONPOOL where the qrels lack it."""
-        from workbench.metrics.qrels_index import NONPOOL
-
-        q = np.asarray(query_id, dtype=np.int64)
-        d = np.asarray(document_id, dtype=np.int64)
-        row = np.full(q.size, -1, dtype=np.int64)
-        known_q = q < self._row_of_query.size
-        row[known_q] = self._row_of_query[q[known_q]]
-        hit = (row >= 0) & (d < self._grades.shape[1])
-        out = np.full(q.size, NONPOOL, dtype=np.int64)
-        out[hit] = self._grades[row[hit], d[hit]]
-        return out
-
+        """Each (query id, document id) pair's grade; NONPOOL where the qrels lack it.
+        Ids are database ids (positive)."""
+        row = self._row_of_query.take(query_id, mode="clip")
+        col = np.asarray(document_id).clip(0, self._width - 1)
+        return self._flat.take(row * self._width + col).astype(np.int64)
 
 class LoadedRuns:
     """The stored runs of a campaign, read once (store.run_arrays) and shared by trackers:
     query and document ids as the `S` arrays the metrics read, and where each (system,
-    query) group of rows starts."""
+    query) group of rows starts. Scores only if loaded with them (load_runs)."""
 
     def __init__(self, stored, queries) -> None:
         self.stored = stored
@@ -364,12 +367,29 @@ class LoadedRuns:
         self._group_end = np.append(heads[1:], n)
         self._group_query = q[heads].astype(np.int64)
         self._system_groups = np.searchsorted(heads, stored.offsets)  # groups of system i
-        self.qid_bytes = np.repeat(queries.of(self._group_query), self._group_end - heads)
-        # Documents by database id (id_keys): the rows are in trec_eval's order already, so
-        # docnos are needed only to match qrels rows, and ids do that without reading the
-        # document table.
-        self.docno_bytes = id_keys(stored.document_id)
+        self._group_name = queries.of(self._group_query)
         self._col_of_name = {name: j for j, name in enumerate(queries.names.tolist())}
+
+    @cached_property
+    def qid_bytes(self) -> np.ndarray:
+        """Every row's external query id (`S`), built on first use."""
+        return np.repeat(self._group_name, self._group_end - self._group_start)
+
+    def qid_bytes_of(self, system: int, rows) -> np.ndarray:
+        """qid_bytes[rows] for rows of `system` (LoadedRuns.rows), without building the
+        array of every row: scoring takes one system at a time, in small arrays that the
+        allocator reuses."""
+        if isinstance(rows, slice):
+            a, b = int(self._system_groups[system]), int(self._system_groups[system + 1])
+            return np.repeat(self._group_name[a:b], self._group_end[a:b] - self._group_start[a:b])
+        return self.queries.of(self.stored.query_id[rows])
+
+    @cached_property
+    def docno_bytes(self) -> np.ndarray:
+        """Documents by database id (id_keys): the rows are in trec_eval's order already, so
+        docnos are needed only to match qrels rows, and ids do that without reading the
+        document table. Built on first use: scoring joins grades by ids (GradeTable)."""
+        return id_keys(self.stored.document_id)
 
     def columns_of(self, queries: list[str]) -> np.ndarray:
         """Columns (positions in `queries.ids`) of external query ids; unknown ones skipped."""
@@ -408,14 +428,15 @@ class RunsCache:
         token = runs_token(session.connection())
         with self._lock:
             if self._runs is None or token != self._token:
-                self._runs, self._token = load_runs(session), token
+                self._runs, self._token = load_runs(session, scores=False), token
             return self._runs
 
 
-def load_runs(session) -> LoadedRuns:
-    """Every stored run as arrays (see LoadedRuns), in one read transaction."""
+def load_runs(session, *, scores: bool = True) -> LoadedRuns:
+    """Every stored run as arrays (see LoadedRuns), in one read transaction; scores=False:
+    without their scores, enough for scoring (the stored order is the ranking)."""
     conn = session.connection()
-    return LoadedRuns(load_stored_runs(conn), query_names(conn))
+    return LoadedRuns(load_stored_runs(conn, scores=scores), query_names(conn))
 
 
 def id_keys(ids: np.ndarray) -> np.ndarray:
