@@ -125,8 +125,22 @@ def resolve_db(ctx: click.Context, db: str | None) -> str | None:
     return (root.obj or {}).get("db")
 
 
+def _fewer_collections() -> None:
+    """A command's start-up (SQLAlchemy, click, numpy, our modules) creates some 10^5
+    objects that live until exit; with the default thresholds the cyclic collector walks
+    them again and again while they are imported, and once more at exit. Collect 30 times
+    less often (cycles are still freed) and leave the start-up objects out of the final
+    collection: about 0.1 s of every command (bench/campaign_bench.py)."""
+    import atexit
+    import gc
+
+    gc.set_threshold(20_000, 20, 20)
+    atexit.register(gc.freeze)  # atexit runs before the interpreter's final collection
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: maps WorkbenchError to its exit code with a one-line message."""
+    _fewer_collections()
     try:
         # With standalone_mode=False click returns ctx.exit()'s code instead of exiting.
         rv = cli.main(args=argv, prog_name="workbench", standalone_mode=False)
