@@ -7,7 +7,7 @@ Builds (seeded) Q queries and R runs of depth D; assessor alice judges about J d
 query (the union of the runs' tops, as a depth pool would), and bob re-judges a share of
 alice's documents (`--overlap`) with about 70 % agreement. Every step then runs in its own
 process, as a user runs it, on a fresh SQLite database, and is timed beside the same
-evaluation from text files:
+evaluation from text files (score, compare and eval: the median of `--repeat` runs):
 
 - `import run` of every run file in one command, `import qrels` for alice and bob;
 - `score -m map -m ndcg_cut.10 -m P.10 -m bpref` (majority consensus of the stored grades);
@@ -159,6 +159,8 @@ def main() -> None:
     ap.add_argument("--overlap", type=float, default=0.2, help="share of alice's items bob re-judges")
     ap.add_argument("--trec-eval", help="path of a trec_eval binary, timed once per run file")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="runs of each score, compare and eval step (the median is reported)")
     ap.add_argument("--scoreboard-child", metavar="DB", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.scoreboard_child:
@@ -176,10 +178,21 @@ def main() -> None:
     db = str(work / "campaign.sqlite")
     env = {**os.environ, "XDG_CONFIG_HOME": str(work / "config")}
     env.pop("WORKBENCH_DB", None)
+    # as on a user's machine, modules are compiled once (some sandboxes turn this off, and
+    # then every process recompiles what it imports)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     rows: list[tuple[str, float, str]] = []
 
-    def step(name: str, argv: list[str], note: str = "", ready: str | None = None) -> str:
-        wall, out = timed(argv, env, ready)
+    def step(name: str, argv: list[str], note: str = "", ready: str | None = None,
+             repeat: int = 1) -> str:
+        """The median wall time of `repeat` runs (the machine's noise is tens of ms)."""
+        walls, out = [], ""
+        for _ in range(max(repeat, 1)):
+            wall, out = timed(argv, env, ready)
+            walls.append(wall)
+        wall = float(np.median(walls))
+        if repeat > 1:
+            note = f"median of {repeat} ({min(walls):.2f}-{max(walls):.2f}) {note}".strip()
         rows.append((name, wall, note))
         print(f"  {name:<48} {wall:8.2f} s  {note}", flush=True)
         return out
@@ -196,17 +209,21 @@ def main() -> None:
     consensus = work / "consensus.qrels"
     timed([*WORKBENCH, "export", "qrels", "--consensus", "majority", "-o", str(consensus), "--db", db], env)
 
-    score_out = step("score (4 measures, consensus)", [*WORKBENCH, "score", *MEASURES, "--format", "trec", "--db", db])
-    step("compare -m map --by-assessor", [*WORKBENCH, "compare", "-m", "map", "--by-assessor", "--db", db])
+    n = args.repeat
+    score_out = step("score (4 measures, consensus)",
+                     [*WORKBENCH, "score", *MEASURES, "--format", "trec", "--db", db], repeat=n)
+    step("compare -m map --by-assessor", [*WORKBENCH, "compare", "-m", "map", "--by-assessor", "--db", db],
+         repeat=n)
     me = [sys.executable, str(Path(__file__).resolve()), "--scoreboard-child", db]
     out = step("TUI scoreboard first load (F2 -> scores)", me, "in-app, after start-up", ready="READY")
     update = next(float(line.split()[1]) for line in out.splitlines() if line.startswith("UPDATE"))
     rows.append(("after a grade: its query rescored, every system", update, "in-app"))
     print(f"  {rows[-1][0]:<48} {update:8.4f} s  in-app", flush=True)
     eval_out = step("eval consensus.qrels run x R (-j 1)",
-                    [*WORKBENCH, "eval", str(consensus), *map(str, runs), *MEASURES, "-j", "1"], "file path")
+                    [*WORKBENCH, "eval", str(consensus), *map(str, runs), *MEASURES, "-j", "1"], "file path",
+                    repeat=n)
     step("eval consensus.qrels run x R (default -j)",
-         [*WORKBENCH, "eval", str(consensus), *map(str, runs), *MEASURES], "file path")
+         [*WORKBENCH, "eval", str(consensus), *map(str, runs), *MEASURES], "file path", repeat=n)
     if args.trec_eval:
         t = time.perf_counter()
         for run in runs:
