@@ -165,3 +165,21 @@ def test_a_stored_run_shorter_than_its_row_count_is_refused(db, tmp_path):
         s.execute(update(RunArrays).values(document_ids=np.arange(1, 4, dtype="<i4").tobytes()))
     with db.read() as s, pytest.raises(DatabaseError, match="system .*: 3 values where its n_rows says 5"):
         load_stored_runs(s.connection(), scores=False)
+
+
+def test_a_read_session_is_one_snapshot_while_runs_are_imported(db, tmp_path):
+    """What a reader reads in one session belongs to one moment (REPEATABLE READ on
+    PostgreSQL, whose default lets each statement see newer rows): a run imported while
+    the runs are being read is not half seen."""
+    from sqlalchemy import func
+
+    from workbench.store.models import System
+
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(System)) == 1
+        import_run(db, _write(tmp_path, "b.txt", RUN_A2.replace(" A\n", " B\n")))  # commits
+        runs = load_stored_runs(s.connection(), scores=False)
+        assert runs.tags == ("A",) and runs.offsets.tolist() == [0, 5]
+    with db.read() as s:
+        assert load_stored_runs(s.connection()).tags == ("A", "B")

@@ -53,5 +53,12 @@ def write_sessions(engine: Engine) -> sessionmaker[Session]:
 
 
 def read_sessions(engine: Engine) -> sessionmaker[Session]:
-    """Sessions for reading only (a deferred BEGIN on SQLite: never waits for writers)."""
-    return sessionmaker(engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
+    """Sessions for reading only, each one consistent snapshot: a deferred BEGIN on SQLite
+    (never waits for writers; WAL readers see one state), REPEATABLE READ on PostgreSQL
+    (whose default, READ COMMITTED, lets each statement see a newer state: the runs' row
+    counts from one moment and their arrays from another). A read-only transaction at
+    REPEATABLE READ never fails to serialize."""
+    if engine.dialect.name == "sqlite":
+        return sessionmaker(engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
+    return sessionmaker(engine.execution_options(isolation_level="REPEATABLE READ"),
+                        expire_on_commit=False)

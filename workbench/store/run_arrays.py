@@ -126,9 +126,7 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
     score = np.empty(total, dtype=np.float64) if scores else None
     columns = [RunArrays.system_id, RunArrays.query_ids, RunArrays.document_ids]
     rows = conn.execute(select(*columns, *([RunArrays.scores] if scores else [])).where(current))
-    for row in rows:
-        if row[0] not in start:  # a system removed in between cannot happen in one transaction
-            continue
+    for row in rows:  # read sessions are one snapshot: the same runs as `sizes`
         at, n = start[row[0]], sizes[row[0]]
         targets = [(query_id, "<i4"), (document_id, "<i4")] + ([(score, "<f8")] if scores else [])
         for (target, dtype), blob in zip(targets, row[1:]):
