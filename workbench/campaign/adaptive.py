@@ -158,9 +158,9 @@ def _draw(*parts: object) -> float:
     return float(np.random.default_rng(stable_seed(*parts)).random())
 
 
-def _item(aid: int, qid: int, did: int, pos: int, repeat: bool) -> dict:
-    return {"assessor_id": aid, "query_id": qid, "document_id": did, "position": pos,
-            "repeat": repeat}
+def _item(aid: int, qid: int, did: int, pos: int, repeat: bool) -> tuple:
+    """A queue item as store.pools.add_assignments takes it (ASSIGNMENT_COLUMNS)."""
+    return (aid, qid, did, pos, repeat)
 
 
 __all__ = ["QueueServer", "query_seed", "serve_next"]

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from workbench.campaign.adaptive import QueueServer
 from workbench.campaign.database import Database
 from workbench.campaign.judging import get_or_create_assessor
@@ -75,15 +77,16 @@ def _capped_depth_pool(db: Database, plan: PoolPlan, on_wait) -> int:
         qname = query_names(s)
         caps = budget_caps(plan.budget, [qname[q] for q in lists])
         had_pool = False
-        new = []
+        new: list[tuple[int, int, int]] = []  # (query id, document id, best rank)
         for qid, runs in lists.items():
             pooled = pooled_documents(s, qid)
             had_pool = had_pool or bool(pooled)
             runs = cut(runs, plan.depth)
             room = caps[qname[qid]] - len(pooled)
             for doc in depth_order(runs, room, dict.fromkeys(pooled, False)):
-                new.append({"query_id": qid, "document_id": doc, "best_rank": best_rank(runs, doc)})
-        add_pool_entries(s, new, [])
+                new.append((qid, doc, best_rank(runs, doc)))
+        columns = np.array(new, dtype=np.int64).reshape(-1, 3)
+        add_pool_entries(s, columns[:, 0], columns[:, 1], columns[:, 2])
         record_pool_depth(s, plan.depth, had_pool=had_pool)
     return len(new)
 

@@ -33,10 +33,12 @@ from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.names import check_name
 from workbench.store.pools import (
+    PoolArrays,
     add_assignments,
     add_pool_entries,
     assignments_of,
-    pool_best_ranks,
+    lower_best_ranks,
+    pool_arrays,
     pool_documents,
     pool_sizes,
     query_names,
@@ -138,25 +140,37 @@ def build_pool(
         system_index = np.repeat(np.arange(len(runs.tags)), np.diff(runs.offsets))
         q, d, best = top_k_pairs(system_index, runs.query_id, runs.document_id, depth)
 
-        existing = pool_best_ranks(session)
-        new_rows, better = [], []
-        for qid, did, rank in zip(q.tolist(), d.tolist(), best.tolist()):
-            old = existing.get((qid, did))
-            if old is None:
-                new_rows.append({"query_id": qid, "document_id": did, "best_rank": rank})
-            elif rank < old:
-                better.append({"query_id": qid, "document_id": did, "best_rank": rank})
-        add_pool_entries(session, new_rows, better)
-        record_pool_depth(session, depth, had_pool=bool(existing))
+        existing = pool_arrays(session)
+        found, old_rank = _match_pairs(q, d, existing)
+        new = ~found
+        better = found & (best < old_rank)
+        add_pool_entries(session, q[new], d[new], best[new])
+        lower_best_ranks(session, q[better], d[better], best[better])
+        record_pool_depth(session, depth, had_pool=bool(existing.query_id.size))
         per_query = pool_sizes(session)
     return PoolSummary(
         depth=depth,
         n_queries=len(per_query),
         n_entries=sum(per_query.values()),
-        n_added=len(new_rows),
-        n_improved=len(better),
+        n_added=int(new.sum()),
+        n_improved=int(better.sum()),
         per_query=per_query,
     )
+
+
+def _match_pairs(q: np.ndarray, d: np.ndarray, pool: PoolArrays) -> tuple[np.ndarray, np.ndarray]:
+    """For each (q, d) pair: is it in the pool, and its best rank there (0 where not)."""
+    found = np.zeros(q.size, dtype=bool)
+    rank = np.zeros(q.size, dtype=np.int64)
+    if q.size == 0 or pool.query_id.size == 0:
+        return found, rank
+    width = int(max(d.max(), pool.document_id.max())) + 1
+    keys = pool.query_id * width + pool.document_id  # sorted: the pool comes by (query, doc)
+    wanted = q * width + d
+    pos = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    found = keys[pos] == wanted
+    rank[found] = pool.best_rank[pos[found]]
+    return found, rank
 
 
 # --- assignment ---------------------------------------------------------------------------
@@ -316,14 +330,8 @@ def assign(
                     queue, chosen.get(qid, set()), seed=seed, assessor=name, query=qname[qid]
                 )
                 start = next_pos.get((aid, qid), 0)
-                rows.extend(
-                    {
-                        "assessor_id": aid,
-                        "query_id": qid,
-                        "document_id": did_of[doc],
-                        "position": start + i,
-                        "repeat": is_repeat,
-                    }
+                rows.extend(  # store.pools.ASSIGNMENT_COLUMNS
+                    (aid, qid, did_of[doc], start + i, is_repeat)
                     for i, (doc, is_repeat) in enumerate(items)
                 )
                 added[name] += len(items)

@@ -3,29 +3,56 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, insert, select, update
+from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
+
+from workbench.store.bulk import bulk_insert, plain_rows
 
 from workbench.store.models import Assessor, Assignment, Campaign, Document, PoolEntry, Query
 
 
-def pool_best_ranks(session: Session) -> dict[tuple[int, int], int]:
-    """(query id, document id) -> best rank, for every pool entry."""
-    return {
-        (qid, did): rank
-        for qid, did, rank in session.execute(
-            select(PoolEntry.query_id, PoolEntry.document_id, PoolEntry.best_rank)
-        )
-    }
+@dataclass(frozen=True)
+class PoolArrays:
+    """Pool entries as int64 arrays, sorted by (query id, document id)."""
+
+    query_id: np.ndarray
+    document_id: np.ndarray
+    best_rank: np.ndarray
 
 
-def add_pool_entries(session: Session, new: list[dict], better: list[dict]) -> None:
-    """Insert `new` entries and lower the best_rank of `better` ones (dicts of
-    query_id, document_id, best_rank)."""
-    if new:
-        session.execute(insert(PoolEntry), new)
-    if better:
-        session.execute(update(PoolEntry), better)
+def pool_arrays(session: Session) -> PoolArrays:
+    """Every pool entry, sorted by (query id, document id)."""
+    rows = plain_rows(session.connection(), select(
+        PoolEntry.query_id, PoolEntry.document_id, PoolEntry.best_rank
+    ).order_by(PoolEntry.query_id, PoolEntry.document_id))
+    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=3 * len(rows))
+    table = flat.reshape(-1, 3)
+    return PoolArrays(*(table[:, c].copy() for c in range(3)))
+
+
+INSERT_CHUNK = 100_000  # rows turned into tuples at a time: a million-entry pool stays small
+
+
+def add_pool_entries(session: Session, query_id, document_id, best_rank) -> None:
+    """Insert pool entries given as parallel integer arrays (the driver's bulk path)."""
+    columns = ("query_id", "document_id", "best_rank")
+    arrays = [np.asarray(a, dtype=np.int64) for a in (query_id, document_id, best_rank)]
+    conn = session.connection()
+    for at in range(0, arrays[0].size, INSERT_CHUNK):
+        part = [a[at:at + INSERT_CHUNK].tolist() for a in arrays]
+        bulk_insert(conn, PoolEntry.__table__, columns, list(zip(*part)))
+
+
+def lower_best_ranks(session: Session, query_id, document_id, best_rank) -> None:
+    """Set the best_rank of existing pool entries (parallel integer arrays)."""
+    rows = [{"query_id": q, "document_id": d, "best_rank": r} for q, d, r in zip(
+        np.asarray(query_id).tolist(), np.asarray(document_id).tolist(), np.asarray(best_rank).tolist())]
+    if rows:
+        session.execute(update(PoolEntry), rows)
 
 
 def record_pool_depth(session: Session, depth: int, *, had_pool: bool) -> None:
@@ -71,10 +98,14 @@ def assignments_of(session: Session, assessor_ids: list[int]) -> list[tuple[int,
     )]
 
 
-def add_assignments(session: Session, rows: list[dict]) -> None:
-    """Queue items: dicts of assessor_id, query_id, document_id, position, repeat."""
-    if rows:
-        session.execute(insert(Assignment), rows)
+ASSIGNMENT_COLUMNS = ("assessor_id", "query_id", "document_id", "position", "repeat")
+
+
+def add_assignments(session: Session, rows: list[tuple]) -> None:
+    """Queue items: tuples of ASSIGNMENT_COLUMNS (the driver's bulk path)."""
+    conn = session.connection()
+    for at in range(0, len(rows), INSERT_CHUNK):
+        bulk_insert(conn, Assignment.__table__, ASSIGNMENT_COLUMNS, rows[at:at + INSERT_CHUNK])
 
 
 def queue_sizes(session: Session, assessor_ids: list[int]) -> dict[tuple[int, bool], int]:
@@ -98,6 +129,6 @@ def queue_sizes_by_name(session: Session) -> list[tuple[str, bool, int]]:
     ).all()]
 
 
-__all__ = ["add_assignments", "add_pool_entries", "assignments_of", "pool_best_ranks",
-           "pool_documents", "pool_sizes", "query_names", "queue_sizes", "queue_sizes_by_name",
+__all__ = ["ASSIGNMENT_COLUMNS", "PoolArrays", "add_assignments", "add_pool_entries", "assignments_of",
+           "lower_best_ranks", "pool_arrays", "pool_documents", "pool_sizes", "query_names", "queue_sizes", "queue_sizes_by_name",
            "record_pool_depth"]
