@@ -84,6 +84,20 @@ def test_zscores(files, capsys):
         "ZP_1                   \tall\t-0.5000\n")
 
 
+def test_zscores_in_json_name_their_file(files, capsys):
+    q, r, tmp = files
+    z = tmp / "zscores"
+    z.write_text("q1 P_1 0.5 0.25\nq2 P_1 0.5 0.5\n")
+    assert main(["eval", q, r, "-q", "-m", "P.1", "-Z", str(z), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["settings"]["zscores"] == str(z)
+    assert out["runs"][0]["per_query"] == {"q1": {"P_1": -2.0}, "q2": {"P_1": 1.0}}
+    assert out["runs"][0]["summary"] == {"P_1": -0.5}
+    assert main(["eval", q, r, "-m", "P.1", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["settings"]["zscores"] is None and out["runs"][0]["summary"] == {"P_1": 0.5}
+
+
 def test_bad_zscores_file_names_its_line_before_any_output(files, capsys):
     q, r, tmp = files
     z = tmp / "zscores"

@@ -126,7 +126,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
         output.write_trec(sys.stdout, evs, per_query, uppers)
     elif fmt == "csv":
         output.write_csv(sys.stdout, evs, names, per_query, uppers)
-    elif fmt == "json":
-        output.write_json(sys.stdout, evs, names, per_query, uppers, settings.as_dict())
+    elif fmt == "json":  # the values are z-scores with -Z: the settings say against what
+        output.write_json(sys.stdout, evs, names, per_query, uppers,
+                          {**settings.as_dict(), "zscores": zscores_file})
     else:
         output.write_table(evs, names, per_query, uppers, settings.as_dict())
