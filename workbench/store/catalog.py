@@ -9,6 +9,7 @@ import numpy as np
 from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
+from workbench.store.external_ids import assessors_by_id
 from workbench.store.models import (
     Assessor,
     Assignment,
@@ -102,12 +103,6 @@ def assessor_counts(session: Session) -> Counts:
     return Counts([r[1] for r in rows], ["" for _ in rows], cols)
 
 
-def _assessor_index(session: Session) -> tuple[list[str], dict[int, int]]:
-    """Assessor names in id order, and each id's position among them."""
-    rows = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
-    return [name for _, name in rows], {aid: i for i, (aid, _) in enumerate(rows)}
-
-
 def document_names(session: Session):
     """Every document's id and external id (store.run_arrays.IdNames)."""
     from workbench.store.run_arrays import id_names
@@ -127,7 +122,7 @@ class RepeatPairs:
 
 
 def repeat_pairs(session: Session) -> RepeatPairs:
-    names, index = _assessor_index(session)
+    assessors = assessors_by_id(session)
     rows = session.execute(
         select(JudgmentEvent.assessor_id, JudgmentEvent.old_grade, JudgmentEvent.new_grade)
         .where(JudgmentEvent.kind == "repeat", JudgmentEvent.old_grade.is_not(None),
@@ -135,8 +130,8 @@ def repeat_pairs(session: Session) -> RepeatPairs:
         .order_by(JudgmentEvent.id)
     ).all()
     return RepeatPairs(
-        names,
-        np.array([index[r[0]] for r in rows], dtype=np.int64),
+        assessors.names.tolist(),
+        np.searchsorted(assessors.ids, np.array([r[0] for r in rows], dtype=np.int64)),
         np.array([r[1] for r in rows], dtype=np.int64),
         np.array([r[2] for r in rows], dtype=np.int64),
     )

@@ -84,6 +84,13 @@ def assessor_names(session: Session) -> AssessorNames:
     )
 
 
+def assessors_by_id(session: Session) -> AssessorNames:
+    """Every assessor's id and name, by id (the order histories index assessors in)."""
+    return AssessorNames.of_rows(
+        session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
+    )
+
+
 def query_ext_ids(session: Session, ids: np.ndarray) -> np.ndarray:
     """The external id (str, object array) of each query id in `ids`, which are ids of
     judged or adjudicated items."""
@@ -114,5 +121,6 @@ def _ext_ids(session: Session, table, column: str, ids: np.ndarray) -> np.ndarra
     return ext[np.searchsorted(known, ids)]
 
 
-__all__ = ["AssessorNames", "add_assessor", "assessor_id", "assessor_names", "document_ext_ids",
+__all__ = ["AssessorNames", "add_assessor", "assessor_id", "assessor_names", "assessors_by_id",
+           "document_ext_ids",
            "document_id", "query_ext_ids", "query_id", "query_ids"]

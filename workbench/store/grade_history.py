@@ -10,7 +10,8 @@ import numpy as np
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from workbench.store.models import Assessor, JudgmentEvent
+from workbench.store.external_ids import assessors_by_id
+from workbench.store.models import JudgmentEvent
 
 GRADE_KINDS = ("set", "change", "repeat")  # the events that give a grade (undo restores one)
 
@@ -33,8 +34,7 @@ class GradeHistory:
 
 
 def grade_history(session: Session) -> GradeHistory:
-    names = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
-    ids = np.array([aid for aid, _ in names], dtype=np.int64)
+    assessors = assessors_by_id(session)
     # the driver's plain tuples: numpy reads them several times faster than Row objects
     result = session.connection().execute(
         select(JudgmentEvent.id, JudgmentEvent.assessor_id, JudgmentEvent.query_id,
@@ -51,6 +51,6 @@ def grade_history(session: Session) -> GradeHistory:
         select(JudgmentEvent.reverts_event_id).where(JudgmentEvent.reverts_event_id.is_not(None))
     ).all(), dtype=np.int64)
     return GradeHistory(
-        [name for _, name in names], ids, np.searchsorted(ids, assessor_id),
+        assessors.names.tolist(), assessors.ids, np.searchsorted(assessors.ids, assessor_id),
         query_id, document_id, grade, table[:, 5].copy(), np.isin(event_id, undone),
     )
