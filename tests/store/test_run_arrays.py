@@ -163,7 +163,7 @@ def test_a_stored_run_shorter_than_its_row_count_is_refused(db, tmp_path):
     import_run(db, _write(tmp_path, "a.txt", RUN_A))
     with db.write() as s, s.begin():
         s.execute(update(RunArrays).values(document_ids=np.arange(1, 4, dtype="<i4").tobytes()))
-    with db.read() as s, pytest.raises(DatabaseError, match="system .*: 3 values where its n_rows says 5"):
+    with db.read() as s, pytest.raises(DatabaseError, match="stored run 'A' is damaged: 3 values where it should have 5"):
         load_stored_runs(s.connection(), scores=False)
 
 

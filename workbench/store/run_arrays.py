@@ -120,6 +120,7 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
     counts = np.array([sizes.get(sid, 0) for sid, _ in systems], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(counts)))
     start = dict(zip((sid for sid, _ in systems), offsets[:-1].tolist()))
+    tags = dict(systems)
     total = int(offsets[-1])
     query_id = np.empty(total, dtype=np.int32)  # as stored: a 64-bit copy of 5 M rows costs 0.1 s
     document_id = np.empty(total, dtype=np.int32)
@@ -134,8 +135,9 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
             if values.size != n:
                 from workbench.errors import DatabaseError
 
-                raise DatabaseError(f"stored run of system {row[0]}: {values.size} values "
-                                    f"where its n_rows says {n}; re-import the run")
+                raise DatabaseError(f"stored run {tags[row[0]]!r} is damaged: {values.size} "
+                                    f"values where it should have {n}; re-import it "
+                                    f"(`workbench import run FILE --replace`)")
             target[at:at + n] = values
     return StoredRuns(
         system_ids=np.array([sid for sid, _ in systems], dtype=np.int64),
