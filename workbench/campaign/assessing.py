@@ -31,8 +31,10 @@ from workbench.store.judgment_writes import append_event, current_judgment, set_
 from workbench.store.models import utcnow
 from workbench.store.queues import (
     assessors_with_work,
+    OpenItems,
     assignment_count,
     current_grades,
+    open_items,
     pool_size,
     progress_counts,
     query_text,
@@ -180,6 +182,37 @@ def load_queue(db: Database, assessor: str, query: str) -> Queue:
         marked = (did in repeats and grade is None) if rep else did in marks
         items.append(QueueItem(pos, ext, title, text, grade, rep, note, marked))
     return Queue(view, tuple(items))
+
+
+@dataclass(frozen=True)
+class OpenQueue:
+    """What `assessor` has left to grade (store.queues.OpenItems, in judging order) and
+    the queries those items belong to, in the same order."""
+
+    items: OpenItems
+    queries: tuple[QueryView, ...]
+
+
+def open_queue(db: Database, assessor: str, query: str | None = None,
+               limit: int | None = None) -> OpenQueue:
+    """The assessor's unsettled items (first showings: hidden repeats are the judging
+    screen's), of one query or all, at most `limit`; blind like the judging screen."""
+    with db.read() as s:
+        qid = None
+        if query is not None:
+            text = query_text(s, query)
+            if text is None:
+                raise NotFoundError(f"unknown query {query!r}")
+            qid = text.id
+        aid = assessor_id(s, assessor)
+        if aid is None:
+            raise NotFoundError(f"unknown assessor {assessor!r}")
+        items = open_items(s, aid, qid, limit)
+        views = tuple(
+            QueryView(t.ext_id, t.title, t.description, t.narrative)
+            for t in (query_text(s, q) for q in dict.fromkeys(items.queries))
+        )
+    return OpenQueue(items, views)
 
 
 def _by_document(grades) -> dict[int, tuple[int | None, str]]:

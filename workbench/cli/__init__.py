@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "list": ("workbench.cli.manage_cmd", "list_", "List queries, documents, runs or assessors with progress."),
     "remove": ("workbench.cli.manage_cmd", "remove", "Remove a run, a query or an assessor."),
     "rename": ("workbench.cli.manage_cmd", "rename", "Rename a run."),
+    "queue": ("workbench.cli.queue_cmd", "queue", "List what an assessor has left to grade."),
     "grade": ("workbench.cli.grade_cmd", "grade", "Record grades without the TUI."),
     "adjudicate": ("workbench.cli.adjudicate_cmd", "adjudicate", "Set an item's final grade as the lead (--lead NAME)."),
     "export": ("workbench.cli.export_cmd", "export", "Export qrels, judgments or scores."),

@@ -208,6 +208,46 @@ def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:
     )
 
 
+@dataclass(frozen=True)
+class OpenItems:
+    """An assessor's first showings not settled yet, in judging order: queries in import
+    order, then queue position (0-based, counting hidden repeats), with what the assessor
+    reads of each document."""
+
+    queries: tuple[str, ...]  # external ids
+    positions: np.ndarray  # int64
+    documents: tuple[str, ...]  # external ids
+    titles: tuple[str, ...]
+    texts: tuple[str, ...]
+
+
+def open_items(session: Session, assessor_id: int, query_id: int | None = None,
+               limit: int | None = None) -> OpenItems:
+    """The assessor's unsettled first showings (item_done's rule), of one query or all,
+    the first `limit` of them. Hidden repeats are left out: they are second showings,
+    which only the judging screen presents."""
+    stmt = (
+        select(Query.ext_id, Assignment.position, Document.ext_id, Document.title, Document.text)
+        .join(Query, Query.id == Assignment.query_id)
+        .join(Document, Document.id == Assignment.document_id)
+        .where(Assignment.assessor_id == assessor_id, Assignment.repeat.is_(False),
+               item_done(assessor_id) == 0)
+        .order_by(Query.id, Assignment.position)
+    )
+    if query_id is not None:
+        stmt = stmt.where(Assignment.query_id == query_id)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    rows = session.execute(stmt).all()
+    return OpenItems(
+        tuple(r[0] for r in rows),
+        np.array([r[1] for r in rows], dtype=np.int64),
+        tuple(r[2] for r in rows),
+        tuple(r[3] or "" for r in rows),
+        tuple(r[4] or "" for r in rows),
+    )
+
+
 def assignment_count(session: Session, assessor_id: int | None) -> int:
     """How many items are assigned to the assessor (0 for None: no such assessor)."""
     return session.scalar(

@@ -1,0 +1,74 @@
+"""`workbench queue`: what an assessor has left to grade, for grading without the TUI.
+
+The items come in the judging screen's order (queries in import order, then the queue's
+deterministic shuffle) and are as blind as that screen: documents only, no system, rank,
+score or other assessor's grade. Hidden repeats (`pool --repeat`) are second showings of a
+document, which only the judging screen presents, so they are not listed. In an adaptive
+pool (`pool --method mtf|bandit`) each grade serves the next document: run `queue` again.
+
+    workbench queue -a bob --format tsv | while IFS=$'\\t' read -r q d; do ...; done
+    workbench queue -a llm --format jsonl | my-judge | workbench grade -a llm --batch -
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from workbench.cli import checked_name, db_option, resolve_db
+
+FORMATS = ("table", "tsv", "jsonl")
+
+
+@click.command("queue")
+@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
+              help="Whose queue.")
+@click.argument("query", required=False)
+@click.option("--limit", "-n", type=click.IntRange(min=1), default=None,
+              help="At most N items (the next N to grade).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="table: query, place in the queue, document, title; tsv: `query<TAB>document` "
+                   "lines; jsonl: one object per item with the document's and the query's text.")
+@db_option
+@click.pass_context
+def queue(ctx, assessor, query, limit, fmt, db) -> None:
+    """List the documents ASSESSOR has left to grade (of QUERY, or of every query), in
+    judging order, blind as the judging screen. Grade them with `workbench grade`."""
+    from workbench.campaign.assessing import open_queue
+    from workbench.campaign.database import Database
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        found = open_queue(database, assessor, query, limit)
+    finally:
+        database.close()
+    items = found.items
+    rows = list(zip(items.queries, (items.positions + 1).tolist(), items.documents,
+                    items.titles, items.texts))
+    if fmt == "tsv":
+        sys.stdout.writelines(f"{q}\t{d}\n" for q, _, d, _, _ in rows)
+    elif fmt == "jsonl":
+        views = {v.query: v for v in found.queries}
+        for q, place, d, title, text in rows:
+            v = views[q]
+            sys.stdout.write(json.dumps({
+                "query": q, "place": place, "document": d, "title": title, "text": text,
+                "query_title": v.title, "query_description": v.description,
+                "query_narrative": v.narrative,
+            }, ensure_ascii=False) + "\n")
+    else:
+        _table(rows)
+    if not rows:
+        where = f" on {query}" if query else ""
+        click.echo(f"workbench: {assessor} has nothing left to grade{where}", err=True)
+
+
+def _table(rows) -> None:
+    header = ("query", "place", "document", "title")
+    cells = [(q, str(place), d, " ".join(title.split())) for q, place, d, title, _ in rows]
+    widths = [max([len(h)] + [len(c[j]) for c in cells]) for j, h in enumerate(header)]
+    for r in [header, *cells]:
+        click.echo("  ".join(c.rjust(w) if j == 1 else c.ljust(w)
+                             for j, (c, w) in enumerate(zip(r, widths))).rstrip())
