@@ -9,9 +9,14 @@ from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, 
 
 async def settle(app, pilot, rounds: int = 4) -> None:
     """Wait for workers and the messages they post (handlers may start new workers)."""
+    from textual.worker import WorkerCancelled
+
     for _ in range(rounds):
         await app.background.wait_idle()
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:  # an exclusive worker replaced by a newer one: normal
+            pass
         await pilot.pause()
 
 

@@ -135,6 +135,8 @@ def _fewer_collections() -> None:
     import atexit
     import gc
 
+    if gc.get_threshold()[0] == 20_000:  # main() ran before in this process (tests)
+        return
     gc.set_threshold(20_000, 20, 20)
     atexit.register(gc.freeze)  # atexit runs before the interpreter's final collection
 
