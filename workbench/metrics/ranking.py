@@ -264,8 +264,8 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     del sh, horder
     if ties == "trec_eval":
         order = _trec_order(qidx, score, docno, starts if grouped else None)
-    elif ties == "input":
-        order = np.argsort(qidx, kind="stable")
+    elif ties == "input":  # rows of a query already together need no sort (any query order)
+        order = None if grouped else np.argsort(qidx, kind="stable")
     else:
         if rank is None:
             raise ValueError("ties='rank' needs the rank column")
