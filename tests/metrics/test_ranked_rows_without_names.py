@@ -60,6 +60,25 @@ def test_ranked_rows_with_joined_grades_equal_the_named_run(seed, block_rows, mo
     assert want[MEASURES[0]][want_present].max() > 0  # not a collection of zeros
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_ranked_queries_in_any_order_give_the_same_values(seed):
+    """Stored runs keep their queries in database order, not in the byte order of the ids:
+    whole queries moved around change nothing (and are not sorted back)."""
+    qrels, run = _collection(seed)
+    ranked, grades = _ranked_without_names(qrels, run)
+    want, want_present = per_query_values(qrels, ranked, MEASURES, ties="input",
+                                          check_duplicates=False, grades=grades)
+    names, starts = np.unique(ranked.qid, return_index=True)
+    order = np.argsort(starts)  # the queries as they come, then shuffled as wholes
+    shuffled = np.random.default_rng(seed).permutation(names[order])
+    rows = np.concatenate([np.flatnonzero(ranked.qid == q) for q in shuffled])
+    got, present = per_query_values(qrels, RunArrays(ranked.qid[rows], None, None), MEASURES,
+                                    ties="input", check_duplicates=False, grades=grades[rows])
+    assert np.array_equal(present, want_present)
+    for m in MEASURES:
+        assert np.array_equal(got[m], want[m]), m
+
+
 def test_a_run_without_scores_or_names_must_say_how_it_is_ranked_and_graded():
     qrels, run = _collection(0)
     ranked, grades = _ranked_without_names(qrels, run)
