@@ -30,8 +30,8 @@ from workbench.store.external_ids import assessor_id
 from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
 from workbench.store.models import utcnow
 from workbench.store.queues import (
-    assessors_with_work,
     OpenItems,
+    assessors_with_work,
     assignment_count,
     current_grades,
     open_items,

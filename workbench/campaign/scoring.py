@@ -320,7 +320,7 @@ class GradeTable:
         # without qrels go to the last row, and documents past the last judged one to
         # the last column: both NONPOOL, so a lookup is two clipped gathers
         self._row_of_query = row_of_query
-        self._grades = grades  # (queries with qrels + 1) x (largest judged document id + 2)
+        # grades: (queries with qrels + 1) x (largest judged document id + 2), row-major
         self._flat = grades.ravel()
         self._width = grades.shape[1]
 
@@ -346,6 +346,7 @@ class GradeTable:
         row = self._row_of_query.take(query_id, mode="clip")
         col = np.asarray(document_id).clip(0, self._width - 1)
         return self._flat.take(row * self._width + col).astype(np.int64)
+
 
 class LoadedRuns:
     """The stored runs of a campaign, read once (store.run_arrays) and shared by trackers:

@@ -126,19 +126,24 @@ def resolve_db(ctx: click.Context, db: str | None) -> str | None:
     return (root.obj or {}).get("db")
 
 
+_collections_tuned = False
+
+
 def _fewer_collections() -> None:
     """A command's start-up (SQLAlchemy, click, numpy, our modules) creates some 10^5
     objects that live until exit; with the default thresholds the cyclic collector walks
     them again and again while they are imported, and once more at exit. Collect 30 times
     less often (cycles are still freed) and leave the start-up objects out of the final
     collection: about 0.1 s of every command (bench/campaign_bench.py)."""
+    global _collections_tuned
+    if _collections_tuned:  # main() ran before in this process (tests call it often)
+        return
     import atexit
     import gc
 
-    if gc.get_threshold()[0] == 20_000:  # main() ran before in this process (tests)
-        return
     gc.set_threshold(20_000, 20, 20)
     atexit.register(gc.freeze)  # atexit runs before the interpreter's final collection
+    _collections_tuned = True
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,6 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from workbench.store.bulk import bulk_insert, plain_rows
-
 from workbench.store.models import Assessor, Assignment, Campaign, Document, PoolEntry, Query
 
 

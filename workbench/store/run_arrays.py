@@ -17,6 +17,7 @@ import numpy as np
 from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from workbench.errors import DatabaseError
 from workbench.metrics.ranking import trec_order
 from workbench.store.models import Document, Query, RunArrays, System
 
@@ -133,8 +134,6 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
         for (target, dtype), blob in zip(targets, row[1:]):
             values = np.frombuffer(blob, dtype=dtype)
             if values.size != n:
-                from workbench.errors import DatabaseError
-
                 raise DatabaseError(f"stored run {tags[row[0]]!r} is damaged: {values.size} "
                                     f"values where it should have {n}; re-import it "
                                     f"(`workbench import run FILE --replace`)")
