@@ -138,3 +138,24 @@ def test_an_adaptive_queue_shows_each_next_document_after_a_grade(db_url, files)
     cli_ok(db_url, "grade", "-a", "ann", "q1", "d1", "1")
     # relevant: MTF stays with the run, whose next document is served
     assert _tsv(db_url, "-a", "ann") == [("q1", "d2"), ("q2", "d1")]
+
+
+def test_text_with_control_characters_cannot_drive_the_terminal(db_url, tmp_path):
+    """A document title holding escape sequences (imported data) is shown with them
+    replaced in the plain tables of `queue` and `list` (on a terminal click would pass
+    them through: color=True keeps them here as a terminal would get them)."""
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"id": "d1", "title": "evil \x1b[31mred\x1b]0;owned\x07\ttab\nline",
+                                "text": "x"}) + "\n")
+    run_file = tmp_path / "run.txt"
+    run_file.write_text("q1 Q0 d1 1 1.0 r\n")
+    cli_ok(db_url, "import", "docs", str(docs))
+    cli_ok(db_url, "import", "run", str(run_file))
+    cli_ok(db_url, "pool", "--depth", "1", "-a", "ann")
+    for args in (["queue", "-a", "ann"], ["list", "docs"]):
+        out = CliRunner().invoke(cli, ["--db", db_url, *args], color=True).stdout
+        assert "\x1b" not in out and "\x07" not in out, args
+        assert "evil \ufffd[31mred\ufffd]0;owned\ufffd tab line" in out, args
+    # the machine formats keep the text as stored
+    item = json.loads(cli_ok(db_url, "queue", "-a", "ann", "--format", "jsonl"))
+    assert item["title"] == "evil \x1b[31mred\x1b]0;owned\x07\ttab\nline"

@@ -8,6 +8,7 @@ Subcommands live one per module in this package and are imported only when run, 
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 import click
@@ -117,6 +118,17 @@ def checked_name(ctx: click.Context, param: click.Parameter, value):
     if isinstance(value, tuple):
         return tuple(check_name(v) for v in value)
     return None if value is None else check_name(value)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def table_text(text: str) -> str:
+    """Free text (a title, a reason) for one cell of a plain table on a terminal: runs of
+    whitespace become one space and other control characters U+FFFD, so that imported text
+    cannot move the cursor, recolour or retitle the terminal. (Rich tables strip control
+    codes themselves; csv and json outputs keep the text as stored.)"""
+    return _CONTROL.sub("\ufffd", " ".join(text.split()))
 
 
 def resolve_db(ctx: click.Context, db: str | None) -> str | None:

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import db_option, resolve_db, table_text
 
 
 def _open(ctx, db):
@@ -28,7 +28,7 @@ def _cell(name: str, v) -> str:
         if math.isnan(v):
             return "–"
         return f"{v:.0%}" if name == "done" else f"{v:.3f}" if name.endswith("_p") else f"{v:.1f}"
-    return _shares_text(v) if isinstance(v, dict) else str(v)
+    return _shares_text(v) if isinstance(v, dict) else table_text(str(v))
 
 
 def _shares_text(shares: dict) -> str:

@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from workbench.cli import checked_name, db_option, resolve_db
+from workbench.cli import checked_name, db_option, resolve_db, table_text
 
 FORMATS = ("table", "tsv", "jsonl")
 
@@ -67,7 +67,7 @@ def queue(ctx, assessor, query, limit, fmt, db) -> None:
 
 def _table(rows) -> None:
     header = ("query", "place", "document", "title")
-    cells = [(q, str(place), d, " ".join(title.split())) for q, place, d, title, _ in rows]
+    cells = [(q, str(place), d, table_text(title)) for q, place, d, title, _ in rows]
     widths = [max([len(h)] + [len(c[j]) for c in cells]) for j, h in enumerate(header)]
     for r in [header, *cells]:
         click.echo("  ".join(c.rjust(w) if j == 1 else c.ljust(w)
