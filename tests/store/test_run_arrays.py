@@ -183,3 +183,39 @@ def test_a_read_session_is_one_snapshot_while_runs_are_imported(db, tmp_path):
         assert runs.tags == ("A",) and runs.offsets.tolist() == [0, 5]
     with db.read() as s:
         assert load_stored_runs(s.connection()).tags == ("A", "B")
+
+
+def test_a_run_replaced_between_the_plan_and_the_blobs_is_read_again(db, db_url, tmp_path):
+    """A write transaction on PostgreSQL (READ COMMITTED) sees a run replaced after it
+    read the runs' sizes: it reads them again instead of filling the old sizes with the
+    new blobs (pool reads the runs in a write transaction). A SQLite reader keeps its
+    snapshot."""
+    from sqlalchemy import event
+
+    from workbench.campaign.database import Database
+
+    import_run(db, _write(tmp_path, "a.txt", RUN_A))
+    other = Database.open(db_url, create=False)
+    postgres = db.engine.dialect.name == "postgresql"
+    replaced = []
+
+    def replace_once(conn, cursor, statement, *args):
+        if "document_ids" in statement and not replaced:
+            replaced.append(True)
+            import_run(other, _write(tmp_path, "a2.txt", RUN_A2), replace=True)
+
+    try:
+        with (db.write() if postgres else db.read()) as s:
+            conn = s.connection()
+            event.listen(conn, "before_cursor_execute", replace_once)
+            runs = load_stored_runs(conn, scores=False)
+            event.remove(conn, "before_cursor_execute", replace_once)
+    finally:
+        other.close()
+    assert replaced
+    n = 3 if postgres else 5  # the new run, read again; or the snapshot's old one
+    assert runs.offsets.tolist() == [0, n] and runs.document_id.size == n
+    with db.read() as s:
+        names = dict(s.execute(select(Document.id, Document.ext_id)).all())
+    assert [names[d] for d in runs.document_id.tolist()] == (
+        ["c", "a", "b"] if postgres else ["b", "a", "c", "c", "a"])

@@ -114,33 +114,59 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
 
     Each run's blobs are copied into arrays sized beforehand (the n_rows column) and
     dropped before the next is read: half the memory of keeping every blob and then
-    concatenating, and the allocator reuses one run's worth of pages."""
-    systems = conn.execute(select(System.id, System.tag).order_by(System.id)).all()
-    current = RunArrays.encoding == ENCODING
-    sizes = dict(conn.execute(select(RunArrays.system_id, RunArrays.n_rows).where(current)).all())
-    counts = np.array([sizes.get(sid, 0) for sid, _ in systems], dtype=np.int64)
+    concatenating, and the allocator reuses one run's worth of pages. Read sessions are
+    one snapshot; a write transaction on PostgreSQL (READ COMMITTED) may see a run
+    imported or replaced between the plan and the blobs: then the read starts again."""
+    for _ in range(_ATTEMPTS):
+        runs = _load_once(conn, scores)
+        if runs is not None:
+            return runs
+    raise DatabaseError("the stored runs kept changing while they were read; try again")
+
+
+_ATTEMPTS = 5
+
+
+def _load_once(conn: Connection, scores: bool) -> StoredRuns | None:
+    """The runs, or None when they changed between the two statements."""
+    current = (RunArrays.system_id == System.id) & (RunArrays.encoding == ENCODING)
+    plan = conn.execute(  # one statement: the systems and their sizes from one moment
+        select(System.id, System.tag, RunArrays.n_rows).outerjoin(RunArrays, current)
+        .order_by(System.id)
+    ).all()
+    sizes = {sid: n or 0 for sid, _, n in plan}
+    counts = np.array([sizes[sid] for sid, _, _ in plan], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(counts)))
-    start = dict(zip((sid for sid, _ in systems), offsets[:-1].tolist()))
-    tags = dict(systems)
+    start = dict(zip((sid for sid, _, _ in plan), offsets[:-1].tolist()))
+    tags = {sid: tag for sid, tag, _ in plan}
     total = int(offsets[-1])
     query_id = np.empty(total, dtype=np.int32)  # as stored: a 64-bit copy of 5 M rows costs 0.1 s
     document_id = np.empty(total, dtype=np.int32)
     score = np.empty(total, dtype=np.float64) if scores else None
-    columns = [RunArrays.system_id, RunArrays.query_ids, RunArrays.document_ids]
-    rows = conn.execute(select(*columns, *([RunArrays.scores] if scores else [])).where(current))
-    for row in rows:  # read sessions are one snapshot: the same runs as `sizes`
-        at, n = start[row[0]], sizes[row[0]]
-        targets = [(query_id, "<i4"), (document_id, "<i4")] + ([(score, "<f8")] if scores else [])
-        for (target, dtype), blob in zip(targets, row[1:]):
+    targets = [(query_id, "<i4"), (document_id, "<i4")] + ([(score, "<f8")] if scores else [])
+    columns = [RunArrays.system_id, RunArrays.n_rows, RunArrays.query_ids, RunArrays.document_ids]
+    filled = set()
+    for row in conn.execute(select(*columns, *([RunArrays.scores] if scores else []))
+                            .where(RunArrays.encoding == ENCODING)):
+        sid, n = row[0], row[1]
+        if sid not in start:  # imported after the plan was read
+            continue
+        if n != sizes[sid]:  # replaced after the plan was read
+            return None
+        at = start[sid]
+        for (target, dtype), blob in zip(targets, row[2:]):
             values = np.frombuffer(blob, dtype=dtype)
             if values.size != n:
-                raise DatabaseError(f"stored run {tags[row[0]]!r} is damaged: {values.size} "
+                raise DatabaseError(f"stored run {tags[sid]!r} is damaged: {values.size} "
                                     f"values where it should have {n}; re-import it "
                                     f"(`workbench import run FILE --replace`)")
             target[at:at + n] = values
+        filled.add(sid)
+    if any(n and sid not in filled for sid, n in sizes.items()):  # removed after the plan
+        return None
     return StoredRuns(
-        system_ids=np.array([sid for sid, _ in systems], dtype=np.int64),
-        tags=tuple(tag for _, tag in systems),
+        system_ids=np.array([sid for sid, _, _ in plan], dtype=np.int64),
+        tags=tuple(tag for _, tag, _ in plan),
         offsets=offsets,
         query_id=query_id,
         document_id=document_id,
