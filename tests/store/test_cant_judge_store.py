@@ -66,15 +66,17 @@ def test_marking_clears_a_grade_and_a_grade_removes_the_mark(camp):
     # marking again replaces the reason: still one mark
     mark_cant_judge(db, "alice", q1, d[0], reason="broken link")
     assert _marks(db) == ["broken link"]
-    # undo brings the grade back (the clear) and, with it, the mark goes
+    # undo steps back: first the earlier reason, then the grade comes back and the mark goes
     undone = undo_last(db, "alice", q1)
-    assert undone.new_grade == 2
+    assert (undone.new_grade, undone.cant_judge) == (None, True) and _marks(db) == ["broken"]
+    undone = undo_last(db, "alice", q1)
+    assert (undone.new_grade, undone.cant_judge) == (2, False)
     assert judgments(db, "alice") == {(q1, d[0]): 2} and _marks(db) == []
     mark_cant_judge(db, "alice", q1, d[0])
     record_grade(db, "alice", q1, d[0], 1)  # judged after all
     assert judgments(db, "alice") == {(q1, d[0]): 1} and _marks(db) == []
     assert [e[0] for e in events(db, "alice")] == [
-        "set", "clear", "cant_judge", "cant_judge", "cant_judge_clear", "undo",
+        "set", "clear", "cant_judge", "cant_judge", "cant_judge", "cant_judge_clear", "undo",
         "clear", "cant_judge", "cant_judge_clear", "set"]
 
 

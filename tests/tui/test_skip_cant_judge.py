@@ -105,6 +105,27 @@ async def test_cant_judge_on_a_graded_document_then_undo(campaign):
     assert judgments(db, "alice") == {("q1", d0): 3} and list_cant_judge(db) == []
 
 
+async def test_undo_after_a_mark_on_another_document_removes_that_mark_only(campaign):
+    db, camp = campaign
+    d0, d1 = camp.queues["q1"]["alice"][:2]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.press("2")  # d0 graded, the cursor moves to d1
+        await settle(app, pilot)
+        await pilot.press("c")
+        await settle(app, pilot)
+        await pilot.press(*"empty", "enter")
+        await settle(app, pilot)
+        assert screen.items[1].cant_judge
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert not screen.items[1].cant_judge and screen.items[1].grade is None
+        assert screen.items[0].grade == 2
+        assert f"undone: {d1} mark removed" in screen_text(app)
+    assert judgments(db, "alice") == {("q1", d0): 2} and list_cant_judge(db) == []
+
+
 async def test_a_marked_repeat_keeps_the_first_grade_and_looks_like_any_mark(sqlite_db):
     db = sqlite_db
     camp = build_campaign(db, n_queries=1, depth=3, repeat_last=True, markup_doc=False)

@@ -15,7 +15,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError, NotFoundError, WriteConflict
 from workbench.names import check_name
-from workbench.store.cant_judge import current_mark, delete_mark
+from workbench.store.cant_judge import current_mark, delete_mark, insert_mark
 from workbench.store.external_ids import (
     add_assessor,
     assessor_id,
@@ -28,6 +28,7 @@ from workbench.store.judgment_writes import (
     append_event,
     current_judgment,
     delete_judgment,
+    event_before,
     insert_judgment,
     last_undoable_event,
     update_judgment,
@@ -44,6 +45,8 @@ _RETRIES = 5
 UNDOABLE = ("set", "change", "clear")
 # The history of "can't judge" marks (campaign/cant_judge.py): set, removed.
 CANT_JUDGE, CANT_JUDGE_CLEAR = "cant_judge", "cant_judge_clear"
+# What `u` steps back through, one event at a time: grades and marks.
+UNDOABLE_ACTIONS = (*UNDOABLE, CANT_JUDGE, CANT_JUDGE_CLEAR)
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class GradeRecord:
     event_id: int
     kind: str
     at: datetime
+    # an undo that removed (False) or restored (True) a can't-judge mark; None: no change
+    cant_judge: bool | None = None
 
 
 def get_or_create_assessor(session: Session, name: str) -> int:
@@ -98,15 +103,16 @@ def check_grade(session: Session, grade: int | None) -> None:
 
 
 
-def unmark(session: Session, qid: int, did: int, aid: int, at: datetime) -> bool:
-    """Remove the assessor's "can't judge" mark on the item, with its event; False when
-    there was none."""
+def unmark(session: Session, qid: int, did: int, aid: int, at: datetime, *,
+           reverts: int | None = None) -> bool:
+    """Remove the assessor's "can't judge" mark on the item, with its event (`reverts`:
+    the mark's event, when an undo removes it); False when there was none."""
     mark = current_mark(session, qid, did, aid)
     if mark is None:
         return False
     delete_mark(session, mark.id)
     append_event(session, qid, did, aid, kind=CANT_JUDGE_CLEAR, old_grade=None, new_grade=None,
-                 note=mark.reason, at=at)
+                 note=mark.reason, reverts_event_id=reverts, at=at)
     return True
 
 
@@ -195,27 +201,72 @@ def record_grade(
 
 
 def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRecord | None:
-    """Revert `assessor`'s most recent grade change not yet undone (optionally within one
-    query); None when there is nothing to undo. The undo is itself an event."""
+    """Revert `assessor`'s most recent grade change or can't-judge mark not yet undone
+    (optionally within one query), one step per call; None when there is nothing to undo.
+    The undo is itself an event (never undone in turn).
+
+    - a grade (set, change, clear) goes back to the grade before it;
+    - a mark goes, and the grade it cleared comes back (one step: the mark was one key);
+    - a removed mark (by `c`, or by a grade that was undone before) comes back with its
+      reason."""
     with write_transaction(db) as session:
         aid = assessor_id(session, assessor)
         if aid is None:
             return None
-        target = last_undoable_event(session, aid, UNDOABLE, query)
+        target = last_undoable_event(session, aid, UNDOABLE_ACTIONS, query)
         if target is None:
             return None
+        qid, did = target.query_id, target.document_id
+        names = query_ext_id(session, qid), document_ext_id(session, did)
+        if target.kind == CANT_JUDGE:
+            return _undo_mark(session, aid, target, names, assessor)
+        if target.kind == CANT_JUDGE_CLEAR:
+            return _undo_unmark(session, aid, target, names, assessor)
         done = apply_grade(
-            session,
-            target.query_id,
-            target.document_id,
-            aid,
-            target.old_grade,
-            note=None,
-            seconds=0.0,
-            kind="undo",
+            session, qid, did, aid, target.old_grade, note=None, seconds=0.0, kind="undo",
             reverts=target.event_id,
         )
-        return GradeRecord(
-            query_ext_id(session, target.query_id), document_ext_id(session, target.document_id),
-            assessor, done.old_grade, target.old_grade, done.event_id, done.kind, done.at,
-        )
+        return GradeRecord(*names, assessor, done.old_grade, target.old_grade, done.event_id,
+                           done.kind, done.at)
+
+
+def _undo_mark(session: Session, aid: int, target, names, assessor: str) -> GradeRecord:
+    """A mark that replaced an earlier one (`c` again with a new reason) gives the earlier
+    reason back; a first mark goes, and the grade it cleared (its `clear` event, just
+    before it) comes back."""
+    qid, did = target.query_id, target.document_id
+    now = utcnow()
+    before = event_before(session, aid, qid, did, target.event_id)
+    if before is not None and before.kind == CANT_JUDGE and not before.reverted:
+        mark = current_mark(session, qid, did, aid)
+        if mark is not None:
+            delete_mark(session, mark.id)
+        insert_mark(session, qid, did, aid, reason=before.note, at=now)
+        event_id = append_event(session, qid, did, aid, kind=CANT_JUDGE, old_grade=None,
+                                new_grade=None, note=before.note,
+                                reverts_event_id=target.event_id, at=now)
+        return GradeRecord(*names, assessor, None, None, event_id, "undo", now, cant_judge=True)
+    unmark(session, qid, did, aid, now, reverts=target.event_id)
+    grade, event_id, at = None, target.event_id, now
+    if target.old_grade is not None and before is not None and before.kind == "clear":
+        done = apply_grade(session, qid, did, aid, target.old_grade, note=None, seconds=0.0,
+                           kind="undo", reverts=before.event_id)
+        grade, event_id, at = target.old_grade, done.event_id, done.at
+    return GradeRecord(*names, assessor, None, grade, event_id, "undo", at, cant_judge=False)
+
+
+def _undo_unmark(session: Session, aid: int, target, names, assessor: str) -> GradeRecord:
+    """The removed mark comes back with its reason (an item holds a grade or a mark: a
+    grade given since is cleared, as marking does)."""
+    qid, did = target.query_id, target.document_id
+    now = utcnow()
+    graded = current_judgment(session, qid, did, aid)
+    old = None
+    if graded is not None:
+        old = graded.grade
+        apply_grade(session, qid, did, aid, None, note=None, seconds=0.0)
+    if current_mark(session, qid, did, aid) is None:
+        insert_mark(session, qid, did, aid, reason=target.note, at=now)
+    event_id = append_event(session, qid, did, aid, kind=CANT_JUDGE, old_grade=old, new_grade=None,
+                            note=target.note, reverts_event_id=target.event_id, at=now)
+    return GradeRecord(*names, assessor, old, None, event_id, "undo", now, cant_judge=True)

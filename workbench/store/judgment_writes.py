@@ -49,12 +49,15 @@ class CurrentJudgment:
 
 @dataclass(frozen=True)
 class UndoTarget:
-    """The event an undo reverts: its item and the grade the item had before it."""
+    """The event an undo reverts: its item, the grade the item had before it, its kind
+    and its note (a can't-judge mark's reason)."""
 
     event_id: int
     query_id: int
     document_id: int
     old_grade: int | None
+    kind: str = ""
+    note: str = ""
 
 
 @contextmanager
@@ -154,20 +157,22 @@ def append_event(
 def last_undoable_event(
     session: Session, assessor_id: int, kinds: tuple[str, ...], query: str | None = None
 ) -> UndoTarget | None:
-    """The assessor's most recent event of one of `kinds` that no later event reverts,
-    optionally within the query with external id `query`."""
+    """The assessor's most recent event of one of `kinds` that no later event reverts and
+    that is not itself an undo's (no reverts_event_id), optionally within the query with
+    external id `query`."""
     undone = select(JudgmentEvent.reverts_event_id).where(
         JudgmentEvent.assessor_id == assessor_id, JudgmentEvent.reverts_event_id.is_not(None)
     )
     stmt = (
         select(
             JudgmentEvent.id, JudgmentEvent.query_id, JudgmentEvent.document_id,
-            JudgmentEvent.old_grade,
+            JudgmentEvent.old_grade, JudgmentEvent.kind, JudgmentEvent.note,
         )
         .where(
             JudgmentEvent.assessor_id == assessor_id,
             JudgmentEvent.kind.in_(kinds),
             JudgmentEvent.id.not_in(undone),
+            JudgmentEvent.reverts_event_id.is_(None),
         )
         .order_by(JudgmentEvent.id.desc())
         .limit(1)
@@ -177,4 +182,31 @@ def last_undoable_event(
             exists().where(Query.id == JudgmentEvent.query_id, Query.ext_id == query)
         )
     row = session.execute(stmt).first()
-    return None if row is None else UndoTarget(*row)
+    return None if row is None else UndoTarget(*row[:5], row[5] or "")
+
+
+@dataclass(frozen=True)
+class EarlierEvent:
+    """The event on an item just before another: id, kind, note, and whether an undo
+    reverted it."""
+
+    event_id: int
+    kind: str
+    note: str
+    reverted: bool
+
+
+def event_before(session: Session, assessor_id: int, query_id: int, document_id: int,
+                 before_id: int) -> EarlierEvent | None:
+    """The assessor's latest event on the item before event `before_id`."""
+    row = session.execute(
+        select(JudgmentEvent.id, JudgmentEvent.kind, JudgmentEvent.note).where(
+            JudgmentEvent.assessor_id == assessor_id, JudgmentEvent.query_id == query_id,
+            JudgmentEvent.document_id == document_id, JudgmentEvent.id < before_id,
+        ).order_by(JudgmentEvent.id.desc()).limit(1)
+    ).first()
+    if row is None:
+        return None
+    reverted = session.scalar(select(
+        select(JudgmentEvent.id).where(JudgmentEvent.reverts_event_id == row[0]).exists()))
+    return EarlierEvent(row[0], row[1], row[2] or "", bool(reverted))

@@ -541,7 +541,8 @@ class JudgeScreen(Screen):
             for i, item in enumerate(self.items):
                 if item.document == record.document and not item.repeat:
                     # a grade back also removed a can't-judge mark (judging.apply_grade)
-                    marked = item.cant_judge and record.new_grade is None
+                    marked = (item.cant_judge and record.new_grade is None
+                              if record.cant_judge is None else record.cant_judge)
                     self.items[i] = replace(item, grade=record.new_grade, cant_judge=marked)
                     self.query_one("#pool", PoolList).refresh_item(i, self.items[i])
                     self._shown_index = None  # redraw: the document's grade changed
@@ -549,6 +550,10 @@ class JudgeScreen(Screen):
                     break
             self._sync_progress()
             shown = "ungraded" if record.new_grade is None else f"back to {record.new_grade}"
+            if record.cant_judge is not None:
+                shown = ("marked can't judge again" if record.cant_judge
+                         else "mark removed" + ("" if record.new_grade is None
+                                                else f", back to {record.new_grade}"))
             self._update_status(f"undone: {record.document} {shown}")
             self._refresh_scores(record.query)
         self._drain()
