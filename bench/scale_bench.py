@@ -34,10 +34,11 @@ size (10 000 queries x 50 systems x depth 20 = 10 M results, 1 M judgments, 0.96
     TUI lead start screen (from exec)      1.4 s,   93 MB     0.7 s,   84 MB
     grade --batch, 10 grades (from exec)   1.1 s,   93 MB     0.5 s,   59 MB
 
-2026-11-25, after issue 11 (stored runs as arrays, read without scores), quiet machine:
-import 50 runs 36.5 s (274 000 rows/s), 247 MB; import qrels 7.6 s; pool --depth 5
-16.3 s, 1250 MB; score (default measures) 1.69 s, 420 MB; score -m ndcg_cut.10 -a alice
-1.48 s, 368 MB; TUI judge queue 1.6 s; lead start screen 0.46 s; grade --batch 0.29 s.
+2026-11-25, after issue 11 (stored runs as arrays, read without scores; the pool written
+as arrays), quiet machine: import 50 runs 38.9 s (257 000 rows/s), 244 MB; import qrels
+7.6 s; pool --depth 5 9.4 s, 537 MB (16.3 s, 1250 MB before the pool's arrays); score
+(default measures) 1.75 s, 411 MB; score -m ndcg_cut.10 -a alice 1.52 s, 357 MB; TUI judge
+queue 1.7 s; lead start screen 0.46 s; grade --batch 0.34 s.
 """
 
 from __future__ import annotations
