@@ -5,21 +5,11 @@ $WORKBENCH_LEAD), refused when that name is an assessor who graded the item unle
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
-from workbench.cli import cli, main
+from tests.cli.helpers import cli_ok, run
+from workbench.cli import main
 
 RUN_A = ["q1 Q0 d1 1 3.5 A", "q1 Q0 d2 2 3.0 A"]
-
-
-def run(url, *args, env=None):
-    return CliRunner().invoke(cli, ["--db", url, *args], env=env)
-
-
-def cli_ok(url, *args, env=None) -> str:
-    result = run(url, *args, env=env)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 @pytest.fixture

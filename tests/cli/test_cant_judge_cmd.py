@@ -8,24 +8,13 @@ import io
 import json
 
 import pytest
-from click.testing import CliRunner
 from sqlalchemy import update
 
+from tests.cli.helpers import cli_ok, run
 from workbench.campaign.database import Database
-from workbench.cli import cli
 from workbench.store.models import JudgmentEvent
 
 RUN_A = ["q1 Q0 d1 1 3.5 A", "q1 Q0 d2 2 3.0 A", "q1 Q0 d3 3 1.25 A", "q2 Q0 d2 1 9 A", "q2 Q0 d4 2 0.1 A"]
-
-
-def run(url, *args):
-    return CliRunner().invoke(cli, ["--db", url, *args])
-
-
-def cli_ok(url, *args) -> str:
-    result = run(url, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 @pytest.fixture

@@ -7,21 +7,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from tests.cli.helpers import cli_ok
 from workbench.campaign.database import Database
-from workbench.cli import cli, main
+from workbench.cli import main
 from workbench.store.models import EventArchive, Judgment, JudgmentEvent
 
 RUN_A = ["q1 Q0 d1 1 3.5 A", "q1 Q0 d2 2 3.5 A", "q1 Q0 d3 3 1.25 A", "q2 Q0 d2 1 9 A", "q2 Q0 d4 2 0.1 A"]
 RUN_B = ["q1 Q0 d3 1 2 B", "q1 Q0 d1 2 1 B", "q2 Q0 d4 1 5 B"]
-
-
-def cli_ok(url, *args) -> str:
-    result = CliRunner().invoke(cli, ["--db", url, *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 @pytest.fixture

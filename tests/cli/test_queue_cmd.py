@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
+from tests.cli.helpers import cli_ok, run
 from workbench.campaign.assessing import load_queue
 from workbench.campaign.database import Database
 from workbench.cli import cli
@@ -23,16 +24,6 @@ DOCS = "".join(json.dumps({"id": f"d{i}", "title": f"title {i}", "text": f"text 
                for i in range(1, 7))
 QUERIES = ('{"id": "q1", "title": "first", "description": "find one", "narrative": "n1"}\n'
            '{"id": "q2", "title": "second", "description": "find two", "narrative": "n2"}\n')
-
-
-def run(url, *args):
-    return CliRunner().invoke(cli, ["--db", url, *args])
-
-
-def cli_ok(url, *args) -> str:
-    result = run(url, *args)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 @pytest.fixture

@@ -20,18 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import (
-    CANT_JUDGE,
-    apply_grade,
-    get_or_create_assessor,
-    item_ids,
-    unmark,
-)
+from workbench.campaign.judging import get_or_create_assessor, item_ids, mark_item, unmark
 from workbench.campaign.writing import write_transaction
 from workbench.errors import WriteConflict
-from workbench.store.cant_judge import current_mark, delete_mark, insert_mark, mark_rows
+from workbench.store.cant_judge import current_mark, mark_rows
 from workbench.store.external_ids import assessor_id
-from workbench.store.judgment_writes import append_event, current_judgment
 from workbench.store.models import utcnow
 
 _RETRIES = 5  # two first marks of one item race on the unique key (PostgreSQL)
@@ -72,17 +65,7 @@ def mark_cant_judge(db: Database, assessor: str, query: str, document: str, *,
                 qid, did = item_ids(s, query, document)
                 aid = get_or_create_assessor(s, assessor)
                 now = utcnow()
-                graded = current_judgment(s, qid, did, aid)
-                cleared = None
-                if graded is not None:
-                    cleared = graded.grade
-                    apply_grade(s, qid, did, aid, None, note=None, seconds=0.0)
-                old = current_mark(s, qid, did, aid)
-                if old is not None:
-                    delete_mark(s, old.id)
-                insert_mark(s, qid, did, aid, reason=reason, at=now)
-                append_event(s, qid, did, aid, kind=CANT_JUDGE, old_grade=cleared, new_grade=None,
-                             note=reason, at=now)
+                _, cleared = mark_item(s, qid, did, aid, reason=reason, at=now)
                 return MarkRecord(query, document, assessor, True, cleared, reason, now)
         except WriteConflict:
             if attempt == _RETRIES - 1:

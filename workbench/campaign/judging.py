@@ -116,6 +116,26 @@ def unmark(session: Session, qid: int, did: int, aid: int, at: datetime, *,
     return True
 
 
+def mark_item(session: Session, qid: int, did: int, aid: int, *, reason: str, at: datetime,
+              reverts: int | None = None) -> tuple[int, int | None]:
+    """Mark the item "can't judge" for the assessor: a grade it holds is cleared (a
+    `clear` event: an item holds a grade or a mark), an earlier mark is replaced, and a
+    `cant_judge` event is appended (`reverts`: the event an undo takes back). Returns the
+    event's id and the grade cleared, if any."""
+    graded = current_judgment(session, qid, did, aid)
+    cleared = None
+    if graded is not None:
+        cleared = graded.grade
+        apply_grade(session, qid, did, aid, None, note=None, seconds=0.0)
+    old = current_mark(session, qid, did, aid)
+    if old is not None:
+        delete_mark(session, old.id)
+    insert_mark(session, qid, did, aid, reason=reason, at=at)
+    event_id = append_event(session, qid, did, aid, kind=CANT_JUDGE, old_grade=cleared,
+                            new_grade=None, note=reason, reverts_event_id=reverts, at=at)
+    return event_id, cleared
+
+
 @dataclass(frozen=True)
 class Applied:
     event_id: int
@@ -238,13 +258,8 @@ def _undo_mark(session: Session, aid: int, target, names, assessor: str) -> Grad
     now = utcnow()
     before = event_before(session, aid, qid, did, target.event_id)
     if before is not None and before.kind == CANT_JUDGE and not before.reverted:
-        mark = current_mark(session, qid, did, aid)
-        if mark is not None:
-            delete_mark(session, mark.id)
-        insert_mark(session, qid, did, aid, reason=before.note, at=now)
-        event_id = append_event(session, qid, did, aid, kind=CANT_JUDGE, old_grade=None,
-                                new_grade=None, note=before.note,
-                                reverts_event_id=target.event_id, at=now)
+        event_id, _ = mark_item(session, qid, did, aid, reason=before.note, at=now,
+                                reverts=target.event_id)
         return GradeRecord(*names, assessor, None, None, event_id, "undo", now, cant_judge=True)
     unmark(session, qid, did, aid, now, reverts=target.event_id)
     grade, event_id, at = None, target.event_id, now
@@ -258,15 +273,7 @@ def _undo_mark(session: Session, aid: int, target, names, assessor: str) -> Grad
 def _undo_unmark(session: Session, aid: int, target, names, assessor: str) -> GradeRecord:
     """The removed mark comes back with its reason (an item holds a grade or a mark: a
     grade given since is cleared, as marking does)."""
-    qid, did = target.query_id, target.document_id
     now = utcnow()
-    graded = current_judgment(session, qid, did, aid)
-    old = None
-    if graded is not None:
-        old = graded.grade
-        apply_grade(session, qid, did, aid, None, note=None, seconds=0.0)
-    if current_mark(session, qid, did, aid) is None:
-        insert_mark(session, qid, did, aid, reason=target.note, at=now)
-    event_id = append_event(session, qid, did, aid, kind=CANT_JUDGE, old_grade=old, new_grade=None,
-                            note=target.note, reverts_event_id=target.event_id, at=now)
-    return GradeRecord(*names, assessor, old, None, event_id, "undo", now, cant_judge=True)
+    event_id, cleared = mark_item(session, target.query_id, target.document_id, aid,
+                                  reason=target.note, at=now, reverts=target.event_id)
+    return GradeRecord(*names, assessor, cleared, None, event_id, "undo", now, cant_judge=True)

@@ -28,8 +28,14 @@ from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.names import check_name
 from workbench.planning.methods import depth_order
-from workbench.store.pool_plans import pooled_documents, write_pool_plan
-from workbench.store.pools import add_pool_entries, pool_sizes, query_names, record_pool_depth
+from workbench.store.pool_plans import write_pool_plan
+from workbench.store.pools import (
+    add_pool_entries,
+    pool_arrays,
+    pool_sizes,
+    query_names,
+    record_pool_depth,
+)
 
 
 @dataclass(frozen=True)
@@ -76,10 +82,12 @@ def _capped_depth_pool(db: Database, plan: PoolPlan, on_wait) -> int:
         lists = lists_by_query(s)
         qname = query_names(s)
         caps = budget_caps(plan.budget, [qname[q] for q in lists])
+        pool = pool_arrays(s)  # one read, by query: not one SELECT per query
         had_pool = False
         new: list[tuple[int, int, int]] = []  # (query id, document id, best rank)
         for qid, runs in lists.items():
-            pooled = pooled_documents(s, qid)
+            lo, hi = np.searchsorted(pool.query_id, [qid, qid + 1])
+            pooled = pool.document_id[lo:hi].tolist()
             had_pool = had_pool or bool(pooled)
             runs = cut(runs, plan.depth)
             room = caps[qname[qid]] - len(pooled)

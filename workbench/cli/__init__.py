@@ -131,6 +131,15 @@ def table_text(text: str) -> str:
     return _CONTROL.sub("\ufffd", " ".join(text.split()))
 
 
+def echo_table(header, cells, right) -> None:
+    """Rows of text cells as a plain table, columns two spaces apart; `right(j, cell)`
+    says which cells are right-aligned (numbers)."""
+    widths = [max([len(h)] + [len(r[j]) for r in cells]) for j, h in enumerate(header)]
+    for r in [list(header), *cells]:
+        click.echo("  ".join(c.rjust(w) if right(j, c) else c.ljust(w)
+                             for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+
+
 def resolve_db(ctx: click.Context, db: str | None) -> str | None:
     if db:
         return db

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from workbench.cli import db_option, resolve_db, table_text
+from workbench.cli import db_option, echo_table, resolve_db, table_text
 
 
 def _open(ctx, db):
@@ -81,10 +81,7 @@ def list_(ctx, what, fmt, db) -> None:
                         for v in row])
         return
     cells = [[_cell(h, v) for h, v in zip(table.header, row)] for row in table.rows]
-    widths = [max([len(h)] + [len(r[j]) for r in cells]) for j, h in enumerate(table.header)]
-    for r in [list(table.header), *cells]:
-        click.echo("  ".join(c.ljust(w) if j == 0 or not _numeric(c) else c.rjust(w)
-                             for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+    echo_table(table.header, cells, lambda j, c: j > 0 and _numeric(c))
     if not table.rows:
         click.echo(f"(no {what} yet)", err=True)
     elif table.note:

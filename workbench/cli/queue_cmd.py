@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from workbench.cli import checked_name, db_option, resolve_db, table_text
+from workbench.cli import checked_name, db_option, echo_table, resolve_db, table_text
 
 FORMATS = ("table", "tsv", "jsonl")
 
@@ -59,16 +59,8 @@ def queue(ctx, assessor, query, limit, fmt, db) -> None:
                 "query_narrative": v.narrative,
             }, ensure_ascii=False) + "\n")
     else:
-        _table(rows)
+        cells = [(q, str(place), d, table_text(title)) for q, place, d, title, _ in rows]
+        echo_table(("query", "place", "document", "title"), cells, lambda j, _: j == 1)
     if not rows:
         where = f" on {query}" if query else ""
         click.echo(f"workbench: {assessor} has nothing left to grade{where}", err=True)
-
-
-def _table(rows) -> None:
-    header = ("query", "place", "document", "title")
-    cells = [(q, str(place), d, table_text(title)) for q, place, d, title, _ in rows]
-    widths = [max([len(h)] + [len(c[j]) for c in cells]) for j, h in enumerate(header)]
-    for r in [header, *cells]:
-        click.echo("  ".join(c.rjust(w) if j == 1 else c.ljust(w)
-                             for j, (c, w) in enumerate(zip(r, widths))).rstrip())

@@ -1,4 +1,5 @@
-"""Bulk writes for imports: rows straight to the driver, the fastest way each backend has.
+"""Bulk writes and reads: rows straight to and from the driver, the fastest way each
+backend has.
 
 COPY on PostgreSQL (psycopg), executemany through the raw DBAPI connection on SQLite:
 SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3.4 s of
@@ -8,7 +9,9 @@ SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
+import numpy as np
 from sqlalchemy import Connection, Table, insert, select
 
 
@@ -51,9 +54,18 @@ def plain_rows(conn: Connection, stmt) -> list[tuple]:
         result.close()
 
 
+def int_columns(conn: Connection, stmt, width: int) -> list[np.ndarray]:
+    """`width` int64 columns of `stmt`'s rows, read through the driver's cursor (numpy
+    reads plain tuples several times faster than Row objects)."""
+    rows = plain_rows(conn, stmt)
+    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=width * len(rows))
+    table = flat.reshape(-1, width)
+    return [table[:, c].copy() for c in range(width)]
+
+
 def ext_id_map(conn: Connection, table: Table) -> dict[str, int]:
     """external id -> database id of every row of `table` (query or document)."""
     return dict(plain_rows(conn, select(table.c.ext_id, table.c.id)))
 
 
-__all__ = ["big_cache", "bulk_insert", "ext_id_map", "plain_rows"]
+__all__ = ["big_cache", "bulk_insert", "ext_id_map", "int_columns", "plain_rows"]

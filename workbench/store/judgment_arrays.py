@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from workbench.store.bulk import int_columns
 from workbench.store.external_ids import AssessorNames
 from workbench.store.models import Adjudication, Assessor, Judgment
 
@@ -50,7 +50,7 @@ def judgment_grades(
         stmt = stmt.where(Judgment.assessor_id == assessor_id)
     if query_ids is not None:
         stmt = stmt.where(Judgment.query_id.in_(list(query_ids)))
-    return ItemGrades(*_int_columns(session, stmt, 3))
+    return ItemGrades(*int_columns(session.connection(), stmt, 3))
 
 
 def adjudicated_grades(session: Session, *, query_ids: Sequence[int] | None = None) -> ItemGrades:
@@ -58,7 +58,7 @@ def adjudicated_grades(session: Session, *, query_ids: Sequence[int] | None = No
     stmt = select(Adjudication.query_id, Adjudication.document_id, Adjudication.grade)
     if query_ids is not None:
         stmt = stmt.where(Adjudication.query_id.in_(list(query_ids)))
-    return ItemGrades(*_int_columns(session, stmt, 3))
+    return ItemGrades(*int_columns(session.connection(), stmt, 3))
 
 
 def current_judgments(
@@ -74,17 +74,7 @@ def current_judgments(
         stmt = stmt.where(Judgment.assessor_id.in_(list(assessor_ids)))
     if query_ids is not None:
         stmt = stmt.where(Judgment.query_id.in_(list(query_ids)))
-    return Judgments(*_int_columns(session, stmt, 4))
-
-
-def _int_columns(session: Session, stmt, width: int) -> list[np.ndarray]:
-    """`width` int64 columns of `stmt`'s rows (np.array on Row objects is slow)."""
-    result = session.connection().execute(stmt)
-    rows = result.cursor.fetchall()
-    result.close()
-    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=width * len(rows))
-    table = flat.reshape(-1, width)
-    return [table[:, c].copy() for c in range(width)]
+    return Judgments(*int_columns(session.connection(), stmt, 4))
 
 
 def grading_assessors(session: Session) -> list[str]:

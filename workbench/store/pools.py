@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from workbench.store.bulk import bulk_insert, plain_rows
+from workbench.store.bulk import bulk_insert, int_columns
 from workbench.store.models import Assessor, Assignment, Campaign, Document, PoolEntry, Query
 
 
@@ -25,12 +24,9 @@ class PoolArrays:
 
 def pool_arrays(session: Session) -> PoolArrays:
     """Every pool entry, sorted by (query id, document id)."""
-    rows = plain_rows(session.connection(), select(
+    return PoolArrays(*int_columns(session.connection(), select(
         PoolEntry.query_id, PoolEntry.document_id, PoolEntry.best_rank
-    ).order_by(PoolEntry.query_id, PoolEntry.document_id))
-    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=3 * len(rows))
-    table = flat.reshape(-1, 3)
-    return PoolArrays(*(table[:, c].copy() for c in range(3)))
+    ).order_by(PoolEntry.query_id, PoolEntry.document_id), 3))
 
 
 INSERT_CHUNK = 100_000  # rows turned into tuples at a time: a million-entry pool stays small
