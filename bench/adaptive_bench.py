@@ -35,8 +35,8 @@ def timed(argv: list[str]) -> float:
 
 
 def serve_times(db_path: str, truth: dict[tuple[str, str], int], query: str, n: int):
-    from workbench.campaign import assessing
-    from workbench.campaign.adaptive import serve_next
+    from workbench.campaign.judging import assessing
+    from workbench.campaign.pooling.adaptive import serve_next
     from workbench.campaign.database import Database
 
     db = Database.open(db_path, create=False)

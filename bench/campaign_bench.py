@@ -121,7 +121,7 @@ def scoreboard_child(db: str) -> None:
                 await asyncio.sleep(0.002)
             print(f"READY {time.perf_counter() - t:.3f}", flush=True)
             # one grade, then the board's tracker recomputes that query for every system
-            from workbench.campaign.judging import record_grade
+            from workbench.campaign.judging.grades import record_grade
 
             tracker = app.screen.data.tracker
             query = tracker.table().queries[0]

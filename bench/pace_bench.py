@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import insert
 
-from workbench.campaign.assessor_watch import IDLE_CAP_SECONDS, WINDOW, compute_watch, read_watch
+from workbench.campaign.judging.pace import IDLE_CAP_SECONDS, WINDOW, compute_watch, read_watch
 from workbench.campaign.database import Database
 from workbench.store.models import Assessor, Document, Judgment, JudgmentEvent, Query
 

@@ -58,8 +58,8 @@ async def keystrokes(path: Path, grades: int):
     from workbench.tui.app import make_app
     from workbench.tui.screens.judge import JudgeScreen
 
-    from workbench.campaign import assessing
-    from workbench.campaign.scoring import ScoreTracker
+    from workbench.campaign.judging import assessing
+    from workbench.campaign.scoring.scores import ScoreTracker
 
     # Breakdown: wrap the two worker calls to time them (worker-side durations).
     stamps: dict[str, list[float]] = {"write": [], "scores": []}
@@ -117,9 +117,9 @@ async def keystrokes(path: Path, grades: int):
 
 
 def bare_commits(path: Path, n: int) -> list[float]:
-    from workbench.campaign import assessing
+    from workbench.campaign.judging import assessing
     from workbench.campaign.database import Database
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
 
     db = Database.open(str(path))
     last = assessing.query_progress(db, "bench")[-1].query

@@ -265,8 +265,8 @@ def queue_items(db, assessor: str) -> list[tuple[str, str, bool]]:
 
 def judge(db, rng: np.random.Generator, perceived) -> dict[str, int]:
     """Every assessor grades their queue through the real use cases; returns grades done."""
-    from workbench.campaign.assessing import record_repeat
-    from workbench.campaign.judging import record_grade, undo_last
+    from workbench.campaign.judging.assessing import record_repeat
+    from workbench.campaign.judging.grades import record_grade, undo_last
 
     done = {}
     for name in ASSESSORS:
@@ -355,9 +355,9 @@ def set_timeline(db, rng: np.random.Generator) -> None:
 
 def build(out: Path = OUT, *, verbose: bool = True) -> dict[str, object]:
     from workbench.campaign.database import Database
-    from workbench.campaign.importing import import_documents, import_queries, import_run
-    from workbench.campaign.pool_run import make_pool
-    from workbench.campaign.pooling import queue_counts
+    from workbench.campaign.catalog.importing import import_documents, import_queries, import_run
+    from workbench.campaign.pooling.build import make_pool
+    from workbench.campaign.pooling.assign import queue_counts
 
     rng = np.random.default_rng(SEED)
     domains, topics = read_content()

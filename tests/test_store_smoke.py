@@ -1,6 +1,6 @@
 from sqlalchemy import func, select
 
-from workbench.campaign.judging import record_grade, undo_last
+from workbench.campaign.judging.grades import record_grade, undo_last
 from workbench.store.models import Document, Judgment, JudgmentEvent, Query
 
 

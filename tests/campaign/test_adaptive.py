@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.stored_runs import write_results
-from workbench.campaign import assessing
-from workbench.campaign.adaptive import query_seed, serve_next
-from workbench.campaign.pool_plan import budget_caps
-from workbench.campaign.pool_run import make_pool
+from workbench.campaign.judging import assessing
+from workbench.campaign.pooling.adaptive import query_seed, serve_next
+from workbench.campaign.pooling.plan import budget_caps
+from workbench.campaign.pooling.build import make_pool
 from workbench.planning.methods import bandit_order, mtf_order
 from workbench.store.models import Document, PoolEntry, Query, System
 

@@ -7,10 +7,10 @@ import pytest
 from sqlalchemy import select
 
 from tests.tui.factory import build_campaign
-from workbench.campaign import adjudication as adj
-from workbench.campaign.judging import record_grade
-from workbench.campaign.qrels import derive_qrels
-from workbench.campaign.scoring import score_campaign
+from workbench.campaign.agreement import adjudication as adj
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.scoring.qrels import derive_qrels
+from workbench.campaign.scoring.scores import score_campaign
 from workbench.errors import InputError, NotFoundError, UsageError
 from workbench.names import InvalidName
 from workbench.store.models import Adjudication, Assessor, JudgmentEvent
@@ -139,10 +139,10 @@ def test_lead_is_not_a_judging_assessor(graded):
 
 
 def test_a_lead_who_only_adjudicated_is_not_an_assessor_for_agreement(sqlite_db):
-    from workbench.campaign.adjudication import adjudicate, assessor_names
-    from workbench.campaign.agreement import agreement_from_db
-    from workbench.campaign.assessing import list_assessors
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.agreement.adjudication import adjudicate, assessor_names
+    from workbench.campaign.agreement.report import agreement_from_db
+    from workbench.campaign.judging.assessing import list_assessors
+    from workbench.campaign.judging.grades import record_grade
     from workbench.store.models import Document, Query
 
     with sqlite_db.write.begin() as s:

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from sqlalchemy import insert, select, update
 
-from workbench.campaign.agreement import (
+from workbench.campaign.agreement.report import (
     agreement_from_db,
     agreement_from_qrels_files,
     labels_from_rows,
     load_labels,
 )
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.errors import InputError, NotFoundError, UsageError
 from workbench.metrics import agreement as ag
 from workbench.store.models import Assessor, Campaign, Document, Judgment, Query
@@ -195,7 +195,7 @@ def test_self_consistency_from_blind_repeats(judged):
     differ. Her repeats against her earlier grades: n 4, P(A) 2/4, kappa as sklearn's."""
     from sklearn.metrics import cohen_kappa_score
 
-    from workbench.campaign.assessing import record_repeat
+    from workbench.campaign.judging.assessing import record_repeat
 
     repeats = [("q1", "d1", 3), ("q1", "d2", 0), ("q1", "d3", 1), ("q2", "d4", 3)]
     for q, d, g in repeats:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 
 from tests.tui.factory import build_campaign
-from workbench.campaign import assessing as A
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging import assessing as A
+from workbench.campaign.judging.grades import record_grade
 from workbench.store.models import Assignment, Judgment, JudgmentEvent
 
 

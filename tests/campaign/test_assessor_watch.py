@@ -8,15 +8,15 @@ import math
 
 import pytest
 
-from workbench.campaign.assessor_watch import IDLE_CAP_SECONDS, list_values, watch_assessors
-from workbench.campaign.judging import record_grade, undo_last
+from workbench.campaign.judging.pace import IDLE_CAP_SECONDS, list_values, watch_assessors
+from workbench.campaign.judging.grades import record_grade, undo_last
 
 RUN = [f"q1 Q0 d{i} {i} {20 - i} A" for i in range(1, 10)]
 
 
 @pytest.fixture
 def graded(db, tmp_path):
-    from workbench.campaign.importing import import_run
+    from workbench.campaign.catalog.importing import import_run
 
     path = tmp_path / "a.run"
     path.write_text("\n".join(RUN) + "\n")

@@ -11,8 +11,8 @@ import scipy.stats as ss
 from sqlalchemy import insert, select
 from statsmodels.stats.multitest import multipletests
 
-from workbench.campaign.comparison import SourceScores, compare_systems, compare_tables
-from workbench.campaign.judging import record_grade
+from workbench.campaign.comparison.systems import SourceScores, compare_systems, compare_tables
+from workbench.campaign.judging.grades import record_grade
 from workbench.errors import NotFoundError
 from workbench.metrics import correlation as corr
 from tests.stored_runs import write_results

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sqlalchemy import insert, select
 
-from workbench.campaign.comparison_lists import compare_lists, lists_from_db, lists_from_run, ordered
+from workbench.campaign.comparison.lists import compare_lists, lists_from_db, lists_from_run, ordered
 from workbench.errors import NotFoundError
 from workbench.formats.trec import read_run
 from workbench.metrics import correlation as corr

@@ -9,7 +9,7 @@ import json
 import pytest
 from sqlalchemy import select
 
-from workbench.campaign.exporting import (
+from workbench.campaign.catalog.exporting import (
     atomic_output,
     export_judgments,
     export_qrels,
@@ -17,9 +17,9 @@ from workbench.campaign.exporting import (
     judgment_rows,
     write_output,
 )
-from workbench.campaign.importing import import_qrels
-from workbench.campaign.judging import record_grade, undo_last
-from workbench.campaign.qrels import derive_qrels
+from workbench.campaign.catalog.importing import import_qrels
+from workbench.campaign.judging.grades import record_grade, undo_last
+from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.errors import NotFoundError, UsageError
 from tests.stored_runs import write_results
 from workbench.store.models import Document, Query, System

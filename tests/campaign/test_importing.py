@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-import workbench.campaign.importing as importing
-from workbench.campaign.importing import (
+import workbench.campaign.catalog.importing as importing
+from workbench.campaign.catalog.importing import (
     import_documents,
     import_qrels,
     import_queries,
@@ -386,7 +386,7 @@ def test_stub_ids_map_correctly_after_deletions(db, tmp_path):
 def test_imported_times_are_stored_like_recorded_grades(db, tmp_path):
     """Qrels rows go to the driver as tuples: their times must still be stored the way the
     ORM stores them (so that ordering by time and reading them back work)."""
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
 
     import_qrels(db, write(tmp_path, "qrels.txt", "q1 0 a 1\n"), assessor="ann")
     record_grade(db, "ann", "q1", "a", 2)
@@ -502,7 +502,7 @@ def test_ids_whose_hashes_collide_are_told_apart_byte_for_byte(db, tmp_path, mon
     same, each id must still map to its own row (the control: with real hashes)."""
     import numpy as np
 
-    from workbench.campaign import id_maps
+    from workbench.campaign.catalog import id_maps
 
     first = write(tmp_path, "a.txt", "q1 Q0 d1 1 3 A\nq1 Q0 d2 2 2 A\nq2 Q0 d3 1 1 A\n")
     second = write(tmp_path, "b.txt", "q2 Q0 d2 1 5 B\nq1 Q0 d3 1 4 B\nq1 Q0 d1 2 3 B\nq2 Q0 d4 2 1 B\n")

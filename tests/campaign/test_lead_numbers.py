@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.campaign.agreement import load_labels
+from workbench.campaign.agreement.report import load_labels
 from workbench.campaign.database import Database
-from workbench.campaign.judge_agreement import confusion
-from workbench.campaign.judged_depth import judged_depth
-from workbench.campaign.pr_curves import pr_curves
-from workbench.campaign.qrels_sources import qrels_sources, split_source
-from workbench.campaign.queries import query_titles
-from workbench.campaign.scoring import score_campaign
+from workbench.campaign.agreement.per_query import confusion
+from workbench.campaign.scoring.judged_depth import judged_depth
+from workbench.campaign.scoring.curves import pr_curves
+from workbench.campaign.scoring.sources import qrels_sources, split_source
+from workbench.campaign.catalog.queries import query_titles
+from workbench.campaign.scoring.scores import score_campaign
 from workbench.errors import UsageError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"

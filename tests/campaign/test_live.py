@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tests.tui.factory import build_campaign
 from workbench.campaign import live
-from workbench.campaign.adjudication import adjudicate
+from workbench.campaign.agreement.adjudication import adjudicate
 from workbench.campaign.database import Database
-from workbench.campaign.judging import record_grade, undo_last
+from workbench.campaign.judging.grades import record_grade, undo_last
 
 
 def test_version_moves_on_grades_undo_adjudication_from_another_connection(db_url):

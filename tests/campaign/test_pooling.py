@@ -1,4 +1,4 @@
-"""Pooling and assignment (workbench.campaign.pooling) on every backend."""
+"""Pooling and assignment (workbench.campaign.pooling.assign) on every backend."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-from workbench.campaign.pooling import (
+from workbench.campaign.pooling.assign import (
     assign,
     build_pool,
     insert_repeats,

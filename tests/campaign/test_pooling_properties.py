@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.campaign.pooling import shared_count, split_pool, top_k_pairs
+from workbench.campaign.pooling.assign import shared_count, split_pool, top_k_pairs
 from workbench.metrics.ranking import trec_order
 
 rows = st.lists(

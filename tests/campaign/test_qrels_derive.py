@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
 from tests.tui.factory import build_campaign
-from workbench.campaign.assessing import record_repeat
-from workbench.campaign.judging import record_grade
-from workbench.campaign.qrels import derive_qrels, majority_grade, mean_grade
+from workbench.campaign.judging.assessing import record_repeat
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.scoring.qrels import derive_qrels, majority_grade, mean_grade
 from workbench.errors import NotFoundError, UsageError
 from workbench.store.models import Adjudication, Assessor, Document, Query
 
@@ -90,7 +90,7 @@ def test_bad_sources(judged):
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(-2, 4)), max_size=60),
        st.sampled_from(["majority", "mean"]))
 def test_combine_grades_follows_the_one_item_rules(rows, method):
-    from workbench.campaign.qrels import combine_grades
+    from workbench.campaign.scoring.qrels import combine_grades
 
     by_item: dict = {}
     for q, d, g in rows:
@@ -105,7 +105,7 @@ def test_combine_grades_follows_the_one_item_rules(rows, method):
 def test_rows_sort_by_code_point_like_python(db, tmp_path):
     """qid then docno in Python's str order (code points), whatever the script or the
     database's collation: 'Z' < 'a' < 'é' < '𝔸', and 'q10' < 'q9'."""
-    from workbench.campaign.importing import import_qrels
+    from workbench.campaign.catalog.importing import import_qrels
 
     docs = ["𝔸", "é", "a", "Z"]
     path = tmp_path / "a.qrels"

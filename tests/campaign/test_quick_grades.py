@@ -1,10 +1,10 @@
-"""campaign.quick_grades: the calculator's parser and `workbench quick`'s numbers."""
+"""campaign.scoring.quick: the calculator's parser and `workbench quick`'s numbers."""
 
 from __future__ import annotations
 
 import pytest
 
-from workbench.campaign.quick_grades import parse_grades, quick_score
+from workbench.campaign.scoring.quick import parse_grades, quick_score
 from workbench.errors import InputError
 
 

@@ -1,13 +1,13 @@
-"""campaign.ranked_lists: a system's ranked list for one query, in the order scoring reads
+"""campaign.comparison.ranked_lists: a system's ranked list for one query, in the order scoring reads
 the stored run, with the source's grade and every assessor's."""
 
 from __future__ import annotations
 
 from tests.tui.factory import build_campaign
-from workbench.campaign.importing import import_run
-from workbench.campaign.judging import record_grade
-from workbench.campaign.ranked_lists import grades_of_ranked_list, ranked_list
-from workbench.campaign.adjudication import adjudicate
+from workbench.campaign.catalog.importing import import_run
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.comparison.ranked_lists import grades_of_ranked_list, ranked_list
+from workbench.campaign.agreement.adjudication import adjudicate
 
 
 def test_ranked_list_is_trec_order_with_ties_by_docno_descending(sqlite_db, tmp_path):

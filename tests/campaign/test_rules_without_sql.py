@@ -10,12 +10,12 @@ import pytest
 
 import workbench.campaign
 
-MODULES = ("qrels", "agreement", "adjudication", "exporting")
+MODULES = ("scoring/qrels", "agreement/report", "agreement/adjudication", "catalog/exporting")
 
 
 def _imports(name: str) -> list[tuple[str, str]]:
     """(module, imported name) of every import in campaign/<name>.py, at any depth."""
-    source = Path(workbench.campaign.__file__).with_name(f"{name}.py").read_text(encoding="utf-8")
+    source = (Path(workbench.campaign.__file__).parent / f"{name}.py").read_text(encoding="utf-8")
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):

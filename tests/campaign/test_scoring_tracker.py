@@ -7,8 +7,8 @@ import pytest
 import pytrec_eval
 
 from tests.tui.factory import build_campaign, stored_runs
-from workbench.campaign.judging import record_grade
-from workbench.campaign.scoring import ScoreTracker, score_campaign
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.scoring.scores import ScoreTracker, score_campaign
 
 ORACLE = {"map": "map", "bpref": "bpref", "P_10": "P_10", "ndcg_cut_10": "ndcg_cut_10"}
 
@@ -28,7 +28,7 @@ def test_values_match_pytrec_eval(db):
     table = score_campaign(db, ["nDCG@10", "AP", "bpref", "P@10"], assessor="alice")
     assert table.labels == ("nDCG@10", "AP", "bpref", "P@10")  # as asked, in that order
     assert table.systems == tuple(camp.systems)
-    from workbench.campaign.qrels import derive_qrels
+    from workbench.campaign.scoring.qrels import derive_qrels
 
     qrels: dict[str, dict[str, int]] = {}
     for q, d, g in derive_qrels(db, assessor="alice").rows():

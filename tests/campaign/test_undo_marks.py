@@ -1,4 +1,4 @@
-"""`u` (campaign.judging.undo_last) steps back through grades and can't-judge marks, one
+"""`u` (campaign.judging.grades.undo_last) steps back through grades and can't-judge marks, one
 action at a time, on each backend: undoing a mark never reverts an earlier grade of
 another document."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments
-from workbench.campaign.cant_judge import clear_cant_judge, list_cant_judge, mark_cant_judge
-from workbench.campaign.judging import record_grade, undo_last
+from workbench.campaign.judging.marks import clear_cant_judge, list_cant_judge, mark_cant_judge
+from workbench.campaign.judging.grades import record_grade, undo_last
 
 
 def _marks(db):

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.cli import cli, main
 from workbench.store.models import Document, Query
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from sqlalchemy import insert, select
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.cli import cli, main
 from tests.stored_runs import write_results
 from workbench.store.models import Document, Query, System

@@ -48,7 +48,7 @@ def test_the_largest_cutoff_evaluates(files, capsys):
 
 def test_agree_with_one_assessor_is_bad_state_not_usage(sample, tmp_path, capsys):
     from workbench.campaign.database import Database
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
 
     db = tmp_path / "one.sqlite"
     assert main(["init", "--db", str(db)]) == 0

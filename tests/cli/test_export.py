@@ -184,7 +184,7 @@ def test_an_id_stored_before_the_id_check_is_one_line_not_a_traceback(campaign, 
     """Issue 12 #8: `export qrels` crashed with a traceback on such an id. Imports refuse
     them now (tests/reliability/test_bad_input.py); one stored by an older version is a
     one-line error of the export, and the file it would have replaced is left alone."""
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
 
     database = Database.open(campaign)
     try:

@@ -148,8 +148,8 @@ def test_several_runs_in_one_command_are_one_transaction(tmp_path, capsys):
     assert "also the tag of" in capsys.readouterr().err
     assert main(["import", "run", str(a), str(b), "--name", "X", "--db", db]) == 2
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring import score_campaign
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.scoring.scores import score_campaign
+    from workbench.campaign.judging.grades import record_grade
 
     database = Database.open(db)
     try:

@@ -90,7 +90,7 @@ def test_init_upgrades_an_older_database_keeping_its_data(tmp_path, capsys, monk
 
     import workbench.store.schema as schema
     from workbench.campaign.database import Database
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
     from workbench.errors import DatabaseError
     from workbench.store.models import Document, Query
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.cli import cli
 
 HEADER = ["assessor", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge", "docs_per_hour",

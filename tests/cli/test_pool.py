@@ -111,7 +111,7 @@ def grade(url, *args):
 
 
 def queue_of(url, assessor, query):
-    from workbench.campaign.assessing import load_queue
+    from workbench.campaign.judging.assessing import load_queue
 
     database = Database.open(url, create=False)
     try:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from sqlalchemy import select
 
 from tests.cli.helpers import cli_ok, run
-from workbench.campaign.assessing import load_queue
+from workbench.campaign.judging.assessing import load_queue
 from workbench.campaign.database import Database
 from workbench.cli import cli
 from workbench.errors import NotFoundError

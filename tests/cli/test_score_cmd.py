@@ -8,8 +8,8 @@ import pytest
 import pytrec_eval
 
 from tests.tui.factory import build_campaign, stored_runs
-from workbench.campaign.judging import record_grade
-from workbench.campaign.qrels import derive_qrels
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.cli import main
 
 

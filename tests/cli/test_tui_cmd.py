@@ -137,7 +137,7 @@ def test_demo_never_overwrites_a_database(tmp_path, monkeypatch, capsys):
     """`demo --dir DIR` with a DIR/sample.sqlite that holds grades, and `demo --dir` on the
     sample's own folder (it gave a SameFileError traceback): one line, exit 1, bytes kept."""
     from workbench.campaign.database import Database
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
     from workbench.store.models import Document, Query
 
     source = sample_source(tmp_path)

@@ -1,5 +1,5 @@
 """Many assessors at once through `workbench grade --batch` (the TUI's own write path,
-campaign.judging.record_grade), on SQLite and on PostgreSQL when WORKBENCH_TEST_PG_URL is set.
+campaign.judging.grades.record_grade), on SQLite and on PostgreSQL when WORKBENCH_TEST_PG_URL is set.
 
 Each writer is a separate process, so this is the real multi-process locking of SQLite WAL
 with BEGIN IMMEDIATE (DESIGN §7), not threads sharing one connection pool.

@@ -14,7 +14,7 @@ import pytest
 
 from workbench.campaign import writing
 from workbench.campaign.database import Database
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.errors import DatabaseError
 
 from tests.reliability.conftest import judgment_counts, seed
@@ -83,8 +83,8 @@ def test_without_waiting_the_grade_would_fail(short_busy_db, monkeypatch):
 @pytest.mark.parametrize("action", ["undo", "note", "repeat"])
 def test_undo_note_and_repeat_wait_too(short_busy_db, action):
     """The judging screen's other writes (undo, note, a hidden repeat grade) also wait."""
-    from workbench.campaign import assessing
-    from workbench.campaign.judging import undo_last
+    from workbench.campaign.judging import assessing
+    from workbench.campaign.judging.grades import undo_last
 
     db, path = short_busy_db
     record_grade(db, "ann", "q1", "d0002", 1)
@@ -105,9 +105,11 @@ def test_every_other_write_waits_too(short_busy_db, tmp_path, action):
     timeout before)."""
     from sqlalchemy import func, select
 
-    from workbench.campaign import assessing, pooling
-    from workbench.campaign.adjudication import adjudicate
-    from workbench.campaign.importing import import_run
+    from workbench.campaign.judging import assessing
+
+    from workbench.campaign.pooling import assign as pooling
+    from workbench.campaign.agreement.adjudication import adjudicate
+    from workbench.campaign.catalog.importing import import_run
     from workbench.store.models import Assessor, RunArrays
 
     db, path = short_busy_db

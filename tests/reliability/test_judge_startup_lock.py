@@ -21,7 +21,8 @@ from sqlalchemy.exc import OperationalError
 
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import screen_text, settle_until
-from workbench.campaign import assessing, writing
+from workbench.campaign import writing
+from workbench.campaign.judging import assessing
 from workbench.campaign.database import Database
 from workbench.tui.app import make_app
 from workbench.tui.screens.judge import JudgeScreen, describe

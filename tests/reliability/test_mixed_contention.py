@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy import select
 
 from workbench.campaign.database import Database
-from workbench.campaign.importing import import_run
-from workbench.campaign.judging import record_grade
-from workbench.campaign.pooling import assign, build_pool
+from workbench.campaign.catalog.importing import import_run
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.pooling.assign import assign, build_pool
 from workbench.store.models import Assessor, Assignment, Document, PoolEntry, Query
 
 from tests.reliability.conftest import REPO, counts, env, seed, workbench_cmd

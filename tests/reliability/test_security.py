@@ -11,7 +11,7 @@ from textual.widgets import Input
 
 from tests.tui.factory import MARKUP_TEXT, SYSTEM_TAG, build_campaign
 from tests.tui.helpers import screen_text, settle
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.tui.app import make_app
 from workbench.tui.screens.judge import JudgeScreen
 

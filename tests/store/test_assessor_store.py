@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from tests.tui.factory import build_campaign
-from workbench.campaign.assessing import record_repeat, set_note
-from workbench.campaign.judging import record_grade, undo_last
+from workbench.campaign.judging.assessing import record_repeat, set_note
+from workbench.campaign.judging.grades import record_grade, undo_last
 from workbench.errors import WriteConflict
 from workbench.store.change_probe import queries_with_events_after, row_counts
 from workbench.store.external_ids import (

@@ -8,15 +8,15 @@ from sqlalchemy import select
 
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments
-from workbench.campaign import assessing
-from workbench.campaign.cant_judge import (
+from workbench.campaign.judging import assessing
+from workbench.campaign.judging.marks import (
     clear_cant_judge,
     list_cant_judge,
     mark_cant_judge,
     mark_repeat_cant_judge,
 )
-from workbench.campaign.judging import record_grade, undo_last
-from workbench.campaign.qrels import derive_qrels
+from workbench.campaign.judging.grades import record_grade, undo_last
+from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.errors import NotFoundError
 from workbench.store.models import CantJudge, JudgmentEvent
 
@@ -107,7 +107,7 @@ def test_a_repeat_marked_keeps_the_first_grade(camp):
 
 
 def test_removing_an_assessor_takes_the_marks_and_archives_their_history(camp):
-    from workbench.campaign.catalog import remove
+    from workbench.campaign.catalog.listing import remove
 
     db, c = camp
     q1 = c.queries[0]

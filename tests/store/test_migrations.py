@@ -12,7 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import func, inspect, select, text
 
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.store.engine import make_engine
 from workbench.store.models import Base, Document, Judgment, PoolEntry, Query, ScaleLevel, System
 from workbench.store.schema import (
@@ -203,7 +203,7 @@ MEASURES = ["map", "P.1", "ndcg_cut.2", "bpref", "num_ret"]
 
 def _import_campaign(url, tmp_path) -> None:
     from workbench.campaign.database import Database
-    from workbench.campaign.importing import import_qrels, import_run
+    from workbench.campaign.catalog.importing import import_qrels, import_run
 
     for name, text_ in (("q.txt", QRELS), ("a.txt", RUN_A), ("b.txt", RUN_B)):
         (tmp_path / name).write_text(text_)
@@ -218,7 +218,7 @@ def _import_campaign(url, tmp_path) -> None:
 
 def _scores(url):
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring import score_campaign
+    from workbench.campaign.scoring.scores import score_campaign
 
     db = Database.open(url)
     try:

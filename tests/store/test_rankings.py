@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import delete, select
 
 from tests.tui.factory import build_campaign
-from workbench.campaign.adjudication import adjudicate
-from workbench.campaign.importing import import_run
-from workbench.campaign.judging import record_grade
+from workbench.campaign.agreement.adjudication import adjudicate
+from workbench.campaign.catalog.importing import import_run
+from workbench.campaign.judging.grades import record_grade
 from workbench.errors import NotFoundError
 from workbench.store.models import Document, RunArrays
 from workbench.store.query_titles import query_titles

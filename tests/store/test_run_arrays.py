@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from workbench.campaign.importing import import_qrels, import_run
-from workbench.campaign.scoring import score_campaign
+from workbench.campaign.catalog.importing import import_qrels, import_run
+from workbench.campaign.scoring.scores import score_campaign
 from workbench.store.models import Document, RunArrays
 from workbench.store.run_arrays import load_stored_runs
 
@@ -109,7 +109,7 @@ def test_init_upgrading_from_0002_writes_the_arrays_of_runs_imported_before(db_u
 
 
 def test_a_session_cache_reuses_runs_until_a_run_changes(db, tmp_path):
-    from workbench.campaign.scoring import RunsCache, ScoreTracker
+    from workbench.campaign.scoring.scores import RunsCache, ScoreTracker
 
     import_qrels(db, _write(tmp_path, "q.txt", QRELS), assessor="ann")
     import_run(db, _write(tmp_path, "a.txt", RUN_A))
@@ -129,7 +129,7 @@ def test_a_session_cache_reuses_runs_until_a_run_changes(db, tmp_path):
 
 
 def test_runs_read_without_scores_have_the_same_rows_and_no_scores(db, tmp_path):
-    from workbench.campaign.scoring import load_runs
+    from workbench.campaign.scoring.scores import load_runs
     from workbench.store.models import System
 
     import_run(db, _write(tmp_path, "a.txt", RUN_A))

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import func, select
 
 from workbench.campaign.database import Database
-from workbench.campaign.pooling import build_pool
-from workbench.campaign.qrels import derive_qrels
+from workbench.campaign.pooling.assign import build_pool
+from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.store.engine import make_engine
 from workbench.store.models import (
     Assessor,
@@ -174,7 +174,7 @@ def test_system_quality_order_is_plausible(sample):
     assert ndcg["bm25"] > ndcg["qld"] > ndcg["tfidf"] > ndcg["doclen"]
     assert ndcg["bm25"] - ndcg["doclen"] > 0.5
     assert ndcg["bm25"] == pytest.approx(0.851, abs=0.001)  # the value at commit time (repeats 10 apart)
-    # `workbench export scores` (campaign.scoring over the metrics package) agrees.
+    # `workbench export scores` (campaign.scoring.scores over the metrics package) agrees.
     from click.testing import CliRunner
 
     from workbench.cli import cli
@@ -222,7 +222,7 @@ def test_every_repeat_is_ten_positions_or_half_the_queue_from_its_first_showing(
     """The sample had carol's d222 at positions 27 and 28 of query 108."""
     from collections import defaultdict
 
-    from workbench.campaign.pooling import repeat_gap
+    from workbench.campaign.pooling.assign import repeat_gap
 
     queues: dict[tuple[int, int], list[tuple[int, bool]]] = defaultdict(list)
     with sample.read() as s:

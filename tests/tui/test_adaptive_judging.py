@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.stored_runs import write_results
 from tests.tui.helpers import judgments, screen_text, settle, settle_until
-from workbench.campaign.pool_run import make_pool
+from workbench.campaign.pooling.build import make_pool
 from workbench.store.models import Document, Query, System
 from workbench.tui.app import make_app
 from workbench.tui.screens.judge import JudgeScreen

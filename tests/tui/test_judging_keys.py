@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from tests.tui.helpers import events, judgments, screen_text, settle
-from workbench.campaign import assessing
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging import assessing
+from workbench.campaign.judging.grades import record_grade
 from workbench.errors import DatabaseError
 from workbench.store.models import Judgment
 from workbench.tui.app import make_app

@@ -8,8 +8,8 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
-from workbench.campaign.adjudication import list_disagreements, read_item
-from workbench.campaign.qrels import derive_qrels
+from workbench.campaign.agreement.adjudication import list_disagreements, read_item
+from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.store.models import Adjudication, Assessor, JudgmentEvent
 from workbench.tui.app import make_app
 from workbench.tui.screens.adjudicate import AdjudicateScreen
@@ -131,7 +131,7 @@ async def test_clearing_a_final_grade_and_pending_filter(sample_db):
 async def test_export_adjudicated_qrels_and_history_from_the_screen(sample_db, tmp_path):
     from click.testing import CliRunner
 
-    from workbench.campaign.adjudication import adjudicate
+    from workbench.campaign.agreement.adjudication import adjudicate
     from workbench.cli import cli
 
     db = sample_db

@@ -6,7 +6,7 @@ from textual.widgets import DataTable, Input, Select
 
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, cli_json, header, open_mode, rows, sample_db, wait_for  # noqa: F401
-from workbench.campaign.judge_agreement import confusion
+from workbench.campaign.agreement.per_query import confusion
 from workbench.tui.app import make_app
 from workbench.tui.screens.agreement import AgreementScreen
 from workbench.tui.screens.systems import SystemsScreen, p_text
@@ -99,7 +99,7 @@ async def test_systems_screen_matches_compare_json(sample_db):
 
 
 async def test_enter_on_a_query_opens_its_disagreements(sample_db):
-    from workbench.campaign.adjudication import list_disagreements
+    from workbench.campaign.agreement.adjudication import list_disagreements
     from workbench.tui.screens.disagreements import DisagreementsScreen
 
     app = make_app(sample_db, lead=True)

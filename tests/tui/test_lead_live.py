@@ -7,10 +7,10 @@ from textual.widgets import DataTable, Select
 
 from tests.tui.helpers import settle
 from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
-from workbench.campaign.adjudication import list_disagreements
+from workbench.campaign.agreement.adjudication import list_disagreements
 from workbench.campaign.database import Database
-from workbench.campaign.ranked_lists import ranked_list
-from workbench.campaign.judging import record_grade
+from workbench.campaign.comparison.ranked_lists import ranked_list
+from workbench.campaign.judging.grades import record_grade
 from workbench.tui.app import make_app
 from workbench.tui.screens.disagreements import DisagreementsScreen
 from workbench.tui.tables import cursor_key
@@ -71,7 +71,7 @@ async def test_disagreements_list_grows_when_an_assessor_disagrees_elsewhere(sam
 
 
 def _agreed_items(db):
-    from workbench.campaign.agreement import load_labels
+    from workbench.campaign.agreement.report import load_labels
 
     labels = load_labels(db)
     for q, d, grades in zip(labels.queries, labels.documents, labels.grades):

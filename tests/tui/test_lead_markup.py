@@ -8,7 +8,7 @@ from sqlalchemy import update
 from tests.tui.factory import MARKUP_TEXT, build_campaign
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, open_mode, wait_for
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.store.models import Document, System
 from workbench.tui.app import make_app
 from workbench.tui.screens.adjudicate import AdjudicateScreen

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tests.tui.factory import SYSTEM_TAG
 from tests.tui.helpers import screen_text, settle
-from workbench.campaign.judging import record_grade
-from workbench.campaign.scoring import label_of
+from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.scoring.scores import label_of
 from workbench.campaign.settings import set_blind
 from workbench.cli import main
 from workbench.tui.app import make_app

@@ -7,8 +7,8 @@ from sqlalchemy import select
 
 from tests.tui.helpers import events, judgments, screen_text, settle
 from tests.tui.factory import build_campaign
-from workbench.campaign import assessing
-from workbench.campaign.cant_judge import list_cant_judge
+from workbench.campaign.judging import assessing
+from workbench.campaign.judging.marks import list_cant_judge
 from workbench.campaign.settings import set_idle_cap
 from workbench.store.models import Judgment
 from workbench.tui.app import make_app

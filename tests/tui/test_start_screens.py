@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import delete
 
 from tests.tui.helpers import screen_text, settle, settle_until
-from workbench.campaign.judging import record_grade
+from workbench.campaign.judging.grades import record_grade
 from workbench.store.models import Assignment
 from workbench.tui.app import make_app
 from workbench.tui.screens.assessor_select import AssessorScreen

@@ -28,7 +28,7 @@ def adjudicate(ctx, query, document, grade, lead, same_person, clear, note, db) 
     The "adjudicated" qrels source (`score --consensus adjudicated`, `export qrels
     --consensus adjudicated`) uses it at once; every decision is kept in the history.
     """
-    from workbench.campaign.adjudication import adjudicate as set_final
+    from workbench.campaign.agreement.adjudication import adjudicate as set_final
     from workbench.campaign.database import Database
     from workbench.names import check_id
 

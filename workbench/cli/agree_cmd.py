@@ -48,13 +48,13 @@ def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion
             raise click.UsageError("--assessor applies to the database, not to qrels files")
         if len(files) < 2:
             raise click.UsageError("agreement needs two or more qrels files")
-        from workbench.campaign.agreement import agreement_from_qrels_files
+        from workbench.campaign.agreement.report import agreement_from_qrels_files
 
         report = agreement_from_qrels_files(
             files, binary=binary, threshold=1 if level is None else level, per_query=per_query
         )
     else:
-        from workbench.campaign.agreement import agreement_from_db
+        from workbench.campaign.agreement.report import agreement_from_db
         from workbench.campaign.database import Database
 
         database = Database.open(resolve_db(ctx, db), create=False)

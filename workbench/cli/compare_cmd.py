@@ -75,7 +75,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
         return
     if files:
         qrels_paths, run_paths = _split_files(files)
-        from workbench.campaign.comparison import compare_files
+        from workbench.campaign.comparison.systems import compare_files
 
         report = compare_files(  # a bad measure name: MeasureError, one line, exit 2
             qrels_paths, run_paths, measure or "nDCG@10", other_measures=others,
@@ -85,7 +85,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
         _output(report, fmt)
         return
 
-    from workbench.campaign.comparison import compare_systems
+    from workbench.campaign.comparison.systems import compare_systems
     from workbench.campaign.database import Database
     from workbench.campaign.settings import campaign_measures
 
@@ -105,7 +105,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
 
 
 def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
-    from workbench.campaign.comparison_lists import compare_lists, lists_from_db, lists_from_run
+    from workbench.campaign.comparison.lists import compare_lists, lists_from_db, lists_from_run
     from workbench.errors import NotFoundError
 
     a, b = systems

@@ -38,7 +38,7 @@ def _done(output, count: int, what: str) -> None:
 @click.pass_context
 def judgments(ctx, history, assessor, fmt, output, db):
     """Judgments as CSV (query,document,assessor,grade,note,seconds,updated_at) or JSONL."""
-    from workbench.campaign.exporting import export_judgments, write_output
+    from workbench.campaign.catalog.exporting import export_judgments, write_output
 
     database = _open(ctx, db)
     try:
@@ -60,8 +60,8 @@ def judgments(ctx, history, assessor, fmt, output, db):
 def run(ctx, tag, output, db):
     """A stored run as a TREC run file (qid Q0 docno rank score tag): trec_eval gives the
     same numbers on it as on the file imported."""
-    from workbench.campaign.catalog import export_run
-    from workbench.campaign.exporting import write_output
+    from workbench.campaign.catalog.listing import export_run
+    from workbench.campaign.catalog.exporting import write_output
 
     database = _open(ctx, db)
     try:
@@ -81,7 +81,7 @@ def qrels(ctx, assessor, consensus, output, db):
     """TREC qrels `qid 0 docno rel`, sorted by qid then docno."""
     if (assessor is None) == (consensus is None):
         raise click.UsageError("give exactly one of --assessor NAME or --consensus METHOD")
-    from workbench.campaign.exporting import export_qrels, write_output
+    from workbench.campaign.catalog.exporting import export_qrels, write_output
 
     database = _open(ctx, db)
     try:
@@ -115,8 +115,8 @@ def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):
         raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
     if per_query and fmt != "csv":
         raise click.UsageError("-q (per-query rows) needs --format csv")
-    from workbench.campaign.exporting import export_scores, write_output
-    from workbench.campaign.score_export import export_score_table
+    from workbench.campaign.catalog.exporting import export_scores, write_output
+    from workbench.campaign.scoring.export import export_score_table
 
     def write(out):
         if not per_query:

@@ -1,5 +1,5 @@
 """`workbench grade`: record grades without the TUI, through the same code path
-(campaign.judging.record_grade): one transaction per grade, `ok query doc` printed and
+(campaign.judging.grades.record_grade): one transaction per grade, `ok query doc` printed and
 flushed only after its commit (DESIGN §4, §5). With an adaptive pool (`pool --method
 mtf|bandit`) each grade that finishes the assessor's queue on a query serves the next
 document of that query (campaign/adaptive.py).
@@ -123,7 +123,7 @@ def grade(ctx, assessor, batch, note, cant_judge, anywhere, args, db):
 
 def _mark(ctx, db, assessor, args, batch, note, anywhere) -> None:
     """`grade --cant-judge QUERY DOC [--note REASON]`: store the mark, then `ok QUERY DOC`."""
-    from workbench.campaign.cant_judge import mark_cant_judge
+    from workbench.campaign.judging.marks import mark_cant_judge
     from workbench.campaign.database import Database
 
     if batch is not None or len(args) != 2:
@@ -146,7 +146,7 @@ def _mark(ctx, db, assessor, args, batch, note, anywhere) -> None:
 
 def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str = "") -> None:
     """Refuse a grade outside the assessor's assignment, or warn with --anywhere."""
-    from workbench.campaign.assessing import outside_assignment
+    from workbench.campaign.judging.assessing import outside_assignment
     from workbench.errors import WorkbenchError
 
     reason = outside_assignment(database, assessor, query, doc)
@@ -160,7 +160,7 @@ def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str
 def _record(database, assessor, query, doc, value, note):
     """Commit the grade, then (adaptive pool) serve the assessor the query's next document
     once their queue on it is all judged."""
-    from workbench.campaign.judging import record_grade
+    from workbench.campaign.judging.grades import record_grade
 
     record = record_grade(database, assessor, query, doc, value, note=note)
     _serve_next(database, assessor, query)
@@ -170,7 +170,7 @@ def _record(database, assessor, query, doc, value, note):
 def _serve_next(database, assessor, query) -> None:
     """Adaptive pool: serve the assessor the query's next document once their queue on it
     is settled. A failure only warns: what was recorded is committed."""
-    from workbench.campaign.adaptive import serve_next
+    from workbench.campaign.pooling.adaptive import serve_next
 
     try:
         serve_next(database, assessor, query)

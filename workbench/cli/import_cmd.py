@@ -145,7 +145,7 @@ def queries(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> N
            track's <topic number="1"> <query>...</query> ...
     A file that looks like documents, a run or qrels is refused, naming what it looks like.
     """
-    from workbench.campaign.importing import import_queries
+    from workbench.campaign.catalog.importing import import_queries
     from workbench.formats.kinds import check_kind
 
     check_kind(file, "queries")
@@ -168,7 +168,7 @@ def docs(ctx: click.Context, file: str, fmt: str | None, db: str | None) -> None
     TREC:  <DOC><DOCNO>..</DOCNO> [<TITLE>|<HEADLINE>..] <TEXT>..</TEXT></DOC>.
     A file that looks like topics, a run or qrels is refused, naming what it looks like.
     """
-    from workbench.campaign.importing import import_documents
+    from workbench.campaign.catalog.importing import import_documents
     from workbench.formats.kinds import check_kind
 
     check_kind(file, "documents")
@@ -187,7 +187,7 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
     Several files go in one transaction: each is checked first, and a bad line in any of
     them writes nothing (`import run runs/*` is also much faster than one command per file).
     """
-    from workbench.campaign.importing import import_run, import_runs
+    from workbench.campaign.catalog.importing import import_run, import_runs
     from workbench.formats.kinds import check_kind
 
     for f in files:
@@ -207,7 +207,7 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments."""
-    from workbench.campaign.importing import import_qrels
+    from workbench.campaign.catalog.importing import import_qrels
     from workbench.formats.kinds import check_kind
 
     check_kind(file, "qrels")

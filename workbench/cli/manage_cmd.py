@@ -32,7 +32,7 @@ def _cell(name: str, v) -> str:
 
 
 def _shares_text(shares: dict) -> str:
-    from workbench.campaign.assessor_watch import shares_text
+    from workbench.campaign.judging.pace import shares_text
 
     return shares_text(shares)
 
@@ -63,7 +63,7 @@ def list_(ctx, what, fmt, db) -> None:
     cant-judge: every "can't judge / broken document" mark: query, document,
                assessor, reason, when (not grades: fix or replace these documents)
     """
-    from workbench.campaign.catalog import listing
+    from workbench.campaign.catalog.listing import listing
 
     database = _open(ctx, db)
     try:
@@ -102,7 +102,7 @@ def remove() -> None:
 
 
 def _remove(ctx, db, kind, name, force):
-    from workbench.campaign.catalog import remove as do_remove
+    from workbench.campaign.catalog.listing import remove as do_remove
 
     database = _open(ctx, db)
     try:
@@ -154,7 +154,7 @@ def rename() -> None:
 @click.pass_context
 def rename_run(ctx, old, new, db) -> None:
     """Give a stored run a new tag."""
-    from workbench.campaign.catalog import rename_run as do_rename
+    from workbench.campaign.catalog.listing import rename_run as do_rename
 
     database = _open(ctx, db)
     try:

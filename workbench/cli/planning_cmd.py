@@ -31,7 +31,7 @@ def _collection(ctx, qrels, runs, db):
     if runs:
         raise UsageError("run files need --qrels FILE (without it the stored campaign is used)")
     from workbench.campaign.database import Database
-    from workbench.campaign.planning import stored_collection
+    from workbench.campaign.pooling.simulation import stored_collection
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:

@@ -42,8 +42,8 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     from rich.table import Table
     from rich.text import Text
     from workbench.campaign.database import Database
-    from workbench.campaign.pool_run import make_pool
-    from workbench.campaign.pooling import queue_counts
+    from workbench.campaign.pooling.build import make_pool
+    from workbench.campaign.pooling.assign import queue_counts
 
     if (overlap is not None or repeat) and not assessors:
         raise click.UsageError("--overlap and --repeat need at least one --assessor")

@@ -1,6 +1,6 @@
 """`workbench score`: every stored system against qrels derived from the stored judgments.
 
-The numbers come from `campaign.scoring.ScoreTracker`, the same code as the TUI's live
+The numbers come from `campaign.scoring.scores.ScoreTracker`, the same code as the TUI's live
 panel. `--format trec` is printed by `eval`'s own trec printer
 (`formats.evaluation_output.write_trec`: trec_eval's names and layout, counts as
 integers); each system's block starts with its `runid` line (trec_eval
@@ -99,7 +99,7 @@ def _json(table, per_query: bool) -> dict:
 def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring import ScoreTracker
+    from workbench.campaign.scoring.scores import ScoreTracker
 
     if assessor and consensus:
         raise UsageError("give either --assessor or --consensus, not both")

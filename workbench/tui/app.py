@@ -97,7 +97,7 @@ class WorkbenchApp(App):
     def score_tracker(self, assessor: str):
         """One cached ScoreTracker per assessor (the live panel's scores from their grades).
         Imported here: scoring pulls in numpy, which startup does not need."""
-        from workbench.campaign.scoring import ScoreTracker
+        from workbench.campaign.scoring.scores import ScoreTracker
 
         with self._trackers_lock:  # called from worker threads
             if assessor not in self._trackers:
@@ -111,7 +111,7 @@ class WorkbenchApp(App):
         """The stored runs, read once per session and again only after a run changed."""
         with self._trackers_lock:  # called from worker threads
             if self._runs_cache is None:
-                from workbench.campaign.scoring import RunsCache
+                from workbench.campaign.scoring.scores import RunsCache
 
                 self._runs_cache = RunsCache()
             return self._runs_cache

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from workbench.campaign.assessing import QueryProgress, Queue, ScaleEntry
-from workbench.campaign.judging import GradeRecord
+from workbench.campaign.judging.assessing import QueryProgress, Queue, ScaleEntry
+from workbench.campaign.judging.grades import GradeRecord
 
 if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
-    from workbench.campaign.cant_judge import MarkRecord
-    from workbench.campaign.scoring import ScoreTable
+    from workbench.campaign.judging.marks import MarkRecord
+    from workbench.campaign.scoring.scores import ScoreTable
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Adjudicate one item (lead): read the query and the document, see every assessor's grade
 and note, press a grade to set the final one (x clears it). The write is a thread worker
-(campaign.adjudication.adjudicate: one transaction with its `adjudicate` event); the dialog
+(campaign.agreement.adjudication.adjudicate: one transaction with its `adjudicate` event); the dialog
 closes only after the commit, with the record; an error stays in the dialog."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from workbench.campaign import adjudication
-from workbench.campaign.adjudication import AdjudicationRecord, ItemView
-from workbench.campaign.assessing import ScaleEntry, scale
+from workbench.campaign.agreement import adjudication
+from workbench.campaign.agreement.adjudication import AdjudicationRecord, ItemView
+from workbench.campaign.judging.assessing import ScaleEntry, scale
 from workbench.tui.text import describe
 
 

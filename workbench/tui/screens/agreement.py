@@ -20,7 +20,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.judge_agreement import Confusion, confusion, judges_agreement, reading
+from workbench.campaign.agreement.per_query import Confusion, confusion, judges_agreement, reading
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table
 from workbench.tui.text import describe, num

@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from workbench.campaign import assessing
+from workbench.campaign.judging import assessing
 from workbench.names import InvalidName, check_name
 from workbench.tui.messages import AssessorsLoaded
 from workbench.tui.settings import remembered_assessor

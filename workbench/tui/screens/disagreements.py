@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Static
 
-from workbench.campaign import adjudication
+from workbench.campaign.agreement import adjudication
 from workbench.names import InvalidName, check_name, id_problem
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
@@ -176,7 +176,7 @@ class DisagreementsScreen(LeadScreen):
     def export_text(self, fmt: str) -> str:
         import io
 
-        from workbench.campaign.exporting import export_judgments, export_qrels
+        from workbench.campaign.catalog.exporting import export_judgments, export_qrels
         from workbench.tui.exports import csv_text
 
         if fmt != "csv":

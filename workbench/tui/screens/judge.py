@@ -39,9 +39,11 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
-from workbench.campaign import adaptive, assessing
-from workbench.campaign.assessing import QueryProgress, QueueItem, ScaleEntry
-from workbench.campaign.judging import undo_last
+from workbench.campaign.pooling import adaptive
+
+from workbench.campaign.judging import assessing
+from workbench.campaign.judging.assessing import QueryProgress, QueueItem, ScaleEntry
+from workbench.campaign.judging.grades import undo_last
 from workbench.campaign.settings import (
     DEFAULT_IDLE_CAP,
     campaign_settings,
@@ -432,7 +434,7 @@ class JudgeScreen(Screen):
 
     def _mark_job(self, query: str, index: int, item: QueueItem, reason: str | None) -> None:
         """(writer thread) Commit the mark (reason given) or its removal (None)."""
-        from workbench.campaign import cant_judge
+        from workbench.campaign.judging import marks as cant_judge
 
         db = self.app.db
         try:

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from workbench.campaign.adjudication import judging_assessors, lead_name
+from workbench.campaign.agreement.adjudication import judging_assessors, lead_name
 from workbench.tui.text import describe
 
 _ASK = "Your name, recorded as the adjudicator of every final grade  (Enter, Esc cancels)"

@@ -220,7 +220,7 @@ class LeadScreen(Screen):
     @work(thread=True, group="lead-export")
     def _write_export(self, path: str, fmt: str) -> None:
         """export_text runs here, in the worker: it may read the database (qrels, history)."""
-        from workbench.campaign.exporting import atomic_output
+        from workbench.campaign.catalog.exporting import atomic_output
 
         try:
             text = self.export_text(fmt)

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.assessor_watch import DRIFT_ALPHA, LIST_COLUMNS, Watch, list_values, shares_text, watch_assessors
+from workbench.campaign.judging.pace import DRIFT_ALPHA, LIST_COLUMNS, Watch, list_values, shares_text, watch_assessors
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table
 from workbench.tui.text import num

@@ -1,6 +1,6 @@
 """Interpolated precision–recall curves of the chosen systems (lead; from the scoreboard).
 
-Values are trec_eval's iprec_at_recall means (campaign.pr_curves), also listed
+Values are trec_eval's iprec_at_recall means (campaign.scoring.curves), also listed
 in a table under the plot so they can be read exactly."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.pr_curves import pr_curves
-from workbench.campaign.qrels_sources import split_source
+from workbench.campaign.scoring.curves import pr_curves
+from workbench.campaign.scoring.sources import split_source
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
 from workbench.tui.text import num

@@ -12,9 +12,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.qrels_sources import split_source
-from workbench.campaign.queries import query_titles
-from workbench.campaign.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
+from workbench.campaign.scoring.sources import split_source
+from workbench.campaign.catalog.queries import query_titles
+from workbench.campaign.comparison.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
 
@@ -45,7 +45,7 @@ class QueryDetailScreen(LeadScreen):
 
     def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str]:
         db = self.app.db
-        from workbench.campaign.adjudication import judging_assessors
+        from workbench.campaign.agreement.adjudication import judging_assessors
 
         items = ranked_list(db, self.system, self.query_id, **split_source(self.source))
         return items, judging_assessors(db), query_titles(db).get(self.query_id, "")

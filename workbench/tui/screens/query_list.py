@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from workbench.campaign import assessing
-from workbench.campaign.assessing import QueryProgress
+from workbench.campaign.judging import assessing
+from workbench.campaign.judging.assessing import QueryProgress
 from workbench.tui.messages import ProgressLoaded, WorkFailed
 
 BAR_WIDTH = 20

@@ -1,7 +1,7 @@
 """Quick scoring (lead, F6): type or paste a ranked list of grades, see every number at once.
 
 The TUI face of `workbench quick` (same calculator: metrics.graded through
-campaign.quick_grades.quick_score): the per-rank table of the chosen formulation and, at
+campaign.scoring.quick.quick_score): the per-rank table of the chosen formulation and, at
 depth k, CG, DCG/IDCG/nDCG under every formulation, P@k, AP and RR. Pure computation on
 a few numbers: done on each edit, no worker needed. Bad input is an inline message.
 """
@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static, TextArea
 
-from workbench.campaign.quick_grades import QuickResult, quick_score
+from workbench.campaign.scoring.quick import QuickResult, quick_score
 from workbench.tui.screens.lead_screen import LeadScreen
 from workbench.tui.tables import fill_table
 from workbench.tui.text import describe

@@ -1,6 +1,6 @@
 """Scoreboard (lead, F2): every stored system × the chosen measures under one qrels source.
 
-The numbers are `workbench score`'s (campaign.scoring through the metrics registry): same
+The numbers are `workbench score`'s (campaign.scoring.scores through the metrics registry): same
 measure names, same labels, same means. A `Judged@k` column (k = the deepest cutoff among
 the measures) says how much of each system's top k is judged under the source, so nobody
 trusts a score built on holes. Sort by any column (`s` next column, `r` reverse, or click a
@@ -18,11 +18,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign.judged_depth import judged_depth
-from workbench.campaign.qrels_sources import qrels_sources, split_source
+from workbench.campaign.scoring.judged_depth import judged_depth
+from workbench.campaign.scoring.sources import qrels_sources, split_source
 from workbench.campaign.live import DataVersion
-from workbench.campaign.score_export import ranked_systems, render_score_table, unjudged
-from workbench.campaign.scoring import ScoreTable, ScoreTracker
+from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
+from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
@@ -317,7 +317,7 @@ class ScoreboardScreen(LeadScreen):
         if fmt.startswith("qrels"):
             import io
 
-            from workbench.campaign.exporting import export_qrels
+            from workbench.campaign.catalog.exporting import export_qrels
 
             out = io.StringIO()
             export_qrels(self.app.db, out, **split_source(self.source))

@@ -14,8 +14,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.queries import query_titles
-from workbench.campaign.scoring import ScoreTable, ScoreTracker
+from workbench.campaign.catalog.queries import query_titles
+from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
 from workbench.tui.text import num

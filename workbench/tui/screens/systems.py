@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign.comparison_by_assessor import compare_by_assessor
+from workbench.campaign.comparison.by_assessor import compare_by_assessor
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num

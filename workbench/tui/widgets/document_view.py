@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from workbench.campaign.assessing import QueueItem
+from workbench.campaign.judging.assessing import QueueItem
 
 
 class DocumentView(VerticalScroll):

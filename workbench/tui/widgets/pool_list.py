@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from workbench.campaign.assessing import QueueItem
+from workbench.campaign.judging.assessing import QueueItem
 
 JUDGED = "✓"
 UNJUDGED = "·"

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from workbench.campaign.assessing import QueryView
+from workbench.campaign.judging.assessing import QueryView
 
 
 def query_text(view: QueryView) -> Text:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from workbench.campaign.assessing import ScaleEntry
+from workbench.campaign.judging.assessing import ScaleEntry
 
 
 def legend_text(levels: list[ScaleEntry]) -> Text:

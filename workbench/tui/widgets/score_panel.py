@@ -14,7 +14,7 @@ from textual.widgets import Static
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy only when the panel is first used
-    from workbench.campaign.scoring import ScoreTable
+    from workbench.campaign.scoring.scores import ScoreTable
 
 
 def _grid(table: ScoreTable, rows: list[tuple[str, list[float] | None]]) -> Text:

@@ -24,7 +24,7 @@ from datetime import datetime
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.qrels import majority_grade
+from workbench.campaign.scoring.qrels import majority_grade
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError, NotFoundError, UsageError, WorkbenchError
 from workbench.names import check_name

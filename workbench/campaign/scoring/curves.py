@@ -14,7 +14,7 @@ def pr_curves(
 ) -> dict[str, list[float]]:
     """Each system's mean interpolated precision at recall 0.0, 0.1, ... 1.0 (trec_eval's
     iprec_at_recall), system -> 11 values; systems with no scored query are left out."""
-    from workbench.campaign.scoring import score_campaign
+    from workbench.campaign.scoring.scores import score_campaign
 
     table = score_campaign(db, ["iprec_at_recall"], assessor=assessor, consensus=consensus)
     return {

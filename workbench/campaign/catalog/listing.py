@@ -33,13 +33,13 @@ class Listing:
 
 def listing(db: Database, what: str) -> Listing:
     """The rows of `workbench list WHAT`."""
-    from workbench.campaign import assessor_watch
+    from workbench.campaign.judging import pace as assessor_watch
     from workbench.store import catalog
 
     if what not in LISTS:
         raise UsageError(f"list what? one of {', '.join(LISTS)}")
     if what == "cant-judge":
-        from workbench.campaign.cant_judge import list_cant_judge
+        from workbench.campaign.judging.marks import list_cant_judge
 
         rows = [(m.query, m.document, m.assessor, m.reason, m.at.isoformat(timespec="seconds"))
                 for m in list_cant_judge(db)]
@@ -125,7 +125,7 @@ def rename_run(db: Database, old: str, new: str) -> str:
 def export_run(db: Database, tag: str, out: TextIO) -> int:
     """The stored run as TREC run lines, in trec_eval's order with ranks 1.. per query and
     scores that read back exactly; the number of lines."""
-    from workbench.campaign.scoring import load_runs
+    from workbench.campaign.scoring.scores import load_runs
     from workbench.formats.trec import write_run
     from workbench.store.catalog import document_names
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.id_maps import Column, IdMaps, column, plainly_valid
-from workbench.campaign.judging import get_or_create_assessor, scale_grades
+from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_valid
+from workbench.campaign.judging.grades import get_or_create_assessor, scale_grades
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import (
+from workbench.campaign.judging.grades import (
     GradeRecord,
     check_grade,
     get_or_create_assessor,
@@ -323,7 +323,7 @@ def ensure_assignments(
     """Give `assessor` the whole pool when they have no assignments yet (through pooling's
     `assign`, so the order is the campaign's deterministic shuffle); returns how many items
     were assigned (0 when they already had some or there is no pool)."""
-    from workbench.campaign.pooling import assign
+    from workbench.campaign.pooling.assign import assign
 
     with db.read() as s:
         aid = assessor_id(s, assessor)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.campaign.database import Database
-from workbench.campaign.qrels import qrels_ids
-from workbench.campaign.scoring import id_keys, load_runs
+from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.scores import id_keys, load_runs
 from workbench.planning.collection import Collection, collection_from_arrays
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.qrels import qrels_ids
+from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.store.rankings import query_grades, system_ranking
 
 

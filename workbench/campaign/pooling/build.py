@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workbench.campaign.adaptive import QueueServer
+from workbench.campaign.pooling.adaptive import QueueServer
 from workbench.campaign.database import Database
-from workbench.campaign.judging import get_or_create_assessor
-from workbench.campaign.pool_plan import PoolPlan, budget_caps, check_plan
-from workbench.campaign.pooling import SERIALIZED, assign, build_pool
-from workbench.campaign.query_lists import best_rank, cut, lists_by_query
+from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.pooling.plan import PoolPlan, budget_caps, check_plan
+from workbench.campaign.pooling.assign import SERIALIZED, assign, build_pool
+from workbench.campaign.pooling.query_lists import best_rank, cut, lists_by_query
 from workbench.campaign.settings import campaign_pool_depth, campaign_threshold
 from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError

@@ -3,7 +3,7 @@ and which differences are significant?
 
 For one measure, every stored system is scored per query under several qrels sources
 (the consensus, and with `by_assessor` each assessor's own grades; scoring is
-`campaign.scoring`'s). From those scores:
+`campaign.scoring.scores`'s). From those scores:
 - **rankings**: per source, the systems best first by their mean (ties by name);
 - **correlations**: for each pair of sources, Kendall tau-b and tau-a of the systems' means,
   tau_AP of the second source's ranking with the first as reference, and RBO_ext of the two
@@ -245,7 +245,7 @@ def measure_label(measure: str) -> str:
 
 
 def source_scores(table, measure: str, queries: Sequence[str] | None = None) -> SourceScores:
-    """One measure out of a `campaign.scoring.ScoreTable`, on all its queries or only on
+    """One measure out of a `campaign.scoring.scores.ScoreTable`, on all its queries or only on
     `queries` (then each system's mean is re-averaged over those, trec_eval's way). Systems
     scored on no query are left out of the means (they cannot be ranked). The table labels
     measures canonically (nDCG@10 -> ndcg_cut_10)."""
@@ -296,7 +296,7 @@ def compare_systems(
     tests always use `measure` under the consensus. With several sources they are compared
     on the queries every one has judged, unless `all_queries`; the report's `coverage`
     says how much each source judged."""
-    from workbench.campaign.scoring import load_runs, score_campaign
+    from workbench.campaign.scoring.scores import load_runs, score_campaign
     from workbench.errors import NotFoundError
     from workbench.store.external_ids import assessor_names as stored_assessors
 
@@ -311,7 +311,7 @@ def compare_systems(
         if assessors:
             names = list(assessors)
         else:  # not a lead who only adjudicated
-            from workbench.campaign.adjudication import assessor_names
+            from workbench.campaign.agreement.adjudication import assessor_names
 
             names = assessor_names(db)
         for name in names:

@@ -22,7 +22,7 @@ from functools import cached_property
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.qrels import qrels_ids, source_label
+from workbench.campaign.scoring.qrels import qrels_ids, source_label
 from workbench.campaign.settings import campaign_measures, campaign_threshold
 from workbench.metrics.evaluate import RunArrays
 from workbench.evaluation.strategy import default_jobs

@@ -9,7 +9,7 @@ from workbench.errors import UsageError
 
 def qrels_sources(db: Database) -> list[str]:
     """Every qrels source a lead can score against, in menu order."""
-    from workbench.campaign.adjudication import judging_assessors
+    from workbench.campaign.agreement.adjudication import judging_assessors
 
     return ["consensus:majority", "consensus:mean", "consensus:adjudicated"] + [
         f"assessor:{name}" for name in judging_assessors(db)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from workbench.campaign.database import Database
-from workbench.campaign.qrels import QrelsArrays, derive_qrels
+from workbench.campaign.scoring.qrels import QrelsArrays, derive_qrels
 from workbench.errors import NotFoundError, UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
@@ -77,7 +77,7 @@ def export_judgments(
 def qrels_for(
     db: Database, *, assessor: str | None = None, consensus: str | None = None
 ) -> QrelsArrays:
-    """The qrels of exactly one source (campaign.qrels), sorted by qid then docno."""
+    """The qrels of exactly one source (campaign.scoring.qrels), sorted by qid then docno."""
     if (assessor is None) == (consensus is None):
         raise UsageError("give exactly one of --assessor NAME or --consensus METHOD")
     return derive_qrels(db, assessor=assessor, consensus=consensus)
@@ -105,8 +105,8 @@ def export_scores(
     per_query: bool = False,
 ) -> int:
     """CSV `system,query,measure,value` of every stored system (query `all` = the mean,
-    as in trec_eval), from campaign.scoring; return the row count."""
-    from workbench.campaign.scoring import score_campaign
+    as in trec_eval), from campaign.scoring.scores; return the row count."""
+    from workbench.campaign.scoring.scores import score_campaign
 
     if assessor is not None and consensus is not None:
         raise UsageError("give either --assessor NAME or --consensus METHOD, not both")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging import get_or_create_assessor, item_ids, mark_item, unmark
+from workbench.campaign.judging.grades import get_or_create_assessor, item_ids, mark_item, unmark
 from workbench.campaign.writing import write_transaction
 from workbench.errors import WriteConflict
 from workbench.store.cant_judge import current_mark, mark_rows
@@ -88,7 +88,7 @@ def clear_cant_judge(db: Database, assessor: str, query: str, document: str) -> 
 def mark_repeat_cant_judge(db: Database, assessor: str, query: str, document: str, *,
                            reason: str = "") -> MarkRecord:
     """A hidden repeat showing marked "can't judge": a `repeat` event without a grade."""
-    from workbench.campaign.assessing import record_repeat
+    from workbench.campaign.judging.assessing import record_repeat
 
     note = f"{REPEAT_PREFIX}: {reason.strip()}" if reason.strip() else REPEAT_PREFIX
     record = record_repeat(db, assessor, query, document, None, note=note)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring import ScoreTable, score_campaign
+from workbench.campaign.scoring.scores import ScoreTable, score_campaign
 from workbench.errors import UsageError
 from workbench.formats.score_tables import SCORE_TABLE_FORMATS, ScoresGrid, render_scores
 
@@ -75,7 +75,7 @@ def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = 
 def scoreboard_table(db: Database, measures: list[str] | None = None, *, assessor: str | None = None,
                      consensus: str | None = None) -> tuple[ScoreTable, str, int]:
     """The scoreboard's numbers: (table of the measures plus Judged@k, Judged@k's label, k)."""
-    from workbench.campaign.judged_depth import judged_depth
+    from workbench.campaign.scoring.judged_depth import judged_depth
     from workbench.campaign.settings import campaign_measures
 
     measures = list(measures) if measures else list(campaign_measures(db))

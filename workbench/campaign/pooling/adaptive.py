@@ -30,10 +30,10 @@ from collections.abc import Callable
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.pool_plan import PoolPlan, budget_caps, plan_in
-from workbench.campaign.pooling import REPEAT_GAP, SERIALIZED, repeat_gap, stable_seed
-from workbench.campaign.qrels import qrels_ids
-from workbench.campaign.query_lists import best_rank, cut, lists_by_query
+from workbench.campaign.pooling.plan import PoolPlan, budget_caps, plan_in
+from workbench.campaign.pooling.assign import REPEAT_GAP, SERIALIZED, repeat_gap, stable_seed
+from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.pooling.query_lists import best_rank, cut, lists_by_query
 from workbench.campaign.settings import campaign_threshold
 from workbench.campaign.writing import write_transaction
 from workbench.planning.methods import next_choice

@@ -9,8 +9,8 @@ from workbench.campaign.database import Database
 def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
                         consensus: str = "majority"):
     """The comparison on `measure` (default: the campaign's first measure)."""
-    from workbench.campaign.adjudication import judging_assessors
-    from workbench.campaign.comparison import compare_systems
+    from workbench.campaign.agreement.adjudication import judging_assessors
+    from workbench.campaign.comparison.systems import compare_systems
     from workbench.campaign.settings import campaign_measures
     from workbench.errors import UsageError
     from workbench.metrics.measures import MeasureError

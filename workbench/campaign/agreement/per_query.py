@@ -1,6 +1,6 @@
 """How the judging assessors agree, as a lead reads it: `workbench agree --per-query` over
 them, the reading of a kappa/alpha, and the confusion matrix of two assessors (numbers from
-campaign.agreement and metrics.agreement, the CLI's own paths)."""
+campaign.agreement.report and metrics.agreement, the CLI's own paths)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ class Confusion:
 
 def confusion(db: Database, a: str, b: str) -> Confusion:
     """How often assessor `a` gave grade i where `b` gave j, over items both graded."""
-    from workbench.campaign.agreement import load_labels
-    from workbench.campaign.assessing import scale
+    from workbench.campaign.agreement.report import load_labels
+    from workbench.campaign.judging.assessing import scale
     from workbench.metrics.agreement import confusion_matrix
 
     labels = load_labels(db, [a, b])
@@ -44,8 +44,8 @@ def reading(value: float) -> str:
 def judges_agreement(db: Database, *, binary: bool = False):
     """`workbench agree --per-query` over the assessors who graded something (a lead who
     only adjudicated is left out), or None when fewer than two did."""
-    from workbench.campaign.adjudication import judging_assessors
-    from workbench.campaign.agreement import agreement_from_db
+    from workbench.campaign.agreement.adjudication import judging_assessors
+    from workbench.campaign.agreement.report import agreement_from_db
 
     names = judging_assessors(db)
     if len(names) < 2:
