@@ -33,6 +33,20 @@ def _parse(measure_names, compat: int):
     return parse_measures(list(measure_names) or ["official"], compat=compat)
 
 
+def _jobs_here() -> str:
+    """The default's ceiling as detected now, for --help."""
+    import os
+
+    from workbench.cores import usable_cpus
+
+    n = usable_cpus()
+    here = f"{n} usable core{'' if n == 1 else 's'} here"
+    env = os.environ.get("WORKBENCH_THREADS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return f"WORKBENCH_THREADS={int(env)} here ({here})"
+    return here
+
+
 def _check_rel_format(fmt: str) -> None:
     """trec_eval's -R: only ``qrels`` is read; the others are refused by name."""
     if fmt == "qrels":
@@ -88,8 +102,9 @@ def _warn_unaveraged(result) -> None:
                    "(at the top grade).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="trec", show_default=True)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes: one run each, or pieces of one big run (default: "
-                   "WORKBENCH_THREADS or the number of cores, for big enough files; 1: none).")
+              help="Worker processes: one run each, or pieces of one big run (default: as "
+                   "many as the input's size makes worth it, up to WORKBENCH_THREADS or the "
+                   "cores this process may use, " + _jobs_here() + "; 1: none).")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judged_only,
           num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
@@ -127,7 +142,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
     elif fmt == "csv":
         output.write_csv(sys.stdout, evs, names, per_query, uppers)
     elif fmt == "json":  # the values are z-scores with -Z: the settings say against what
+        jobs_used = max((r.jobs for r in results), default=1)
         output.write_json(sys.stdout, evs, names, per_query, uppers,
-                          {**settings.as_dict(), "zscores": zscores_file})
+                          {**settings.as_dict(), "zscores": zscores_file, "jobs": jobs_used})
     else:
         output.write_table(evs, names, per_query, uppers, settings.as_dict())

@@ -36,9 +36,13 @@ def _settings(rel_level, ties, max_depth, complete, compat, judged_only=False,
                         num_docs=int(num_docs))
 
 
-def _collect(results, on_result) -> list[RunResult]:
+def _collect(results, on_result, jobs: int = 1) -> list[RunResult]:
+    """The results as a list, each saying how many processes did the work (jobs)."""
+    from dataclasses import replace
+
     out = []
     for result in results:
+        result = replace(result, jobs=jobs)
         if on_result is not None:
             on_result(result)
         out.append(result)
@@ -54,7 +58,8 @@ def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int 
 
     measures: Measure objects or names; the settings are trec_eval's (see EvalSettings);
     bounds: also give each run's upper bound (RunResult.upper); jobs: worker processes
-    (None: WORKBENCH_THREADS or the cores, used only for big enough files; 1: none);
+    (None: as many as the sizes make worth it, up to WORKBENCH_THREADS or the usable
+    cores, see `workbench.evaluation.strategy`; 1: none);
     on_result: called with each run's result as soon as it and those before it are done
     (`eval` prints the missing-query warnings then, before a later run's error).
     """
@@ -66,7 +71,7 @@ def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int 
     if not paths:
         return []
     read = dict(keep_rank=ties == "rank", check_duplicates=False, all_tags=False)
-    plan = plan_for_files(paths, jobs, bounds)
+    plan = plan_for_files(paths, jobs, bounds, qrels_path)
     if plan.kind == "split":
         from workbench.evaluation.one_run import checked_result
         from workbench.evaluation.split import evaluate_split
@@ -75,10 +80,11 @@ def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int 
         if split is not None:  # else: evaluated in this process, which reports any error
             ev, first_tag = split
             return _collect([checked_result(paths[0], first_tag or paths[0], ev, None,
-                                            settings.complete, "split")], on_result)
+                                            settings.complete, "split")], on_result,
+                            plan.jobs)
     if plan.kind == "processes":
         return _collect(_files_in_processes(qrels_path, paths, ms, settings, bounds, read,
-                                            plan.workers), on_result)
+                                            plan.workers), on_result, plan.jobs)
     from workbench.evaluation.threads import evaluate_reading_ahead
 
     return _collect(evaluate_reading_ahead(qrels_path, paths, ms, settings, bounds, read),
@@ -141,5 +147,6 @@ def evaluate_arrays(qrels, runs: Sequence, measures, *, names: Sequence[str] | N
     if plan.kind == "processes":
         from workbench.evaluation.processes import evaluate_in_processes
 
-        return _collect(evaluate_in_processes(len(runs), plan.workers, one), on_result)
+        return _collect(evaluate_in_processes(len(runs), plan.workers, one), on_result,
+                        plan.jobs)
     return _collect((one(k) for k in range(len(runs))), on_result)

@@ -45,7 +45,8 @@ class RunResult:
     upper: the same with every unjudged retrieved document at the top grade (bounds),
     else None; unaveraged: qrels queries missing from the run and so left out of the
     averages (always empty with complete); strategy: how it was evaluated
-    (``threads``, ``processes`` or ``split``).
+    (``threads``, ``processes`` or ``split``); jobs: how many processes did that (the
+    workers, or 1 for this process alone).
     """
 
     path: str
@@ -54,3 +55,4 @@ class RunResult:
     upper: Evaluation | None = None
     unaveraged: tuple[str, ...] = ()
     strategy: str = "threads"
+    jobs: int = 1

@@ -31,8 +31,6 @@ import numpy as np
 
 __all__ = ["Piece", "evaluate_split", "line_cuts", "run_cuts", "scratch_dir"]
 
-MIN_SPLIT_BYTES = 64 << 20  # one run this big is read and evaluated in pieces
-
 
 def line_cuts(path, parts: int) -> list[int]:
     """Byte offsets [0, c1, ..., size] cutting a file into about `parts` equal pieces,
@@ -63,9 +61,10 @@ def line_cuts(path, parts: int) -> list[int]:
     return cuts
 
 
-def run_cuts(path, jobs: int, *, forced: bool) -> list[int] | None:
-    """Where to cut one run for `jobs` processes, or None to read it in one process
-    (a small file unless `forced`, or no query change found near the cut points)."""
+def run_cuts(path, jobs: int) -> list[int] | None:
+    """Where to cut one run for `jobs` processes, or None to read it in one process (no
+    query change found near the cut points). Whether to split at all is the strategy's
+    call (`workbench.evaluation.strategy`)."""
     from workbench.formats.trec import query_cuts
 
     from workbench.evaluation.strategy import can_fork
@@ -73,8 +72,6 @@ def run_cuts(path, jobs: int, *, forced: bool) -> list[int] | None:
     if jobs < 2 or not can_fork():
         return None
     try:
-        if not forced and os.path.getsize(path) < MIN_SPLIT_BYTES:
-            return None
         cuts = query_cuts(path, jobs)
     except OSError:
         return None  # the one-process path reports it

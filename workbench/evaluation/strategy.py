@@ -1,9 +1,11 @@
 """Which way to evaluate: in this process with threads reading ahead, in forked worker
 processes (one run each), or one big run split over forked processes (reading included).
 
-Forking costs tens of milliseconds and copies nothing up front, so it pays only on big
-inputs: by default several runs go to workers from MIN_PARALLEL_BYTES of run text, and one
-run is split from split.MIN_SPLIT_BYTES. An explicit job count forces either.
+How many workers is decided from measured costs (`Costs`), not from fixed sizes: every
+candidate count from 1 to the usable cores (`workbench.cores.default_jobs`) gets a
+predicted time, and workers are used only when the best prediction beats one process
+by a margin, so that the default is not slower than `-j 1` on small inputs or on few
+cores. An explicit job count forces its number (within the runs there are).
 """
 
 from __future__ import annotations
@@ -11,11 +13,37 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-__all__ = ["MIN_PARALLEL_BYTES", "MIN_PARALLEL_ROWS", "Plan", "can_fork", "default_jobs",
-           "plan_for_arrays", "plan_for_files"]
+from workbench.cores import default_jobs
 
-MIN_PARALLEL_BYTES = 8 << 20  # below this much run text, forking costs more than it saves
-MIN_PARALLEL_ROWS = 300_000  # about MIN_PARALLEL_BYTES of run text, for runs of arrays
+__all__ = ["COSTS", "Costs", "Plan", "can_fork", "default_jobs", "plan_for_arrays",
+           "plan_for_files", "plan_for_sizes", "predicted_seconds"]
+
+ARRAY_ROW_BYTES = 36  # about one run line's text per row, to price runs of arrays
+
+
+@dataclass(frozen=True)
+class Costs:
+    """The model's constants; `bench/scaling_bench.py --calibrate` measures them.
+
+    start_s: each worker's own cost that the others do not share: its fork (sequential,
+    in the parent), its first-touch page faults, its result pickled back; fixed_s: once
+    per parallel evaluation (scratch folder, pool and pipes, the merge); run_bytes_s:
+    run text read and evaluated per second by one worker; qrels_bytes_s: qrels text read
+    and indexed per second by one worker; margin: the share of one process's predicted
+    time that workers must save before they are used (the model's error, measured
+    within about 20 %, and other people's load on a shared machine).
+    """
+
+    start_s: float = 0.012
+    fixed_s: float = 0.040
+    run_bytes_s: float = 160e6
+    qrels_bytes_s: float = 300e6
+    margin: float = 0.2
+
+
+# Measured with `bench/scaling_bench.py --calibrate` on the 2-core development machine
+# (docs/performance.md); the 16-core figures there check the model on many cores.
+COSTS = Costs()
 
 
 @dataclass(frozen=True)
@@ -27,16 +55,13 @@ class Plan:
     workers: int = 0
     cuts: tuple[int, ...] = ()
 
+    @property
+    def jobs(self) -> int:
+        """Processes doing the work: the workers, or this one."""
+        return max(1, self.workers)
+
 
 THREADS = Plan("threads")
-
-
-def default_jobs() -> int:
-    """Worker processes: WORKBENCH_THREADS if set, else the number of cores."""
-    env = os.environ.get("WORKBENCH_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    return os.cpu_count() or 1
 
 
 def can_fork() -> bool:
@@ -45,39 +70,77 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _workers(count: int, jobs: int | None) -> int:
-    """Processes for `count` runs (0: none), before any size rule."""
-    if count < 2 or not can_fork():
-        return 0
-    n = min(jobs if jobs is not None else default_jobs(), count)
-    return n if n >= 2 else 0
+def _makespan(run_bytes, n: int) -> float:
+    """Bytes on the busiest of n workers taking runs in order, each the next free one
+    (as the pool hands them out)."""
+    import heapq
+
+    loads = [0.0] * n
+    for b in run_bytes:
+        heapq.heapreplace(loads, loads[0] + b)
+    return max(loads)
 
 
-def plan_for_files(run_paths, jobs: int | None, bounds: bool) -> Plan:
-    """The plan for run files (jobs None: decide by size; 1: threads only)."""
-    n = _workers(len(run_paths), jobs)
-    if n and jobs is None:  # by default only when the files are big enough to be worth it
-        try:
-            if sum(os.path.getsize(p) for p in run_paths) < MIN_PARALLEL_BYTES:
-                n = 0
-        except OSError:
-            n = 0  # the threads path reports the missing file
-    if n:
-        return Plan("processes", n)
-    if len(run_paths) == 1 and not bounds:
-        from workbench.evaluation.split import run_cuts
+def predicted_seconds(kind: str, n: int, run_bytes, qrels_bytes: int,
+                      costs: Costs = COSTS) -> float:
+    """Predicted wall time of reading and evaluating: ``threads`` (one process, n ignored),
+    ``processes`` (the parent reads the qrels, then n workers take one run at a time) or
+    ``split`` (one run and the qrels read and evaluated in n pieces)."""
+    qrels = qrels_bytes / costs.qrels_bytes_s
+    if kind == "threads":
+        return qrels + sum(run_bytes) / costs.run_bytes_s
+    parallel = costs.fixed_s + n * costs.start_s
+    if kind == "processes":
+        return qrels + parallel + _makespan(run_bytes, n) / costs.run_bytes_s
+    return parallel + (qrels + sum(run_bytes) / costs.run_bytes_s) / n
 
-        cuts = run_cuts(run_paths[0], jobs if jobs is not None else default_jobs(),
-                        forced=jobs is not None)
-        if cuts is not None:
-            return Plan("split", len(cuts) - 1, tuple(cuts))
-    return THREADS
+
+def plan_for_sizes(run_bytes, qrels_bytes: int, jobs: int | None, *, split_ok: bool = True,
+                   costs: Costs = COSTS) -> Plan:
+    """The plan for runs of these sizes (jobs None: the model's choice among 1 to the
+    usable cores; a number forces it). Several runs go to ``processes``, one run to
+    ``split`` when split_ok. The split's cut points are left to `plan_for_files`."""
+    run_bytes = list(run_bytes)
+    kind = "processes" if len(run_bytes) > 1 else "split"
+    if (kind == "split" and not split_ok) or not run_bytes or not can_fork():
+        return THREADS
+    most = len(run_bytes) if kind == "processes" else None
+    if jobs is not None:
+        n = min(jobs, most or jobs)
+        return Plan(kind, n) if n >= 2 else THREADS
+    cap = min(default_jobs(), most or default_jobs())
+    if cap < 2:
+        return THREADS
+    one = predicted_seconds("threads", 1, run_bytes, qrels_bytes, costs)
+    best = min(range(2, cap + 1),
+               key=lambda n: predicted_seconds(kind, n, run_bytes, qrels_bytes, costs))
+    if predicted_seconds(kind, best, run_bytes, qrels_bytes, costs) > one * (1 - costs.margin):
+        return THREADS
+    return Plan(kind, best)
+
+
+def plan_for_files(run_paths, jobs: int | None, bounds: bool, qrels_path=None) -> Plan:
+    """The plan for run files (jobs None: decide from the sizes; 1: threads only)."""
+    try:
+        sizes = [os.path.getsize(p) for p in run_paths]
+        qrels_bytes = os.path.getsize(qrels_path) if qrels_path is not None else 0
+    except OSError:
+        return THREADS  # the threads path reports the missing file
+    plan = plan_for_sizes(sizes, qrels_bytes, jobs, split_ok=len(run_paths) == 1 and not bounds)
+    if plan.kind != "split":
+        return plan
+    from workbench.evaluation.split import run_cuts
+
+    cuts = run_cuts(run_paths[0], plan.workers)
+    if cuts is None:
+        return THREADS
+    return Plan("split", len(cuts) - 1, tuple(cuts))
 
 
 def plan_for_arrays(run_rows, jobs: int | None) -> Plan:
     """The plan for runs already in memory (run_rows: each run's row count): forked
     workers or this process; there is no reading to split."""
-    n = _workers(len(run_rows), jobs)
-    if n and jobs is None and sum(run_rows) < MIN_PARALLEL_ROWS:
-        n = 0
-    return Plan("processes", n) if n else THREADS
+    sizes = [rows * ARRAY_ROW_BYTES for rows in run_rows]
+    if len(sizes) < 2:
+        return THREADS
+    return plan_for_sizes(sizes, 0, jobs)

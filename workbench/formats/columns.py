@@ -608,12 +608,15 @@ def parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, thre
 
 
 def default_threads() -> int:
-    """Parsing threads: WORKBENCH_THREADS if set, else up to 2 (more threads than cores
-    only add contention)."""
+    """Parsing threads: WORKBENCH_THREADS if set, else up to 2 of the cores this process
+    may use (more threads than cores only add contention; past 2, reading waits on the
+    chunking, which is serial)."""
+    from workbench.cores import usable_cpus
+
     env = os.environ.get("WORKBENCH_THREADS", "")
     if env.isdigit() and int(env) > 0:
         return int(env)
-    return min(2, os.cpu_count() or 1)
+    return min(2, usable_cpus())
 
 
 THREADS = default_threads()

@@ -24,8 +24,8 @@ import numpy as np
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids, source_label
 from workbench.campaign.settings import campaign_measures, campaign_threshold
+from workbench.cores import default_jobs
 from workbench.metrics.evaluate import RunArrays
-from workbench.evaluation.strategy import default_jobs
 from workbench.metrics.measures import Measure
 from workbench.store.run_arrays import load_stored_runs, query_names, runs_token
 
@@ -268,7 +268,7 @@ class ScoreTracker:
             )
 
         systems = range(len(runs.stored.tags))
-        # WORKBENCH_THREADS or the cores, as eval; one query's update is too small to share
+        # WORKBENCH_THREADS or the usable cores, as eval; one query's update is too small to share
         jobs = default_jobs() if cols is None else 1
         if jobs > 1 and len(systems) > 1:
             from concurrent.futures import ThreadPoolExecutor
