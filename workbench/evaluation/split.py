@@ -110,7 +110,8 @@ class Piece:
             self.qrels = (q.qid, q.docno, q.rel)
         else:
             self.qrels = (np.empty(0, "S1"), np.empty(0, "S1"), np.empty(0, np.int64))
-        for what, arr in zip(("qid", "docno", "rel"), self.qrels):
+        self.groups = _group_ids(self.qrels[0])
+        for what, arr in zip(("qid", "docno", "rel", "gq", "gsize"), (*self.qrels, *self.groups)):
             np.save(self._file(k, what), arr)
         rc = j["run_cuts"]
         self.run = read_run(j["run"], threads=1, byte_range=(rc[k], rc[k + 1]),
@@ -129,19 +130,25 @@ class Piece:
         run_owner = _owner_table(runq)
         if run_owner is None:  # a query in two run pieces: not cut at query changes
             return None
-        pieces = [self.qrels if i == k else
-                  tuple(np.load(self._file(i, w), mmap_mode="r") for w in ("qid", "docno", "rel"))
-                  for i in range(len(j["qrels_cuts"]) - 1)]
-        groups = [_group_ids(p[0]) for p in pieces]
+        # Only the pieces' query groups (small) are read whole; of their rows, each process
+        # touches its own, so this phase shrinks with more processes instead of scanning
+        # every qrels line in every process.
+        n_qrels = len(j["qrels_cuts"]) - 1
+        groups = [self.groups if i == k else
+                  (np.load(self._file(i, "gq")), np.load(self._file(i, "gsize")))
+                  for i in range(n_qrels)]
         qrels_owner = _owner_table([np.unique(g[0]) for g in groups], first_wins=True)
         mine = []
-        for (qid, docno, rel), (gq, sizes) in zip(pieces, groups):
+        for i, (gq, sizes) in enumerate(groups):
             owner = _lookup(run_owner, gq)
             no_run = owner < 0
             owner[no_run] = _lookup(qrels_owner, gq[no_run])
-            rows = np.repeat(owner == k, sizes)
-            if rows.any():
-                mine.append((qid[rows], docno[rows], rel[rows]))
+            rows = _rows_of(owner == k, sizes)
+            if rows is None:
+                continue
+            cols = (self.qrels if i == k else
+                    [np.load(self._file(i, w), mmap_mode="r") for w in ("qid", "docno", "rel")])
+            mine.append(tuple(np.asarray(c[rows]) for c in cols))
         if mine:
             cat = [_concat([m[c] for m in mine]) for c in range(3)]
         else:
@@ -175,6 +182,21 @@ def _group_ids(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return qid[:0].copy(), np.empty(0, np.int64)
     heads = np.flatnonzero(np.concatenate(([True], qid[1:] != qid[:-1])))
     return np.asarray(qid[heads]), np.diff(np.append(heads, qid.size))
+
+
+def _rows_of(owned: np.ndarray, sizes: np.ndarray):
+    """The rows of the owned groups (groups of `sizes` rows, in order): a slice when they
+    are one stretch (qrels sorted by query), else an index array; None for no row."""
+    at = np.flatnonzero(owned)
+    if at.size == 0:
+        return None
+    starts = np.cumsum(sizes) - sizes
+    if at[-1] - at[0] + 1 == at.size:  # one stretch of groups
+        return slice(int(starts[at[0]]), int(starts[at[-1]] + sizes[at[-1]]))
+    take = sizes[at]
+    # each owned group's start, repeated over its rows, plus the row's place in it
+    first = np.repeat(starts[at] - (np.cumsum(take) - take), take)
+    return first + np.arange(int(take.sum()))
 
 
 def _owner_table(id_sets, first_wins: bool = False):
