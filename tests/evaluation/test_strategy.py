@@ -1,0 +1,111 @@
+"""The job count from the cost model (workbench.evaluation.strategy): predictions as
+arithmetic, the default never predicted slower than one process, the usable cores as its
+ceiling, -j forcing its number; and the split's row selection."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.evaluation import strategy
+from workbench.evaluation.split import _rows_of
+from workbench.evaluation.strategy import Costs, plan_for_sizes, predicted_seconds
+
+MB = 1_000_000
+C = Costs(start_s=0.01, fixed_s=0.04, run_bytes_s=100 * MB, qrels_bytes_s=200 * MB,
+          margin=0.2)
+
+
+def test_predictions_are_the_model_arithmetic():
+    # one process: qrels 200 MB at 200 MB/s + run 100 MB at 100 MB/s
+    assert predicted_seconds("threads", 1, [100 * MB], 200 * MB, C) == pytest.approx(1 + 1)
+    # split in 4: fixed + 4 starts + both files' work shared by 4
+    assert predicted_seconds("split", 4, [100 * MB], 200 * MB, C) == pytest.approx(
+        0.04 + 4 * 0.01 + (1 + 1) / 4)
+    # 3 runs of 50 MB on 2 workers: the parent's qrels, then the busiest worker's 100 MB
+    assert predicted_seconds("processes", 2, [50 * MB] * 3, 200 * MB, C) == pytest.approx(
+        1 + 0.04 + 2 * 0.01 + 100 * MB / (100 * MB))
+    # a big run first: the others fill the second worker
+    assert predicted_seconds("processes", 2, [90 * MB, 30 * MB, 30 * MB, 30 * MB], 0, C) == \
+        pytest.approx(0.04 + 0.02 + 0.9)
+
+
+@pytest.fixture
+def cores(monkeypatch):
+    def set_cores(n):
+        monkeypatch.setattr(strategy, "default_jobs", lambda: n)
+    return set_cores
+
+
+def test_small_inputs_stay_in_one_process(cores):
+    cores(16)
+    assert plan_for_sizes([1 * MB], 1 * MB, None, costs=C).kind == "threads"
+    assert plan_for_sizes([1 * MB] * 3, 1 * MB, None, costs=C).kind == "threads"
+
+
+def test_big_inputs_use_the_best_count(cores):
+    cores(16)
+    plan = plan_for_sizes([400 * MB], 200 * MB, None, costs=C)
+    assert plan.kind == "split"
+    # the minimum of fixed + n * start + 5 s / n is at n = sqrt(5 / 0.01) = 22: capped at 16
+    assert plan.workers == 16
+    cores(4)
+    assert plan_for_sizes([400 * MB], 200 * MB, None, costs=C).workers == 4
+    cores(16)
+    plan = plan_for_sizes([20 * MB] * 96, 1 * MB, None, costs=C)
+    assert plan.kind == "processes" and plan.workers == 16  # 6 runs each
+    # 100 runs: the busiest worker takes 7 with 15 workers as with 16, so one fork fewer
+    assert plan_for_sizes([20 * MB] * 100, 1 * MB, None, costs=C).workers == 15
+    # no more workers than runs
+    assert plan_for_sizes([200 * MB] * 3, 1 * MB, None, costs=C).workers == 3
+
+
+def test_the_default_is_never_predicted_slower_than_one_process(cores):
+    rng = np.random.default_rng(28)
+    for _ in range(300):
+        n_cores = int(rng.integers(1, 33))
+        cores(n_cores)
+        runs = [int(b) for b in rng.integers(1, 400 * MB, size=int(rng.integers(1, 6)))]
+        qrels = int(rng.integers(0, 400 * MB))
+        plan = plan_for_sizes(runs, qrels, None, costs=C)
+        one = predicted_seconds("threads", 1, runs, qrels, C)
+        assert plan.jobs <= n_cores
+        if plan.kind != "threads":
+            assert predicted_seconds(plan.kind, plan.workers, runs, qrels, C) <= 0.8 * one
+
+
+def test_one_usable_core_means_one_process_whatever_the_size(cores):
+    cores(1)
+    free = Costs(start_s=0.0, fixed_s=0.0)
+    assert plan_for_sizes([10**10], 10**10, None, costs=free).jobs == 1
+    assert plan_for_sizes([10**10] * 8, 0, None, costs=free).jobs == 1
+
+
+def test_an_explicit_count_is_used_as_given(cores):
+    cores(2)
+    assert plan_for_sizes([10], 10, 5, costs=C) == strategy.Plan("split", 5)
+    assert plan_for_sizes([10] * 3, 10, 5, costs=C) == strategy.Plan("processes", 3)
+    assert plan_for_sizes([10**10] * 3, 10, 1, costs=C).kind == "threads"
+    assert plan_for_sizes([10**10], 10, 4, split_ok=False, costs=C).kind == "threads"
+
+
+def test_arrays_are_priced_per_row(cores):
+    cores(8)
+    assert strategy.plan_for_arrays([1_000] * 4, None).kind == "threads"
+    assert strategy.plan_for_arrays([5_000_000] * 4, None).kind == "processes"
+    assert strategy.plan_for_arrays([5_000_000], None).kind == "threads"  # nothing to split
+
+
+@pytest.mark.parametrize("owned, sizes, rows", [
+    ([False, True, True, False], [2, 3, 1, 4], slice(2, 6)),  # one stretch: a slice
+    ([True, False, True], [2, 3, 1], [0, 1, 5]),
+    ([False, True, False, True, True], [1, 2, 3, 1, 2], [1, 2, 6, 7, 8]),
+    ([False, False], [3, 4], None),
+    ([True], [5], slice(0, 5)),
+])
+def test_a_process_takes_the_rows_of_its_groups(owned, sizes, rows):
+    got = _rows_of(np.array(owned), np.array(sizes))
+    if isinstance(rows, list):
+        assert got.tolist() == rows
+    else:
+        assert got == rows
