@@ -12,7 +12,8 @@ bench/data/scaling, git-ignored; --quick: about a tenth of each):
 
 For each workload and each job count 1, 2, 4, ... up to the cores this process may use
 (workbench.cores.usable_cpus: run it under `taskset -c 0,1` to see 2 cores), it prints
-the best wall time of --repeat whole `workbench eval` processes, the speed-up over
+the best wall time of --repeat whole `workbench eval` processes (in rounds over all the
+counts, so that other people's load falls on all alike), the speed-up over
 `-j 1`, and then the same for the default (no -j) with the job count it chose
 (settings.jobs of --format json). Every job count must print the same numbers: the
 bench stops if one differs.
@@ -131,21 +132,17 @@ def _eval_cmd(qrels: Path, runs: list[Path], measures, jobs: int | None) -> list
     return cmd
 
 
-def time_eval(qrels, runs, measures, jobs, repeat: int) -> tuple[float, int, dict]:
-    """(best wall seconds, the job count it reported, its runs' summaries)."""
+def time_eval(qrels, runs, measures, jobs) -> tuple[float, int, list]:
+    """(wall seconds, the job count it reported, its runs' summaries) of one process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    best, used, runs_out = float("inf"), 0, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        proc = subprocess.run(_eval_cmd(qrels, runs, measures, jobs), env=env,
-                              capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-        if proc.returncode:
-            raise SystemExit(f"workbench eval failed ({proc.returncode}): {proc.stderr}")
-        out = json.loads(proc.stdout)
-        best = min(best, wall)
-        used, runs_out = out["settings"]["jobs"], out["runs"]
-    return best, used, runs_out
+    t0 = time.perf_counter()
+    proc = subprocess.run(_eval_cmd(qrels, runs, measures, jobs), env=env,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode:
+        raise SystemExit(f"workbench eval failed ({proc.returncode}): {proc.stderr}")
+    out = json.loads(proc.stdout)
+    return wall, out["settings"]["jobs"], out["runs"]
 
 
 def job_counts(top: int) -> list[int]:
@@ -166,18 +163,24 @@ def bench(name, spec, data: Path, counts, repeat: int) -> list[tuple]:
           f"{spec[0] * spec[2]:,} qrels lines, {len(measures)} measures, "
           f"{size / 1e6:.0f} MB", flush=True)
     print(f"  {'jobs':>9}  {'time':>8}  {'speed-up':>8}", flush=True)
-    rows, base, reference = [], None, None
-    for jobs in [*counts, None]:
-        wall, used, summary = time_eval(qrels, runs, measures, jobs, repeat)
-        if reference is None:
-            reference = summary
-        elif summary != reference:
-            raise SystemExit(f"{name}: -j {jobs} printed other numbers than -j {counts[0]}")
-        if base is None:
-            base = wall
-        label = f"{jobs}" if jobs is not None else f"default={used}"
-        print(f"  {label:>9}  {wall:7.2f}s  {base / wall:7.2f}x", flush=True)
-        rows.append((name, label, wall, base / wall, used))
+    # Rounds over every job count in turn, best of each: a neighbour's load on a shared
+    # machine then falls on all counts alike rather than on one.
+    configs = [*counts, None]
+    best = {j: float("inf") for j in configs}
+    used, reference = {}, None
+    for _ in range(repeat):
+        for jobs in configs:
+            wall, used[jobs], summary = time_eval(qrels, runs, measures, jobs)
+            if reference is None:
+                reference = summary
+            elif summary != reference:
+                raise SystemExit(f"{name}: -j {jobs} printed other numbers than -j {counts[0]}")
+            best[jobs] = min(best[jobs], wall)
+    rows, base = [], best[counts[0]]
+    for jobs in configs:
+        label = f"{jobs}" if jobs is not None else f"default={used[jobs]}"
+        print(f"  {label:>9}  {best[jobs]:7.2f}s  {base / best[jobs]:7.2f}x", flush=True)
+        rows.append((name, label, best[jobs], base / best[jobs], used[jobs]))
     return rows
 
 
@@ -253,7 +256,7 @@ def calibrate(data: Path, quick: bool) -> None:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="about a tenth of each workload")
-    ap.add_argument("--repeat", type=int, default=2, help="best of this many (default 2)")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many (default 3)")
     ap.add_argument("--workloads", default="small,large,many")
     ap.add_argument("--jobs", default=None,
                     help="job counts to time, comma separated (default 1, 2, 4 ... usable)")
