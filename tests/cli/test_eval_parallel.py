@@ -139,6 +139,19 @@ def test_query_cuts_fall_on_query_changes(tmp_path):
     assert query_cuts(one, 2) == [0, one.stat().st_size]
 
 
+def test_query_cuts_look_past_the_first_64_kb_up_to_the_probe(tmp_path):
+    """The cut-finder reads 64 KB at a time: a query whose lines run past that is still
+    cut at its end, within `probe` bytes, and not beyond."""
+    run = tmp_path / "run"
+    head = "".join(f"1 Q0 doc{i:06d} {i} 1.0 tag\n" for i in range(6000))  # 162 KB
+    tail = "".join(f"2 Q0 doc{i:06d} {i} 1.0 tag\n" for i in range(10))
+    run.write_text(head + tail)
+    size = run.stat().st_size
+    assert query_cuts(run, 2) == [0, len(head), size]
+    assert query_cuts(run, 2, probe=1 << 16) == [0, size]  # no change within 64 KB
+    assert query_cuts(run, 2, probe=len(head)) == [0, len(head), size]
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_pieces_and_chunks_keep_line_numbers(tmp_path, threads):
     from workbench.errors import InputError

@@ -218,25 +218,45 @@ def query_cuts(path, parts: int, probe: int = 1 << 20) -> list[int]:
             pos = size * k // parts
             if pos <= cuts[-1] + 1:
                 continue
-            fh.seek(pos - 1)
-            block = fh.read(probe)
-            at = block.find(b"\n")  # block[0] is byte pos - 1
-            if at < 0:
-                continue
-            start = pos + at  # the first line starting at or after pos
-            prev = None
-            for line in block[at + 1:].split(b"\n")[:-1]:  # whole lines only
-                tok = line.split(None, 1)
-                if tok and not tok[0].startswith(b"#"):
-                    if prev is None:
-                        prev = tok[0]
-                    elif tok[0] != prev:
-                        if cuts[-1] < start < size:
-                            cuts.append(start)
-                        break
-                start += len(line) + 1
+            start = _query_change(fh, pos, probe)
+            if start is not None and cuts[-1] < start < size:
+                cuts.append(start)
     cuts.append(size)
     return cuts
+
+
+def _query_change(fh, pos: int, probe: int) -> int | None:
+    """The offset of the first line, after the first whole line at or after `pos`, whose
+    query id differs from that line's; None if none within `probe` bytes.
+
+    The lines are looked at one by one and read 64 KB at a time: a change usually comes
+    within one query's lines, and the cuts are found before any worker starts (splitting
+    a whole 1 MB probe into lines cost several milliseconds per cut).
+    """
+    fh.seek(pos - 1)
+    block = fh.read(min(probe, 1 << 16))
+    at = block.find(b"\n")  # block[0] is byte pos - 1
+    if at < 0:
+        return None
+    i = at + 1  # the first whole line, in block
+    prev = None
+    while True:
+        end = block.find(b"\n", i)
+        if end < 0:  # the rest of the line is not read yet
+            if len(block) >= probe:
+                return None
+            more = fh.read(min(probe - len(block), max(len(block), 1 << 16)))
+            if not more:
+                return None  # (a last line without a newline is not looked at)
+            block += more
+            continue
+        tok = block[i:end].split(None, 1)
+        if tok and not tok[0].startswith(b"#"):
+            if prev is None:
+                prev = tok[0]
+            elif tok[0] != prev:
+                return pos - 1 + i
+        i = end + 1
 
 
 # ----------------------------------------------------------------------------- writing
