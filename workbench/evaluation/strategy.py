@@ -65,9 +65,10 @@ THREADS = Plan("threads")
 
 
 def can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether worker processes can be forked here (not on Windows). Asked without
+    importing multiprocessing, which costs tens of milliseconds that a split run spends
+    before its first worker starts."""
+    return hasattr(os, "fork")
 
 
 def _makespan(run_bytes, n: int) -> float:
