@@ -25,24 +25,28 @@ ARRAY_ROW_BYTES = 36  # about one run line's text per row, to price runs of arra
 class Costs:
     """The model's constants; `bench/scaling_bench.py --calibrate` measures them.
 
-    start_s: each worker's own cost that the others do not share: its fork (sequential,
-    in the parent), its first-touch page faults, its result pickled back; fixed_s: once
-    per parallel evaluation (scratch folder, pool and pipes, the merge); run_bytes_s:
-    run text read and evaluated per second by one worker; qrels_bytes_s: qrels text read
-    and indexed per second by one worker; margin: the share of one process's predicted
-    time that workers must save before they are used (the model's error, measured
-    within about 20 %, and other people's load on a shared machine).
+    run_bytes_s, qrels_bytes_s: run text read and evaluated, qrels text read and indexed,
+    per second by one core; one_process_cores: the cores one process keeps busy (its
+    threads read the qrels and the next run while it evaluates), when it has 2 or more;
+    start_s: each worker's cost that the others wait for (its fork, in the parent, one
+    after another); fixed_s: once per parallel evaluation (scratch files, pipes, the
+    pieces' own index, the merge, the workers' first page faults and exit); margin: the
+    share of one process's predicted time that workers must save before they are used
+    (the model's error, and other people's load on a shared machine).
     """
 
-    start_s: float = 0.012
-    fixed_s: float = 0.040
-    run_bytes_s: float = 160e6
-    qrels_bytes_s: float = 300e6
-    margin: float = 0.2
+    run_bytes_s: float = 106e6
+    qrels_bytes_s: float = 144e6
+    one_process_cores: float = 1.5
+    start_s: float = 0.008
+    fixed_s: float = 0.25
+    margin: float = 0.1
 
 
-# Measured with `bench/scaling_bench.py --calibrate` on the 2-core development machine
-# (docs/performance.md); the 16-core figures there check the model on many cores.
+# Measured on the lent 16-core machine (gVisor; one core reads and evaluates 106 MB/s of
+# run text and 144 MB/s of qrels; a fork costs ~8 ms there, and splitting ~0.25 s more
+# than one process) and checked on the 2-core development machine: docs/performance.md.
+# A plain Linux kernel forks faster, so there the model errs on the side of one process.
 COSTS = Costs()
 
 
@@ -83,13 +87,15 @@ def _makespan(run_bytes, n: int) -> float:
 
 
 def predicted_seconds(kind: str, n: int, run_bytes, qrels_bytes: int,
-                      costs: Costs = COSTS) -> float:
-    """Predicted wall time of reading and evaluating: ``threads`` (one process, n ignored),
+                      costs: Costs = COSTS, cores: int = 1) -> float:
+    """Predicted wall time of reading and evaluating: ``threads`` (one process, n ignored,
+    its reading threads overlapping the work on up to `one_process_cores` of `cores`),
     ``processes`` (the parent reads the qrels, then n workers take one run at a time) or
     ``split`` (one run and the qrels read and evaluated in n pieces)."""
     qrels = qrels_bytes / costs.qrels_bytes_s
     if kind == "threads":
-        return qrels + sum(run_bytes) / costs.run_bytes_s
+        overlap = min(costs.one_process_cores, max(1, cores))
+        return (qrels + sum(run_bytes) / costs.run_bytes_s) / overlap
     parallel = costs.fixed_s + n * costs.start_s
     if kind == "processes":
         return qrels + parallel + _makespan(run_bytes, n) / costs.run_bytes_s
@@ -109,10 +115,11 @@ def plan_for_sizes(run_bytes, qrels_bytes: int, jobs: int | None, *, split_ok: b
     if jobs is not None:
         n = min(jobs, most or jobs)
         return Plan(kind, n) if n >= 2 else THREADS
-    cap = min(default_jobs(), most or default_jobs())
+    cores = default_jobs()
+    cap = min(cores, most or cores)
     if cap < 2:
         return THREADS
-    one = predicted_seconds("threads", 1, run_bytes, qrels_bytes, costs)
+    one = predicted_seconds("threads", 1, run_bytes, qrels_bytes, costs, cores)
     best = min(range(2, cap + 1),
                key=lambda n: predicted_seconds(kind, n, run_bytes, qrels_bytes, costs))
     if predicted_seconds(kind, best, run_bytes, qrels_bytes, costs) > one * (1 - costs.margin):
