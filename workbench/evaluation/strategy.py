@@ -18,7 +18,9 @@ from workbench.cores import default_jobs
 __all__ = ["COSTS", "Costs", "Plan", "can_fork", "default_jobs", "plan_for_arrays",
            "plan_for_files", "plan_for_sizes", "predicted_seconds"]
 
-ARRAY_ROW_BYTES = 36  # about one run line's text per row, to price runs of arrays
+# A row of a run already in memory costs about what half a run line's text does to read
+# and evaluate (reading is about half of it), to price runs of arrays with `Costs`.
+ARRAY_ROW_BYTES = 18
 
 
 @dataclass(frozen=True)
