@@ -55,7 +55,7 @@ fi
 export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
 unset WORKBENCH_THREADS
 
-say "== workbench scaling on $(hostname): $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+say "== workbench scaling on $(uname -n): $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 say "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); nproc $(nproc); $("$PY" -V 2>&1); numpy $("$PY" -c 'import numpy; print(numpy.__version__)')"
 say "usable cores: $("$PY" -c 'from workbench import cores; print(cores.usable_cpus(), "(affinity", cores.affinity_cpus(), ", cgroup quota", cores.cgroup_cpu_limit(), ")")')"
 say "kernel: $(uname -r)"
