@@ -28,8 +28,11 @@ def affinity_cpus() -> int:
     count = getattr(os, "process_cpu_count", None)  # Python 3.13+
     if count is not None:
         return count() or 1
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
+    if hasattr(os, "sched_getaffinity"):  # not on macOS or Windows
+        try:
+            return len(os.sched_getaffinity(0)) or 1
+        except OSError:
+            pass
     return os.cpu_count() or 1
 
 
