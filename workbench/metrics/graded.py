@@ -79,10 +79,14 @@ class RankTable:
     idcg: np.ndarray
 
 
-def rank_table(grades, formulation: Formulation = FORMULATIONS[0]) -> RankTable:
-    """Gain, discount, DCG so far and ideal DCG so far at each rank."""
+def rank_table(grades, formulation: Formulation = FORMULATIONS[0], judged=None) -> RankTable:
+    """Gain, discount, DCG so far and ideal DCG so far at each rank. The ideal ordering is
+    the grades' own, or that of `judged` (every judged document of the query) when given."""
     g = np.asarray(list(grades), dtype=np.int64)
-    ideal = np.sort(g)[::-1]
+    pool = g if judged is None else np.asarray(list(judged), dtype=np.int64)
+    ideal = np.zeros(g.size, dtype=np.int64)
+    best = np.sort(pool)[::-1][: g.size]
+    ideal[: best.size] = best
     disc = discounts(g.size, formulation.discount, formulation.base)
     gain = gains(g, formulation.gain)
     return RankTable(
@@ -112,13 +116,18 @@ class QuickSummary:
 
 def quick_summary(
     grades, *, k: int | None = None, rel_level: int = 1, num_rel: int | None = None,
-    formulations=FORMULATIONS,
+    formulations=FORMULATIONS, judged=None,
 ) -> QuickSummary:
-    """CG, DCG/IDCG/nDCG per formulation, P@k, AP and RR for one list of grades.
+    """CG, DCG/IDCG/nDCG per formulation, P@k, AP and RR at depth k for one list of grades.
 
-    AP = Σ over relevant ranks of (relevant so far / rank) / R, with R = num_rel or the
-    number of grades >= rel_level in the list; RR = 1 / rank of the first relevant.
-    AP and RR use the whole list; DCG family and P use the top k.
+    AP@k = Σ over relevant ranks <= k of (relevant so far / rank) / R (trec_eval's
+    map_cut.k), with R = num_rel or the number of grades >= rel_level in the list (or in
+    `judged`); RR@k = 1 / rank of the first relevant at or above k, else 0. Every value is
+    at k: with k = the list length, AP and RR are the whole list's.
+
+    `judged`: the grades of every judged document of the query (a qrels), when the list
+    comes from a system's ranking: R counts them, and the ideal ordering is theirs (as in
+    trec_eval's ndcg_cut), not only the listed grades.
     """
     g = np.asarray(list(grades), dtype=np.int64)
     n = g.size
@@ -126,20 +135,24 @@ def quick_summary(
     if k <= 0:
         raise ValueError("k must be positive")
     rel = g >= rel_level
-    R = int(rel.sum()) if num_rel is None else int(num_rel)
-    if R < int(rel.sum()):
-        raise ValueError(f"num_rel ({R}) is smaller than the relevant grades given ({int(rel.sum())})")
+    pool = g if judged is None else np.asarray(list(judged), dtype=np.int64)
+    listed = int((pool >= rel_level).sum())
+    R = listed if num_rel is None else int(num_rel)
+    if R < listed:
+        what = "given" if judged is None else "judged"
+        raise ValueError(f"num_rel ({R}) is smaller than the relevant grades {what} ({listed})")
     ranks = np.arange(1, n + 1)
     crel = np.cumsum(rel)
-    ap = float((crel[rel] / ranks[rel]).sum() / R) if R else 0.0
-    first = np.flatnonzero(rel)
+    at_k = rel & (ranks <= k)
+    ap = float((crel[at_k] / ranks[at_k]).sum() / R) if R else 0.0
+    first = np.flatnonzero(at_k)
     rr = 1.0 / (first[0] + 1) if first.size else 0.0
     top = g[:k]
-    ideal_all = np.sort(g)[::-1]
+    ideal_all = np.sort(pool)[::-1]
     # more relevant documents than listed: the ideal list holds them at grade rel_level
-    extra = R - int(rel.sum())
+    extra = R - listed
     if extra:
-        ideal_all = np.sort(np.concatenate((g, np.full(extra, rel_level))))[::-1]
+        ideal_all = np.sort(np.concatenate((pool, np.full(extra, rel_level))))[::-1]
     out = {}
     for f in formulations:
         d = discounts(max(k, 1), f.discount, f.base)
@@ -149,5 +162,5 @@ def quick_summary(
         out[f] = (dcg, idcg, dcg / idcg if idcg > 0 else 0.0)
     return QuickSummary(
         k=k, rel_level=rel_level, num_rel=R, cg=float(gains(top, "linear").sum()),
-        dcg=out, precision=float(rel[:k].sum()) / k, ap=ap, rr=rr,
+        dcg=out, precision=float((g[:k] >= rel_level).sum()) / k, ap=ap, rr=rr,
     )
