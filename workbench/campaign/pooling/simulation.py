@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
-from workbench.campaign.scoring.scores import id_keys, load_runs
+from workbench.campaign.scoring.scores import load_runs
+from workbench.evaluation.stored import id_keys
 from workbench.planning.collection import Collection, collection_from_arrays
 
 
