@@ -16,17 +16,17 @@ from dataclasses import dataclass
 
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
+from workbench.store.models import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # a new campaign's, one owner
 from workbench.store.settings import read_settings, write_settings
 
 
-DEFAULT_IDLE_CAP = 300  # seconds: five minutes on one document is not judging any more
 
 
 @dataclass(frozen=True)
 class CampaignSettings:
     name: str = "campaign"
     relevance_threshold: int = 1
-    default_measures: str = "nDCG@10 AP bpref P@10"
+    default_measures: str = DEFAULT_MEASURES
     pool_depth: int = 10
     blind: bool = True
     guidelines: str = ""
@@ -60,7 +60,7 @@ def _or(value, default):
 
 
 def campaign_measures(db: Database) -> list[str]:
-    """The campaign's default measures, else nDCG@10 AP bpref P@10."""
+    """The campaign's default measures, else DEFAULT_MEASURES (nDCG@10 AP bpref P@10)."""
     return campaign_settings(db).default_measures.split() or CampaignSettings().default_measures.split()
 
 

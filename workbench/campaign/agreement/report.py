@@ -15,6 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.campaign.database import Database
 from workbench.campaign.settings import campaign_threshold
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
@@ -147,8 +148,7 @@ class AgreementReport:
         return out
 
 
-def _num(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+_num = json_number
 
 
 def _interval(pair) -> list | None:

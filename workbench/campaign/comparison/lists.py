@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics.ranking import trec_order
 
@@ -48,9 +49,7 @@ class ListComparison:
         return _nanmean([r.kendall_tau_b for r in self.rows])
 
     def to_json(self) -> dict:
-        def num(v: float):
-            return None if math.isnan(v) else float(v)
-
+        num = json_number
         return {
             "a": self.a,
             "b": self.b,

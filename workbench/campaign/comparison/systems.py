@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics import significance as sig
 
@@ -134,8 +135,7 @@ class ComparisonReport:
         }
 
 
-def _num(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+_num = json_number
 
 
 def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationRow:

@@ -97,12 +97,11 @@ def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = 
 def scoreboard_table(db: Database, measures: list[str] | None = None, *, assessor: str | None = None,
                      consensus: str | None = None) -> tuple[ScoreTable, str, int]:
     """The scoreboard's numbers: (table of the measures plus Judged@k, Judged@k's label, k)."""
-    from workbench.campaign.scoring.judged_depth import judged_depth
+    from workbench.campaign.scoring.judged_depth import judged_column
     from workbench.campaign.settings import campaign_measures
 
     measures = list(measures) if measures else list(campaign_measures(db))
-    k = judged_depth(measures)
-    judged = f"Judged@{k}"
+    judged, k = judged_column(measures)
     table = score_campaign(db, [*measures, judged], assessor=assessor, consensus=consensus)
     label = next((m for m in table.labels if m == judged), judged)
     return table, label, k
