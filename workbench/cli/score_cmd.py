@@ -10,6 +10,7 @@ prints one run; `score` prints every stored system).
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 import sys
 
 import click
@@ -18,6 +19,9 @@ import numpy as np
 from workbench.cli import db_option, resolve_db
 from workbench.errors import UsageError
 
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.scoring.scores import ScoreTable
+
 FORMATS = ("trec", "table", "csv", "json")
 
 
@@ -25,7 +29,7 @@ def _value(measure, value: float) -> str:
     return str(int(round(value))) if measure.is_count else f"{value:.4f}"
 
 
-def _print_table(table, per_query: bool) -> None:
+def _print_table(table: ScoreTable, per_query: bool) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -48,7 +52,7 @@ def _print_table(table, per_query: bool) -> None:
     Console().print(grid)
 
 
-def _json(table, per_query: bool) -> dict:
+def _json(table: ScoreTable, per_query: bool) -> dict:
     def values(i: int, j: int | None) -> dict:
         if j is None:
             return {label: float(table.means[m][i]) for label, m in zip(table.labels, table.measures)}
