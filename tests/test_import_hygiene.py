@@ -1,6 +1,6 @@
 """The headless core stays headless at run time: importing metrics, formats or the
 evaluation engine loads no Textual, SQL, Click or Rich, and `workbench eval` starts without
-them (docs/architecture.md, "Layers").
+them (docs/architecture.md#layers).
 
 Which package may import which is declared in pyproject.toml ([tool.importlinter]) and
 checked by tests/test_import_contracts.py; what stays here is what a static import graph
@@ -37,7 +37,7 @@ def test_core_modules_do_not_import_tui_or_store(module):
 
 def test_the_evaluation_engine_is_headless():
     """workbench.evaluation (every module of it) loads no UI, database, Click or Rich, and
-    none of the layers above it (DESIGN §1: files or arrays in, Evaluation arrays out)."""
+    none of the layers above it (docs/architecture.md#layers: files or arrays in, Evaluation arrays out)."""
     code = (
         "import sys, pkgutil, importlib, workbench.evaluation as e\n"
         "for info in pkgutil.iter_modules(e.__path__):\n"

@@ -23,7 +23,7 @@ def test_parse_grades_and_quick_score():
     assert round(r.summary.dcg[r.formulations[0]][2], 3) == 0.961
     assert round(r.summary.cg, 3) == 11
     r = quick_score("1 0 1 0 1", rel_level=1)
-    assert round(r.summary.ap, 3) == 0.756  # DESIGN §6: relevant at 1, 3, 5
+    assert round(r.summary.ap, 3) == 0.756  # docs/architecture.md#worked-examples: relevant at 1, 3, 5
     with pytest.raises(UsageError, match="num_rel"):
         quick_score("1 1", num_rel=1)
 

@@ -1,4 +1,4 @@
-"""DESIGN §6 worked examples (ranking ones), through the evaluation core and `quick`.
+"""docs/architecture.md#worked-examples worked examples (ranking ones), through the evaluation core and `quick`.
 
 Expected values are written as the arithmetic a reader can check.
 """

@@ -1,4 +1,4 @@
-"""Quick scoring screen: the worked example of DESIGN §6, every formulation, inline errors."""
+"""Quick scoring screen: the worked example of docs/architecture.md#worked-examples, every formulation, inline errors."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Campaign-wide settings and the rules on them.
 
-Blindness (DESIGN §5): a campaign is blind unless a lead says otherwise. Blind, the judging
+Blindness (docs/architecture.md#rules-that-hold-everywhere): a campaign is blind unless a lead says otherwise. Blind, the judging
 screen shows no per-system number of any kind; not blind (a Quepid-style tuning session,
 where the people judging own the systems), it may show live scores under the real run tags.
 

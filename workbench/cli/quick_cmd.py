@@ -1,4 +1,4 @@
-"""`workbench quick 3 2 3 0 1 2`: the per-query calculator (DESIGN §3, §6).
+"""`workbench quick 3 2 3 0 1 2`: the per-query calculator (docs/architecture.md#measure-semantics, #worked-examples).
 
 Prints a table per rank (grade, gain, discount, DCG so far, ideal grade, ideal DCG so
 far) for the chosen formulation and a summary: CG, DCG/IDCG/nDCG under every formulation,

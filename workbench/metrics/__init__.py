@@ -1,4 +1,4 @@
-"""Evaluation measures: pure numpy, no database, no files (DESIGN §1, §3).
+"""Evaluation measures: pure numpy, no database, no files (docs/architecture.md#layers, #measure-semantics).
 
 Ranking measures (trec_eval-exact), one registry of measure names, array kernels:
 

@@ -2,7 +2,7 @@
 
 For a ranked list of grades (rank 1 first) it gives, rank by rank, the gain, the
 discount, DCG so far and the ideal DCG so far, and the summary measures (CG, DCG, IDCG,
-nDCG under each formulation of DESIGN §3, P@k, AP, RR). The ideal ordering is the same
+nDCG under each formulation of docs/architecture.md#measure-semantics, P@k, AP, RR). The ideal ordering is the same
 grades sorted descending (all the judged documents of the query are the ones given),
 unless more relevant documents exist than the list shows (``num_rel``).
 

@@ -1,4 +1,4 @@
-"""The campaign's tables (DESIGN §2). One database = one evaluation campaign.
+"""The campaign's tables (docs/architecture.md#data-model). One database = one evaluation campaign.
 
 External ids (`ext_id`, `tag`, `name`) are what users and files use; integer ids are
 internal. Every grade change is appended to `judgment_event`, which is never updated.

@@ -98,7 +98,7 @@ class AgreementReport:
         return out
 
     def to_json(self, *, confusion: bool = False) -> dict:
-        """The DESIGN §4 `agree --format json` object (NaN -> null); `per_query` only if
+        """The docs/architecture.md#command-line-contract `agree --format json` object (NaN -> null); `per_query` only if
         it was computed, `confusion` (each pair's matrix) only if asked for."""
         out = {
             "assessors": list(self.assessors),

@@ -1,4 +1,4 @@
-"""Exports (DESIGN §4): judgments (current or full history) as CSV/JSONL, qrels as TREC
+"""Exports (docs/architecture.md#command-line-contract): judgments (current or full history) as CSV/JSONL, qrels as TREC
 text, scores as CSV. Rows are plain records streamed from one read transaction; the
 writers live in `formats/` (judgments.py, trec.py).
 

@@ -102,7 +102,7 @@ class ComparisonReport:
     common_queries: int | None = None  # compared on the queries every source judged
 
     def to_json(self) -> dict:
-        """DESIGN §4 `compare --format json` (NaN -> null), plus `test`, `tests_source`
+        """docs/architecture.md#command-line-contract `compare --format json` (NaN -> null), plus `test`, `tests_source`
         and `means` after the contract's keys."""
         return {
             "measure": self.measure,

@@ -1,7 +1,7 @@
 """Recording grades: one transaction per grade, every change appended to the history.
 
 This is the only code path that writes judgments: the TUI, `workbench grade` and the
-batch mode all call it, so that "on disk before the screen says so" (DESIGN §5) holds
+batch mode all call it, so that "on disk before the screen says so" (docs/architecture.md#rules-that-hold-everywhere) holds
 everywhere.
 """
 
