@@ -6,7 +6,8 @@ nDCG under each formulation of docs/architecture.md#measure-semantics, P@k, AP, 
 grades sorted descending (all the judged documents of the query are the ones given),
 unless more relevant documents exist than the list shows (``num_rel``).
 
-Formulas (ranks i = 1, 2, …; grades g_i, negative grades count as 0):
+Formulas (ranks i = 1, 2, …; grades g_i, negative grades count as 0), the kernels' own
+(``kernels.gain``: the DCG formula lives there once):
 - gain: linear g_i, or exponential 2^g_i − 1;
 - discount: ``log2`` → divide by log2(i + 1) at every rank;
   ``jk`` (Järvelin–Kekäläinen, base b) → no discount before rank b, then divide by
@@ -21,6 +22,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from workbench.metrics.kernels.gain import gains as _kernel_gains
+from workbench.metrics.kernels.gain import rank_discounts
 
 __all__ = ["Formulation", "FORMULATIONS", "RankTable", "QuickSummary", "rank_table", "quick_summary"]
 
@@ -53,17 +57,14 @@ FORMULATIONS = (
 )
 
 
-def gains(grades: np.ndarray, gain: str) -> np.ndarray:
-    g = np.maximum(np.asarray(grades, dtype=np.float64), 0.0)
-    return np.exp2(g) - 1.0 if gain == "exp" else g
+def gains(grades, gain: str) -> np.ndarray:
+    """The gains of a list of grades: the DCG formula of the kernels (kernels.gain.gains)."""
+    return _kernel_gains(np.asarray(grades, dtype=np.int64), gain)
 
 
 def discounts(n: int, discount: str, base: float = 2.0) -> np.ndarray:
-    """The divisor at ranks 1..n."""
-    i = np.arange(1, n + 1, dtype=np.float64)
-    if discount == "log2":
-        return np.log2(i + 1.0)
-    return np.maximum(1.0, np.log(i) / math.log(base))
+    """The divisor at ranks 1..n: the kernels' discount (kernels.gain.rank_discounts)."""
+    return rank_discounts(np.arange(1, n + 1, dtype=np.int64), discount, base)
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from workbench.store.judgment_writes import (
     update_judgment,
 )
 from workbench.store.models import utcnow
-from workbench.campaign.catalog.scale import check_grade, scale_grades  # noqa: F401 - re-exported
+from workbench.campaign.catalog.scale import check_grade
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
