@@ -108,7 +108,7 @@ def test_unknown_or_too_few_assessors(judged):
 
 
 def test_notes_example_through_the_database(db):
-    # DESIGN §6, 400 items; stored as current judgments of two assessors.
+    # docs/architecture.md#worked-examples, 400 items; stored as current judgments of two assessors.
     a = [1] * 300 + [0] * 70 + [1] * 20 + [0] * 10
     b = [1] * 300 + [0] * 70 + [0] * 20 + [1] * 10
     with db.write.begin() as s:

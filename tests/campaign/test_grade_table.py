@@ -1,4 +1,4 @@
-"""campaign.scoring.scores.GradeTable: run rows find their grade by integer ids, exactly as the
+"""evaluation.stored.GradeTable: run rows find their grade by integer ids, exactly as the
 metrics' key lookup finds it, and scores are the same with the table as without it."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring.scores import GradeTable, ScoreTracker, id_keys
+from workbench.campaign.scoring.scores import ScoreTracker
+from workbench.evaluation.stored import GradeTable, id_keys
 from workbench.metrics.qrels_index import NONPOOL, UNJUDGED, QrelsIndex
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"

@@ -1,6 +1,6 @@
 """Alembic migrations on SQLite and PostgreSQL: the initial revision creates exactly the
 models' schema, upgrade/downgrade round-trips, and batch table rebuilds on SQLite never
-cascade-delete child rows (DESIGN §7)."""
+cascade-delete child rows (docs/architecture.md#known-pitfalls)."""
 
 from __future__ import annotations
 

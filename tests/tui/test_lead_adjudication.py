@@ -125,7 +125,7 @@ async def test_clearing_a_final_grade_and_pending_filter(sample_db):
         await pilot.press("7")
         await settle(app, pilot)
         assert isinstance(app.screen, AdjudicateScreen)
-        assert "7 is not on the scale" in screen_text(app)
+        assert "grade 7 is not on the campaign scale (0, 1, 2, 3)" in screen_text(app)
 
 
 async def test_export_adjudicated_qrels_and_history_from_the_screen(sample_db, tmp_path):

@@ -1,4 +1,4 @@
-"""The `workbench` command (DESIGN §4).
+"""The `workbench` command (docs/architecture.md#command-line-contract).
 
 Subcommands live one per module in this package and are imported only when run, so that
 `workbench eval` never imports Textual or SQLAlchemy. Exit codes: 0 ok, 1 bad input,

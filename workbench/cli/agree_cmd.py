@@ -5,7 +5,7 @@
 
 Formats: `table` (rich, with a reading next to each coefficient), `csv` (one row per
 coefficient: query,a,b,n,coefficient,value,interpretation; empty query = all queries,
-empty a/b = all assessors) and `json` (DESIGN §4).
+empty a/b = all assessors) and `json` (docs/architecture.md#command-line-contract).
 """
 
 from __future__ import annotations

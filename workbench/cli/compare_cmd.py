@@ -8,7 +8,7 @@ those rankings, and the significance of every system pair.
     workbench compare --qrels A.txt [B.txt ...] --run r1 r2 [...] [-m MEASURE] [-l N] [...]
 
 On files each qrels file is a source (the first one is the reference and the one the tests
-use) and each run file a system. Formats: `table` (rich), `json` (DESIGN §4) and `csv` (one
+use) and each run file a system. Formats: `table` (rich), `json` (docs/architecture.md#command-line-contract) and `csv` (one
 value per row: kind,source,a,b,statistic,value).
 """
 

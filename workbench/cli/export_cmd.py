@@ -1,4 +1,4 @@
-"""`workbench export qrels|judgments|scores` (DESIGN §4). `-o FILE` goes through
+"""`workbench export qrels|judgments|scores` (docs/architecture.md#command-line-contract). `-o FILE` goes through
 formats.output.atomic_output (a file replaced atomically, a FIFO written in place);
 without it, or with `-o -`, the export goes to stdout."""
 

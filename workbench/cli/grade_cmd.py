@@ -1,6 +1,6 @@
 """`workbench grade`: record grades without the TUI, through the same code path
 (campaign.judging.grades.record_grade): one transaction per grade, `ok query doc` printed and
-flushed only after its commit (DESIGN §4, §5). With an adaptive pool (`pool --method
+flushed only after its commit (docs/architecture.md#command-line-contract, #rules-that-hold-everywhere). With an adaptive pool (`pool --method
 mtf|bandit`) each grade that finishes the assessor's queue on a query serves the next
 document of that query (campaign/adaptive.py).
 

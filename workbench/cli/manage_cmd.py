@@ -38,7 +38,9 @@ def _shares_text(shares: dict) -> str:
 
 
 def _json_value(v):
-    return None if isinstance(v, float) and math.isnan(v) else v
+    from workbench.formats.output import json_number
+
+    return json_number(v) if isinstance(v, float) else v
 
 
 @click.command("list")

@@ -1,4 +1,4 @@
-"""`workbench pool`: build the judging pool and fill assessors' queues (DESIGN §4)."""
+"""`workbench pool`: build the judging pool and fill assessors' queues (docs/architecture.md#command-line-contract)."""
 
 from __future__ import annotations
 

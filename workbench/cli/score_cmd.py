@@ -9,8 +9,8 @@ prints one run; `score` prints every stored system).
 
 from __future__ import annotations
 
-import csv
 import json
+from typing import TYPE_CHECKING
 import sys
 
 import click
@@ -19,6 +19,9 @@ import numpy as np
 from workbench.cli import db_option, resolve_db
 from workbench.errors import UsageError
 
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.scoring.scores import ScoreTable
+
 FORMATS = ("trec", "table", "csv", "json")
 
 
@@ -26,18 +29,7 @@ def _value(measure, value: float) -> str:
     return str(int(round(value))) if measure.is_count else f"{value:.4f}"
 
 
-def _rows(table, per_query: bool):
-    """(system, query, measure, value) in output order; query 'all' for the means."""
-    for i, tag in enumerate(table.systems):
-        if per_query:
-            for j in np.flatnonzero(table.present[i]).tolist():
-                for m in table.measures:
-                    yield tag, table.queries[j], m, table.values[m][i, j]
-        for m in table.measures:
-            yield tag, "all", m, table.means[m][i]
-
-
-def _print_table(table, per_query: bool) -> None:
+def _print_table(table: ScoreTable, per_query: bool) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -60,7 +52,7 @@ def _print_table(table, per_query: bool) -> None:
     Console().print(grid)
 
 
-def _json(table, per_query: bool) -> dict:
+def _json(table: ScoreTable, per_query: bool) -> dict:
     def values(i: int, j: int | None) -> dict:
         if j is None:
             return {label: float(table.means[m][i]) for label, m in zip(table.labels, table.measures)}
@@ -119,10 +111,9 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
         write_trec(sys.stdout, tracker.evaluations(), per_query, runid_first=True)
     elif fmt == "json":
         click.echo(json.dumps(_json(table, per_query), indent=2))
-    elif fmt == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["system", "query", "measure", "value"])
-        for tag, q, m, v in _rows(table, per_query):
-            writer.writerow([tag, q, table.name_of(m), _value(m, v)])
+    elif fmt == "csv":  # the same writer as `export scores -q`
+        from workbench.campaign.scoring.export import write_long_scores
+
+        write_long_scores(table, sys.stdout, per_query)
     else:
         _print_table(table, per_query)

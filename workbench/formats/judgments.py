@@ -1,4 +1,4 @@
-"""Writers for `workbench export judgments` (DESIGN §4): CSV and JSON lines.
+"""Writers for `workbench export judgments` (docs/architecture.md#command-line-contract): CSV and JSON lines.
 
 CSV header: `query,document,assessor,grade,note,seconds,updated_at`; with history, one row
 per event and an `event` column at the end (`set`, `change`, `clear`, `undo`, ...; the

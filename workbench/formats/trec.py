@@ -1,6 +1,6 @@
 """TREC qrels and run files: vectorised readers and plain writers.
 
-Formats (DESIGN §3):
+Formats (docs/architecture.md#measure-semantics):
 
 - qrels: ``qid iter docno rel`` — ``iter`` ignored, ``rel`` an integer (negative = in the
   pool but unjudged), ``#`` lines are comments;

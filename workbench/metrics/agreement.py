@@ -17,6 +17,7 @@ Everything is vectorised: categories are coded once, contingency tables come fro
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -369,7 +370,7 @@ class QueryAgreement:
     """Agreement within one query: `n_items` with >= 2 labels, mean pairwise P(A),
     Fleiss' kappa (= pooled kappa for two raters) and nominal alpha."""
 
-    query: object
+    query: Hashable  # the caller's query id (str or int)
     n_items: int
     observed: float
     fleiss_kappa: float

@@ -1,6 +1,6 @@
 """Engine and session factory from a database URL (SQLite by default, PostgreSQL for teams).
 
-SQLite settings follow DESIGN §7: WAL with synchronous=FULL, foreign keys on every
+SQLite settings follow docs/architecture.md#known-pitfalls: WAL with synchronous=FULL, foreign keys on every
 connection, a 10 s busy timeout, and write transactions that start with BEGIN IMMEDIATE so
 that concurrent read-then-write transactions queue instead of failing with "database is
 locked". Read-only sessions use a deferred BEGIN so they never wait for a writer.

@@ -1,4 +1,4 @@
-"""The campaign's tables (DESIGN §2). One database = one evaluation campaign.
+"""The campaign's tables (docs/architecture.md#data-model). One database = one evaluation campaign.
 
 External ids (`ext_id`, `tag`, `name`) are what users and files use; integer ids are
 internal. Every grade change is appended to `judgment_event`, which is never updated.
@@ -43,6 +43,12 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+# A new campaign's settings. campaign/settings.py reads them from here (one owner), and
+# also falls back on them for a row that lacks a value.
+DEFAULT_MEASURES = "nDCG@10 AP bpref P@10"
+DEFAULT_IDLE_CAP = 300  # seconds: five minutes on one document is not judging any more
+
+
 class Campaign(Base):
     """Campaign-wide settings: a single row with id 1."""
 
@@ -53,7 +59,7 @@ class Campaign(Base):
     # Grades >= threshold count as relevant for binary measures (trec_eval's -l).
     relevance_threshold: Mapped[int] = mapped_column(Integer, default=1)
     # Space-separated measure names shown by default (live panel, scoreboard).
-    default_measures: Mapped[str] = mapped_column(String(500), default="nDCG@10 AP bpref P@10")
+    default_measures: Mapped[str] = mapped_column(String(500), default=DEFAULT_MEASURES)
     pool_depth: Mapped[int] = mapped_column(Integer, default=10)
     # Blind (the default): the judging screen shows no per-system number. A lead turns it
     # off for tuning sessions where the people judging own the systems (`workbench campaign`).
@@ -62,7 +68,8 @@ class Campaign(Base):
     guidelines: Mapped[str] = mapped_column(Text, default="", server_default="")
     # Seconds spent on one document count up to this cap: time above it is idle time (the
     # assessor left), not judging (`workbench campaign --idle-cap SECONDS`).
-    idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=300, server_default="300")
+    idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=DEFAULT_IDLE_CAP,
+                                                  server_default=str(DEFAULT_IDLE_CAP))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -2,7 +2,7 @@
 repeat), progress per query, and who has work at all.
 
 Everything is filtered by one assessor id: no other assessor's grade, no system, rank or
-score leaves these functions (the judging screen is blind, DESIGN §5).
+score leaves these functions (the judging screen is blind, docs/architecture.md#rules-that-hold-everywhere).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ AssessorScreen -> QueryListScreen -> JudgeScreen (started for one assessor, the 
 is that assessor's QueryListScreen). Team-lead modes (scores, agreement, disagreements,
 systems, quick) are registered by `screens/lead_modes.py` only when the app runs with
 lead=True (bare `workbench`, `workbench demo`); `workbench judge` runs with lead=False, so
-an assessor's app has no lead mode, key or palette entry at all (blind, DESIGN §5).
+an assessor's app has no lead mode, key or palette entry at all (blind, docs/architecture.md#rules-that-hold-everywhere).
 A screen reaches the database as `self.app.db`; judging writes go through
 `self.app.background` (one writer thread, see background.py).
 """

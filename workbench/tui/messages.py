@@ -9,6 +9,7 @@ from textual.message import Message
 
 from workbench.campaign.judging.assessing import QueryProgress, Queue, ScaleEntry
 from workbench.campaign.judging.grades import GradeRecord
+from workbench.campaign.settings import DEFAULT_IDLE_CAP
 
 if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
     from workbench.campaign.judging.marks import MarkRecord
@@ -35,7 +36,7 @@ class QueueLoaded(Message):
     blind: bool = True  # the campaign's setting, read with the queue
     guidelines: str = ""  # the campaign's judging guidelines
     first_start: bool = False  # the assessor has judged nothing yet
-    idle_cap: int = 300  # seconds on one document count up to this (campaign setting)
+    idle_cap: int = DEFAULT_IDLE_CAP  # seconds on one document count up to this (campaign setting)
 
 
 @dataclass

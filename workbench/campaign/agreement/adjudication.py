@@ -26,7 +26,8 @@ import numpy as np
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import majority_grade
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError, UsageError, WorkbenchError
+from workbench.errors import NotFoundError, UsageError, WorkbenchError
+from workbench.campaign.catalog.scale import check_grade
 from workbench.names import check_name
 from workbench.store import external_ids
 from workbench.store.adjudications import (
@@ -34,7 +35,6 @@ from workbench.store.adjudications import (
     final_grade,
     item_grades,
     item_text,
-    scale_grades,
     write_adjudication,
 )
 from workbench.store.judgment_arrays import (
@@ -201,14 +201,6 @@ def _item_ids(session, query: str, document: str) -> tuple[int, int]:
     return qid, did
 
 
-def _check_grade(session, grade: int | None) -> None:
-    if grade is None:
-        return
-    allowed = scale_grades(session)
-    if grade not in allowed:
-        raise InputError("grade", None, f"grade {grade} is not on the campaign scale {allowed}")
-
-
 def lead_name(name: str | None) -> str:
     """The lead's name, checked as every assessor name is (InvalidName); UsageError when
     there is none: adjudication needs the lead's own name."""
@@ -256,7 +248,7 @@ def adjudicate(
         try:
             with write_transaction(db) as s:
                 qid, did = _item_ids(s, query, document)
-                _check_grade(s, grade)
+                check_grade(s, grade)
                 if not same_person:
                     _check_not_a_grader(s, lead, query, document, qid, did)
                 aid = _lead_id(s, lead)

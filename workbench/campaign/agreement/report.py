@@ -15,6 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.campaign.database import Database
 from workbench.campaign.settings import campaign_threshold
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
@@ -97,7 +98,7 @@ class AgreementReport:
         return out
 
     def to_json(self, *, confusion: bool = False) -> dict:
-        """The DESIGN §4 `agree --format json` object (NaN -> null); `per_query` only if
+        """The docs/architecture.md#command-line-contract `agree --format json` object (NaN -> null); `per_query` only if
         it was computed, `confusion` (each pair's matrix) only if asked for."""
         out = {
             "assessors": list(self.assessors),
@@ -147,8 +148,7 @@ class AgreementReport:
         return out
 
 
-def _num(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+_num = json_number
 
 
 def _interval(pair) -> list | None:

@@ -1,4 +1,4 @@
-"""Exports (DESIGN §4): judgments (current or full history) as CSV/JSONL, qrels as TREC
+"""Exports (docs/architecture.md#command-line-contract): judgments (current or full history) as CSV/JSONL, qrels as TREC
 text, scores as CSV. Rows are plain records streamed from one read transaction; the
 writers live in `formats/` (judgments.py, trec.py).
 
@@ -9,7 +9,6 @@ FIFO or device is written in place, and `-` or no path means stdout.
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Callable, Iterator
 from typing import TextIO
@@ -92,9 +91,6 @@ def export_qrels(
     return len(qrels)
 
 
-SCORE_COLUMNS = ("system", "query", "measure", "value")
-
-
 def export_scores(
     db: Database,
     out: TextIO,
@@ -106,33 +102,13 @@ def export_scores(
 ) -> int:
     """CSV `system,query,measure,value` of every stored system (query `all` = the mean,
     as in trec_eval), from campaign.scoring.scores; return the row count."""
+    from workbench.campaign.scoring.export import write_long_scores
     from workbench.campaign.scoring.scores import score_campaign
 
     if assessor is not None and consensus is not None:
         raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
     table = score_campaign(db, measures, assessor=assessor, consensus=consensus)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SCORE_COLUMNS)
-    count = 0
-    by_name = sorted(range(len(table.queries)), key=table.queries.__getitem__)
-    for i, system in enumerate(table.systems):
-        if per_query:
-            for j in by_name:
-                if not table.present[i, j]:
-                    continue
-                for label, measure in zip(table.labels, table.measures):
-                    writer.writerow([system, table.queries[j], label,
-                                     _value(measure, table.values[measure][i, j])])
-                    count += 1
-        for label, measure in zip(table.labels, table.measures):
-            writer.writerow([system, "all", label, _value(measure, table.means[measure][i])])
-            count += 1
-    return count
-
-
-def _value(measure, v: float) -> str:
-    """Counts as integers, everything else with 6 decimals (more than trec_eval's 4)."""
-    return str(int(v)) if measure.is_count else f"{float(v):.6f}"
+    return write_long_scores(table, out, per_query)
 
 
 def write_output(path: str | os.PathLike | None, write: Callable[[TextIO], int], stdout: TextIO) -> int:

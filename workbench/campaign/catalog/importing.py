@@ -25,7 +25,8 @@ import numpy as np
 
 from workbench.campaign.database import Database
 from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_valid
-from workbench.campaign.judging.grades import get_or_create_assessor, scale_grades
+from workbench.campaign.catalog.scale import not_on_scale, off_scale, scale_grades
+from workbench.campaign.judging.grades import get_or_create_assessor
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents
@@ -410,14 +411,10 @@ def import_qrels(
     rel = np.asarray(qrels.rel, dtype=np.int64)
     with _import_transaction(db, progress, lambda: n) as session:
         allowed = scale_grades(session)
-        bad = np.flatnonzero(~np.isin(rel, allowed))
+        bad = off_scale(rel, allowed)
         if len(bad):
             i = int(bad[0])
-            raise InputError(
-                path, _line_of(path, qrels, i),
-                f"grade {int(rel[i])} is not on the campaign scale "
-                f"({', '.join(str(g) for g in allowed)})",
-            )
+            raise InputError(path, _line_of(path, qrels, i), not_on_scale(int(rel[i]), allowed))
         aid = get_or_create_assessor(session, assessor)
         _check_ids(path, qrels, qrels.qid, "query id")
         _check_ids(path, qrels, qrels.docno, "document id")

@@ -2,22 +2,66 @@
 
 A scale is written `0=Not relevant,1=Related,2=Relevant,3=Highly relevant` (grades are
 whole numbers from 0, labels free text without `,` or `=`), or named: `binary`
-(0 Not relevant, 1 Relevant), `0-3` (the default four levels) or `0-4` (five). Grades
-outside the scale are refused when judging. The scale cannot change once a grade exists:
-the grades already given would change meaning.
+(0 Not relevant, 1 Relevant), `0-3` (the default four levels) or `0-4` (five). The scale
+cannot change once a grade exists: the grades already given would change meaning.
+
+"Is this grade on the scale?" has one owner, here: every write of a grade (judging, `grade`,
+adjudication, `import qrels`) checks it with `check_grade` or `off_scale`, and the screens
+ask `on_scale` before they write, all with one message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import UsageError
+from workbench.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from workbench.store.database import Session
 
 PRESETS = {
     "binary": "0=Not relevant,1=Relevant",
     "0-3": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant",
     "0-4": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant,4=Perfect",
 }
+
+
+def scale_grades(session: Session) -> list[int]:
+    """The grades on the campaign scale, ascending."""
+    from workbench.store.scale_levels import scale_grades as stored
+
+    return stored(session).tolist()
+
+
+def not_on_scale(grade: int, allowed: Iterable[int]) -> str:
+    """The one message for a grade off the scale."""
+    return f"grade {grade} is not on the campaign scale ({', '.join(str(g) for g in allowed)})"
+
+
+def on_scale(grade: int, allowed: Iterable[int]) -> bool:
+    """Whether a screen may write `grade`: on the scale, or any grade when the screen has no
+    scale to check (the write checks again)."""
+    allowed = list(allowed)
+    return not allowed or grade in allowed
+
+
+def off_scale(grades: np.ndarray, allowed: Iterable[int]) -> np.ndarray:
+    """Indices of the grades that are not on the scale (an import checks every row)."""
+    return np.flatnonzero(~np.isin(np.asarray(grades, dtype=np.int64), list(allowed)))
+
+
+def check_grade(session: Session, grade: int | None) -> None:
+    """InputError unless `grade` is on the campaign scale (None, a clear, always passes)."""
+    if grade is None:
+        return
+    allowed = scale_grades(session)
+    if grade not in allowed:
+        raise InputError("grade", None, not_on_scale(grade, allowed))
 
 
 def parse_scale(spec: str) -> list[tuple[int, str, str]]:

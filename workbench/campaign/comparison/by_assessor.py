@@ -3,11 +3,16 @@ judging assessor, with the CLI's seed so randomization/bootstrap p-values match 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.campaign.database import Database
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.comparison.systems import ComparisonReport
 
 
 def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
-                        consensus: str = "majority"):
+                        consensus: str = "majority") -> ComparisonReport:
     """The comparison on `measure` (default: the campaign's first measure)."""
     from workbench.campaign.agreement.adjudication import judging_assessors
     from workbench.campaign.comparison.systems import compare_systems

@@ -20,12 +20,16 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics import significance as sig
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.scoring.scores import ScoreTable
 
 __all__ = [
     "SourceScores",
@@ -98,7 +102,7 @@ class ComparisonReport:
     common_queries: int | None = None  # compared on the queries every source judged
 
     def to_json(self) -> dict:
-        """DESIGN §4 `compare --format json` (NaN -> null), plus `test`, `tests_source`
+        """docs/architecture.md#command-line-contract `compare --format json` (NaN -> null), plus `test`, `tests_source`
         and `means` after the contract's keys."""
         return {
             "measure": self.measure,
@@ -134,8 +138,7 @@ class ComparisonReport:
         }
 
 
-def _num(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+_num = json_number
 
 
 def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationRow:
@@ -244,7 +247,7 @@ def measure_label(measure: str) -> str:
     return parsed[0].label or str(parsed[0])
 
 
-def source_scores(table, measure: str, queries: Sequence[str] | None = None) -> SourceScores:
+def source_scores(table: ScoreTable, measure: str, queries: Sequence[str] | None = None) -> SourceScores:
     """One measure out of a `campaign.scoring.scores.ScoreTable`, on all its queries or only on
     `queries` (then each system's mean is re-averaged over those, trec_eval's way). Systems
     scored on no query are left out of the means (they cannot be ranked). The table labels
@@ -265,7 +268,7 @@ def source_scores(table, measure: str, queries: Sequence[str] | None = None) -> 
     return SourceScores(table.source, tuple(table.systems), values, present, means, scored)
 
 
-def coverage(table, judged: str = "Judged@10") -> dict:
+def coverage(table: ScoreTable, judged: str = "Judged@10") -> dict:
     """How much of a source is judged: its queries with judgments, and the systems' mean
     Judged@10 (the share of each system's top 10 that is judged, averaged)."""
     m = table.measure(judged)

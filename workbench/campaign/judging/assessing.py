@@ -1,7 +1,7 @@
 """What an assessor sees and does: read models for the judging screens, plus the two
 assessor actions judging.py does not cover (a note, a blind repeat grade).
 
-Everything here is BLIND (DESIGN §5): no system, original rank, score or other assessor's
+Everything here is BLIND (docs/architecture.md#rules-that-hold-everywhere): no system, original rank, score or other assessor's
 grade ever leaves these functions. Records are plain frozen dataclasses.
 
 A queue is an assessor's assignments for one query in assignment order. A repeat item

@@ -1,7 +1,7 @@
 """Recording grades: one transaction per grade, every change appended to the history.
 
 This is the only code path that writes judgments: the TUI, `workbench grade` and the
-batch mode all call it, so that "on disk before the screen says so" (DESIGN §5) holds
+batch mode all call it, so that "on disk before the screen says so" (docs/architecture.md#rules-that-hold-everywhere) holds
 everywhere.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError, WriteConflict
+from workbench.errors import NotFoundError, WriteConflict
 from workbench.names import check_name
 from workbench.store.cant_judge import current_mark, delete_mark, insert_mark
 from workbench.store.external_ids import (
@@ -34,7 +34,7 @@ from workbench.store.judgment_writes import (
     update_judgment,
 )
 from workbench.store.models import utcnow
-from workbench.store.scale_levels import scale_grades as stored_scale_grades
+from workbench.campaign.catalog.scale import check_grade
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
@@ -76,10 +76,6 @@ def get_or_create_assessor(session: Session, name: str) -> int:
     return add_assessor(session, check_name(name))
 
 
-def scale_grades(session: Session) -> list[int]:
-    return stored_scale_grades(session).tolist()
-
-
 def item_ids(session: Session, query: str, document: str) -> tuple[int, int]:
     """The internal ids of (query, document); NotFoundError names the one that is unknown."""
     qid = query_id(session, query)
@@ -89,17 +85,6 @@ def item_ids(session: Session, query: str, document: str) -> tuple[int, int]:
     if did is None:
         raise NotFoundError(f"unknown document {document!r}")
     return qid, did
-
-
-def check_grade(session: Session, grade: int | None) -> None:
-    """InputError unless `grade` is on the campaign scale (None, a clear, always passes)."""
-    if grade is None:
-        return
-    allowed = scale_grades(session)
-    if grade not in allowed:
-        raise InputError(
-            "grade", None, f"grade {grade} is not on the campaign scale {allowed}"
-        )
 
 
 

@@ -16,7 +16,7 @@ deterministic shuffle per (assessor, query); seeds come from a stable hash of th
 machine. Re-running only appends documents no assessor of the group has yet; existing
 positions never move. `repeat` re-inserts a share of an assessor's new documents later in
 the same query's queue as `Assignment(repeat=True)`, which the judging screen shows like any
-other item (self-consistency, DESIGN §5).
+other item (self-consistency, docs/architecture.md#rules-that-hold-everywhere).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 
 from workbench.campaign.agreement import adjudication
 from workbench.campaign.agreement.adjudication import AdjudicationRecord, ItemView
+from workbench.campaign.catalog.scale import not_on_scale, on_scale
 from workbench.campaign.judging.assessing import ScaleEntry, scale
 from workbench.tui.text import describe
 
@@ -123,8 +124,8 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
     def action_final(self, grade: int) -> None:
         if self.item is None or self._saving:
             return
-        if grade >= 0 and self.levels and grade not in {e.grade for e in self.levels}:
-            self._status(f"{grade} is not on the scale", error=True)
+        if grade >= 0 and not on_scale(grade, allowed := [e.grade for e in self.levels]):
+            self._status(not_on_scale(grade, allowed), error=True)
             return
         self._saving = True
         self._status("saving…")

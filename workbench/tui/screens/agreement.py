@@ -9,6 +9,7 @@ Bottom: agreement per query. `b` switches graded / binary (at the campaign thres
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -24,6 +25,9 @@ from workbench.campaign.agreement.per_query import Confusion, confusion, judges_
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table
 from workbench.tui.text import describe, num
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.agreement.report import AgreementReport
 
 
 @dataclass
@@ -71,7 +75,7 @@ class AgreementScreen(LeadScreen):
     def load(self, changes: Changes):
         return judges_agreement(self.app.db, binary=self.binary)
 
-    def show(self, report) -> None:
+    def show(self, report: AgreementReport | None) -> None:
         head = self.query_one("#ag-head", Static)
         if report is None:
             head.update(Text("Agreement needs at least two assessors with grades."))
@@ -129,7 +133,7 @@ class AgreementScreen(LeadScreen):
             pairs.focus()
         self._load_confusion()
 
-    def _matrix(self, report) -> None:
+    def _matrix(self, report: AgreementReport) -> None:
         dt = self.query_one("#ag-matrix", DataTable)
         names = list(report.assessors)
         wanted = ["κ Cohen / κw linear", *names]

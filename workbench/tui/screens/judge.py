@@ -41,6 +41,7 @@ from textual.widgets import Footer, OptionList
 
 from workbench.campaign.pooling import adaptive
 
+from workbench.campaign.catalog.scale import not_on_scale, on_scale
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import QueryProgress, QueueItem, ScaleEntry
 from workbench.campaign.judging.grades import undo_last
@@ -278,8 +279,8 @@ class JudgeScreen(Screen):
         index = self.cursor
         if index is None or not self.items:
             return
-        if self.levels and grade not in {lv.grade for lv in self.levels}:
-            self.notify(f"{grade} is not on the scale", severity="warning", markup=False)
+        if not on_scale(grade, allowed := [lv.grade for lv in self.levels or ()]):
+            self.notify(not_on_scale(grade, allowed), severity="warning", markup=False)
             return
         item = self.items[index]
         seconds = counted_seconds(time.monotonic() - self.shown_at, self.idle_cap)

@@ -1,6 +1,6 @@
 """The team-lead modes and how the app registers them (only when it runs with lead=True).
 
-Blindness (DESIGN §5): these screens show system names and every assessor's grades, so
+Blindness (docs/architecture.md#rules-that-hold-everywhere): these screens show system names and every assessor's grades, so
 `workbench judge --assessor NAME` runs the app with lead=False: the modes, their keys and
 their palette commands then do not exist at all.
 """

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.pooling.simulation import planning_report
+from workbench.campaign.pooling.simulation import PlanningReport, planning_report
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
 from workbench.tui.text import num
@@ -45,7 +45,7 @@ class PlanningScreen(LeadScreen):
     def load(self, changes: Changes):
         return planning_report(self.app.db, depth=self.depth)
 
-    def show(self, report) -> None:
+    def show(self, report: PlanningReport) -> None:
         r = report.reusability
         self.query_one("#pl-head", Static).update(Text.assemble(
             ("Planning", "bold"), f" · {report.n_runs} runs, {report.n_queries} queries judged"

@@ -14,7 +14,12 @@ from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.scoring.sources import split_source
 from workbench.campaign.catalog.queries import query_titles
-from workbench.campaign.comparison.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
+from workbench.campaign.comparison.ranked_lists import (
+    RankedDoc,
+    grades_of_ranked_list,
+    judged_grades,
+    ranked_list,
+)
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
 
@@ -43,15 +48,17 @@ class QueryDetailScreen(LeadScreen):
         yield DataTable(id="qd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str]:
+    def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str, tuple[int, ...]]:
         db = self.app.db
         from workbench.campaign.agreement.adjudication import judging_assessors
 
-        items = ranked_list(db, self.system, self.query_id, **split_source(self.source))
-        return items, judging_assessors(db), query_titles(db).get(self.query_id, "")
+        source = split_source(self.source)
+        items = ranked_list(db, self.system, self.query_id, **source)
+        return (items, judging_assessors(db), query_titles(db).get(self.query_id, ""),
+                judged_grades(db, self.query_id, **source))
 
     def show(self, data) -> None:
-        items, assessors, title = data
+        items, assessors, title, _ = data
         judged = sum(1 for d in items if d.grade is not None)
         self.query_one("#qd-head", Static).update(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
@@ -114,15 +121,16 @@ class QueryDetailScreen(LeadScreen):
 
         grades = grades_of_ranked_list(self.data[0])
         self.app.push_screen(QuickScreen(
-            " ".join(map(str, grades)), standalone=False, k=10,
+            " ".join(map(str, grades)), standalone=False, k=10, judged=self.data[3],
             origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source} "
-                   "(unjudged as 0; the ideal uses only these grades; Esc goes back)"))
+                   "(unjudged as 0; R and the ideal come from every judged document of the "
+                   "query, as in the scoreboard; Esc goes back)"))
 
     def export_text(self, fmt: str) -> str:
         import csv
         import io
 
-        items, assessors, _ = self.data
+        items, assessors, _, _ = self.data
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["rank", "document", "score", "grade", *assessors, "final"])

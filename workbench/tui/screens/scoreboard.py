@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign.scoring.judged_depth import judged_depth
+from workbench.campaign.scoring.judged_depth import judged_column
 from workbench.campaign.scoring.sources import qrels_sources, split_source
 from workbench.campaign.live import DataVersion
 from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
@@ -93,8 +93,7 @@ class ScoreboardScreen(LeadScreen):
     def load(self, changes: Changes) -> Board:
         db = self.app.db
         measures = self.measures or tuple(campaign_measures(db))
-        k = judged_depth(measures)  # also rejects unknown names early
-        judged = f"Judged@{k}"
+        judged, k = judged_column(measures)  # also rejects unknown names early
         typed = self.measures
         key = (self.source, typed or ())
         tracker = self._trackers.get(key)

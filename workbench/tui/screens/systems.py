@@ -10,6 +10,7 @@ Type a measure (m) and pick a test (t).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +23,9 @@ from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num
 
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.comparison.systems import ComparisonReport
+
 TESTS = [("paired t-test", "t"), ("randomization", "randomization"), ("bootstrap", "bootstrap")]
 ALPHA = 0.05
 
@@ -32,7 +36,7 @@ def p_text(p: float) -> str:
     return f"{p:.1e}" if p < 1e-3 else f"{p:.4f}"
 
 
-def coverage_text(report) -> Text:
+def coverage_text(report: ComparisonReport) -> Text:
     """Each source's judged queries and mean Judged@10, and which queries were compared:
     a source with fewer queries judged would differ for lack of judgments."""
     if not report.coverage:
@@ -80,7 +84,7 @@ class SystemsScreen(LeadScreen):
     def load(self, changes: Changes):
         return compare_by_assessor(self.app.db, self.measure, test=self.test)
 
-    def show(self, report) -> None:
+    def show(self, report: ComparisonReport) -> None:
         self.query_one("#sy-error", Static).update(Text(""))
         box = self.query_one("#sy-measure", Input)
         if not box.has_focus or not box.value:
@@ -124,7 +128,7 @@ class SystemsScreen(LeadScreen):
         ])
         self._significance(report)
 
-    def _significance(self, report) -> None:
+    def _significance(self, report: ComparisonReport) -> None:
         test_name = dict((v, k) for k, v in TESTS).get(report.test, report.test)
         self.query_one("#sy-sig-title", Static).update(Text(
             f"Significance under {report.tests_source}: {test_name}, Holm-corrected p-values "
