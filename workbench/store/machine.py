@@ -8,6 +8,7 @@ every call it made, label or failure, is appended to `machine_call` for audit. T
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -152,8 +153,9 @@ def document_texts(session: Session, ids: list[int]) -> dict[int, tuple[str, str
     return {r[0]: (r[1], r[2] or "", r[3] or "") for r in rows}
 
 
-def call_rows(session: Session, assessor_ids: list[int] | None = None) -> list[CallRow]:
-    """The stored calls (all machines, or those in `assessor_ids`) in the order made."""
+def call_rows(session: Session, assessor_id: int | None = None) -> Iterator[CallRow]:
+    """The stored calls (of every machine, or of one), in the order made, streamed (the
+    caller's read transaction stays open while it iterates)."""
     stmt = (
         select(MachineCall.id, Assessor.name, Query.ext_id, Document.ext_id, MachineCall.outcome,
                MachineCall.grade, MachineCall.raw, MachineCall.error, MachineCall.attempts,
@@ -163,9 +165,10 @@ def call_rows(session: Session, assessor_ids: list[int] | None = None) -> list[C
         .join(Document, Document.id == MachineCall.document_id)
         .order_by(MachineCall.id)
     )
-    if assessor_ids is not None:
-        stmt = stmt.where(MachineCall.assessor_id.in_(assessor_ids))
-    return [CallRow(*r) for r in session.execute(stmt).all()]
+    if assessor_id is not None:
+        stmt = stmt.where(MachineCall.assessor_id == assessor_id)
+    for row in session.execute(stmt.execution_options(yield_per=5_000)):
+        yield CallRow(*row)
 
 
 __all__ = ["ERROR", "FAILURE", "document_texts", "query_texts", "HUMAN", "KINDS", "LABEL", "MACHINE", "CallRow", "Provenance",
