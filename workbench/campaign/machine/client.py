@@ -45,7 +45,8 @@ def require_httpx():
 @dataclass(frozen=True)
 class CallResult:
     """One item's call. `answered`: the endpoint said 200; `answer` is the model's text
-    (None when there is none: `error` says why); `raw` is the last response body."""
+    (None when there is none: `error` says why); `raw` is what is kept for audit: the
+    model's text, or the last response body when there is no such text."""
 
     answered: bool
     answer: str | None
@@ -107,7 +108,8 @@ class ChatClient:
                 status = response.status_code
                 if status == 200:
                     answer = _content(raw)
-                    return CallResult(True, answer, raw, "" if answer is not None else
+                    return CallResult(True, answer, raw if answer is None else answer,
+                                      "" if answer is not None else
                                       "the response is not a chat completion", attempt,
                                       time.monotonic() - start)
                 error = f"HTTP {status}"
