@@ -99,7 +99,8 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
         raise WorkbenchError(f"{summary.errors} calls got no answer; run again to retry them")
 
 
-def read_prompt(path: str) -> str:
+def read_prompt(path: str, *, check: bool = True) -> str:
+    """The prompt file's text (UTF-8); `check`: it must hold {query} and {passage}."""
     from workbench.campaign.machine.prompts import check_template
     from workbench.errors import InputError
 
@@ -110,7 +111,8 @@ def read_prompt(path: str) -> str:
         raise InputError(path, None, "the prompt is not UTF-8 text") from None
     except OSError as exc:
         raise InputError(path, None, f"cannot read: {exc.strerror}") from None
-    check_template(text, path)
+    if check:
+        check_template(text, path)
     return text
 
 
