@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sys
 
 import pytest
@@ -94,8 +95,9 @@ def _everything_stored(url) -> str:
         db.close()
 
 
-def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys):
+def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog):
     url, c = campaign
+    caplog.set_level(logging.DEBUG)  # every logger, httpx's and httpcore's included
     monkeypatch.setenv("WB_TEST_KEY", KEY)
     items = _pool(url)
     table = {(q, d): f"##final score: {_grade_of(d)}" for q, d in items}
@@ -150,6 +152,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys):
     # the key is nowhere: database, output, logs
     assert KEY not in _everything_stored(url)
     assert KEY not in out + err
+    assert "HTTP Request: POST" in caplog.text and KEY not in caplog.text
 
 
 def test_provenance_kind_and_history_export(campaign, monkeypatch, capsys, tmp_path):
