@@ -11,7 +11,7 @@ import logging
 import sys
 
 import pytest
-from sqlalchemy import MetaData, select, text
+from sqlalchemy import MetaData, select
 
 from tests.machine.chat_server import ChatServer
 from tests.tui.factory import build_campaign
@@ -259,7 +259,7 @@ def test_refusals(campaign, monkeypatch, capsys):
             f.write("Q: {query}\nP: {passage}\nGrade:")
         with ChatServer({}) as server:
             assert _autojudge(url, server, "--prompt", prompt, key=False) == 2
-            assert "another prompt" in capsys.readouterr().err
+            assert "another assessor name" in capsys.readouterr().err
         with open(prompt, "w") as f:
             f.write("no placeholders")
         assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",

@@ -40,21 +40,19 @@ from workbench.campaign.machine.provenance import (
     Provenance,
     clean_endpoint,
     ensure_machine,
+    existing_machine,
     make_provenance,
 )
 from workbench.campaign.writing import write_transaction
-from workbench.errors import NotFoundError, UsageError, WorkbenchError
+from workbench.errors import NotFoundError, UsageError
 from workbench.names import check_name
-from workbench.store.external_ids import assessor_id, query_id
+from workbench.store.external_ids import query_id
 from workbench.store.machine import (
     ERROR,
     FAILURE,
     LABEL,
-    MACHINE,
     append_call,
-    assessor_kind,
     document_texts,
-    provenance,
     query_texts,
     settled_items,
 )
@@ -160,17 +158,9 @@ def make_plan(db: Database, request: Request) -> Plan:
             if only is None:
                 raise NotFoundError(f"unknown query {request.query!r}")
         qi, di = _chosen(s, request.top_k, only)
-        aid = assessor_id(s, name)
+        aid = existing_machine(s, name, wanted)
         done: set[tuple[int, int]] = set()
         if aid is not None:
-            if assessor_kind(s, aid) != MACHINE:
-                raise UsageError(f"assessor {name!r} is a person; name the machine otherwise (--assessor)")
-            have = provenance(s, aid)
-            if have is not None and (have.model, have.prompt_sha256) != (wanted.model, wanted.prompt_sha256):
-                raise UsageError(
-                    f"machine assessor {name!r} was made with model {have.model!r} and another "
-                    "prompt; labels from another model or prompt need another name (--assessor)"
-                )
             done = settled_items(s, aid, with_failures=not request.retry_failures)
     if qi.size == 0:
         hint = "top k of the stored runs" if request.top_k else "pool (workbench pool)"
@@ -357,5 +347,5 @@ class _Writers:
             self.on_stored(Stored(outcome, item.query, item.document, grade, why))
 
 
-__all__ = ["EndpointError", "Plan", "Request", "Stored", "Summary", "WorkbenchError",
+__all__ = ["EndpointError", "Plan", "Request", "Stored", "Summary",
            "api_key", "first_prompt", "make_plan", "run"]
