@@ -236,7 +236,7 @@ def test_top_k_and_query(campaign, capsys):
     assert grades == {it: 3 for it in want}
 
 
-def test_refusals(campaign, monkeypatch, capsys):
+def test_refusals(campaign, monkeypatch, capsys, tmp_path):
     url, c = campaign
     with ChatServer({}, faults={it: ["401"] for it in _pool(url)}) as server:
         # the key's variable must be set; its name is said, nothing is called
@@ -252,19 +252,16 @@ def test_refusals(campaign, monkeypatch, capsys):
         _, err = capsys.readouterr()
         assert "HTTP 401" in err and KEY not in err
         assert len(server.log) == 1
-        # another prompt under the same name: refused (one configuration per machine)
-        prompt = url.replace("sqlite:///", "") + ".prompt" if url.startswith("sqlite") else None
-    if prompt:
-        with open(prompt, "w") as f:
-            f.write("Q: {query}\nP: {passage}\nGrade:")
-        with ChatServer({}) as server:
-            assert _autojudge(url, server, "--prompt", prompt, key=False) == 2
-            assert "another assessor name" in capsys.readouterr().err
-        with open(prompt, "w") as f:
-            f.write("no placeholders")
-        assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",
-                     "--prompt", prompt]) == 1
-        assert "no {query} and no {passage} placeholder" in capsys.readouterr().err
+    # another prompt under the same name: refused (one configuration per machine)
+    prompt = tmp_path / "p.txt"
+    prompt.write_text("Q: {query}\nP: {passage}\nGrade:")
+    with ChatServer({}) as server:
+        assert _autojudge(url, server, "--prompt", str(prompt), key=False) == 2
+        assert "another assessor name" in capsys.readouterr().err and server.log == []
+    prompt.write_text("no placeholders")
+    assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",
+                 "--prompt", str(prompt)]) == 1
+    assert "no {query} and no {passage} placeholder" in capsys.readouterr().err
 
 
 def test_without_httpx_the_error_names_the_extra(campaign, monkeypatch, capsys):
