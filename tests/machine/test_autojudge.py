@@ -9,6 +9,7 @@ import hashlib
 import json
 import logging
 import sys
+import time
 
 import pytest
 from sqlalchemy import MetaData, select
@@ -262,6 +263,20 @@ def test_refusals(campaign, monkeypatch, capsys, tmp_path):
     assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",
                  "--prompt", str(prompt)]) == 1
     assert "no {query} and no {passage} placeholder" in capsys.readouterr().err
+
+
+def test_a_trickling_answer_is_bounded_by_the_timeout(campaign, capsys):
+    """Each read is quick but the whole answer is not: the call's timeout bounds it all."""
+    url, c = campaign
+    items = _pool(url)
+    table = {it: "##final score: 1" for it in items}
+    with ChatServer(table, faults={items[0]: ["trickle"] * 3}, slow_s=0.2) as server:
+        start = time.monotonic()
+        assert _autojudge(url, server, "--query", items[0][0], key=False) == 1
+        assert time.monotonic() - start < 10  # three calls of 0.5 s, not 3 x 4 s of trickle
+    _, log = _machine_rows(url)
+    first = [x for x in log if x[0] == items[0]]
+    assert [x[1] for x in first] == ["error"] and "timed out after 0.5 s" in first[0][4]
 
 
 def test_without_httpx_the_error_names_the_extra(campaign, monkeypatch, capsys):

@@ -104,8 +104,10 @@ class ChatClient:
         for attempt in range(1, self.retries + 2):
             wait = None
             try:
-                response = await self._clients[worker].post(self.url, json=body)
-            except httpx.TimeoutException:
+                # httpx's timeout is per phase (a slow trickle resets it): bound the whole call
+                async with asyncio.timeout(self.timeout):
+                    response = await self._clients[worker].post(self.url, json=body)
+            except (httpx.TimeoutException, TimeoutError):
                 error = f"timed out after {self.timeout:g} s"
             except httpx.TransportError as exc:
                 error = self.redact(f"connection failed: {type(exc).__name__}: {exc}")
