@@ -153,3 +153,26 @@ def test_pace_and_drift_are_about_people(camp):
     import math
 
     assert math.isnan(watch.of("alice").agreement)
+
+
+async def test_the_assessor_picker_offers_no_machine_and_refuses_its_name(db):
+    import asyncio
+
+    from workbench.tui.app import make_app
+    from workbench.tui.screens.assessor_select import AssessorScreen
+
+    build_campaign(db, n_queries=2, assessors=("alice",), markup_doc=False)
+    await asyncio.to_thread(_label_everything, db)
+    app = make_app(db)
+    async with app.run_test(size=(150, 44)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)
+        assert app.screen.names == ["alice"]
+        assert "m1" not in screen_text(app)
+        box = app.screen.query_one("#assessor-new")
+        box.focus()
+        await pilot.press("m", "1", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)  # refused: stays on the picker
+        assert "documents judged" not in screen_text(app)  # no progress of the machine's
+        assert [n.message for n in app._notifications][-1].startswith("'m1' is a machine assessor")
