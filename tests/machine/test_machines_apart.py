@@ -176,3 +176,19 @@ async def test_the_assessor_picker_offers_no_machine_and_refuses_its_name(db):
         assert isinstance(app.screen, AssessorScreen)  # refused: stays on the picker
         assert "documents judged" not in screen_text(app)  # no progress of the machine's
         assert [n.message for n in app._notifications][-1].startswith("'m1' is a machine assessor")
+
+
+def test_judge_refuses_a_machine_name_before_the_screen_opens(db_url, monkeypatch, capsys):
+    from workbench.campaign.database import Database
+    from workbench.cli import tui_cmd
+
+    db = Database.open(db_url)
+    build_campaign(db, n_queries=1, assessors=("alice",), markup_doc=False)
+    _label_everything(db)
+    db.close()
+    opened = []
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda *a, **k: opened.append(k))
+    assert main(["--db", db_url, "judge", "--assessor", "m1"]) == 2
+    assert "'m1' is a machine assessor" in capsys.readouterr().err and opened == []
+    assert main(["--db", db_url, "judge", "--assessor", "alice"]) == 0
+    assert opened == [{"assessor": "alice", "lead": False}]
