@@ -105,7 +105,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog)
     a, b, g1, g2, g3, slow, echo = items[:7]
     table[g1] = "The passage is somewhat relevant; I'd say 2 or 3."  # prose: no grade
     table[g2] = "##final score: 7"  # off the scale
-    table[echo] = f"##final score: 1 (your key was {KEY})"  # an echo of the key is redacted
+    table[echo] = f"##final score: 1 (your key was {KEY})" + " padding" * 4000  # long; redacted
     faults = {a: ["429", "500"], b: ["timeout", "timeout", "timeout"], g3: ["json"], slow: ["slow"]}
     with ChatServer(table, faults=faults, hang_s=1.0, slow_s=0.2) as server:
         assert _autojudge(url, server) == 1  # b got no answer: run again
@@ -123,6 +123,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog)
         assert by_item[g2][:2] == ("failure", None) and "not on the scale" in by_item[g2][3]
         assert by_item[g3][:2] == ("failure", None) and "502 Bad Gateway" in by_item[g3][2]
         assert by_item[echo][1] == 1 and KEY not in by_item[echo][2] and "***" in by_item[echo][2]
+        assert len(by_item[echo][2]) == 20_000  # a long answer is read whole, kept cut
         # stdout reports exactly what is stored
         said = [line.split() for line in out.splitlines()]
         assert sorted((q, d, int(g)) for kind, q, d, g in (x for x in said if x[0] == "label")) == \
