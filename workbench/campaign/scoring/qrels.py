@@ -2,7 +2,8 @@
 
 Sources (the names `workbench score`, `export qrels` and the lead screens use):
 - an assessor's own current grades;
-- a consensus over every assessor's current grades:
+- a consensus over every human assessor's current grades (machine assessors' labels count
+  only where the lead names the machine: its own source, or a hybrid):
   - ``majority``: the most frequent grade of the item; a tie goes to the LOWER of the tied
     grades (a cautious choice: two judges saying 1 and 3 give 1, never an inflated 3);
   - ``mean``: the mean grade rounded half up (1.5 -> 2, 2.5 -> 3), i.e. floor(mean + 0.5);
@@ -132,7 +133,7 @@ def qrels_ids(
     method = "majority" if consensus is None else consensus
     if method not in CONSENSUS_METHODS:
         raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
-    every = judgment_grades(session, query_ids=query_ids)
+    every = judgment_grades(session, query_ids=query_ids, people_only=True)
     qi, di, g = combine_grades(every.query_id, every.document_id, every.grade,
                                "mean" if method == "mean" else "majority")
     if method == "adjudicated":

@@ -12,7 +12,7 @@ def qrels_sources(db: Database) -> list[str]:
     from workbench.campaign.agreement.adjudication import judging_assessors
 
     return ["consensus:majority", "consensus:mean", "consensus:adjudicated"] + [
-        f"assessor:{name}" for name in judging_assessors(db)
+        f"assessor:{name}" for name in judging_assessors(db, machines=True)  # a lead's menu
     ]
 
 
