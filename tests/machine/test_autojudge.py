@@ -120,7 +120,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog)
         assert by_item[a] == ("label", _grade_of(a[1]), by_item[a][2], "", 3)
         assert by_item[b][0] == "error" and "timed out" in by_item[b][3] and by_item[b][1] is None
         assert by_item[g1][:2] == ("failure", None) and "I'd say 2 or 3" in by_item[g1][2]
-        assert by_item[g2][:2] == ("failure", None) and "not on the scale" in by_item[g2][3]
+        assert by_item[g2][:2] == ("failure", None) and "not on the campaign scale" in by_item[g2][3]
         assert by_item[g3][:2] == ("failure", None) and "502 Bad Gateway" in by_item[g3][2]
         assert by_item[echo][1] == 1 and KEY not in by_item[echo][2] and "***" in by_item[echo][2]
         assert len(by_item[echo][2]) == 20_000  # a long answer is read whole, kept cut

@@ -39,8 +39,8 @@ def test_grades_read(answer, grade):
     ("I'd say 1 or 2", "no grade in the answer"),
     ("", "no grade in the answer"),
     ("relevant", "no grade in the answer"),
-    ("##final score: 3", "grade 3 is not on the scale [0, 1, 2]"),
-    ("-1", "grade -1 is not on the scale"),
+    ("##final score: 3", "grade 3 is not on the campaign scale (0, 1, 2)"),
+    ("-1", "grade -1 is not on the campaign scale"),
     ("2.5", "no grade in the answer"),
 ])
 def test_no_grade_is_ever_guessed(answer, why):

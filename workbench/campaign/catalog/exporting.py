@@ -9,7 +9,6 @@ FIFO or device is written in place, and `-` or no path means stdout.
 
 from __future__ import annotations
 
-import csv
 import heapq
 import os
 from datetime import datetime, timezone

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError, UsageError, WriteConflict
+from workbench.errors import NotFoundError, UsageError, WriteConflict
 from workbench.names import check_name
 from workbench.store.cant_judge import current_mark, delete_mark, insert_mark
 from workbench.store.external_ids import (

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workbench.campaign.catalog.scale import not_on_scale
+
 # Long documents are cut: a bounded prompt is a bounded cost. Recorded in the provenance.
 MAX_PASSAGE_CHARS = 8000
 
@@ -116,5 +118,5 @@ def read_grade(answer: str, grades: list[int]) -> tuple[int | None, str]:
             return None, "no grade in the answer (expected `##final score: N` or a lone integer)"
         value = int(only.group(1))
     if value not in grades:
-        return None, f"grade {value} is not on the scale {grades}"
+        return None, not_on_scale(value, grades)
     return value, ""
