@@ -41,13 +41,17 @@ class Judgments:
 
 
 def judgment_grades(
-    session: Session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None
+    session: Session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None,
+    kind: str | None = None,
 ) -> ItemGrades:
-    """Current grades, of one assessor or of all (then an item appears once per assessor),
-    of some queries or all; in no particular order."""
+    """Current grades, of one assessor or of all (then an item appears once per assessor)
+    or of every assessor of one `kind` (human, machine), of some queries or all; in no
+    particular order."""
     stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade)
     if assessor_id is not None:
         stmt = stmt.where(Judgment.assessor_id == assessor_id)
+    if kind is not None:
+        stmt = stmt.where(Judgment.assessor_id.in_(select(Assessor.id).where(Assessor.kind == kind)))
     if query_ids is not None:
         stmt = stmt.where(Judgment.query_id.in_(list(query_ids)))
     return ItemGrades(*int_columns(session.connection(), stmt, 3))
@@ -77,6 +81,17 @@ def current_judgments(
     return Judgments(*int_columns(session.connection(), stmt, 4))
 
 
+def assessor_kind(session: Session, name: str) -> str | None:
+    """'human' or 'machine' for the assessor `name`; None when there is none."""
+    return session.scalar(select(Assessor.kind).where(Assessor.name == name))
+
+
+def machine_names(session: Session) -> list[str]:
+    """Names of the machine assessors, by name."""
+    return list(session.scalars(
+        select(Assessor.name).where(Assessor.kind == "machine").order_by(Assessor.name)))
+
+
 def grading_assessors(session: Session) -> list[str]:
     """Names of the assessors with at least one current grade, by name."""
     return list(session.scalars(
@@ -100,5 +115,5 @@ def _has_grade():
     return select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists()
 
 
-__all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessors_not_only_adjudicating",
+__all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessor_kind", "machine_names", "assessors_not_only_adjudicating",
            "current_judgments", "grading_assessors", "judgment_grades"]

@@ -13,6 +13,7 @@ import numpy as np
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.store.rankings import query_grades, system_ranking
 
 
@@ -31,16 +32,13 @@ def ranked_list(
     db: Database,
     system: str,
     query: str,
-    *,
-    assessor: str | None = None,
-    consensus: str | None = None,
+    source: QrelsSource | None = None,
 ) -> list[RankedDoc]:
     """`system`'s results for `query` in evaluation order, with the source's grade."""
     with db.read() as s:
         ranking = system_ranking(s, system, query)
         given = query_grades(s, ranking.query_id)
-        _, source_doc, source_grade = qrels_ids(
-            s, assessor=assessor, consensus=consensus, query_ids=[ranking.query_id])
+        _, source_doc, source_grade = qrels_ids(s, source, query_ids=[ranking.query_id])
     source = _lookup(source_doc, source_grade, ranking.document_id)
     final = _lookup(given.adjudicated_document_id, given.adjudicated_grade, ranking.document_id)
     grades: dict[int, list[tuple[str, int]]] = {}

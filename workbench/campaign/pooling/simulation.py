@@ -7,17 +7,17 @@ from dataclasses import dataclass
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.scoring.scores import id_keys, load_runs
 from workbench.planning.collection import Collection, collection_from_arrays
 
 
-def stored_collection(db: Database, *, assessor: str | None = None,
-                      consensus: str | None = None) -> Collection:
+def stored_collection(db: Database, source: QrelsSource | None = None) -> Collection:
     """Every stored run and the qrels of one source (default: the majority consensus).
     Documents are keyed by database id: the planning reports name runs, never documents."""
     with db.read() as s:
         runs = load_runs(s)
-        qi, di, g = qrels_ids(s, assessor=assessor, consensus=consensus)
+        qi, di, g = qrels_ids(s, source)
     stored = runs.stored
     bounds = stored.offsets.tolist()
     pieces = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]

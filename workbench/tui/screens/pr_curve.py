@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.scoring.curves import pr_curves
-from workbench.campaign.scoring.sources import split_source
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
 from workbench.tui.text import num
@@ -35,7 +35,7 @@ class PRCurveScreen(LeadScreen):
         yield Footer()
 
     def load(self, changes: Changes) -> dict[str, list[float]]:
-        curves = pr_curves(self.app.db, **split_source(self.source))
+        curves = pr_curves(self.app.db, QrelsSource.parse(self.source))
         return {s: curves[s] for s in self.systems if s in curves}
 
     def show(self, curves: dict[str, list[float]]) -> None:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.scoring.sources import split_source
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.catalog.queries import query_titles
 from workbench.campaign.comparison.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
@@ -47,7 +47,7 @@ class QueryDetailScreen(LeadScreen):
         db = self.app.db
         from workbench.campaign.agreement.adjudication import judging_assessors
 
-        items = ranked_list(db, self.system, self.query_id, **split_source(self.source))
+        items = ranked_list(db, self.system, self.query_id, QrelsSource.parse(self.source))
         return items, judging_assessors(db), query_titles(db).get(self.query_id, "")
 
     def show(self, data) -> None:

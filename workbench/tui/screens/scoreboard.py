@@ -19,7 +19,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
 from workbench.campaign.scoring.judged_depth import judged_depth
-from workbench.campaign.scoring.sources import qrels_sources, split_source
+from workbench.campaign.scoring.sources import QrelsSource, qrels_sources
 from workbench.campaign.live import DataVersion
 from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
@@ -100,7 +100,7 @@ class ScoreboardScreen(LeadScreen):
         tracker = self._trackers.get(key)
         if tracker is None:  # kept in the cache by `keep`, on the main thread
             tracker = ScoreTracker(db, [*measures, judged], runs=self.app.runs_cache,
-                                   **split_source(self.source))
+                                   source=QrelsSource.parse(self.source))
         self._mark_changed_queries(changes)
         read_runs = self._runs_stale
         if not tracker.loaded or read_runs:
@@ -109,7 +109,7 @@ class ScoreboardScreen(LeadScreen):
             table = tracker.refresh()  # only the queries judged since the last draw
         # the label of our Judged@k column (not the last one: the registry orders columns)
         label = next((m for m in table.labels if m == judged), judged)
-        return Board(table, label, k, qrels_sources(db), measures, tracker, self.source,
+        return Board(table, label, k, [s.label for s in qrels_sources(db)], measures, tracker, self.source,
                      key, read_runs)
 
     def _mark_changed_queries(self, changes: Changes) -> None:
@@ -320,7 +320,7 @@ class ScoreboardScreen(LeadScreen):
             from workbench.campaign.catalog.exporting import export_qrels
 
             out = io.StringIO()
-            export_qrels(self.app.db, out, **split_source(self.source))
+            export_qrels(self.app.db, out, QrelsSource.parse(self.source))
             return out.getvalue()
         # the file `workbench export scores` writes (same code), rows in the order shown
         return render_score_table(self.data.table, fmt, self.ordered_systems(self.data),
