@@ -128,11 +128,64 @@ class RunArrays(Base):
 
 
 class Assessor(Base):
+    """A person (`human`, the default) or a model (`machine`, with its `MachineProvenance`)."""
+
     __tablename__ = "assessor"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(10), default="human", server_default="human")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MachineProvenance(Base):
+    """How a machine assessor's labels were made: one row per machine assessor, written
+    when it is created and never changed (another prompt or model is another assessor).
+
+    `endpoint` is the base URL without credentials ('' for imported labels); `prompt` is
+    the full template and `prompt_sha256` its digest ('' when none was given); `parameters`
+    is JSON (temperature, max_tokens, seed, ...); `origin` says where the labels came from
+    (`autojudge`, or `import FILE`); `version` is the workbench version that made them.
+    No API key is ever stored."""
+
+    __tablename__ = "machine_provenance"
+
+    assessor_id: Mapped[int] = mapped_column(
+        ForeignKey("assessor.id", ondelete="CASCADE"), primary_key=True
+    )
+    model: Mapped[str] = mapped_column(String(200))
+    endpoint: Mapped[str] = mapped_column(Text, default="")
+    prompt: Mapped[str] = mapped_column(Text, default="")
+    prompt_sha256: Mapped[str] = mapped_column(String(64), default="")
+    parameters: Mapped[str] = mapped_column(Text, default="{}")
+    origin: Mapped[str] = mapped_column(Text, default="autojudge")
+    version: Mapped[str] = mapped_column(String(50), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MachineCall(Base):
+    """Every call a machine assessor made, kept for audit (`export judgments --history`):
+    the raw answer and its outcome, `label` (the grade it gave, also written as a judgment)
+    or `failure` (no grade in the answer, or the call failed: `error` says why, `raw` keeps
+    what came back). Append-only."""
+
+    __tablename__ = "machine_call"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    outcome: Mapped[str] = mapped_column(String(10))
+    grade: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    raw: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_machine_call_item", "assessor_id", "query_id", "document_id"),
+    )
 
 
 class Judgment(Base):

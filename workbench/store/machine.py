@@ -1,0 +1,144 @@
+"""The SQL of machine assessors: their kind, their provenance and the log of their calls.
+
+A machine assessor is an `assessor` row of kind 'machine' with one `machine_provenance`
+row; its labels are ordinary judgments (written by campaign/judging's grade rule), and
+every call it made, label or failure, is appended to `machine_call` for audit. The rules
+(what a call's answer means, who counts in a consensus) live in campaign/.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import Session
+
+from workbench.store.models import (
+    Assessor,
+    Document,
+    MachineCall,
+    MachineProvenance,
+    Query,
+    utcnow,
+)
+
+HUMAN, MACHINE = "human", "machine"
+KINDS = (HUMAN, MACHINE)
+LABEL, FAILURE = "label", "failure"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """How a machine assessor's labels were made (no credentials, ever)."""
+
+    model: str
+    endpoint: str = ""
+    prompt: str = ""
+    prompt_sha256: str = ""
+    parameters: str = "{}"  # JSON text: temperature, max_tokens, seed, ...
+    origin: str = "autojudge"
+    version: str = ""
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """One stored call, by external ids (for exports and audits)."""
+
+    id: int
+    assessor: str
+    query: str
+    document: str
+    outcome: str
+    grade: int | None
+    raw: str
+    error: str
+    attempts: int
+    seconds: float
+    at: datetime
+
+
+def assessor_kind(session: Session, assessor_id: int) -> str | None:
+    return session.scalar(select(Assessor.kind).where(Assessor.id == assessor_id))
+
+
+def assessor_kinds(session: Session) -> dict[str, str]:
+    """Every assessor's kind by name."""
+    return dict(session.execute(select(Assessor.name, Assessor.kind)).all())
+
+
+def machine_assessor_ids(session: Session) -> np.ndarray:
+    """The ids (int64, ascending) of every machine assessor."""
+    ids = session.scalars(
+        select(Assessor.id).where(Assessor.kind == MACHINE).order_by(Assessor.id)
+    ).all()
+    return np.asarray(ids, dtype=np.int64)
+
+
+def set_machine(session: Session, assessor_id: int, provenance: Provenance) -> None:
+    """Make the assessor a machine with this provenance (the caller checked it was new or
+    had no provenance yet)."""
+    session.execute(update(Assessor).where(Assessor.id == assessor_id).values(kind=MACHINE))
+    session.execute(insert(MachineProvenance).values(
+        assessor_id=assessor_id, model=provenance.model, endpoint=provenance.endpoint,
+        prompt=provenance.prompt, prompt_sha256=provenance.prompt_sha256,
+        parameters=provenance.parameters, origin=provenance.origin,
+        version=provenance.version, created_at=provenance.created_at or utcnow(),
+    ))
+
+
+def provenance(session: Session, assessor_id: int) -> Provenance | None:
+    row = session.execute(
+        select(MachineProvenance).where(MachineProvenance.assessor_id == assessor_id)
+    ).scalar_one_or_none()
+    if row is None:
+        return None
+    return Provenance(row.model, row.endpoint, row.prompt, row.prompt_sha256, row.parameters,
+                      row.origin, row.version, row.created_at)
+
+
+def append_call(
+    session: Session, assessor_id: int, query_id: int, document_id: int, *, outcome: str,
+    grade: int | None, raw: str, error: str = "", attempts: int = 1, seconds: float = 0.0,
+    at: datetime | None = None,
+) -> int:
+    """Append one call to the audit log; its id."""
+    return session.execute(insert(MachineCall).values(
+        assessor_id=assessor_id, query_id=query_id, document_id=document_id, outcome=outcome,
+        grade=grade, raw=raw, error=error, attempts=attempts, seconds=seconds,
+        created_at=at or utcnow(),
+    ).returning(MachineCall.id)).scalar_one()
+
+
+def settled_items(session: Session, assessor_id: int, *, with_failures: bool = True) -> set[tuple[int, int]]:
+    """The (query id, document id) pairs the machine has a stored call for: a label, or
+    (`with_failures`) a recorded failure. A rerun skips them."""
+    stmt = select(MachineCall.query_id, MachineCall.document_id).where(
+        MachineCall.assessor_id == assessor_id
+    )
+    if not with_failures:
+        stmt = stmt.where(MachineCall.outcome == LABEL)
+    return {(int(q), int(d)) for q, d in session.execute(stmt.distinct()).all()}
+
+
+def call_rows(session: Session, assessor_ids: list[int] | None = None) -> list[CallRow]:
+    """The stored calls (all machines, or those in `assessor_ids`) in the order made."""
+    stmt = (
+        select(MachineCall.id, Assessor.name, Query.ext_id, Document.ext_id, MachineCall.outcome,
+               MachineCall.grade, MachineCall.raw, MachineCall.error, MachineCall.attempts,
+               MachineCall.seconds, MachineCall.created_at)
+        .join(Assessor, Assessor.id == MachineCall.assessor_id)
+        .join(Query, Query.id == MachineCall.query_id)
+        .join(Document, Document.id == MachineCall.document_id)
+        .order_by(MachineCall.id)
+    )
+    if assessor_ids is not None:
+        stmt = stmt.where(MachineCall.assessor_id.in_(assessor_ids))
+    return [CallRow(*r) for r in session.execute(stmt).all()]
+
+
+__all__ = ["FAILURE", "HUMAN", "KINDS", "LABEL", "MACHINE", "CallRow", "Provenance",
+           "append_call", "assessor_kind", "assessor_kinds", "call_rows",
+           "machine_assessor_ids", "provenance", "set_machine", "settled_items"]
