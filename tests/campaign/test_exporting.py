@@ -135,7 +135,7 @@ def test_scores_export_matches_hand_computed_values(graded):
         write_results(s, [(system.id, q1, docs[doc], score)
                           for doc, score in [("d2", 3.0), ("d3", 2.0), ("d1", 1.0)]])
     out = io.StringIO()
-    export_scores(graded, out, measures=["P@2", "num_ret"], assessor="alice", per_query=True)
+    export_scores(graded, out, measures=["P@2", "num_ret"], source=QrelsSource.assessor("alice"), per_query=True)
     assert out.getvalue().splitlines() == [
         "system,query,measure,value",
         "sys,q1,P@2,0.500000",  # the names and order the user asked for

@@ -56,7 +56,7 @@ def same_scores(a, b) -> bool:
 
 def test_incremental_update_equals_full_reload(db):
     camp = build_campaign(db, n_queries=3, n_systems=4, depth=8)
-    tracker = ScoreTracker(db, QrelsSource.assessor("alice"))
+    tracker = ScoreTracker(db, source=QrelsSource.assessor("alice"))
     empty = tracker.load()
     assert empty.queries == () and not empty.n_queries.any()
     order = camp.queues["q2"]["alice"]
@@ -64,11 +64,11 @@ def test_incremental_update_equals_full_reload(db):
         record_grade(db, "alice", "q2", d, i % 4)
         tracker.mark_dirty("q2")
         live = tracker.refresh()
-        full = ScoreTracker(db, QrelsSource.assessor("alice")).load()
+        full = ScoreTracker(db, source=QrelsSource.assessor("alice")).load()
         assert same_scores(live, full)
     record_grade(db, "alice", "q1", camp.queues["q1"]["alice"][0], 3)
     live = tracker.update_query("q1")
-    full = ScoreTracker(db, QrelsSource.assessor("alice")).load()
+    full = ScoreTracker(db, source=QrelsSource.assessor("alice")).load()
     assert live.queries == full.queries == ("q1", "q2")
     assert same_scores(live, full)
 
@@ -78,7 +78,7 @@ def test_consensus_source_and_campaign_default_measures(db):
     for who, g in (("a", 1), ("b", 3)):
         for d in camp.queues["q1"][who]:
             record_grade(db, who, d and "q1", d, g)
-    table = score_campaign(db, QrelsSource.consensus("mean"))  # campaign default: nDCG@10 AP bpref P@10
+    table = score_campaign(db, source=QrelsSource.consensus("mean"))  # campaign default: nDCG@10 AP bpref P@10
     assert table.labels == ("nDCG@10", "AP", "bpref", "P@10")  # the campaign's names and order
     assert table.source == "consensus:mean" and table.queries == ("q1",)
     # mean of 1 and 3 is 2: every pooled doc relevant; all docs of each run are pooled

@@ -81,17 +81,6 @@ def current_judgments(
     return Judgments(*int_columns(session.connection(), stmt, 4))
 
 
-def assessor_kind(session: Session, name: str) -> str | None:
-    """'human' or 'machine' for the assessor `name`; None when there is none."""
-    return session.scalar(select(Assessor.kind).where(Assessor.name == name))
-
-
-def machine_names(session: Session) -> list[str]:
-    """Names of the machine assessors, by name."""
-    return list(session.scalars(
-        select(Assessor.name).where(Assessor.kind == "machine").order_by(Assessor.name)))
-
-
 def grading_assessors(session: Session) -> list[str]:
     """Names of the assessors with at least one current grade, by name."""
     return list(session.scalars(
@@ -115,5 +104,5 @@ def _has_grade():
     return select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists()
 
 
-__all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessor_kind", "machine_names", "assessors_not_only_adjudicating",
+__all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessors_not_only_adjudicating",
            "current_judgments", "grading_assessors", "judgment_grades"]

@@ -28,9 +28,8 @@ from workbench.campaign.database import Database
 from workbench.errors import NotFoundError, UsageError
 from workbench.store import external_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, MAJORITY, QrelsSource
-from workbench.store.judgment_arrays import (
-    adjudicated_grades, assessor_kind, judgment_grades, machine_names,
-)
+from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
+from workbench.store.machine import HUMAN, MACHINE, assessor_kind, assessor_kinds
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
@@ -148,10 +147,10 @@ def qrels_ids_with_origin(
             raise NotFoundError(f"unknown assessor {source.name!r}")
         own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
         qi, di, g = _sorted(own.query_id, own.document_id, own.grade)
-        machine = assessor_kind(session, source.name) == "machine"
+        machine = assessor_kind(session, aid) == MACHINE
         return qi, di, g, np.full(qi.size, machine)
     # a consensus is the people's: machine labels count only where the lead names one
-    people = judgment_grades(session, query_ids=query_ids, kind="human")
+    people = judgment_grades(session, query_ids=query_ids, kind=HUMAN)
     method = "mean" if source.name == "mean" else "majority"
     qi, di, g = combine_grades(people.query_id, people.document_id, people.grade, method)
     if source.kind == "consensus" and source.name == "adjudicated":
@@ -162,7 +161,7 @@ def qrels_ids_with_origin(
     aid = external_ids.assessor_id(session, source.name)
     if aid is None:
         raise NotFoundError(f"unknown assessor {source.name!r}")
-    if assessor_kind(session, source.name) != "machine":
+    if assessor_kind(session, aid) != MACHINE:
         raise UsageError(f"hybrid:{source.name}: {source.name!r} is not a machine assessor")
     labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
     mq, md, mg = _sorted(labels.query_id, labels.document_id, labels.grade)
@@ -180,7 +179,7 @@ def _sorted(qi: np.ndarray, di: np.ndarray, g: np.ndarray):
 def machine_assessors(db: Database) -> list[str]:
     """The machine assessors' names, by name (the hybrid sources a lead can choose)."""
     with db.read() as session:
-        return machine_names(session)
+        return sorted(name for name, kind in assessor_kinds(session).items() if kind == MACHINE)
 
 
 def qrels_arrays(

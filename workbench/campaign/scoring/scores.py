@@ -118,8 +118,8 @@ class ScoreTracker:
         self,
         db: Database,
         measures: list[str] | tuple[str, ...] | None = None,
-        *,
         source: QrelsSource | None = None,
+        *,
         relevance_level: int | None = None,
         runs: "LoadedRuns | RunsCache | None" = None,
     ) -> None:
@@ -449,8 +449,8 @@ def id_keys(ids: np.ndarray) -> np.ndarray:
 def score_campaign(
     db: Database,
     measures: list[str] | None = None,
-    *,
     source: QrelsSource | None = None,
+    *,
     runs: LoadedRuns | None = None,
 ) -> ScoreTable:
     """Every stored system's per-query and mean scores under one qrels source (`runs`:
