@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from workbench.campaign.catalog.importing import import_qrels, import_runs
-from workbench.campaign.machine.provenance import create_machine, make_provenance
+from workbench.campaign.machine.provenance import make_provenance
 
 
 @dataclass
@@ -79,8 +79,8 @@ def build_machine_campaign(db, tmp: Path, *, n_queries: int = 8, n_systems: int 
                 mine[item] = g
         grades[name] = mine
         import_qrels(db, write_qrels(tmp / f"{name}.qrels", mine), assessor=name)
-    create_machine(db, machine, make_provenance("test-model", prompt="grade {query} {passage}"))
-    import_qrels(db, write_qrels(tmp / f"{machine}.qrels", labels), assessor=machine)
+    import_qrels(db, write_qrels(tmp / f"{machine}.qrels", labels), assessor=machine,
+                 machine=make_provenance("test-model", prompt="grade {query} {passage}"))
     return MachineCampaign(runs, grades, labels, queries, pool)
 
 

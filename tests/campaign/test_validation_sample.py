@@ -11,7 +11,7 @@ from sklearn.metrics import cohen_kappa_score
 from tests.campaign.machine_campaign import build_machine_campaign, people_majority
 from tests.cli.helpers import cli_ok, run
 from workbench.campaign.agreement.calibration import calibrate
-from workbench.campaign.machine.provenance import create_machine, make_provenance
+from workbench.campaign.machine.provenance import make_provenance
 from workbench.campaign.catalog.importing import import_qrels
 from workbench.campaign.pooling.validation import allocate, choose_stratified, validate_machine
 from workbench.campaign.scoring.sources import QrelsSource
@@ -121,8 +121,8 @@ def test_disagreement_sample_takes_the_largest_gaps(campaign, tmp_path):
     for i, item in enumerate(items[:20]):
         g = c.machine[item]
         other[item] = (g + 2) % 4 if i < 10 and g in (0, 1) else (g - 2 if i < 10 else (g + 1 if g < 3 else g - 1))
-    create_machine(db, "llm2", make_provenance("other-model"))
-    import_qrels(db, write_qrels(tmp_path / "llm2.qrels", other), assessor="llm2")
+    import_qrels(db, write_qrels(tmp_path / "llm2.qrels", other), assessor="llm2",
+                 machine=make_provenance("other-model"))
     gaps = {item: abs(other[item] - c.machine[item]) for item in items}
     sample = validate_machine(db, "llm", budget=10, strategy="disagreement", assessors=["carol"])
     stored = _stored(db)

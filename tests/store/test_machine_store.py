@@ -70,7 +70,7 @@ def test_call_log_and_settled_items(db):
     with db.read() as s:
         assert settled_items(s, aid) == {(q, d1), (q, d2)}
         assert settled_items(s, aid, with_failures=False) == {(q, d1)}
-        rows = call_rows(s)
+        rows = list(call_rows(s))
     assert [(r.assessor, r.query, r.document, r.outcome, r.grade, r.raw, r.error, r.attempts)
             for r in rows] == [("m", "q1", "d001", "label", 3, "3", "", 2),
                                ("m", "q1", "d002", "failure", None, "I cannot say", "no grade", 1)]

@@ -40,18 +40,23 @@ class Judgments:
     grade: np.ndarray
 
 
+def _people():
+    """The ids of human assessors (machine assessors' labels are kept apart: a consensus,
+    an agreement report or a disagreement list counts people unless a machine is named)."""
+    return select(Assessor.id).where(Assessor.kind == "human")
+
+
 def judgment_grades(
     session: Session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None,
-    kind: str | None = None,
+    people_only: bool = False,
 ) -> ItemGrades:
-    """Current grades, of one assessor or of all (then an item appears once per assessor)
-    or of every assessor of one `kind` (human, machine), of some queries or all; in no
-    particular order."""
+    """Current grades, of one assessor or of all (then an item appears once per assessor;
+    `people_only`: every human assessor), of some queries or all; in no particular order."""
     stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade)
+    if people_only:
+        stmt = stmt.where(Judgment.assessor_id.in_(_people()))
     if assessor_id is not None:
         stmt = stmt.where(Judgment.assessor_id == assessor_id)
-    if kind is not None:
-        stmt = stmt.where(Judgment.assessor_id.in_(select(Assessor.id).where(Assessor.kind == kind)))
     if query_ids is not None:
         stmt = stmt.where(Judgment.query_id.in_(list(query_ids)))
     return ItemGrades(*int_columns(session.connection(), stmt, 3))
@@ -70,10 +75,13 @@ def current_judgments(
     *,
     assessor_ids: Sequence[int] | None = None,
     query_ids: Sequence[int] | None = None,
+    people_only: bool = False,
 ) -> Judgments:
-    """Current judgments with their assessor, of some assessors or all, of some queries or
-    all; in no particular order."""
+    """Current judgments with their assessor, of some assessors or all (`people_only`:
+    humans only), of some queries or all; in no particular order."""
     stmt = select(Judgment.query_id, Judgment.document_id, Judgment.assessor_id, Judgment.grade)
+    if people_only:
+        stmt = stmt.where(Judgment.assessor_id.in_(_people()))
     if assessor_ids is not None:
         stmt = stmt.where(Judgment.assessor_id.in_(list(assessor_ids)))
     if query_ids is not None:
@@ -81,22 +89,24 @@ def current_judgments(
     return Judgments(*int_columns(session.connection(), stmt, 4))
 
 
-def grading_assessors(session: Session) -> list[str]:
-    """Names of the assessors with at least one current grade, by name."""
-    return list(session.scalars(
-        select(Assessor.name).where(_has_grade()).order_by(Assessor.name)
-    ))
+def grading_assessors(session: Session, *, people_only: bool = False) -> list[str]:
+    """Names of the assessors (`people_only`: humans) with at least one current grade, by name."""
+    stmt = select(Assessor.name).where(_has_grade())
+    if people_only:
+        stmt = stmt.where(Assessor.kind == "human")
+    return list(session.scalars(stmt.order_by(Assessor.name)))
 
 
-def assessors_not_only_adjudicating(session: Session) -> AssessorNames:
-    """Every assessor except those whose only rows are adjudications, by name."""
+def assessors_not_only_adjudicating(session: Session, *, people_only: bool = False) -> AssessorNames:
+    """Every assessor (`people_only`: every human) except those whose only rows are
+    adjudications, by name."""
     adjudicated = select(Adjudication.query_id).where(
         Adjudication.adjudicator_id == Assessor.id
     ).exists()
-    rows = session.execute(
-        select(Assessor.id, Assessor.name).where(or_(_has_grade(), ~adjudicated))
-        .order_by(Assessor.name)
-    ).all()
+    stmt = select(Assessor.id, Assessor.name).where(or_(_has_grade(), ~adjudicated))
+    if people_only:
+        stmt = stmt.where(Assessor.kind == "human")
+    rows = session.execute(stmt.order_by(Assessor.name)).all()
     return AssessorNames.of_rows(rows)
 
 

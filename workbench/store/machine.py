@@ -8,16 +8,18 @@ every call it made, label or failure, is appended to `machine_call` for audit. T
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from workbench.store.models import (
     Assessor,
     Document,
+    Judgment,
     MachineCall,
     MachineProvenance,
     Query,
@@ -26,7 +28,9 @@ from workbench.store.models import (
 
 HUMAN, MACHINE = "human", "machine"
 KINDS = (HUMAN, MACHINE)
-LABEL, FAILURE = "label", "failure"
+# A call's outcome: a grade; an answer with no grade in it; no answer at all (timeouts,
+# HTTP errors after the retries: a rerun asks again).
+LABEL, FAILURE, ERROR = "label", "failure", "error"
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,15 @@ class CallRow:
     attempts: int
     seconds: float
     at: datetime
+
+
+_ID_AND_KIND = select(Assessor.id, Assessor.kind).where(Assessor.name == bindparam("key"))
+
+
+def assessor_id_and_kind(session: Session, name: str) -> tuple[int, str] | None:
+    """(id, kind) of the assessor `name`, or None."""
+    row = session.execute(_ID_AND_KIND, {"key": name}).first()
+    return None if row is None else (row[0], row[1])
 
 
 def assessor_kind(session: Session, assessor_id: int) -> str | None:
@@ -113,18 +126,36 @@ def append_call(
 
 
 def settled_items(session: Session, assessor_id: int, *, with_failures: bool = True) -> set[tuple[int, int]]:
-    """The (query id, document id) pairs the machine has a stored call for: a label, or
-    (`with_failures`) a recorded failure. A rerun skips them."""
-    stmt = select(MachineCall.query_id, MachineCall.document_id).where(
-        MachineCall.assessor_id == assessor_id
+    """The (query id, document id) pairs the machine is done with: it holds a grade, or a
+    stored call gave a label or (`with_failures`) an answer with no grade. A call that got
+    no answer (outcome `error`) settles nothing. A rerun skips these."""
+    outcomes = [LABEL, FAILURE] if with_failures else [LABEL]
+    calls = select(MachineCall.query_id, MachineCall.document_id).where(
+        MachineCall.assessor_id == assessor_id, MachineCall.outcome.in_(outcomes)
     )
-    if not with_failures:
-        stmt = stmt.where(MachineCall.outcome == LABEL)
-    return {(int(q), int(d)) for q, d in session.execute(stmt.distinct()).all()}
+    graded = select(Judgment.query_id, Judgment.document_id).where(
+        Judgment.assessor_id == assessor_id
+    )
+    return {(int(q), int(d)) for q, d in session.execute(calls.union(graded)).all()}
 
 
-def call_rows(session: Session, assessor_ids: list[int] | None = None) -> list[CallRow]:
-    """The stored calls (all machines, or those in `assessor_ids`) in the order made."""
+def query_texts(session: Session, ids: list[int]) -> dict[int, tuple[str, str, str, str]]:
+    """id -> (external id, title, description, narrative) of the queries in `ids`."""
+    rows = session.execute(select(Query.id, Query.ext_id, Query.title, Query.description,
+                                  Query.narrative).where(Query.id.in_(ids))).all()
+    return {r[0]: (r[1], r[2] or "", r[3] or "", r[4] or "") for r in rows}
+
+
+def document_texts(session: Session, ids: list[int]) -> dict[int, tuple[str, str, str]]:
+    """id -> (external id, title, text) of the documents in `ids`."""
+    rows = session.execute(select(Document.id, Document.ext_id, Document.title, Document.text)
+                           .where(Document.id.in_(ids))).all()
+    return {r[0]: (r[1], r[2] or "", r[3] or "") for r in rows}
+
+
+def call_rows(session: Session, assessor_id: int | None = None) -> Iterator[CallRow]:
+    """The stored calls (of every machine, or of one), in the order made, streamed (the
+    caller's read transaction stays open while it iterates)."""
     stmt = (
         select(MachineCall.id, Assessor.name, Query.ext_id, Document.ext_id, MachineCall.outcome,
                MachineCall.grade, MachineCall.raw, MachineCall.error, MachineCall.attempts,
@@ -134,11 +165,12 @@ def call_rows(session: Session, assessor_ids: list[int] | None = None) -> list[C
         .join(Document, Document.id == MachineCall.document_id)
         .order_by(MachineCall.id)
     )
-    if assessor_ids is not None:
-        stmt = stmt.where(MachineCall.assessor_id.in_(assessor_ids))
-    return [CallRow(*r) for r in session.execute(stmt).all()]
+    if assessor_id is not None:
+        stmt = stmt.where(MachineCall.assessor_id == assessor_id)
+    for row in session.execute(stmt.execution_options(yield_per=5_000)):
+        yield CallRow(*row)
 
 
-__all__ = ["FAILURE", "HUMAN", "KINDS", "LABEL", "MACHINE", "CallRow", "Provenance",
-           "append_call", "assessor_kind", "assessor_kinds", "call_rows",
+__all__ = ["ERROR", "FAILURE", "document_texts", "query_texts", "HUMAN", "KINDS", "LABEL", "MACHINE", "CallRow", "Provenance",
+           "append_call", "assessor_id_and_kind", "assessor_kind", "assessor_kinds", "call_rows",
            "machine_assessor_ids", "provenance", "set_machine", "settled_items"]

@@ -117,7 +117,7 @@ def list_disagreements(
             if found is None:
                 return []
             query_ids = [found]
-        given = current_judgments(s, query_ids=query_ids)
+        given = current_judgments(s, query_ids=query_ids, people_only=True)  # people disagree
         final = adjudicated_grades(s, query_ids=query_ids)
         # one item = the rows of one (query, document), consecutive once sorted
         order = np.lexsort((given.document_id, given.query_id))
@@ -269,15 +269,16 @@ def adjudicate(
     raise AssertionError("unreachable")
 
 
-def judging_assessors(db: Database) -> list[str]:
+def judging_assessors(db: Database, *, machines: bool = False) -> list[str]:
     """Assessors with at least one current grade, by name (a lead who only adjudicated
-    is an `assessor` row too, but has nothing to agree or disagree with)."""
+    is an `assessor` row too, but has nothing to agree or disagree with); people only
+    unless `machines` (machine assessors are compared only where the lead names them)."""
     with db.read() as s:
-        return grading_assessors(s)
+        return grading_assessors(s, people_only=not machines)
 
 
 def assessor_names(db: Database) -> list[str]:
-    """Every assessor by name except leads who only adjudicated (no grade of their own):
-    the default set for agreement and comparison."""
+    """Every human assessor by name except leads who only adjudicated (no grade of their
+    own): the default set for agreement and comparison (machines only when named)."""
     with db.read() as s:
-        return assessors_not_only_adjudicating(s).names.tolist()
+        return assessors_not_only_adjudicating(s, people_only=True).names.tolist()

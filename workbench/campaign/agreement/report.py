@@ -244,7 +244,8 @@ def compute_agreement(
 
 
 def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
-    """Every assessor's current grades (or only `assessors`, in that order) as Labels.
+    """Every human assessor's current grades (or only `assessors`, in that order, machines
+    included when named) as Labels.
 
     Only `judgment` rows count (current grades); repeats and history do not.
     """
@@ -258,8 +259,9 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
             names = list(dict.fromkeys(assessors))
             ids = np.array([id_of[name] for name in names], dtype=np.int64)
         else:
-            # Not a lead who only adjudicated: they have nothing to agree on.
-            people = assessors_not_only_adjudicating(s)
+            # Not a lead who only adjudicated: they have nothing to agree on. Not a machine
+            # either: machines are compared only when named (or by `calibrate`).
+            people = assessors_not_only_adjudicating(s, people_only=True)
             names, ids = people.names.tolist(), people.ids
         given = current_judgments(s, assessor_ids=ids.tolist())
         q = external_ids.query_ext_ids(s, given.query_id)
@@ -297,13 +299,15 @@ def self_consistency(db: Database, assessors: Sequence[str], *, binary: bool = F
     (blind repeats, campaign/pooling.py): n, observed agreement, Cohen's kappa; assessors
     without repeats are left out."""
     from workbench.store.catalog import repeat_pairs
+    from workbench.store.machine import MACHINE, assessor_kinds
 
     with db.read() as s:
         pairs = repeat_pairs(s)
+        kinds = assessor_kinds(s)
     rows = []
     for name in assessors:
-        if name not in pairs.assessors:
-            continue
+        if name not in pairs.assessors or kinds.get(name) == MACHINE:
+            continue  # self-consistency is about people
         mine = pairs.assessor == pairs.assessors.index(name)
         first, again = pairs.first[mine], pairs.repeat[mine]
         if binary:

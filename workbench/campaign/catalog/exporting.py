@@ -10,7 +10,9 @@ FIFO or device is written in place, and `-` or no path means stdout.
 from __future__ import annotations
 
 import csv
+import heapq
 import os
+from datetime import datetime, timezone
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
@@ -25,6 +27,7 @@ from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
 from workbench.store.export_rows import current_judgment_rows, judgment_event_rows
 from workbench.store.external_ids import assessor_id
+from workbench.store.machine import call_rows
 
 JUDGMENT_FORMATS = ("csv", "jsonl")
 
@@ -44,8 +47,18 @@ def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
 
 
 def _history_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
-    for q, d, a, grade, note, seconds, at, kind in judgment_event_rows(session, aid):
-        yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
+    """Every judgment event and every machine call (event `call:label`, `call:failure` or
+    `call:error`, the raw answer as the note: kept for audit), in the order they happened."""
+    events = (JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
+              for q, d, a, grade, note, seconds, at, kind in judgment_event_rows(session, aid))
+    calls = (JudgmentRow(c.query, c.document, c.assessor, c.grade, c.raw or c.error, c.seconds,
+                         c.at, f"call:{c.outcome}")
+             for c in call_rows(session, aid))
+    return heapq.merge(events, calls, key=lambda row: _utc(row.updated_at))
+
+
+def _utc(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
 
 
 def judgment_rows(

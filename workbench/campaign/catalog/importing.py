@@ -390,13 +390,18 @@ def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
 
 def import_qrels(
     db: Database, path: str | os.PathLike, *, assessor: str, note: str | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, machine=None,
 ) -> ImportSummary:
     """Import a TREC qrels file as `assessor`'s judgments.
 
     Each row sets the assessor's grade and appends a judgment_event (`set` for a new
     judgment, `change` when it replaces a different grade; an equal grade is left alone).
     Grades outside the campaign scale are refused with their line.
+
+    `machine` (a store.machine.Provenance): the labels are a model's, made elsewhere; the
+    assessor is a machine assessor with that provenance (created in the same transaction,
+    refused when the name is a person's or a machine made with another model or prompt).
+    Without it, a machine assessor's name is refused.
     """
     path = os.fspath(path)
     progress = progress or _no_progress
@@ -418,7 +423,12 @@ def import_qrels(
                 f"grade {int(rel[i])} is not on the campaign scale "
                 f"({', '.join(str(g) for g in allowed)})",
             )
-        aid = get_or_create_assessor(session, assessor)
+        if machine is None:
+            aid = get_or_create_assessor(session, assessor)
+        else:
+            from workbench.campaign.machine.provenance import ensure_machine
+
+            aid = ensure_machine(session, assessor, machine)
         _check_ids(path, qrels, qrels.qid, "query id")
         _check_ids(path, qrels, qrels.docno, "document id")
         queries = column(qrels.qid)

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError, WriteConflict
+from workbench.errors import InputError, NotFoundError, UsageError, WriteConflict
 from workbench.names import check_name
 from workbench.store.cant_judge import current_mark, delete_mark, insert_mark
 from workbench.store.external_ids import (
     add_assessor,
-    assessor_id,
     document_ext_id,
     document_id,
     query_ext_id,
@@ -33,6 +32,7 @@ from workbench.store.judgment_writes import (
     last_undoable_event,
     update_judgment,
 )
+from workbench.store.machine import MACHINE, assessor_id_and_kind
 from workbench.store.models import utcnow
 from workbench.store.scale_levels import scale_grades as stored_scale_grades
 
@@ -65,14 +65,23 @@ class GradeRecord:
     cant_judge: bool | None = None
 
 
-def get_or_create_assessor(session: Session, name: str) -> int:
+def get_or_create_assessor(session: Session, name: str, *, machine: bool = False) -> int:
     """The assessor's id; a new assessor row when the name is new. Every path that creates
     an assessor comes here: a new name is checked (workbench.names) before it is written
-    (a name stored before the check existed still finds its row)."""
+    (a name stored before the check existed still finds its row).
+
+    A machine assessor's name is refused unless `machine` (its labels come from autojudge
+    or `import qrels --machine` only): nobody judges, queues or imports as a machine, so
+    its labels and provenance stay one configuration's."""
     name = name.strip()
-    found = assessor_id(session, name) if name else None
+    found = assessor_id_and_kind(session, name) if name else None
     if found is not None:
-        return found
+        if found[1] == MACHINE and not machine:
+            raise UsageError(
+                f"{name!r} is a machine assessor: its labels come from `workbench autojudge` "
+                "or `import qrels --machine`; people judge under their own names"
+            )
+        return found[0]
     return add_assessor(session, check_name(name))
 
 
@@ -230,9 +239,12 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
     - a removed mark (by `c`, or by a grade that was undone before) comes back with its
       reason."""
     with write_transaction(db) as session:
-        aid = assessor_id(session, assessor)
-        if aid is None:
+        found = assessor_id_and_kind(session, assessor)
+        if found is None:
             return None
+        aid = found[0]
+        if found[1] == MACHINE:  # a machine's labels are not a person's to take back
+            get_or_create_assessor(session, assessor)  # raises the one message
         target = last_undoable_event(session, aid, UNDOABLE_ACTIONS, query)
         if target is None:
             return None

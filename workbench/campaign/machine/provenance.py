@@ -79,7 +79,7 @@ def ensure_machine(session, name: str, wanted: Provenance) -> int:
             return aid
         set_machine(session, aid, wanted)
         return aid
-    aid = get_or_create_assessor(session, name)
+    aid = get_or_create_assessor(session, name, machine=True)
     set_machine(session, aid, wanted)
     return aid
 

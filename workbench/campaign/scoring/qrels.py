@@ -29,7 +29,7 @@ from workbench.errors import NotFoundError, UsageError
 from workbench.store import external_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, MAJORITY, QrelsSource
 from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
-from workbench.store.machine import HUMAN, MACHINE, assessor_kind, assessor_kinds
+from workbench.store.machine import MACHINE, assessor_kind, assessor_kinds
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
@@ -150,7 +150,7 @@ def qrels_ids_with_origin(
         machine = assessor_kind(session, aid) == MACHINE
         return qi, di, g, np.full(qi.size, machine)
     # a consensus is the people's: machine labels count only where the lead names one
-    people = judgment_grades(session, query_ids=query_ids, kind=HUMAN)
+    people = judgment_grades(session, query_ids=query_ids, people_only=True)
     method = "mean" if source.name == "mean" else "majority"
     qi, di, g = combine_grades(people.query_id, people.document_id, people.grade, method)
     if source.kind == "consensus" and source.name == "adjudicated":

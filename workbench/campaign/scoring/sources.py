@@ -99,5 +99,5 @@ def qrels_sources(db: Database) -> list[QrelsSource]:
     from workbench.campaign.scoring.qrels import machine_assessors
 
     return ([QrelsSource.consensus(m) for m in CONSENSUS_METHODS]
-            + [QrelsSource.assessor(name) for name in judging_assessors(db)]
+            + [QrelsSource.assessor(name) for name in judging_assessors(db, machines=True)]  # a lead's menu
             + [QrelsSource.hybrid(name) for name in machine_assessors(db)])

@@ -63,7 +63,7 @@ class LeadNameScreen(ModalScreen[tuple[str, bool] | None]):
     @work(thread=True, group="lead-name", exclusive=True)
     def _check(self, name: str) -> None:
         try:
-            self.post_message(NameChecked(name, name in judging_assessors(self.app.db)))
+            self.post_message(NameChecked(name, name in judging_assessors(self.app.db, machines=True)))
         except Exception as exc:  # noqa: BLE001
             self.post_message(NameRefused(describe(exc)))
 
