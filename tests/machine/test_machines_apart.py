@@ -55,7 +55,8 @@ def test_consensus_counts_people_only(camp):
     # named, the machine is a source of its own (the lead's menu offers it)
     mine = derive_qrels(db, source=QrelsSource.assessor("m1")).rows()
     assert ("q1", d2, MACHINE_GRADE) in mine and all(g == MACHINE_GRADE for *_, g in mine)
-    assert "assessor:m1" in qrels_sources(db)
+    menu = [s.label for s in qrels_sources(db)]
+    assert "assessor:m1" in menu and "hybrid:m1" in menu
 
 
 def test_agreement_and_disagreements_leave_machines_out_unless_named(camp):

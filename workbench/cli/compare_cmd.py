@@ -89,10 +89,10 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
 
     from workbench.campaign.comparison.systems import compare_systems
     from workbench.campaign.database import Database
-    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.cli.sources import qrels_source
     from workbench.campaign.settings import campaign_measures
 
-    chosen = QrelsSource.of_options(source=source, consensus=consensus)
+    chosen = qrels_source(source=source, consensus=consensus)
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:

@@ -85,9 +85,9 @@ def qrels(ctx, assessor, consensus, source, output, db):
     if not (assessor or consensus or source):
         raise click.UsageError("give one of --assessor NAME, --consensus METHOD or --source SPEC")
     from workbench.campaign.catalog.exporting import export_qrels, write_output
-    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.cli.sources import qrels_source
 
-    chosen = QrelsSource.of_options(source=source, assessor=assessor, consensus=consensus)
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
 
     database = _open(ctx, db)
     try:
@@ -119,9 +119,9 @@ def qrels(ctx, assessor, consensus, source, output, db):
 def scores(ctx, measures, assessor, consensus, source, per_query, fmt, output, db):
     """Scores of every stored system: the scoreboard's table (measures, Judged@k and
     unjudged@k; the qrels source named in the file), or with -q long per-query rows."""
-    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.cli.sources import qrels_source
 
-    chosen = QrelsSource.of_options(source=source, assessor=assessor, consensus=consensus)
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
     if per_query and fmt != "csv":
         raise click.UsageError("-q (per-query rows) needs --format csv")
     from workbench.campaign.catalog.exporting import export_scores, write_output

@@ -86,7 +86,7 @@ def _validate(ctx, db, machine, budget, strategy, assessors, seed, against, meth
     """`pool --validate MACHINE --budget N [--strategy S] --assessor NAME ...`."""
     from workbench.campaign.database import Database
     from workbench.campaign.pooling.validation import validate_machine
-    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.cli.sources import qrels_source
 
     if budget is None:
         raise click.UsageError("--validate needs --budget N (how many items people judge)")
@@ -94,7 +94,7 @@ def _validate(ctx, db, machine, budget, strategy, assessors, seed, against, meth
         raise click.UsageError("--validate takes --budget, --strategy, --against, --assessor and --seed only")
     if not assessors:
         raise click.UsageError("--validate needs at least one --assessor (the people who judge the sample)")
-    source = QrelsSource.parse(against) if against else None
+    source = qrels_source(source=against) if against else None
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         sample = validate_machine(database, machine, budget=budget, strategy=strategy,

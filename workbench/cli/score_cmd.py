@@ -101,9 +101,9 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> Non
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
-    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.cli.sources import qrels_source
 
-    chosen = QrelsSource.of_options(source=source, assessor=assessor, consensus=consensus)
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
