@@ -28,6 +28,8 @@ LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
                  "workbench.tui.screens.planning:PlanningScreen"),
     "pace": ("f8", "Pace", "Assessors' documents per hour, seconds per document, grade drift, agreement over time",
              "workbench.tui.screens.pace:PaceScreen"),
+    "calibration": ("f9", "Calibration", "A machine assessor against people: kappa, confusion, leniency, rankings",
+                    "workbench.tui.screens.calibration:CalibrationScreen"),
 }
 
 
