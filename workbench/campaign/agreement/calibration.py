@@ -336,19 +336,16 @@ def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
         return RankingAgreement(math.nan, nan2, math.nan, nan2, math.nan, nan2,
                                 {k: (False, 0) for k in TOPS})
 
-    def stats(x, y):
-        return (corr.kendall_tau(x, y, "b"), corr.tau_ap(y, x),
-                corr.rbo(corr.rank_order(systems, x), corr.rank_order(systems, y)))
-
-    point = stats(ref, other)
-    boot = []
-    for r in range(ref_boot.shape[1]):
-        x, y = ref_boot[:, r], other_boot[:, r]
-        if np.isnan(x).any() or np.isnan(y).any():
-            continue
-        boot.append(stats(x, y))
-    boot = np.asarray(boot, dtype=np.float64).reshape(-1, 3)
-    ci = [aci.percentile_interval(boot[:, i]) for i in range(3)]
+    point = (corr.kendall_tau(ref, other, "b"), corr.tau_ap(other, ref),
+             corr.rbo(corr.rank_order(systems, ref), corr.rank_order(systems, other)))
+    # every resample at once (systems x R -> R x systems); a resample that left a system
+    # without a scored query is dropped
+    x, y = ref_boot.T, other_boot.T
+    ok = ~(np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1))
+    x, y = x[ok], y[ok]
+    ci = [aci.percentile_interval(corr.kendall_tau_b_rows(x, y)),
+          aci.percentile_interval(corr.tau_ap_rows(y, x)),
+          aci.percentile_interval(corr.rbo_rows(systems, x, y))]
     a, b = corr.rank_order(systems, ref), corr.rank_order(systems, other)
     top = {}
     for k in TOPS:
