@@ -80,7 +80,7 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
 
         # scoreboard, source adjudicated: the CLI's numbers, which now differ from majority
         board_screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
-        board_screen.query_one("#sb-source", Select).value = "consensus:adjudicated"
+        board_screen.query_one("#sb-source", Select).value = QrelsSource.consensus("adjudicated")
         await wait_for(app, pilot, lambda: board_screen.data.table.source == "consensus:adjudicated")
         await settle(app, pilot)
         adjudicated = {s["system"]: s["mean"] for s in cli_json(db, "score", "--consensus", "adjudicated")["systems"]}

@@ -50,3 +50,28 @@ async def test_next_machine_and_no_machine(sqlite_db, tmp_path):
         await pilot.press("n")
         await settle_until(app, pilot, lambda: app.screen.data.machine == "m2")
         assert "machine 2 of 2: m2" in screen_text(app)
+
+
+async def test_scoreboard_offers_and_scores_a_hybrid_source(sqlite_db, tmp_path):
+    from textual.widgets import Select
+
+    from tests.tui.lead_helpers import open_mode, wait_for
+    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.tui.screens.scoreboard import ScoreboardScreen
+
+    build_machine_campaign(sqlite_db, tmp_path / "f", human_queries=5)
+    expected = cli_json(sqlite_db, "score", "--source", "hybrid:llm", "-m", "P@5")
+    app = make_app(sqlite_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        hybrid = QrelsSource.hybrid("llm")
+        assert hybrid in screen.data.sources and QrelsSource.assessor("llm") in screen.data.sources
+        screen.measures = ("P@5",)  # what typing P@5 in the measures box sets
+        screen.query_one("#sb-source", Select).value = hybrid  # the menu's choice reloads
+        await wait_for(app, pilot, lambda: screen.data.table.source == "hybrid:llm"
+                       and screen.data.measures == ("P@5",), seconds=20)
+        table = screen.data.table
+        m = table.measures[0]
+        got = {s: round(float(table.means[m][i]), 6) for i, s in enumerate(table.systems)}
+        assert got == {row["system"]: round(row["mean"]["P@5"], 6) for row in expected["systems"]}
+        assert "hybrid:llm" in screen_text(app)

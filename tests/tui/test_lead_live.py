@@ -25,7 +25,7 @@ async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample
         app = make_app(db, lead=True)
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
-            screen.query_one("#sb-source", Select).value = "assessor:alice"
+            screen.query_one("#sb-source", Select).value = QrelsSource.assessor("alice")
             await wait_for(app, pilot, lambda: screen.data.table.source == "assessor:alice")
             await settle(app, pilot)
             dt = screen.query_one("#sb-table", DataTable)

@@ -30,7 +30,7 @@ class QueryDetailScreen(LeadScreen):
     ]
     export_formats = {"csv": "csv"}
 
-    def __init__(self, system: str, query: str, source: str) -> None:
+    def __init__(self, system: str, query: str, source: QrelsSource) -> None:
         super().__init__()
         self.system = system
         self.query_id = query
@@ -47,7 +47,7 @@ class QueryDetailScreen(LeadScreen):
         db = self.app.db
         from workbench.campaign.agreement.adjudication import judging_assessors
 
-        items = ranked_list(db, self.system, self.query_id, QrelsSource.parse(self.source))
+        items = ranked_list(db, self.system, self.query_id, self.source)
         return items, judging_assessors(db), query_titles(db).get(self.query_id, "")
 
     def show(self, data) -> None:
@@ -55,7 +55,7 @@ class QueryDetailScreen(LeadScreen):
         judged = sum(1 for d in items if d.grade is not None)
         self.query_one("#qd-head", Static).update(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
-            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source, "bold"),
+            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source.label, "bold"),
             f" ({UNJUDGED} = unjudged) · Enter: read / set the final grade · c: quick scores · Esc: back",
         ))
         dt = self.query_one("#qd-table", DataTable)
@@ -115,7 +115,7 @@ class QueryDetailScreen(LeadScreen):
         grades = grades_of_ranked_list(self.data[0])
         self.app.push_screen(QuickScreen(
             " ".join(map(str, grades)), standalone=False, k=10,
-            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source} "
+            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source.label} "
                    "(unjudged as 0; the ideal uses only these grades; Esc goes back)"))
 
     def export_text(self, fmt: str) -> str:
