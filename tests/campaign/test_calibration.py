@@ -170,3 +170,16 @@ def test_few_items_warns(db, tmp_path):
     report = calibrate(db, "llm")
     assert report.items < 30
     assert any("fewer than 30" in w for w in report.warnings)
+
+
+def test_no_common_items_is_a_report_with_warnings(db, tmp_path):
+    build_machine_campaign(db, tmp_path, n_queries=2, n_systems=3, depth=4, n_docs=8, people=())
+    report = calibrate(db, "llm")
+    assert report.items == 0 and math.isnan(report.agreement.kappa_binary)
+    assert report.per_query == [] and report.ranking_queries == 0
+    j = report.to_json()
+    assert j["kappa_binary"] is None and j["kappa_binary_ci"] == [None, None]
+    assert j["confusion"] == [[0] * 4 for _ in range(4)]
+    assert any("fewer than 30" in w for w in j["warnings"])
+    assert any("rankings" in w for w in j["warnings"])
+    assert report.lines()  # the table prints
