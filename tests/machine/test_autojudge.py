@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sys
 
 import pytest
-from sqlalchemy import MetaData, select, text
+from sqlalchemy import MetaData, select
 
 from tests.machine.chat_server import ChatServer
 from tests.tui.factory import build_campaign
@@ -94,8 +95,9 @@ def _everything_stored(url) -> str:
         db.close()
 
 
-def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys):
+def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog):
     url, c = campaign
+    caplog.set_level(logging.DEBUG)  # every logger, httpx's and httpcore's included
     monkeypatch.setenv("WB_TEST_KEY", KEY)
     items = _pool(url)
     table = {(q, d): f"##final score: {_grade_of(d)}" for q, d in items}
@@ -150,6 +152,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys):
     # the key is nowhere: database, output, logs
     assert KEY not in _everything_stored(url)
     assert KEY not in out + err
+    assert "HTTP Request: POST" in caplog.text and KEY not in caplog.text
 
 
 def test_provenance_kind_and_history_export(campaign, monkeypatch, capsys, tmp_path):
@@ -256,7 +259,7 @@ def test_refusals(campaign, monkeypatch, capsys):
             f.write("Q: {query}\nP: {passage}\nGrade:")
         with ChatServer({}) as server:
             assert _autojudge(url, server, "--prompt", prompt, key=False) == 2
-            assert "another prompt" in capsys.readouterr().err
+            assert "another assessor name" in capsys.readouterr().err
         with open(prompt, "w") as f:
             f.write("no placeholders")
         assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",

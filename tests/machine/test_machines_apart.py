@@ -138,3 +138,20 @@ async def test_judging_screen_shows_no_machine_label(db):
         text = screen_text(app)
         assert "m1" not in text
         assert [it.grade for it in screen.items][:2] == [1, None]
+
+
+def test_pace_and_drift_are_about_people(camp):
+    from workbench.campaign.judging.pace import watch_assessors
+
+    db, c = camp
+    for d in c.queues["q1"]["alice"][:4]:
+        record_grade(db, "alice", "q1", d, 1, seconds=10)
+    _label_everything(db)
+    watch = watch_assessors(db)
+    assert [a.name for a in watch.assessors] == ["alice", "bob"]  # no m1
+    assert not watch.watched("m1")
+    # alice's agreement with the others: nobody else (a person) graded her items; the
+    # machine's labels on them are not "others"
+    import math
+
+    assert math.isnan(watch.of("alice").agreement)

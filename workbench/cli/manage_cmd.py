@@ -53,7 +53,7 @@ def list_(ctx, what, fmt, db) -> None:
     queries:   pool size, documents judged (by anyone), judgments, assessors, share done
     docs:      queries whose pool holds it, judgments
     runs:      queries and results stored
-    assessors: assigned, judged, share of the assignment done (can't-judge marks
+    assessors: kind (human or machine), assigned, judged, share of the assignment done (can't-judge marks
                count as done), grades outside the assignment, repeat grades,
                can't-judge marks, documents per hour and median seconds per document
                (seconds above the campaign's idle cap, 300 unless `campaign --idle-cap`,

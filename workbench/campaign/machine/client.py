@@ -57,7 +57,7 @@ class CallResult:
 
 
 class ChatClient:
-    """`async with ChatClient(...) as client: result = await client.ask(prompt)`."""
+    """`async with ChatClient(...) as client: result = await client.ask(prompt, worker)`."""
 
     def __init__(self, endpoint: str, model: str, *, api_key: str | None = None,
                  timeout: float = 60.0, retries: int = 4, concurrency: int = 8,
@@ -70,26 +70,32 @@ class ChatClient:
         self.concurrency = concurrency
         self.parameters = dict(parameters or {})
         self.backoff = backoff
-        self._client = None
+        self._clients: list = []
 
     async def __aenter__(self) -> "ChatClient":
         httpx = require_httpx()
         headers = {"Content-Type": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        limits = httpx.Limits(max_connections=self.concurrency,
-                              max_keepalive_connections=self.concurrency)
-        self._client = httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(self.timeout),
-                                         limits=limits, trust_env=False)
+        # One connection per worker, each its own client: httpcore's shared pool rescans
+        # every connection for every request (3x slower at 32 in flight, measured).
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        self._clients = [
+            httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(self.timeout),
+                              limits=limits, trust_env=False)
+            for _ in range(self.concurrency)
+        ]
         return self
 
     async def __aexit__(self, *exc) -> None:
-        await self._client.aclose()
+        for client in self._clients:
+            await client.aclose()
 
     def redact(self, text: str) -> str:
         return text.replace(self._key, "***") if self._key and text else text
 
-    async def ask(self, prompt: str) -> CallResult:
+    async def ask(self, prompt: str, worker: int = 0) -> CallResult:
+        """One call for worker number `worker` (< concurrency: each has its connection)."""
         httpx = require_httpx()
         body = {"model": self.model, "messages": [{"role": "user", "content": prompt}],
                 **self.parameters}
@@ -98,7 +104,7 @@ class ChatClient:
         for attempt in range(1, self.retries + 2):
             wait = None
             try:
-                response = await self._client.post(self.url, json=body)
+                response = await self._clients[worker].post(self.url, json=body)
             except httpx.TimeoutException:
                 error = f"timed out after {self.timeout:g} s"
             except httpx.TransportError as exc:

@@ -29,7 +29,7 @@ from workbench.store.machine import (
 )
 
 __all__ = ["HUMAN", "MACHINE", "Provenance", "assessor_kinds", "clean_endpoint",
-           "ensure_machine", "make_provenance", "prompt_sha256", "read_provenance"]
+           "ensure_machine", "existing_machine", "make_provenance", "prompt_sha256", "read_provenance"]
 
 
 def prompt_sha256(prompt: str) -> str:
@@ -57,30 +57,37 @@ def make_provenance(model: str, *, endpoint: str = "", prompt: str = "",
     )
 
 
-def ensure_machine(session, name: str, wanted: Provenance) -> int:
-    """The id of the machine assessor `name`, created with `wanted` as its provenance when
-    it is new. Refused: a human of that name, or a machine made with another model or
-    prompt (its labels would mix two configurations)."""
+def existing_machine(session, name: str, wanted: Provenance) -> int | None:
+    """The id of the machine assessor `name` when it exists with the configuration
+    `wanted`; None when the name is new. Refused (UsageError): a person's name, or a
+    machine made with another model or prompt (its labels would mix two configurations).
+    Reads only: a dry run checks with it too."""
     aid = assessor_id(session, name.strip())
-    if aid is not None:
-        kind = assessor_kind(session, aid)
-        if kind != MACHINE:
-            raise UsageError(
-                f"assessor {name!r} is a person; name the machine assessor otherwise (--assessor)"
-            )
-        have = provenance(session, aid)
-        if have is not None:
-            if (have.model, have.prompt_sha256) != (wanted.model, wanted.prompt_sha256):
-                raise UsageError(
-                    f"machine assessor {name!r} was made with model {have.model!r} and prompt "
-                    f"sha256 {have.prompt_sha256[:12] or '(none)'}; labels from another model or "
-                    "prompt need another assessor name (--assessor)"
-                )
-            return aid
+    if aid is None:
+        return None
+    if assessor_kind(session, aid) != MACHINE:
+        raise UsageError(
+            f"assessor {name!r} is a person; name the machine assessor otherwise (--assessor)"
+        )
+    have = provenance(session, aid)
+    if have is not None and (have.model, have.prompt_sha256) != (wanted.model, wanted.prompt_sha256):
+        raise UsageError(
+            f"machine assessor {name!r} was made with model {have.model!r} and prompt "
+            f"sha256 {have.prompt_sha256[:12] or '(none)'}; labels from another model or "
+            "another prompt need another assessor name (--assessor)"
+        )
+    return aid
+
+
+def ensure_machine(session, name: str, wanted: Provenance) -> int:
+    """The id of the machine assessor `name` (see existing_machine), created with `wanted`
+    as its provenance when it is new."""
+    aid = existing_machine(session, name, wanted)
+    if aid is None:
+        aid = get_or_create_assessor(session, name, machine=True)
         set_machine(session, aid, wanted)
-        return aid
-    aid = get_or_create_assessor(session, name, machine=True)
-    set_machine(session, aid, wanted)
+    elif provenance(session, aid) is None:  # a machine row without provenance: give it one
+        set_machine(session, aid, wanted)
     return aid
 
 
