@@ -256,7 +256,6 @@ def _agreement(h: np.ndarray, m: np.ndarray, scale: np.ndarray, level: int, *,
     # the binary table: grades collapsed at the threshold (rows reference, columns machine)
     fold = np.stack([~relevant, relevant], axis=1).astype(np.float64)  # k x 2
     binary = fold.T @ table @ fold
-    binary_boot = fold.T @ boot @ fold
     diff = scale[None, :].astype(np.float64) - scale[:, None]  # machine minus reference
     n = table.sum()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -270,7 +269,7 @@ def _agreement(h: np.ndarray, m: np.ndarray, scale: np.ndarray, level: int, *,
         kappa_w = agr.weighted_kappa(h, m, "linear", categories=scale)
     else:
         kappa_b = float(agr.kappa_from_tables(binary))
-        kappa_b_ci = aci.percentile_interval(agr.kappa_from_tables(binary_boot))
+        kappa_b_ci = aci.percentile_interval(agr.kappa_from_tables(fold.T @ boot @ fold))
         kappa_w = float(agr.weighted_kappa_from_tables(table, scale, "linear"))
     kappa_w_ci = aci.percentile_interval(agr.weighted_kappa_from_tables(boot, scale, "linear"))
     return Agreement(
@@ -421,15 +420,15 @@ def calibrate(
         warnings.append("too few queries or systems judged under every source to compare rankings")
     sample_info, weighted = None, None
     if len(sample):
-        width2 = width
-        in_sample = np.isin(q * width2 + d, sample.query_id * width2 + sample.document_id)
+        sample_keys = sample.query_id * width + sample.document_id  # sorted (query, document)
+        in_sample = np.isin(q * width + d, sample_keys)
         strategy = ", ".join(sorted(set(sample.strategy.tolist())))
         sample_info = {"strategy": strategy, "items": len(sample), "judged": int(in_sample.sum())}
         if not is_blind(db):
             warnings.append("the campaign is not blind: people judged the validation sample "
                             "seeing per-system scores, so their grades may lean on them")
         probs = sample.probability
-        pos = np.searchsorted(sample.query_id * width2 + sample.document_id, q * width2 + d)
+        pos = np.searchsorted(sample_keys, q * width + d)
         pos = np.minimum(pos, len(sample) - 1)
         p_item = np.where(in_sample, probs[pos], np.nan)
         weighted_items = in_sample & np.isfinite(p_item)
