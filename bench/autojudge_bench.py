@@ -12,6 +12,13 @@ without the disk's flush per commit). The whole command runs as users run it
 (`python -m workbench autojudge`, stdout to /dev/null); reported: wall time, labels/s, the
 ceiling the server allows (concurrency / delay), and the CPU seconds per label less the
 start-up (on a shared machine the wall time says more about the neighbours).
+
+Measured (2 294 items, concurrency 32, 20 ms answers; 2 cores shared, load average 10-15):
+- SQLite file on disk: 105-172 labels/s (each label's commit waits for its flush), 409-430
+  labels per CPU second;
+- SQLite in memory (TMPDIR=/dev/shm): 170-339 labels/s, 529-549 labels per CPU second;
+- PostgreSQL (4 writer threads): 137-177 labels/s, 243-347 labels per CPU second (one writer:
+  48 labels/s).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ It answers from a seeded table: (query, document) -> the answer's text, the item
 the prompt ("Title of q1", "Document d001" in tests/tui/factory.py's campaigns). Faults are
 injected per item, one per call, in order: `429` (with Retry-After: 0), `500`, `timeout`
 (sleeps past the client's timeout, then answers), `slow` (answers after `slow_s`), `json`
-(a 200 that is not a chat completion), `401`. Every request is logged with the item and
+(a 200 that is not a chat completion), `401`, `trickle` (the answer 10 bytes at a time,
+`slow_s` apart: each read is quick, the whole call is not). Every request is logged with the item and
 the Authorization header it carried.
 """
 
@@ -115,6 +116,12 @@ class ChatServer:
             if status == 429:
                 h.send_header("Retry-After", "0")
             h.end_headers()
-            h.wfile.write(payload)
+            if fault == "trickle":
+                for i in range(0, len(payload), 10):
+                    h.wfile.write(payload[i:i + 10])
+                    h.wfile.flush()
+                    time.sleep(self.slow_s)
+            else:
+                h.wfile.write(payload)
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout)
             pass

@@ -9,6 +9,7 @@ import hashlib
 import json
 import logging
 import sys
+import time
 
 import pytest
 from sqlalchemy import MetaData, select
@@ -104,7 +105,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog)
     a, b, g1, g2, g3, slow, echo = items[:7]
     table[g1] = "The passage is somewhat relevant; I'd say 2 or 3."  # prose: no grade
     table[g2] = "##final score: 7"  # off the scale
-    table[echo] = f"##final score: 1 (your key was {KEY})"  # an echo of the key is redacted
+    table[echo] = f"##final score: 1 (your key was {KEY})" + " padding" * 4000  # long; redacted
     faults = {a: ["429", "500"], b: ["timeout", "timeout", "timeout"], g3: ["json"], slow: ["slow"]}
     with ChatServer(table, faults=faults, hang_s=1.0, slow_s=0.2) as server:
         assert _autojudge(url, server) == 1  # b got no answer: run again
@@ -122,6 +123,7 @@ def test_labels_faults_failures_and_rerun(campaign, monkeypatch, capsys, caplog)
         assert by_item[g2][:2] == ("failure", None) and "not on the scale" in by_item[g2][3]
         assert by_item[g3][:2] == ("failure", None) and "502 Bad Gateway" in by_item[g3][2]
         assert by_item[echo][1] == 1 and KEY not in by_item[echo][2] and "***" in by_item[echo][2]
+        assert len(by_item[echo][2]) == 20_000  # a long answer is read whole, kept cut
         # stdout reports exactly what is stored
         said = [line.split() for line in out.splitlines()]
         assert sorted((q, d, int(g)) for kind, q, d, g in (x for x in said if x[0] == "label")) == \
@@ -236,7 +238,7 @@ def test_top_k_and_query(campaign, capsys):
     assert grades == {it: 3 for it in want}
 
 
-def test_refusals(campaign, monkeypatch, capsys):
+def test_refusals(campaign, monkeypatch, capsys, tmp_path):
     url, c = campaign
     with ChatServer({}, faults={it: ["401"] for it in _pool(url)}) as server:
         # the key's variable must be set; its name is said, nothing is called
@@ -252,19 +254,30 @@ def test_refusals(campaign, monkeypatch, capsys):
         _, err = capsys.readouterr()
         assert "HTTP 401" in err and KEY not in err
         assert len(server.log) == 1
-        # another prompt under the same name: refused (one configuration per machine)
-        prompt = url.replace("sqlite:///", "") + ".prompt" if url.startswith("sqlite") else None
-    if prompt:
-        with open(prompt, "w") as f:
-            f.write("Q: {query}\nP: {passage}\nGrade:")
-        with ChatServer({}) as server:
-            assert _autojudge(url, server, "--prompt", prompt, key=False) == 2
-            assert "another assessor name" in capsys.readouterr().err
-        with open(prompt, "w") as f:
-            f.write("no placeholders")
-        assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",
-                     "--prompt", prompt]) == 1
-        assert "no {query} and no {passage} placeholder" in capsys.readouterr().err
+    # another prompt under the same name: refused (one configuration per machine)
+    prompt = tmp_path / "p.txt"
+    prompt.write_text("Q: {query}\nP: {passage}\nGrade:")
+    with ChatServer({}) as server:
+        assert _autojudge(url, server, "--prompt", str(prompt), key=False) == 2
+        assert "another assessor name" in capsys.readouterr().err and server.log == []
+    prompt.write_text("no placeholders")
+    assert main(["--db", url, "autojudge", "--model", "x", "--endpoint", "http://127.0.0.1:9",
+                 "--prompt", str(prompt)]) == 1
+    assert "no {query} and no {passage} placeholder" in capsys.readouterr().err
+
+
+def test_a_trickling_answer_is_bounded_by_the_timeout(campaign, capsys):
+    """Each read is quick but the whole answer is not: the call's timeout bounds it all."""
+    url, c = campaign
+    items = _pool(url)
+    table = {it: "##final score: 1" for it in items}
+    with ChatServer(table, faults={items[0]: ["trickle"] * 3}, slow_s=0.2) as server:
+        start = time.monotonic()
+        assert _autojudge(url, server, "--query", items[0][0], key=False) == 1
+        assert time.monotonic() - start < 10  # three calls of 0.5 s, not 3 x 4 s of trickle
+    _, log = _machine_rows(url)
+    first = [x for x in log if x[0] == items[0]]
+    assert [x[1] for x in first] == ["error"] and "timed out after 0.5 s" in first[0][4]
 
 
 def test_without_httpx_the_error_names_the_extra(campaign, monkeypatch, capsys):

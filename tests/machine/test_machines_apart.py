@@ -155,3 +155,42 @@ def test_pace_and_drift_are_about_people(camp):
     import math
 
     assert math.isnan(watch.of("alice").agreement)
+
+
+async def test_the_assessor_picker_offers_no_machine_and_refuses_its_name(db):
+    import asyncio
+
+    from workbench.tui.app import make_app
+    from workbench.tui.screens.assessor_select import AssessorScreen
+
+    build_campaign(db, n_queries=2, assessors=("alice",), markup_doc=False)
+    await asyncio.to_thread(_label_everything, db)
+    app = make_app(db)
+    async with app.run_test(size=(150, 44)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)
+        assert app.screen.names == ["alice"]
+        assert "m1" not in screen_text(app)
+        box = app.screen.query_one("#assessor-new")
+        box.focus()
+        await pilot.press("m", "1", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)  # refused: stays on the picker
+        assert "documents judged" not in screen_text(app)  # no progress of the machine's
+        assert [n.message for n in app._notifications][-1].startswith("'m1' is a machine assessor")
+
+
+def test_judge_refuses_a_machine_name_before_the_screen_opens(db_url, monkeypatch, capsys):
+    from workbench.campaign.database import Database
+    from workbench.cli import tui_cmd
+
+    db = Database.open(db_url)
+    build_campaign(db, n_queries=1, assessors=("alice",), markup_doc=False)
+    _label_everything(db)
+    db.close()
+    opened = []
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda *a, **k: opened.append(k))
+    assert main(["--db", db_url, "judge", "--assessor", "m1"]) == 2
+    assert "'m1' is a machine assessor" in capsys.readouterr().err and opened == []
+    assert main(["--db", db_url, "judge", "--assessor", "alice"]) == 0
+    assert opened == [{"assessor": "alice", "lead": False}]

@@ -134,7 +134,9 @@ class _Bar:
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                 TaskProgressColumn(), TextColumn("{task.fields[rate]}"),
                                 TextColumn("ETA"), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True)
+                                console=Console(stderr=True), transient=True,
+                                # reports on a terminal go above the bar; into a pipe or a file, to stdout
+                                redirect_stdout=sys.stdout.isatty(), redirect_stderr=False)
             self.task = self.bar.add_task(name, total=total, rate="")
             self.bar.start()
 

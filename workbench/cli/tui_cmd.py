@@ -110,4 +110,24 @@ def judge(ctx: click.Context, assessor: str, db: str | None) -> None:
     """Open the judging screen for an assessor, at their first unjudged document."""
     db = resolve_db(ctx, db)
     confirm_new_database(db)
+    _refuse_a_machine(db, assessor)
     open_tui(db, assessor=assessor, lead=False)
+
+
+def _refuse_a_machine(db: str | None, assessor: str) -> None:
+    """Judging under a machine assessor's name would show its labels: refused before the
+    screen opens (a database that does not exist yet, or is empty, has no machine)."""
+    from workbench.campaign.database import Database, missing_database_file
+    from workbench.campaign.judging.assessing import machine_names, machine_refusal
+
+    if missing_database_file(db) is not None:
+        return
+    try:
+        database = Database.open(db, create=False)
+    except DatabaseError:  # empty, older...: the TUI says what to do; it has no machine
+        return
+    try:
+        if assessor in machine_names(database):
+            raise click.UsageError(machine_refusal(assessor))
+    finally:
+        database.close()

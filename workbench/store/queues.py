@@ -140,12 +140,15 @@ class ProgressCounts:
 
 
 def assessors_with_work(session: Session) -> tuple[str, ...]:
-    """Names of assessors with a queue or grades, sorted."""
+    """Names of the people with a queue or grades, sorted: who may open the judging screen
+    (a machine assessor's labels are not a person's work, and its name is not offered)."""
     has_work = or_(
         select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists(),
         select(Assignment.id).where(Assignment.assessor_id == Assessor.id).exists(),
     )
-    return tuple(session.scalars(select(Assessor.name).where(has_work).order_by(Assessor.name)))
+    return tuple(session.scalars(
+        select(Assessor.name).where(has_work, Assessor.kind == "human").order_by(Assessor.name)
+    ))
 
 
 def query_text(session: Session, ext_id: str) -> QueryText | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
 @dataclass
 class AssessorsLoaded(Message):
     names: list[str]
+    machines: list[str] = field(default_factory=list)  # names a person may not take
 
 
 @dataclass

@@ -21,6 +21,7 @@ from workbench.campaign.judging.grades import (
     check_grade,
     get_or_create_assessor,
     item_ids,
+    machine_refusal,
     record_grade,
 )
 from workbench.campaign.writing import write_transaction
@@ -121,9 +122,18 @@ def first_unjudged(items, start: int = 0) -> int | None:
 
 
 def list_assessors(db: Database) -> list[str]:
-    """Assessors with a queue or grades (a lead who only adjudicated is not one)."""
+    """People with a queue or grades (a lead who only adjudicated is not one, nor is a
+    machine assessor)."""
     with db.read() as s:
         return list(assessors_with_work(s))
+
+
+def machine_names(db: Database) -> list[str]:
+    """The machine assessors' names: the start screen refuses them as a person's name."""
+    from workbench.store.machine import MACHINE, assessor_kinds
+
+    with db.read() as s:
+        return sorted(n for n, kind in assessor_kinds(s).items() if kind == MACHINE)
 
 
 def scale(db: Database) -> list[ScaleEntry]:

@@ -65,6 +65,12 @@ class GradeRecord:
     cant_judge: bool | None = None
 
 
+def machine_refusal(name: str) -> str:
+    """Why a person may not judge, grade or import under a machine assessor's name."""
+    return (f"{name!r} is a machine assessor: its labels come from `workbench autojudge` "
+            "or `import qrels --machine`; people judge under their own names")
+
+
 def get_or_create_assessor(session: Session, name: str, *, machine: bool = False) -> int:
     """The assessor's id; a new assessor row when the name is new. Every path that creates
     an assessor comes here: a new name is checked (workbench.names) before it is written
@@ -77,10 +83,7 @@ def get_or_create_assessor(session: Session, name: str, *, machine: bool = False
     found = assessor_id_and_kind(session, name) if name else None
     if found is not None:
         if found[1] == MACHINE and not machine:
-            raise UsageError(
-                f"{name!r} is a machine assessor: its labels come from `workbench autojudge` "
-                "or `import qrels --machine`; people judge under their own names"
-            )
+            raise UsageError(machine_refusal(name))
         return found[0]
     return add_assessor(session, check_name(name))
 

@@ -25,6 +25,7 @@ class AssessorScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.names: list[str] = []
+        self.machines: list[str] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="assessor-box"):
@@ -42,10 +43,12 @@ class AssessorScreen(Screen):
 
     @work(thread=True, group="load")
     def _load(self) -> None:
-        self.post_message(AssessorsLoaded(assessing.list_assessors(self.app.db)))
+        db = self.app.db
+        self.post_message(AssessorsLoaded(assessing.list_assessors(db), assessing.machine_names(db)))
 
     def on_assessors_loaded(self, message: AssessorsLoaded) -> None:
         names = self.names = message.names
+        self.machines = message.machines
         options = self.query_one("#assessor-list", OptionList)
         options.set_options(Option(Text(n)) for n in names)
         options.display = bool(names)
@@ -69,6 +72,9 @@ class AssessorScreen(Screen):
             name = check_name(event.value)  # the rule of every entry point (workbench.names)
         except InvalidName as exc:
             self.notify(str(exc), severity="error", markup=False)
+            return
+        if name in self.machines:  # judging as a machine would show its labels
+            self.notify(assessing.machine_refusal(name), severity="error", markup=False)
             return
         event.input.value = ""
         self.app.open_assessor(name)
