@@ -8,6 +8,7 @@ import pytest
 import pytrec_eval
 
 from tests.tui.factory import build_campaign, stored_runs
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.cli import main
@@ -43,7 +44,7 @@ def test_trec_format_matches_pytrec_eval(scored, capsys):
     blocks = _trec(capsys.readouterr().out)
     assert list(blocks) == camp.systems
     qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in derive_qrels(db, assessor="alice").rows():
+    for q, d, g in derive_qrels(db, source=QrelsSource.assessor("alice")).rows():
         qrels.setdefault(q, {})[d] = g
     for tag, run in stored_runs(db).items():
         oracle = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5", "num_rel_ret"}).evaluate(run)
@@ -86,7 +87,7 @@ def test_trec_output_is_what_eval_prints_for_the_same_data(scored, capsys, tmp_p
     """Same numbers and layout as `workbench eval` on the derived qrels and stored runs."""
     db, camp = scored
     qrels = tmp_path / "qrels"
-    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in derive_qrels(db, assessor="alice").rows()))
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in derive_qrels(db, source=QrelsSource.assessor("alice")).rows()))
     runs = stored_runs(db)
     measures = ["-m", "map", "-m", "ndcg_cut.10", "-m", "bpref", "-m", "P.10", "-m", "num_ret"]
     assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec", *measures]) == 0
@@ -115,7 +116,7 @@ def test_all_trec_scores_every_numeric_family(scored, capsys):
             "num_nonrel_judged_ret"} <= names
     assert not any(m.startswith("relstring") for m in names)
     qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in derive_qrels(db, assessor="alice").rows():
+    for q, d, g in derive_qrels(db, source=QrelsSource.assessor("alice")).rows():
         qrels.setdefault(q, {})[d] = g
     measures = {"G", "binG", "Rndcg", "ndcg_rel", "Rprec_mult", "utility", "set_map",
                 "num_nonrel_judged_ret"}

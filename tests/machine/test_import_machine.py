@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from tests.cli.helpers import cli_ok, run
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.database import Database
 from workbench.campaign.machine.provenance import kinds, read_provenance
 from workbench.campaign.scoring.qrels import derive_qrels
@@ -31,8 +32,8 @@ def test_import_machine_labels_with_provenance(db_url, tmp_path):
         p = read_provenance(db, "gpt-4o")
         assert (p.model, p.endpoint, p.origin) == ("gpt-4o", "https://api.example.com/v1", "import umbrela.qrels")
         assert p.prompt == PROMPT and p.prompt_sha256 == hashlib.sha256(PROMPT.encode()).hexdigest()
-        assert derive_qrels(db, assessor="gpt-4o").rows() == [("q1", "d1", 3), ("q1", "d2", 0), ("q1", "d3", 2)]
-        assert derive_qrels(db, consensus="majority").rows() == [("q1", "d1", 1)]  # people only
+        assert derive_qrels(db, source=QrelsSource.assessor("gpt-4o")).rows() == [("q1", "d1", 3), ("q1", "d2", 0), ("q1", "d3", 2)]
+        assert derive_qrels(db, source=QrelsSource.consensus("majority")).rows() == [("q1", "d1", 1)]  # people only
     finally:
         db.close()
     # the same labels again under the same configuration: unchanged

@@ -13,6 +13,7 @@ import pytest
 from tests.machine.chat_server import ChatServer
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import screen_text, settle
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.agreement.adjudication import judging_assessors, list_disagreements
 from workbench.campaign.agreement.report import agreement_from_db
 from workbench.campaign.judging.grades import record_grade, undo_last
@@ -48,13 +49,14 @@ def test_consensus_counts_people_only(camp):
     _label_everything(db)
     # majority of (1, 2) is 1 and mean 1.5 -> 2; with the machine's 3 they would be 1 and 2
     # (majority of 1, 2, 3) and mean 2: the machine's items (d2...) would appear too
-    assert derive_qrels(db, consensus="majority").rows() == [("q1", d1, 1)]
-    assert derive_qrels(db, consensus="mean").rows() == [("q1", d1, 2)]
-    assert derive_qrels(db, consensus="adjudicated").rows() == [("q1", d1, 1)]
+    assert derive_qrels(db, source=QrelsSource.consensus("majority")).rows() == [("q1", d1, 1)]
+    assert derive_qrels(db, source=QrelsSource.consensus("mean")).rows() == [("q1", d1, 2)]
+    assert derive_qrels(db, source=QrelsSource.consensus("adjudicated")).rows() == [("q1", d1, 1)]
     # named, the machine is a source of its own (the lead's menu offers it)
-    mine = derive_qrels(db, assessor="m1").rows()
+    mine = derive_qrels(db, source=QrelsSource.assessor("m1")).rows()
     assert ("q1", d2, MACHINE_GRADE) in mine and all(g == MACHINE_GRADE for *_, g in mine)
-    assert "assessor:m1" in qrels_sources(db)
+    menu = [s.label for s in qrels_sources(db)]
+    assert "assessor:m1" in menu and "hybrid:m1" in menu
 
 
 def test_agreement_and_disagreements_leave_machines_out_unless_named(camp):

@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.marks import (
     clear_cant_judge,
@@ -43,7 +44,7 @@ def test_a_mark_is_listed_settles_the_item_and_is_no_grade(camp):
     assert list_cant_judge(db, "bob") == [] and list_cant_judge(db, "nobody") == []
     # not a grade: no judgment, nothing in the qrels
     assert judgments(db, "alice") == {}
-    assert (q1, d[1]) not in {(q, doc) for q, doc, _ in derive_qrels(db, assessor="alice").rows()}
+    assert (q1, d[1]) not in {(q, doc) for q, doc, _ in derive_qrels(db, source=QrelsSource.assessor("alice")).rows()}
     # settled in the queue and counted done
     queue = assessing.load_queue(db, "alice", q1)
     marked = [it for it in queue.items if it.document == d[1]][0]

@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "autojudge": ("workbench.cli.autojudge_cmd", "autojudge", "Label the pool with a model (an OpenAI-compatible endpoint)."),
     "simulate": ("workbench.cli.planning_cmd", "simulate", "Replay judging with known qrels: what a budget finds."),
     "reusability": ("workbench.cli.planning_cmd", "reusability", "Leave-one-out test: is the pool fair to new runs?"),
+    "calibrate": ("workbench.cli.calibrate_cmd", "calibrate", "Calibrate a machine assessor against people: kappa, confusion, rankings."),
 }
 
 

@@ -2,7 +2,7 @@
 those rankings, and the significance of every system pair.
 
     workbench compare [-m MEASURE] [--by-assessor] [--assessor NAME ...]
-                      [--consensus majority|mean|adjudicated] [--test t|randomization|bootstrap]
+                      [--consensus majority|mean|adjudicated | --source SPEC] [--test t|randomization|bootstrap]
                       [-n N] [--seed S] [--rbo-p P] [--format table|csv|json] [--db URL]
 
     workbench compare --qrels A.txt [B.txt ...] --run r1 r2 [...] [-m MEASURE] [-l N] [...]
@@ -40,8 +40,10 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
               help="Also rank under each assessor's own grades and correlate the rankings.")
 @click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME",
               help="Rank under these assessors' grades (repeatable; implies --by-assessor).")
-@click.option("--consensus", type=CONSENSUS, default="majority", show_default=True,
-              help="The consensus qrels: the first source, and the one tests use.")
+@click.option("--consensus", type=CONSENSUS, default=None,
+              help="The consensus qrels: the first source, and the one tests use (default majority).")
+@click.option("--source", "source", default=None, metavar="SPEC",
+              help="Instead of --consensus, the first qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("--test", "test", type=TESTS, default="t", show_default=True,
               help="Paired significance test between systems (two-sided, Holm-corrected).")
 @click.option("-n", "--resamples", type=click.IntRange(min=1), default=None, metavar="N",
@@ -60,7 +62,7 @@ CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
-def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test, resamples,
+def compare(ctx, files, measures, level, by_assessor, assessors, consensus, source, test, resamples,
             seed, rbo_p, lists, depth, all_queries, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
@@ -87,14 +89,17 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
 
     from workbench.campaign.comparison.systems import compare_systems
     from workbench.campaign.database import Database
+    from workbench.cli.sources import qrels_source
     from workbench.campaign.settings import campaign_measures
+
+    chosen = qrels_source(source=source, consensus=consensus)
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         if measure is None:
             measure = campaign_measures(database)[0]
         report = compare_systems(
-            database, measure, by_assessor=by_assessor, consensus=consensus,
+            database, measure, by_assessor=by_assessor, source=chosen,
             other_measures=others,
             assessors=list(assessors) or None, test=test, seed=seed,
             n_resamples=resamples, rbo_p=rbo_p, all_queries=all_queries,

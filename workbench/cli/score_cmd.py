@@ -17,7 +17,6 @@ import click
 import numpy as np
 
 from workbench.cli import db_option, resolve_db
-from workbench.errors import UsageError
 
 if TYPE_CHECKING:  # annotations only
     from workbench.campaign.scoring.scores import ScoreTable
@@ -84,22 +83,24 @@ def _json(table: ScoreTable, per_query: bool) -> dict:
 @click.option("--assessor", default=None, help="Qrels from this assessor's grades.")
 @click.option("--consensus", type=click.Choice(["majority", "mean", "adjudicated"]), default=None,
               help="Qrels from a consensus of all assessors (default: majority).")
+@click.option("--source", "source", default=None, metavar="SPEC",
+              help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-q", "per_query", is_flag=True, help="Also print per-query values.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @db_option
 @click.pass_context
-def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
+def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
+    from workbench.cli.sources import qrels_source
 
-    if assessor and consensus:
-        raise UsageError("give either --assessor or --consensus, not both")
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         # an unknown measure name raises metrics' MeasureError: a usage error, exit 2
-        tracker = ScoreTracker(database, names, assessor=assessor, consensus=consensus)
+        tracker = ScoreTracker(database, names, chosen)
         table = tracker.load()
     finally:
         database.close()

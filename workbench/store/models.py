@@ -356,3 +356,28 @@ class EventArchive(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     removed: Mapped[str] = mapped_column(String(250))
     removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ValidationItem(Base):
+    """An item that `pool --validate MACHINE` chose for people to judge, so that the
+    machine's labels can be checked (`workbench calibrate`). `strategy` is stratified or
+    disagreement; `stratum` the machine's grade when sampled; `inclusion_probability` the
+    chance the stratified design had of choosing the item (None for a disagreement sample,
+    which is no probability sample). The assessors' queues hold the item like any other:
+    nothing here is ever shown to them."""
+
+    __tablename__ = "validation_item"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    machine_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    strategy: Mapped[str] = mapped_column(String(20))
+    stratum: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    inclusion_probability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("machine_id", "query_id", "document_id"),
+    )

@@ -98,11 +98,12 @@ class WorkbenchApp(App):
         """One cached ScoreTracker per assessor (the live panel's scores from their grades).
         Imported here: scoring pulls in numpy, which startup does not need."""
         from workbench.campaign.scoring.scores import ScoreTracker
+        from workbench.campaign.scoring.sources import QrelsSource
 
         with self._trackers_lock:  # called from worker threads
             if assessor not in self._trackers:
                 self._trackers[assessor] = ScoreTracker(
-                    self.db, self.measures, assessor=assessor, runs=self.runs_cache
+                    self.db, self.measures, QrelsSource.assessor(assessor), runs=self.runs_cache
                 )
             return self._trackers[assessor]
 

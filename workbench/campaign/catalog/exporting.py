@@ -16,7 +16,10 @@ from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring.qrels import QrelsArrays, derive_qrels
+import numpy as np
+
+from workbench.campaign.scoring.qrels import derive_qrels
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.errors import NotFoundError, UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
@@ -86,22 +89,17 @@ def export_judgments(
         return write_judgments(rows, out, format=format, history=history)
 
 
-def qrels_for(
-    db: Database, *, assessor: str | None = None, consensus: str | None = None
-) -> QrelsArrays:
-    """The qrels of exactly one source (campaign.scoring.qrels), sorted by qid then docno."""
-    if (assessor is None) == (consensus is None):
-        raise UsageError("give exactly one of --assessor NAME or --consensus METHOD")
-    return derive_qrels(db, assessor=assessor, consensus=consensus)
-
-
-def export_qrels(
-    db: Database, out: TextIO, *, assessor: str | None = None, consensus: str | None = None
-) -> int:
-    """Write TREC qrels lines `qid 0 docno rel` for one source; return the line count."""
-    qrels = qrels_for(db, assessor=assessor, consensus=consensus)
-    write_qrels(out, qrels.qid, qrels.docno, qrels.rel)
+def export_qrels(db: Database, out: TextIO, source: QrelsSource | None = None) -> int:
+    """Write TREC qrels lines `qid iter docno rel` for one source (default: the people's
+    majority); return the line count. `iter`, which trec_eval reads and ignores, is `0`,
+    or `M` on a line whose grade is a machine's label (a hybrid or machine source)."""
+    qrels = derive_qrels(db, source)
+    iteration = np.where(qrels.machine, MACHINE_ITER, "0") if qrels.machine is not None else "0"
+    write_qrels(out, qrels.qid, qrels.docno, qrels.rel, iteration=iteration)
     return len(qrels)
+
+
+MACHINE_ITER = "M"  # the qrels `iter` of a machine's label in an exported qrels file
 
 
 def export_scores(
@@ -109,8 +107,7 @@ def export_scores(
     out: TextIO,
     *,
     measures: list[str] | None = None,
-    assessor: str | None = None,
-    consensus: str | None = None,
+    source: QrelsSource | None = None,
     per_query: bool = False,
 ) -> int:
     """CSV `system,query,measure,value` of every stored system (query `all` = the mean,
@@ -118,9 +115,7 @@ def export_scores(
     from workbench.campaign.scoring.export import write_long_scores
     from workbench.campaign.scoring.scores import score_campaign
 
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
-    table = score_campaign(db, measures, assessor=assessor, consensus=consensus)
+    table = score_campaign(db, measures, source)
     return write_long_scores(table, out, per_query)
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
+from workbench.campaign.scoring.sources import QrelsSource
 
 if TYPE_CHECKING:  # annotations only
     from workbench.campaign.comparison.systems import ComparisonReport
 
 
 def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
-                        consensus: str = "majority") -> ComparisonReport:
+                        source: QrelsSource | None = None) -> ComparisonReport:
     """The comparison on `measure` (default: the campaign's first measure)."""
     from workbench.campaign.agreement.adjudication import judging_assessors
     from workbench.campaign.comparison.systems import compare_systems
@@ -22,7 +23,7 @@ def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
 
     measure = measure or campaign_measures(db)[0]
     try:
-        return compare_systems(db, measure, consensus=consensus,
+        return compare_systems(db, measure, source=source,
                                assessors=judging_assessors(db) or None, test=test)
     except (MeasureError, ValueError) as exc:
         raise UsageError(str(exc)) from None

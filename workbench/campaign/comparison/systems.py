@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics import significance as sig
@@ -282,7 +283,7 @@ def compare_systems(
     measure: str,
     *,
     by_assessor: bool = False,
-    consensus: str = "majority",
+    source: QrelsSource | None = None,
     assessors: Sequence[str] | None = None,
     other_measures: Sequence[str] = (),
     test: str = "t",
@@ -291,7 +292,7 @@ def compare_systems(
     rbo_p: float = 0.9,
     all_queries: bool = False,
 ) -> ComparisonReport:
-    """Score every stored system under the consensus (and, `by_assessor`, each assessor's
+    """Score every stored system under `source` (default: the people's majority; and, `by_assessor`, each assessor's
     qrels, or only `assessors`) and compare: the use case behind `workbench compare`.
 
     `other_measures` adds, for each, the ranking by that measure under the consensus as
@@ -307,7 +308,7 @@ def compare_systems(
         measure_label(name)  # one measure each, or a usage error before any work
     with db.read() as s:
         runs = load_runs(s, scores=False)  # once, shared by every source (scores read only the order)
-    tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], consensus=consensus, runs=runs)]
+    tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], source, runs=runs)]
     if by_assessor or assessors:
         with db.read() as s:
             known = stored_assessors(s).names.tolist()
@@ -320,7 +321,7 @@ def compare_systems(
         for name in names:
             if name not in known:
                 raise NotFoundError(f"unknown assessor {name!r}")
-            tables.append(score_campaign(db, [measure, "Judged@10"], assessor=name, runs=runs))
+            tables.append(score_campaign(db, [measure, "Judged@10"], QrelsSource.assessor(name), runs=runs))
     # An unfinished assessor ranked on fewer queries than the others would differ for lack
     # of judgments, not by disagreeing: by default every source is compared on the
     # queries all of them judged.

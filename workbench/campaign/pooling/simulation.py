@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.scoring.scores import load_runs
 from workbench.evaluation.stored import id_keys
 from workbench.planning.collection import Collection, collection_from_arrays
@@ -17,13 +18,12 @@ if TYPE_CHECKING:
     from workbench.planning.simulate import Simulation
 
 
-def stored_collection(db: Database, *, assessor: str | None = None,
-                      consensus: str | None = None) -> Collection:
+def stored_collection(db: Database, source: QrelsSource | None = None) -> Collection:
     """Every stored run and the qrels of one source (default: the majority consensus).
     Documents are keyed by database id: the planning reports name runs, never documents."""
     with db.read() as s:
         runs = load_runs(s)
-        qi, di, g = qrels_ids(s, assessor=assessor, consensus=consensus)
+        qi, di, g = qrels_ids(s, source)
     stored = runs.stored
     bounds = stored.offsets.tolist()
     pieces = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]

@@ -17,6 +17,7 @@ from typing import TextIO
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.scores import ScoreTable, score_campaign
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.errors import UsageError
 from workbench.formats.score_tables import SCORE_TABLE_FORMATS, ScoresGrid, render_scores, write_score_rows
 
@@ -94,15 +95,15 @@ def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = 
     return render_scores(score_grid(table, systems, judged=judged, k=k), fmt)
 
 
-def scoreboard_table(db: Database, measures: list[str] | None = None, *, assessor: str | None = None,
-                     consensus: str | None = None) -> tuple[ScoreTable, str, int]:
+def scoreboard_table(db: Database, measures: list[str] | None = None,
+                     source: QrelsSource | None = None) -> tuple[ScoreTable, str, int]:
     """The scoreboard's numbers: (table of the measures plus Judged@k, Judged@k's label, k)."""
     from workbench.campaign.scoring.judged_depth import judged_column
     from workbench.campaign.settings import campaign_measures
 
     measures = list(measures) if measures else list(campaign_measures(db))
     judged, k = judged_column(measures)
-    table = score_campaign(db, [*measures, judged], assessor=assessor, consensus=consensus)
+    table = score_campaign(db, [*measures, judged], source)
     label = next((m for m in table.labels if m == judged), judged)
     return table, label, k
 
@@ -113,15 +114,12 @@ def export_score_table(
     fmt: str,
     *,
     measures: list[str] | None = None,
-    assessor: str | None = None,
-    consensus: str | None = None,
+    source: QrelsSource | None = None,
 ) -> int:
     """Write the scoreboard's table in `fmt`; return the number of systems (rows)."""
     if fmt not in SCORE_TABLE_FORMATS:
         raise UsageError(f"unknown scores format {fmt!r}; expected {', '.join(SCORE_TABLE_FORMATS)}")
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
-    table, judged, k = scoreboard_table(db, measures, assessor=assessor, consensus=consensus)
+    table, judged, k = scoreboard_table(db, measures, source)
     grid = score_grid(table, judged=judged, k=k)
     out.write(render_scores(grid, fmt))
     return len(grid.rows)

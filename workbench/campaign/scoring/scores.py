@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring.qrels import qrels_ids, source_label
+from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.sources import MAJORITY, QrelsSource
 from workbench.campaign.settings import campaign_measures, campaign_threshold
 from workbench.evaluation.stored import LoadedRuns, evaluate_stored
 from workbench.metrics.measures import Measure
@@ -114,15 +115,13 @@ class ScoreTracker:
         self,
         db: Database,
         measures: list[str] | tuple[str, ...] | None = None,
+        source: QrelsSource | None = None,
         *,
-        assessor: str | None = None,
-        consensus: str | None = None,
         relevance_level: int | None = None,
         runs: "LoadedRuns | RunsCache | None" = None,
     ) -> None:
         self.db = db
-        self.assessor = assessor
-        self.consensus = consensus
+        self.source = source or MAJORITY
         # Resolved on first load (in the caller's worker thread, not in the constructor).
         self._given_measures = tuple(measures) if measures else None
         self._given_level = relevance_level
@@ -154,7 +153,7 @@ class ScoreTracker:
                 given = self._given_runs
                 self._runs = (given(s) if isinstance(given, RunsCache)
                               else (given or load_runs(s, scores=False)))
-                qrels = qrels_ids(s, assessor=self.assessor, consensus=self.consensus)
+                qrels = qrels_ids(s, self.source)
             runs = self._runs
             self.systems = runs.stored.tags
             shape = (len(runs.stored.tags), runs.queries.ids.size)
@@ -177,9 +176,7 @@ class ScoreTracker:
             if cols.size:
                 ids = self._runs.queries.ids[cols].tolist()
                 with self.db.read() as s:
-                    qrels = qrels_ids(
-                        s, assessor=self.assessor, consensus=self.consensus, query_ids=ids
-                    )
+                    qrels = qrels_ids(s, self.source, query_ids=ids)
                 self._evaluate(qrels, cols)
             return self._table()
 
@@ -233,7 +230,7 @@ class ScoreTracker:
                         self._values, self._present)
 
     def _table(self) -> ScoreTable:
-        source = source_label(self.assessor, self.consensus)
+        source = self.source.label
         parsed = self._evaluator.parsed if self._evaluator else ()
         runs = self._runs
         if runs is None:
@@ -281,14 +278,13 @@ def load_runs(session, *, scores: bool = True) -> LoadedRuns:
 def score_campaign(
     db: Database,
     measures: list[str] | None = None,
+    source: QrelsSource | None = None,
     *,
-    assessor: str | None = None,
-    consensus: str | None = None,
     runs: LoadedRuns | None = None,
 ) -> ScoreTable:
     """Every stored system's per-query and mean scores under one qrels source (`runs`:
     already loaded runs to share, e.g. between sources)."""
-    return ScoreTracker(db, measures, assessor=assessor, consensus=consensus, runs=runs).load()
+    return ScoreTracker(db, measures, source, runs=runs).load()
 
 
 def _refuse_text_only(names) -> None:

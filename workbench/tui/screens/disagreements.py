@@ -177,6 +177,7 @@ class DisagreementsScreen(LeadScreen):
         import io
 
         from workbench.campaign.catalog.exporting import export_judgments, export_qrels
+        from workbench.campaign.scoring.sources import QrelsSource
         from workbench.tui.exports import csv_text
 
         if fmt != "csv":
@@ -184,7 +185,7 @@ class DisagreementsScreen(LeadScreen):
             if fmt.startswith("judgments"):
                 export_judgments(self.app.db, out, history=True)
             else:
-                export_qrels(self.app.db, out, consensus="adjudicated")
+                export_qrels(self.app.db, out, QrelsSource.consensus("adjudicated"))
             return out.getvalue()
 
         items, assessors = self.data

@@ -28,7 +28,14 @@ LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
                  "workbench.tui.screens.planning:PlanningScreen"),
     "pace": ("f8", "Pace", "Assessors' documents per hour, seconds per document, grade drift, agreement over time",
              "workbench.tui.screens.pace:PaceScreen"),
+    "calibration": ("f9", "Calibration", "A machine assessor against people: kappa, confusion, leniency, rankings",
+                    "workbench.tui.screens.calibration:CalibrationScreen"),
 }
+
+
+# The footer has room for F1-F8 at 160 columns; later modes keep their key, and are listed
+# in the help (?) and the command palette, but not in the footer.
+NOT_IN_FOOTER = {"calibration"}
 
 
 def _factory(target: str) -> Callable[[], Screen]:
@@ -43,7 +50,7 @@ def register_lead_modes(app) -> None:
     """Add the lead modes and their keys to `app` (call from its __init__)."""
     for mode, (key, title, _help, target) in LEAD_MODES.items():
         app.add_mode(mode, _factory(target))
-        app.bind(key, f"switch_mode('{mode}')", description=title)
+        app.bind(key, f"switch_mode('{mode}')", description=title, show=mode not in NOT_IN_FOOTER)
     app.bind("f1", "switch_mode('assess')", description="Judge")
 
 

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.scoring.sources import split_source
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.catalog.queries import query_titles
 from workbench.campaign.comparison.ranked_lists import (
     RankedDoc,
@@ -35,7 +35,7 @@ class QueryDetailScreen(LeadScreen):
     ]
     export_formats = {"csv": "csv"}
 
-    def __init__(self, system: str, query: str, source: str) -> None:
+    def __init__(self, system: str, query: str, source: QrelsSource) -> None:
         super().__init__()
         self.system = system
         self.query_id = query
@@ -52,17 +52,16 @@ class QueryDetailScreen(LeadScreen):
         db = self.app.db
         from workbench.campaign.agreement.adjudication import judging_assessors
 
-        source = split_source(self.source)
-        items = ranked_list(db, self.system, self.query_id, **source)
+        items = ranked_list(db, self.system, self.query_id, self.source)
         return (items, judging_assessors(db), query_titles(db).get(self.query_id, ""),
-                judged_grades(db, self.query_id, **source))
+                judged_grades(db, self.query_id, self.source))
 
     def show(self, data) -> None:
         items, assessors, title, _ = data
         judged = sum(1 for d in items if d.grade is not None)
         self.query_one("#qd-head", Static).update(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
-            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source, "bold"),
+            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source.label, "bold"),
             f" ({UNJUDGED} = unjudged) · Enter: read / set the final grade · c: quick scores · Esc: back",
         ))
         dt = self.query_one("#qd-table", DataTable)
@@ -122,7 +121,7 @@ class QueryDetailScreen(LeadScreen):
         grades = grades_of_ranked_list(self.data[0])
         self.app.push_screen(QuickScreen(
             " ".join(map(str, grades)), standalone=False, k=10, judged=self.data[3],
-            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source} "
+            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source.label} "
                    "(unjudged as 0; R and the ideal come from every judged document of the "
                    "query, as in the scoreboard; Esc goes back)"))
 

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.catalog.queries import query_titles
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
 from workbench.tui.text import num
@@ -38,7 +39,7 @@ class SystemDetailScreen(LeadScreen):
     export_formats = {"csv": "csv"}
     AUTO_FOCUS = "#sd-table"
 
-    def __init__(self, system: str, source: str, tracker: ScoreTracker) -> None:
+    def __init__(self, system: str, source: QrelsSource, tracker: ScoreTracker) -> None:
         super().__init__()
         self.system = system
         self.source = source
