@@ -13,6 +13,7 @@ import numpy as np
 from sqlalchemy import and_, bindparam, case, func, or_, select
 from sqlalchemy.orm import Session
 
+from workbench.store.event_kinds import EventKind
 from workbench.store.models import (
     Assessor,
     Assignment,
@@ -48,7 +49,7 @@ _REPEATS = (
     .where(
         JudgmentEvent.assessor_id == bindparam("assessor_id"),
         JudgmentEvent.query_id == bindparam("query_id"),
-        JudgmentEvent.kind == "repeat",
+        JudgmentEvent.kind == EventKind.REPEAT,
     )
     .order_by(JudgmentEvent.id)
 )
@@ -65,7 +66,7 @@ def item_done(assessor_id):
 
     graded = select(Judgment.id).where(*of(Judgment)).exists()
     marked = select(CantJudge.id).where(*of(CantJudge)).exists()
-    regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), JudgmentEvent.kind == "repeat").exists()
+    regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), JudgmentEvent.kind == EventKind.REPEAT).exists()
     return case(
         (and_(Assignment.repeat.is_(True), regraded), 1),
         (and_(Assignment.repeat.is_(False), or_(graded, marked)), 1),

@@ -28,6 +28,7 @@ from workbench.errors import NotFoundError
 from workbench.store.cant_judge import queue_marks
 from workbench.store.external_ids import assessor_id
 from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
+from workbench.store.event_kinds import EventKind
 from workbench.store.models import utcnow
 from workbench.store.queues import (
     OpenItems,
@@ -266,10 +267,10 @@ def record_repeat(
         old = row.grade if row is not None else None
         now = utcnow()
         event_id = append_event(
-            s, qid, did, aid, kind="repeat", old_grade=old, new_grade=grade, seconds=seconds,
+            s, qid, did, aid, kind=EventKind.REPEAT, old_grade=old, new_grade=grade, seconds=seconds,
             note=note, at=now,
         )
-        return GradeRecord(query, document, assessor, old, grade, event_id, "repeat", now)
+        return GradeRecord(query, document, assessor, old, grade, event_id, EventKind.REPEAT, now)
 
 
 def set_note(db: Database, assessor: str, query: str, document: str, note: str) -> GradeRecord:
@@ -287,9 +288,9 @@ def set_note(db: Database, assessor: str, query: str, document: str, note: str) 
         if row is not None:
             set_judgment_note(s, row.id, note, now)
         event_id = append_event(
-            s, qid, did, aid, kind="note", old_grade=grade, new_grade=grade, note=note, at=now,
+            s, qid, did, aid, kind=EventKind.NOTE, old_grade=grade, new_grade=grade, note=note, at=now,
         )
-        return GradeRecord(query, document, assessor, grade, grade, event_id, "note", now)
+        return GradeRecord(query, document, assessor, grade, grade, event_id, EventKind.NOTE, now)
 
 
 def grade_item(
