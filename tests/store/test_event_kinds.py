@@ -17,7 +17,8 @@ def test_stored_values_are_the_strings_written_before():
         "set", "change", "clear", "undo", "repeat", "note", "adjudicate", "cant_judge",
         "cant_judge_clear"]
     assert EventKind.SET == "set" and EventKind("cant_judge_clear") is EventKind.CANT_JUDGE_CLEAR
-    assert UNDOABLE_ACTIONS == ("set", "change", "clear", "cant_judge", "cant_judge_clear")
+    assert UNDOABLE_ACTIONS == ("set", "change", "clear", "cant_judge", "cant_judge_clear",
+                                "repeat")
     assert GRADE_KINDS == ("set", "change", "repeat")
 
 

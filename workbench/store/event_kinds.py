@@ -26,8 +26,9 @@ class EventKind(StrEnum):
 
 # Events that change a grade and so can be undone.
 GRADE_CHANGES = (EventKind.SET, EventKind.CHANGE, EventKind.CLEAR)
-# What `u` steps back through, one event at a time: grades and marks.
-UNDOABLE_ACTIONS = (*GRADE_CHANGES, EventKind.CANT_JUDGE, EventKind.CANT_JUDGE_CLEAR)
+# What `u` steps back through, one event at a time: grades, marks and a repeat's grade.
+UNDOABLE_ACTIONS = (*GRADE_CHANGES, EventKind.CANT_JUDGE, EventKind.CANT_JUDGE_CLEAR,
+                    EventKind.REPEAT)
 # The events that give a grade (pace, drift, agreement on repeats).
 GRADE_KINDS = (EventKind.SET, EventKind.CHANGE, EventKind.REPEAT)
 

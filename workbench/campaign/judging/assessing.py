@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
+    Guard,
+    assessor_for_write,
     check_grade,
     get_or_create_assessor,
     item_ids,
@@ -91,6 +93,10 @@ class QueueItem:
     repeat: bool = False
     note: str = ""
     cant_judge: bool = False
+    # What a screen may show (session.hide_repeat_pairs): list it without its title / show
+    # no grade, so that nothing pairs a hidden repeat with its first showing.
+    listed_blind: bool = False
+    grade_hidden: bool = False
 
     @property
     def judged(self) -> bool:
@@ -254,7 +260,7 @@ def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
 
 def record_repeat(
     db: Database, assessor: str, query: str, document: str, grade: int | None, *,
-    seconds: float = 0.0, note: str = "",
+    seconds: float = 0.0, note: str = "", guard: Guard | None = None,
 ) -> GradeRecord:
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
     current judgment's grade) and never changes the judgment. grade None: the repeat
@@ -262,7 +268,7 @@ def record_repeat(
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
         check_grade(s, grade)
-        aid = get_or_create_assessor(s, assessor)
+        aid = assessor_for_write(s, assessor, guard)
         row = current_judgment(s, qid, did, aid)
         old = row.grade if row is not None else None
         now = utcnow()
@@ -270,10 +276,12 @@ def record_repeat(
             s, qid, did, aid, kind=EventKind.REPEAT, old_grade=old, new_grade=grade, seconds=seconds,
             note=note, at=now,
         )
-        return GradeRecord(query, document, assessor, old, grade, event_id, EventKind.REPEAT, now)
+        return GradeRecord(query, document, assessor, old, grade, event_id, EventKind.REPEAT, now,
+                           repeat=True)
 
 
-def set_note(db: Database, assessor: str, query: str, document: str, note: str) -> GradeRecord:
+def set_note(db: Database, assessor: str, query: str, document: str, note: str, *,
+             guard: Guard | None = None) -> GradeRecord:
     """Attach `note` to the assessor's judgment (if any) and append a `note` event.
 
     On a document not judged yet only the event is stored; pass the note again with the
@@ -281,7 +289,7 @@ def set_note(db: Database, assessor: str, query: str, document: str, note: str) 
     """
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
-        aid = get_or_create_assessor(s, assessor)
+        aid = assessor_for_write(s, assessor, guard)
         row = current_judgment(s, qid, did, aid)
         grade = row.grade if row is not None else None
         now = utcnow()
@@ -302,11 +310,14 @@ def grade_item(
     *,
     seconds: float = 0.0,
     note: str | None = None,
+    guard: Guard | None = None,
 ) -> GradeRecord:
     """Grade a queue item: a repeat item gets a repeat event, anything else a judgment."""
     if item.repeat:
-        return record_repeat(db, assessor, query, item.document, grade, seconds=seconds)
-    return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds)
+        return record_repeat(db, assessor, query, item.document, grade, seconds=seconds,
+                             guard=guard)
+    return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds,
+                        guard=guard)
 
 
 def ensure_assessor(

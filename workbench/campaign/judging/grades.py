@@ -44,6 +44,11 @@ from workbench.store.scale_levels import scale_grades as stored_scale_grades
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
 
+# A judging session's check, run first in each of its write transactions: the assessor's
+# id, or an error that stops the session (campaign/judging/session.py). Without one, a
+# write creates the assessor on first use.
+Guard = Callable[["Session"], int]
+
 # Concurrent first grades of the same item race on the unique key (PostgreSQL): retry.
 _RETRIES = 5
 
@@ -62,6 +67,14 @@ class GradeRecord:
     at: datetime
     # an undo that removed (False) or restored (True) a can't-judge mark; None: no change
     cant_judge: bool | None = None
+    # the event is (or an undo took back) the grade of a hidden repeat showing
+    repeat: bool = False
+
+
+def assessor_for_write(session: Session, name: str, guard: Guard | None) -> int:
+    """The assessor's id for a write: the session's guard when there is one (it never
+    creates an assessor), else created on first use."""
+    return guard(session) if guard is not None else get_or_create_assessor(session, name)
 
 
 def get_or_create_assessor(session: Session, name: str) -> int:
@@ -224,6 +237,7 @@ def record_grade(
     *,
     note: str | None = None,
     seconds: float = 0.0,
+    guard: Guard | None = None,
 ) -> GradeRecord:
     """Set `assessor`'s grade for (query, document) by external ids and commit it.
 
@@ -237,7 +251,7 @@ def record_grade(
             with write_transaction(db) as session:
                 qid, did = item_ids(session, query, document)
                 check_grade(session, grade)
-                aid = get_or_create_assessor(session, assessor)
+                aid = assessor_for_write(session, assessor, guard)
                 done = apply_grade(session, qid, did, aid, grade, note=note, seconds=seconds)
                 return GradeRecord(
                     query, document, assessor, done.old_grade, grade,
@@ -249,7 +263,8 @@ def record_grade(
                 raise
 
 
-def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRecord | None:
+def undo_last(db: Database, assessor: str, query: str | None = None, *,
+              guard: Guard | None = None) -> GradeRecord | None:
     """Revert `assessor`'s most recent grade change or can't-judge mark not yet undone
     (optionally within one query), one step per call; None when there is nothing to undo.
     The undo is itself an event (never undone in turn).
@@ -257,9 +272,11 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
     - a grade (set, change, clear) goes back to the grade before it;
     - a mark goes, and the grade it cleared comes back (one step: the mark was one key);
     - a removed mark (by `c`, or by a grade that was undone before) comes back with its
-      reason."""
+      reason;
+    - the grade (or mark) given at a hidden repeat showing goes: the repeat is to judge
+      again, and the judgment (the first showing's) is left alone."""
     with write_transaction(db) as session:
-        aid = assessor_id(session, assessor)
+        aid = guard(session) if guard is not None else assessor_id(session, assessor)
         if aid is None:
             return None
         target = last_undoable_event(session, aid, UNDOABLE_ACTIONS, query)
@@ -271,6 +288,12 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
             return _undo_mark(session, aid, target, names, assessor)
         if target.kind == EventKind.CANT_JUDGE_CLEAR:
             return _undo_unmark(session, aid, target, names, assessor)
+        if target.kind == EventKind.REPEAT:
+            now = utcnow()
+            event_id = append_event(session, qid, did, aid, kind=EventKind.UNDO, old_grade=None,
+                                    new_grade=None, reverts_event_id=target.event_id, at=now)
+            return GradeRecord(*names, assessor, None, None, event_id, EventKind.UNDO, now,
+                               repeat=True)
         done = apply_grade(
             session, qid, did, aid, target.old_grade, note=None, seconds=0.0, kind=EventKind.UNDO,
             reverts=target.event_id,

@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 
 from textual import work
 from textual.app import ComposeResult
@@ -39,24 +38,18 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
-from workbench.campaign.pooling import adaptive
-
-from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import QueryProgress, QueueItem, ScaleEntry
-from workbench.campaign.judging.grades import undo_last
-from workbench.campaign.settings import (
-    DEFAULT_IDLE_CAP,
-    campaign_settings,
-    counted_seconds,
-    describe_idle_cap,
-)
+from workbench.campaign.judging.session import JudgingSession, Saved, SessionEnded
+from workbench.campaign.settings import DEFAULT_IDLE_CAP, describe_idle_cap
 from workbench.tui.messages import (
     GradeFailed,
     GradeSaved,
+    JudgingStopped,
     MarkSaved,
     NoteSaved,
     QueueLoaded,
     ScoresUpdated,
+    SessionPolled,
     UndoDone,
     WorkFailed,
     WriteWaiting,
@@ -70,6 +63,18 @@ from workbench.tui.widgets.scale_legend import ScaleLegend
 from workbench.tui.widgets.score_panel import ScorePanel
 from workbench.tui.text import describe
 from workbench.tui.widgets.status_line import StatusLine
+
+
+# How often an open screen reads its counts and its session's lease from the database.
+POLL_S = 2.0
+
+
+def _release(session: JudgingSession) -> None:
+    """(writer thread) Give the assessor's lease back as the screen closes."""
+    try:
+        session.release()
+    except Exception:  # noqa: BLE001 - a lease left behind is taken over by the next session
+        pass
 
 
 class JudgeScreen(Screen):
@@ -107,14 +112,13 @@ class JudgeScreen(Screen):
     def __init__(self, assessor: str, query: str | None = None, *, prepare: bool = False) -> None:
         super().__init__()
         self.assessor = assessor
-        self.query_ext = query
+        self._first_query = query
         # prepare: create the assessor / assign the pool first (opened straight from the CLI)
         self.prepare = prepare
-        self.items: list[QueueItem] = []
-        self.progress: list[QueryProgress] = []
-        self.levels: list[ScaleEntry] = []
+        self.session: JudgingSession | None = None  # made on mount (it needs the app's db)
         self.saving = False
         self.loaded = False
+        self.ended = ""  # why the session ended (removed, taken over); "" while it goes on
         self._pending: deque[Callable[[], None]] = deque()
         self._shown_index: int | None = None
         self.shown_at = time.monotonic()
@@ -125,10 +129,29 @@ class JudgeScreen(Screen):
         self.blind = True  # until the campaign's setting is read with the first queue
         self.guidelines = ""
         self._guidelines_shown = False
-        self.idle_cap = DEFAULT_IDLE_CAP
-        # `l`: per query, the queue positions put off to the end, in the order put off
-        # (this screen's session only: nothing is stored)
-        self._later: dict[str, list[int]] = {}
+
+    # The session holds the queue; these read it (tests and benches use them).
+    @property
+    def items(self) -> list[QueueItem]:
+        return self.session.items if self.session is not None else []
+
+    @property
+    def progress(self) -> list[QueryProgress]:
+        return self.session.progress if self.session is not None else []
+
+    @property
+    def levels(self) -> list[ScaleEntry]:
+        return self.session.levels if self.session is not None else []
+
+    @property
+    def query_ext(self) -> str | None:
+        if self.session is not None and self.session.query is not None:
+            return self.session.query
+        return self._first_query
+
+    @property
+    def idle_cap(self) -> int:
+        return self.session.idle_cap if self.session is not None else DEFAULT_IDLE_CAP
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -143,43 +166,36 @@ class JudgeScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.session = JudgingSession(self.app.db, self.assessor)
         self.query_one("#scores", ScorePanel).display = False
         self.query_one("#pool", PoolList).focus()
         self.query_one("#status", StatusLine).show("loading…")
         prepare, self.prepare = self.prepare, False
-        self._load(self.query_ext, prepare)
+        self._load(self._first_query, prepare)
+        self.set_interval(POLL_S, self._poll)
+
+    def on_unmount(self) -> None:
+        session = self.session
+        if session is not None and session.claimed and not self.ended:
+            self.app.background.submit(_release, session)  # after the writes in flight
 
     # ---- loading ---------------------------------------------------------------------
 
     @work(thread=True, group="load")
     def _load(self, query: str | None, prepare: bool = False) -> None:
-        db = self.app.db
+        waiting = lambda: self.post_message(WriteWaiting())  # noqa: E731
         try:
-            if prepare:
-                # Writes: they wait for another writer (e.g. a long import) like grades do,
-                # and say so on the status line meanwhile.
-                waiting = lambda: self.post_message(WriteWaiting())  # noqa: E731
-                assessing.ensure_assessor(db, self.assessor, on_wait=waiting)
-                assessing.ensure_assignments(db, self.assessor, on_wait=waiting)
-            progress = assessing.query_progress(db, self.assessor)
-            if query is None:
-                query = assessing.first_query_with_unjudged(progress) or (
-                    progress[0].query if progress else None
-                )
-            if query is None:
-                self.post_message(WorkFailed("empty", f"nothing is assigned to {self.assessor}"))
-                return
-            if adaptive.serve_next(db, self.assessor, query):  # e.g. after a crash mid-serve
-                progress = assessing.query_progress(db, self.assessor)
-            queue = assessing.load_queue(db, self.assessor, query)
-            levels = assessing.scale(db)
-            settings = campaign_settings(db)  # one read: blind, guidelines, idle cap
+            opening = self.session.read(query, prepare=prepare, on_wait=waiting)
+        except SessionEnded as exc:
+            self.post_message(JudgingStopped(str(exc)))
+            return
         except Exception as exc:  # any failure is shown, never raised into the app
             self.post_message(WorkFailed("load", describe(exc)))
             return
-        first = not any(p.judged for p in progress)
-        self.post_message(QueueLoaded(queue, progress, levels, settings.blind, settings.guidelines,
-                                      first, settings.idle_cap_seconds))
+        if opening is None:
+            self.post_message(WorkFailed("empty", f"nothing is assigned to {self.assessor}"))
+            return
+        self.post_message(QueueLoaded(opening))
 
     def on_write_waiting(self, message: WriteWaiting) -> None:
         from workbench.campaign.writing import WAITING
@@ -187,32 +203,57 @@ class JudgeScreen(Screen):
         self.query_one("#status", StatusLine).show(WAITING)
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
-        queue = message.queue
-        self.guidelines = message.guidelines
-        if message.first_start and message.guidelines and not self._guidelines_shown:
+        opening = message.opening
+        self.guidelines = opening.guidelines
+        if opening.first_start and opening.guidelines and not self._guidelines_shown:
             self._guidelines_shown = True  # once per screen: at the assessor's first start
             self.call_after_refresh(self.action_guidelines)
-        self.query_ext = queue.query.query
-        self.idle_cap = message.idle_cap
-        self.items = self._put_off(list(queue.items))
-        self.progress = message.progress
-        self._set_blind(message.blind)
-        if message.levels:
-            self.levels = message.levels
+        self.session.show(opening)
+        self._set_blind(opening.blind)
+        if opening.levels:
             self.query_one("#legend", ScaleLegend).show(self.levels)
-        self.query_one("#query-panel", QueryPanel).show(queue.query)
-        pool = self.query_one("#pool", PoolList)
-        self._shown_index = None
-        pool.show_items(self.items)
-        start = queue.first_unjudged()  # resume at the first unjudged document
-        if self.items:
-            pool.highlighted = start if start is not None else 0
-        self._show_current()
+        self.query_one("#query-panel", QueryPanel).show(opening.queue.query)
+        self._redraw_list()
         self.loaded = True
         self.saving = False
         self._update_status()
+        if opening.took_over:
+            self.notify(f"This screen took over {self.assessor}'s judging from another session "
+                        f"({opening.took_over}), which stops.", markup=False, timeout=8)
         self._refresh_scores()
         self._drain()
+
+    # ---- the session in the database: counts, takeover, removal ----------------------
+
+    def _poll(self) -> None:
+        if self.loaded and not self.saving and not self.ended and self.session.claimed:
+            self._poll_job()
+
+    @work(thread=True, group="poll", exclusive=True)
+    def _poll_job(self) -> None:
+        try:
+            self.post_message(SessionPolled(self.session.poll()))
+        except Exception:  # noqa: BLE001 - a missed poll is retried at the next tick
+            return
+
+    def on_session_polled(self, message: SessionPolled) -> None:
+        if message.poll.ended:
+            self.on_judging_stopped(JudgingStopped(message.poll.ended))
+        elif not self.saving and not self.ended:
+            self.session.refreshed(message.poll.progress)
+            self._update_status(self._state)
+
+    def on_judging_stopped(self, message: JudgingStopped) -> None:
+        """The session ended: say why and stop (no key writes any more)."""
+        if self.ended:
+            return
+        self.ended = message.reason
+        self.saving = False
+        self.loaded = True
+        self._pending.clear()
+        self.query_one("#status", StatusLine).show(f"STOPPED: {message.reason}", error=True)
+        self.notify(message.reason, severity="error", markup=False, timeout=30)
+        self.refresh_bindings()
 
     # ---- cursor and display ----------------------------------------------------------
 
@@ -222,6 +263,8 @@ class JudgeScreen(Screen):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
+        if self.session is not None:
+            self.session.select(self.cursor)
         self._show_current()
 
     def _show_current(self) -> None:
@@ -231,36 +274,47 @@ class JudgeScreen(Screen):
         self._shown_index = index
         self.shown_at = time.monotonic()  # seconds spent count from here
         item = self.items[index] if index is not None and self.items else None
-        self.query_one("#document", DocumentView).show(
-            item, (index or 0) + 1, len(self.items)
-        )
+        self.query_one("#document", DocumentView).show(item, (index or 0) + 1, len(self.items))
 
-    def _set_cursor(self, index: int) -> None:
+    def _set_cursor(self, index: int | None) -> None:
+        """Show the session's current item (`index`)."""
+        if index is None:
+            return
+        self.session.select(index)
         self.query_one("#pool", PoolList).highlighted = index
         self._show_current()
 
+    def _follow(self, *, redraw: bool = False) -> None:
+        """Put the list's cursor where the session's is (redraw: the document changed)."""
+        if redraw:
+            self._shown_index = None
+        if self.session.cursor is not None:
+            self._set_cursor(self.session.cursor)
+        else:
+            self._show_current()
+
+    def _redraw_list(self) -> None:
+        self.query_one("#pool", PoolList).show_items(self.items)
+        self._follow(redraw=True)
+
+    _state = ""
+
     def _update_status(self, state: str = "", *, error: bool = False) -> None:
-        judged = sum(1 for it in self.items if it.judged)
-        total_j = sum(p.judged for p in self.progress)
-        total_p = sum(p.pooled for p in self.progress)
-        ids = [p.query for p in self.progress]
-        where = f"query {ids.index(self.query_ext) + 1}/{len(ids)}" if self.query_ext in ids else ""
+        if self.ended:
+            return
+        self._state = state
+        judged, total, where, total_j, total_p = self.session.counts()
         text = (
-            f"{self.assessor} · {self.query_ext} {judged}/{len(self.items)} judged · "
+            f"{self.assessor} · {self.query_ext} {judged}/{total} judged · "
             f"{where} · overall {total_j}/{total_p} · idle cap {describe_idle_cap(self.idle_cap)}"
         )
         self.query_one("#status", StatusLine).show(text, state, error=error)
 
-    def _sync_progress(self) -> None:
-        judged = sum(1 for it in self.items if it.judged)
-        self.progress = [
-            replace(p, judged=judged, pooled=len(self.items)) if p.query == self.query_ext else p
-            for p in self.progress
-        ]
-
     # ---- the queue of keys pressed while a save is in flight -------------------------
 
     def _busy(self, action: Callable[[], None]) -> bool:
+        if self.ended:
+            return True  # stopped: keys do nothing (the status line says why)
         if self.saving or not self.loaded:
             self._pending.append(action)
             return True
@@ -270,6 +324,13 @@ class JudgeScreen(Screen):
         while self._pending and not self.saving and self.loaded:
             self._pending.popleft()()
 
+    def _failed(self, index: int, exc: Exception) -> None:
+        """(writer thread) A write failed: shown, the cursor stays; SessionEnded stops."""
+        if isinstance(exc, SessionEnded):
+            self.post_message(JudgingStopped(str(exc)))
+        else:
+            self.post_message(GradeFailed(index, describe(exc)))
+
     # ---- grading ---------------------------------------------------------------------
 
     def action_grade(self, grade: int) -> None:
@@ -278,32 +339,29 @@ class JudgeScreen(Screen):
         index = self.cursor
         if index is None or not self.items:
             return
-        if self.levels and grade not in {lv.grade for lv in self.levels}:
+        if not self.session.on_scale(grade):
             self.notify(f"{grade} is not on the scale", severity="warning", markup=False)
             return
         item = self.items[index]
-        seconds = counted_seconds(time.monotonic() - self.shown_at, self.idle_cap)
-        # A note typed before the first grade is attached to the new judgment.
-        note = item.note if (item.note and not item.judged and not item.repeat) else None
+        seconds = self.session.seconds(time.monotonic() - self.shown_at)
         self.saving = True
         self._t_key = time.perf_counter()
         # "saving…" only if the commit is slow: redrawing it for every fast grade would
         # compete with the write for the CPU.
         self.set_timer(0.15, self._show_saving)
-        self.app.background.submit(self._save_job, self.query_ext, index, item, grade, seconds, note)
+        self.app.background.submit(self._save_job, self.query_ext, index, item, grade, seconds,
+                                   self.session.first_note(item))
 
     def _save_job(
         self, query: str, index: int, item: QueueItem, grade: int, seconds: float, note: str | None
     ) -> None:
         """(writer thread) Commit one grade, then report it; never touches widgets."""
         try:
-            record = assessing.grade_item(
-                self.app.db, self.assessor, query, item, grade, seconds=seconds, note=note
-            )
+            saved = self.session.save_grade(query, item, grade, seconds=seconds, note=note)
         except Exception as exc:  # shown in the UI; the cursor stays
-            self.post_message(GradeFailed(index, describe(exc)))
+            self._failed(index, exc)
             return
-        queue = self._serve_next(query)
+        record = saved.record
         # With the panel open (and its scores loaded), recompute this query's scores here,
         # right after the commit and BEFORE telling the screen: the screen then redraws once
         # for both, instead of redrawing "saved" while this thread computes and the two
@@ -311,58 +369,43 @@ class JudgeScreen(Screen):
         tracker = self.app.score_tracker(self.assessor) if self.panel_on else None
         if tracker is not None and tracker.loaded:
             table = self._scores_table([record.query])
-            self.post_message(GradeSaved(index, record, table=table, queue=queue))
+            self.post_message(GradeSaved(index, record, table=table, queue=saved.queue))
             return
-        self.post_message(GradeSaved(index, record, queue=queue))
+        self.post_message(GradeSaved(index, record, queue=saved.queue))
         if self.panel_on:
             self._scores_now([record.query])
-
-    def _serve_next(self, query: str):
-        """(writer thread) With an adaptive pool, the next document once this query's queue
-        is all judged: the reloaded queue, or None (nothing served, or serving failed: the
-        grade is saved either way, and the next load serves again)."""
-        try:
-            if adaptive.serve_next(self.app.db, self.assessor, query):
-                return assessing.load_queue(self.app.db, self.assessor, query)
-        except Exception:  # noqa: BLE001 - the grade is on disk; serving is retried on load
-            return None
-        return None
 
     def _show_saving(self) -> None:
         if self.saving:
             self._update_status("saving…")
 
-    def _take_grown_queue(self, queue) -> None:
-        """An adaptive pool appended the next document (after a grade or a mark): show the
-        reloaded queue; it only grows at its end, so indexes stay valid."""
-        if queue is not None and queue.query.query == self.query_ext:
-            self.items = list(queue.items)
-            self.query_one("#pool", PoolList).show_items(self.items)
-
     def on_grade_saved(self, message: GradeSaved) -> None:
-        index = message.index
-        self._take_grown_queue(message.queue)
-        # (a grade removes a can't-judge mark: judging.apply_grade)
-        self.items[index] = replace(self.items[index], grade=message.record.new_grade, cant_judge=False)
-        self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
+        grown = self.session.take_grown_queue(message.queue)
+        before = self.session.items
+        self.session.graded(message.index, Saved(message.record))
+        self._refresh_list(message.index, before, grown)
         self.saving = False
         self.timings.append([self._t_key, time.perf_counter(), 0.0])
-        self._sync_progress()
-        nxt = assessing.first_unjudged(self.items, index + 1)
-        if nxt is None:
-            self._shown_index = None  # redraw the document: it shows its new grade
-            self._show_current()
-            self._update_status(
-                f"saved {message.record.new_grade} · query done: ] for the next one"
-            )
-        else:
-            self._set_cursor(nxt)
-            self._update_status(f"saved {message.record.new_grade}")
+        done = " · query done: ] for the next one" if self.session.query_done else ""
+        self._follow(redraw=True)
+        self._update_status(f"saved {message.record.new_grade}{done}")
         if message.table is not None:  # recomputed by the save job (panel open)
             self.on_scores_updated(ScoresUpdated(message.table, self.query_ext))
         elif not self._panel_on:
             self.app.score_dirty(self.assessor).add(self.query_ext)
         self._drain()
+
+    def _refresh_list(self, index: int, before: list[QueueItem], grown: bool) -> None:
+        """Redraw the list lines that changed (all of them when the queue grew or what the
+        lines may show changed: see session.hide_repeat_pairs)."""
+        pool = self.query_one("#pool", PoolList)
+        items = self.items
+        if grown or len(before) != len(items):
+            pool.show_items(items)
+            return
+        for i, (old, new) in enumerate(zip(before, items)):
+            if old is not new:
+                pool.refresh_item(i, new)
 
     def on_grade_failed(self, message: GradeFailed) -> None:
         self.saving = False
@@ -372,32 +415,14 @@ class JudgeScreen(Screen):
 
     # ---- later and can't judge -------------------------------------------------------
 
-    def _put_off(self, items: list[QueueItem]) -> list[QueueItem]:
-        """The queue with the documents put off (`l`) in this session moved to its end."""
-        later = self._later.get(self.query_ext or "", [])
-        if not later:
-            return items
-        by_position = {it.position: it for it in items}
-        moved = [by_position[p] for p in later if p in by_position]
-        return [it for it in items if it.position not in set(later)] + moved
-
     def action_later(self) -> None:
         """Skip the document for now: it goes to the end of this query's queue."""
         if self._busy(self.action_later):
             return
-        index = self.cursor
-        if index is None or len(self.items) < 2:
+        item = self.session.current
+        if item is None or self.session.later() is None:
             return
-        item = self.items.pop(index)
-        self.items.append(item)
-        later = self._later.setdefault(self.query_ext or "", [])
-        if item.position in later:
-            later.remove(item.position)
-        later.append(item.position)
-        self.query_one("#pool", PoolList).show_items(self.items)
-        self._shown_index = None
-        nxt = assessing.first_unjudged(self.items, index)
-        self._set_cursor(nxt if nxt is not None else index)
+        self._redraw_list()
         self._update_status(f"later: {item.title or item.document} moved to the end of the queue")
 
     def action_cant_judge(self) -> None:
@@ -426,7 +451,8 @@ class JudgeScreen(Screen):
     def _start_mark(self, index: int, item: QueueItem, query: str, reason: str | None) -> None:
         if self._busy(lambda: self._start_mark(index, item, query, reason)):
             return
-        if query != self.query_ext or index >= len(self.items) or self.items[index] is not item:
+        if query != self.query_ext or index >= len(self.items) or (
+                self.items[index].position != item.position):
             return  # the queue changed while the reason was typed
         self.saving = True
         self.set_timer(0.15, self._show_saving)
@@ -434,50 +460,31 @@ class JudgeScreen(Screen):
 
     def _mark_job(self, query: str, index: int, item: QueueItem, reason: str | None) -> None:
         """(writer thread) Commit the mark (reason given) or its removal (None)."""
-        from workbench.campaign.judging import marks as cant_judge
-
-        db = self.app.db
         try:
-            if reason is None:
-                record = cant_judge.clear_cant_judge(db, self.assessor, query, item.document)
-            elif item.repeat:
-                record = cant_judge.mark_repeat_cant_judge(db, self.assessor, query, item.document,
-                                                           reason=reason)
-            else:
-                record = cant_judge.mark_cant_judge(db, self.assessor, query, item.document,
-                                                    reason=reason)
+            saved = self.session.save_mark(query, item, reason)
         except Exception as exc:  # shown in the UI; the cursor stays
-            self.post_message(GradeFailed(index, describe(exc)))
+            self._failed(index, exc)
             return
-        queue = self._serve_next(query) if record.marked else None
-        self.post_message(MarkSaved(index, record, queue=queue))
+        self.post_message(MarkSaved(index, saved.record, queue=saved.queue))
 
     def on_mark_saved(self, message: MarkSaved) -> None:
-        index, record = message.index, message.record
-        self._take_grown_queue(message.queue)
-        self.items[index] = replace(self.items[index], grade=None, cant_judge=record.marked)
-        self.query_one("#pool", PoolList).refresh_item(index, self.items[index])
+        record = message.record
+        grown = self.session.take_grown_queue(message.queue)
+        before = self.session.items
+        self.session.marked(message.index, Saved(record))
+        self._refresh_list(message.index, before, grown)
         self.saving = False
-        self._sync_progress()
         if record.cleared_grade is not None:  # qrels of this query changed
             self._refresh_scores(record.query)
+        self._follow(redraw=True)
         if not record.marked:
-            self._shown_index = None
-            self._show_current()
             self._update_status("mark removed: grade it when you can")
-            self._drain()
-            return
-        nxt = assessing.first_unjudged(self.items, index + 1)
-        state = "marked can't judge"
-        if record.cleared_grade is not None:
-            state += f" (your grade {record.cleared_grade} is cleared; u brings it back)"
-        if nxt is None:
-            self._shown_index = None
-            self._show_current()
-            self._update_status(f"{state} · query done: ] for the next one")
         else:
-            self._set_cursor(nxt)
-            self._update_status(state)
+            state = "marked can't judge"
+            if record.cleared_grade is not None:
+                state += f" (your grade {record.cleared_grade} is cleared; u brings it back)"
+            done = " · query done: ] for the next one" if self.session.query_done else ""
+            self._update_status(state + done)
         self._drain()
 
     # ---- moving ----------------------------------------------------------------------
@@ -485,10 +492,8 @@ class JudgeScreen(Screen):
     def action_move(self, step: int) -> None:
         if self._busy(lambda: self.action_move(step)):
             return
-        if not self.items:
-            return
-        index = self.cursor or 0
-        self._set_cursor(max(0, min(len(self.items) - 1, index + step)))
+        if self.session.move(step) is not None:
+            self._follow()
 
     def action_scroll_doc(self, where: str) -> None:
         view = self.query_one("#document", DocumentView)
@@ -505,7 +510,7 @@ class JudgeScreen(Screen):
     def action_next_query(self, step: int) -> None:
         if self._busy(lambda: self.action_next_query(step)):
             return
-        target = assessing.next_query_with_unjudged(self.progress, self.query_ext, step)
+        target = self.session.next_query(step)
         if target is None:
             self.notify("No other query has unjudged documents.", markup=False)
             return
@@ -528,9 +533,9 @@ class JudgeScreen(Screen):
 
     def _undo_job(self, query: str, cursor: int) -> None:
         try:
-            record = undo_last(self.app.db, self.assessor, query)
+            record = self.session.save_undo(query)
         except Exception as exc:
-            self.post_message(GradeFailed(cursor, describe(exc)))
+            self._failed(cursor, exc)
             return
         self.post_message(UndoDone(record))
 
@@ -540,17 +545,10 @@ class JudgeScreen(Screen):
         if record is None:
             self._update_status("nothing to undo in this query")
         else:
-            for i, item in enumerate(self.items):
-                if item.document == record.document and not item.repeat:
-                    # a grade back also removed a can't-judge mark (judging.apply_grade)
-                    marked = (item.cant_judge and record.new_grade is None
-                              if record.cant_judge is None else record.cant_judge)
-                    self.items[i] = replace(item, grade=record.new_grade, cant_judge=marked)
-                    self.query_one("#pool", PoolList).refresh_item(i, self.items[i])
-                    self._shown_index = None  # redraw: the document's grade changed
-                    self._set_cursor(i)
-                    break
-            self._sync_progress()
+            before = self.session.items
+            self.session.undone(record)
+            self._refresh_list(0, before, False)
+            self._follow(redraw=True)  # the document's grade changed
             shown = "ungraded" if record.new_grade is None else f"back to {record.new_grade}"
             if record.cant_judge is not None:
                 shown = ("marked can't judge again" if record.cant_judge
@@ -583,11 +581,16 @@ class JudgeScreen(Screen):
         self.app.push_screen(NoteScreen(item.note, item.title or item.document), done)
 
     def _save_note(self, index: int, document: str, note: str) -> None:
+        if self.ended:
+            return
         self.app.background.submit(self._save_note_job, self.query_ext, index, document, note)
 
     def _save_note_job(self, query: str, index: int, document: str, note: str) -> None:
         try:
-            assessing.set_note(self.app.db, self.assessor, query, document, note)
+            self.session.save_note(query, document, note)
+        except SessionEnded as exc:
+            self.post_message(JudgingStopped(str(exc)))
+            return
         except Exception as exc:
             self.post_message(WorkFailed("note", describe(exc)))
             return
@@ -595,12 +598,8 @@ class JudgeScreen(Screen):
 
     def on_note_saved(self, message: NoteSaved) -> None:
         self.notify("Note saved.", markup=False)
-        index = message.index
-        if message.query != self.query_ext or index >= len(self.items) or (
-            self.items[index].document != message.document
-        ):
+        if not self.session.noted(message.query, message.index, message.document, message.note):
             return  # another query is shown by now: the note is stored, nothing to redraw
-        self.items[index] = replace(self.items[index], note=message.note)
         if self.cursor == message.index:
             self._shown_index = None
             self._show_current()

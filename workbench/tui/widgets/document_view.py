@@ -27,6 +27,8 @@ class DocumentView(VerticalScroll):
         head.append(f"  {item.document}", style="dim")
         if item.cant_judge:
             head.append("\nYou marked it: can't judge / broken (c removes the mark)", style="bold yellow")
+        elif item.grade_hidden:  # the first showing of a repeat still to judge
+            head.append("\nJudged", style="bold green")
         elif item.judged:  # this document's own grade (the queue list shows none)
             head.append(f"\nYour grade: {item.grade}", style="bold green")
         if item.note:
