@@ -65,6 +65,8 @@ from workbench.tui.text import describe
 from workbench.tui.widgets.status_line import StatusLine
 
 
+# The actions that write: gone from the keys and the footer once the session ended.
+_WRITES = frozenset({"grade", "undo", "note", "cant_judge", "later", "next_query"})
 # How often an open screen reads its counts and its session's lease from the database.
 POLL_S = 2.0
 
@@ -216,10 +218,11 @@ class JudgeScreen(Screen):
         self._redraw_list()
         self.loaded = True
         self.saving = False
-        self._update_status()
-        if opening.took_over:
-            self.notify(f"This screen took over {self.assessor}'s judging from another session "
-                        f"({opening.took_over}), which stops.", markup=False, timeout=8)
+        took = (f"took over {self.assessor}'s judging from another session "
+                f"({opening.took_over}), which stops") if opening.took_over else ""
+        self._update_status(took)
+        if took:
+            self.notify(took[0].upper() + took[1:] + ".", markup=False, timeout=8)
         self._refresh_scores()
         self._drain()
 
@@ -631,6 +634,8 @@ class JudgeScreen(Screen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.ended and action in _WRITES:
+            return False  # stopped: no key writes (the status line says why)
         if action == "toggle_scores" and self.blind:
             return False  # no key, no footer entry: blind judging has no scores at all
         return True
