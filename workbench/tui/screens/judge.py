@@ -1,28 +1,17 @@
 """The judging screen: one query's queue, the current document, the scale, live scores.
 
-Saving: a grade is written on a background thread (the app's `Background` writer, see
-background.py) and the screen marks it saved (and moves on) only when the job reports the
-commit. Measured here (bench/tui_bench.py), `record_grade` on SQLite WAL with
-synchronous=FULL takes p50 ~1.5 ms on a quiet machine but 10-20 ms p50 (40+ ms max) when
-the disk and CPUs are busy: every commit is an fsync, and PostgreSQL adds a network round
-trip. That is not "provably < 5 ms", so the write never runs on the event loop. Keys pressed while a save is in flight are
-queued and replayed in order after it, so typing ahead ("2 j 3") acts as if each save had
-been instant, and a failed save drops the queued keys and leaves the cursor where it was.
+It only shows: the rules (the queue and its "later" rule, what is current, undo, marks,
+repeats, one session per assessor) are the JudgingSession's (campaign/judging/session.py).
+Its workers (judge_workers.py) read and write; its actions are in judge_actions.py; the
+live score panel, which exists only in a campaign that is not blind, in judge_scores.py.
 
-Seconds spent: from the moment the document was (last) shown to the grade key, counted up to
-the campaign's idle cap (`workbench campaign --idle-cap`, 5 min by default; shown on the
-status line and in the help): longer is idle time, not judging.
-
-Skip and "can't judge": `l` (later) moves the document to the end of this query's queue for
-this session only (nothing is stored: the next time the queue opens in its own order); `c`
-asks for an optional reason and stores a "can't judge / broken document" mark
-(campaign/cant_judge.py): not a grade, but it settles the document, which counts as done;
-`c` on a marked document removes the mark.
-
-Blind: nothing here shows a system, original rank, score or another assessor's grade. The
-live score panel (key s) exists only when the campaign is not blind (`workbench campaign
---not-blind`, for tuning sessions where the people judging own the systems); in a blind
-campaign its key, help row and palette entry are gone, and it never opens.
+Saving: a grade is written on the app's writer thread and shown as saved (the cursor moves
+on) only when the commit is reported: on SQLite WAL with synchronous=FULL a commit takes
+p50 ~1.5 ms on a quiet machine but 10-20 ms (40+ ms max) on a busy one (bench/tui_bench.py),
+so no write runs on the event loop. Keys pressed while a save is in flight are queued and
+replayed in order after it ("2 j 3" acts as if each save had been instant); a failed save
+drops them and leaves the cursor where it was. Seconds spent count from the moment the
+document was shown, up to the campaign's idle cap.
 """
 
 from __future__ import annotations
@@ -33,13 +22,12 @@ from collections.abc import Callable
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
 from workbench.campaign.judging.assessing import QueryProgress, QueueItem, ScaleEntry
-from workbench.campaign.judging.session import JudgingSession, Saved, SessionEnded
+from workbench.campaign.judging.session import JudgingSession, Saved
 from workbench.campaign.settings import DEFAULT_IDLE_CAP, describe_idle_cap
 from workbench.tui.messages import (
     GradeFailed,
@@ -54,14 +42,15 @@ from workbench.tui.messages import (
     WorkFailed,
     WriteWaiting,
 )
-from workbench.tui.screens.help import HelpScreen
+from workbench.tui.screens.judge_actions import JUDGE_BINDINGS, help_screen, palette_commands
+from workbench.tui.screens.judge_scores import LiveScores
+from workbench.tui.screens.judge_workers import JudgeWorkers
 from workbench.tui.screens.note import NoteScreen
 from workbench.tui.widgets.document_view import DocumentView
 from workbench.tui.widgets.pool_list import PoolList
 from workbench.tui.widgets.query_panel import QueryPanel
 from workbench.tui.widgets.scale_legend import ScaleLegend
 from workbench.tui.widgets.score_panel import ScorePanel
-from workbench.tui.text import describe
 from workbench.tui.widgets.status_line import StatusLine
 
 
@@ -79,37 +68,10 @@ def _release(session: JudgingSession) -> None:
         pass
 
 
-class JudgeScreen(Screen):
+class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     """Judge `query` as `assessor` (None query: the first query with unjudged documents)."""
 
-    # The one registry of the screen's actions: footer, help screen and palette use it.
-    BINDINGS = [
-        *[Binding(str(d), f"grade({d})", f"grade {d}", show=False) for d in range(10)],
-        Binding("j,down", "move(1)", "next doc", show=False, priority=True),
-        Binding("k,up", "move(-1)", "previous doc", show=False, priority=True),
-        Binding("u", "undo", "Undo"),
-        Binding("n", "note", "Note"),
-        Binding("l", "later", "Later",
-                tooltip="later: skip for now, to the end of this query's queue (this session "
-                        "only; nothing is stored)"),
-        Binding("c", "cant_judge", "Can't judge",
-                tooltip="can't judge / broken document: stored as a mark, not a grade; counts "
-                        "as done (c again removes it)"),
-        Binding("g", "guidelines", "Guidelines"),
-        Binding("right_square_bracket", "next_query(1)", "Next query", key_display="]"),
-        Binding("left_square_bracket", "next_query(-1)", "Prev query", key_display="["),
-        Binding("s", "toggle_scores", "Scores"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        # Priority: the queue list has focus and would take these keys to move the cursor
-        # to another document, and the next digit would grade one the assessor never read.
-        Binding("pagedown,space", "scroll_doc('down')", "scroll document down",
-                key_display="PgDn/Space", show=False, priority=True),
-        Binding("pageup,b", "scroll_doc('up')", "scroll document up",
-                key_display="PgUp/b", show=False, priority=True),
-        Binding("home", "scroll_doc('home')", "top of the document", show=False, priority=True),
-        Binding("end", "scroll_doc('end')", "end of the document", show=False, priority=True),
-        Binding("escape", "back", "Queries"),
-    ]
+    BINDINGS = JUDGE_BINDINGS
 
     def __init__(self, assessor: str, query: str | None = None, *, prepare: bool = False) -> None:
         super().__init__()
@@ -183,22 +145,6 @@ class JudgeScreen(Screen):
 
     # ---- loading ---------------------------------------------------------------------
 
-    @work(thread=True, group="load")
-    def _load(self, query: str | None, prepare: bool = False) -> None:
-        waiting = lambda: self.post_message(WriteWaiting())  # noqa: E731
-        try:
-            opening = self.session.read(query, prepare=prepare, on_wait=waiting)
-        except SessionEnded as exc:
-            self.post_message(JudgingStopped(str(exc)))
-            return
-        except Exception as exc:  # any failure is shown, never raised into the app
-            self.post_message(WorkFailed("load", describe(exc)))
-            return
-        if opening is None:
-            self.post_message(WorkFailed("empty", f"nothing is assigned to {self.assessor}"))
-            return
-        self.post_message(QueueLoaded(opening))
-
     def on_write_waiting(self, message: WriteWaiting) -> None:
         from workbench.campaign.writing import WAITING
 
@@ -231,13 +177,6 @@ class JudgeScreen(Screen):
     def _poll(self) -> None:
         if self.loaded and not self.saving and not self.ended and self.session.claimed:
             self._poll_job()
-
-    @work(thread=True, group="poll", exclusive=True)
-    def _poll_job(self) -> None:
-        try:
-            self.post_message(SessionPolled(self.session.poll()))
-        except Exception:  # noqa: BLE001 - a missed poll is retried at the next tick
-            return
 
     def on_session_polled(self, message: SessionPolled) -> None:
         if message.poll.ended:
@@ -327,13 +266,6 @@ class JudgeScreen(Screen):
         while self._pending and not self.saving and self.loaded:
             self._pending.popleft()()
 
-    def _failed(self, index: int, exc: Exception) -> None:
-        """(writer thread) A write failed: shown, the cursor stays; SessionEnded stops."""
-        if isinstance(exc, SessionEnded):
-            self.post_message(JudgingStopped(str(exc)))
-        else:
-            self.post_message(GradeFailed(index, describe(exc)))
-
     # ---- grading ---------------------------------------------------------------------
 
     def action_grade(self, grade: int) -> None:
@@ -354,29 +286,6 @@ class JudgeScreen(Screen):
         self.set_timer(0.15, self._show_saving)
         self.app.background.submit(self._save_job, self.query_ext, index, item, grade, seconds,
                                    self.session.first_note(item))
-
-    def _save_job(
-        self, query: str, index: int, item: QueueItem, grade: int, seconds: float, note: str | None
-    ) -> None:
-        """(writer thread) Commit one grade, then report it; never touches widgets."""
-        try:
-            saved = self.session.save_grade(query, item, grade, seconds=seconds, note=note)
-        except Exception as exc:  # shown in the UI; the cursor stays
-            self._failed(index, exc)
-            return
-        record = saved.record
-        # With the panel open (and its scores loaded), recompute this query's scores here,
-        # right after the commit and BEFORE telling the screen: the screen then redraws once
-        # for both, instead of redrawing "saved" while this thread computes and the two
-        # fight over the GIL (measured: that doubled the key -> panel time).
-        tracker = self.app.score_tracker(self.assessor) if self.panel_on else None
-        if tracker is not None and tracker.loaded:
-            table = self._scores_table([record.query])
-            self.post_message(GradeSaved(index, record, table=table, queue=saved.queue))
-            return
-        self.post_message(GradeSaved(index, record, queue=saved.queue))
-        if self.panel_on:
-            self._scores_now([record.query])
 
     def _show_saving(self) -> None:
         if self.saving:
@@ -461,15 +370,6 @@ class JudgeScreen(Screen):
         self.set_timer(0.15, self._show_saving)
         self.app.background.submit(self._mark_job, query, index, item, reason)
 
-    def _mark_job(self, query: str, index: int, item: QueueItem, reason: str | None) -> None:
-        """(writer thread) Commit the mark (reason given) or its removal (None)."""
-        try:
-            saved = self.session.save_mark(query, item, reason)
-        except Exception as exc:  # shown in the UI; the cursor stays
-            self._failed(index, exc)
-            return
-        self.post_message(MarkSaved(index, saved.record, queue=saved.queue))
-
     def on_mark_saved(self, message: MarkSaved) -> None:
         record = message.record
         grown = self.session.take_grown_queue(message.queue)
@@ -534,14 +434,6 @@ class JudgeScreen(Screen):
         self._update_status("undoing…")
         self.app.background.submit(self._undo_job, self.query_ext, self.cursor or 0)
 
-    def _undo_job(self, query: str, cursor: int) -> None:
-        try:
-            record = self.session.save_undo(query)
-        except Exception as exc:
-            self._failed(cursor, exc)
-            return
-        self.post_message(UndoDone(record))
-
     def on_undo_done(self, message: UndoDone) -> None:
         self.saving = False
         record = message.record
@@ -588,17 +480,6 @@ class JudgeScreen(Screen):
             return
         self.app.background.submit(self._save_note_job, self.query_ext, index, document, note)
 
-    def _save_note_job(self, query: str, index: int, document: str, note: str) -> None:
-        try:
-            self.session.save_note(query, document, note)
-        except SessionEnded as exc:
-            self.post_message(JudgingStopped(str(exc)))
-            return
-        except Exception as exc:
-            self.post_message(WorkFailed("note", describe(exc)))
-            return
-        self.post_message(NoteSaved(index, note, query, document))
-
     def on_note_saved(self, message: NoteSaved) -> None:
         self.notify("Note saved.", markup=False)
         if not self.session.noted(message.query, message.index, message.document, message.note):
@@ -617,108 +498,14 @@ class JudgeScreen(Screen):
         self._update_status(f"{message.what} failed: {message.error}", error=True)
         self.notify(message.error, severity="error", markup=False, timeout=8)
 
-    # ---- live scores -----------------------------------------------------------------
-
-    @property
-    def panel_on(self) -> bool:
-        return self._panel_on
-
-    def _set_blind(self, blind: bool) -> None:
-        """Apply the campaign's setting (read with each queue, so a lead's change reaches
-        an open screen at the next query): blind closes the panel and drops its key."""
-        if blind == self.blind:
-            return
-        self.blind = blind
-        if blind and self._panel_on:
-            self.query_one("#scores", ScorePanel).display = self._panel_on = False
-        self.refresh_bindings()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.ended and action in _WRITES:
             return False  # stopped: no key writes (the status line says why)
-        if action == "toggle_scores" and self.blind:
-            return False  # no key, no footer entry: blind judging has no scores at all
-        return True
-
-    def action_toggle_scores(self) -> None:
-        if self.blind:
-            return
-        panel = self.query_one("#scores", ScorePanel)
-        panel.display = self._panel_on = not panel.display
-        if self._panel_on:
-            self._refresh_scores()
-
-    def _refresh_scores(self, query: str | None = None) -> None:
-        """After a change that did not recompute in the save worker: recompute `query` now
-        if the panel is open, else remember it for when the panel opens."""
-        dirty = self.app.score_dirty(self.assessor)
-        if query is not None:
-            dirty.add(query)
-        if self._panel_on:
-            queries = list(dirty)
-            dirty.clear()
-            self._compute_scores(queries)
-
-    @work(thread=True, group="scores")
-    def _compute_scores(self, queries: list[str]) -> None:
-        self._scores_now(queries)
-
-    def _scores_now(self, queries: list[str]) -> None:
-        """(worker thread) Recompute `queries` (everything the first time) and post it."""
-        table = self._scores_table(queries)
-        if table is not None:
-            self.post_message(ScoresUpdated(table, self.query_ext))
-
-    def _scores_table(self, queries: list[str]):
-        """(worker thread) The recomputed table, or None after posting the error."""
-        try:
-            tracker = self.app.score_tracker(self.assessor)
-            for q in queries:
-                tracker.mark_dirty(q)
-            return tracker.refresh()
-        except Exception as exc:
-            self.post_message(WorkFailed("scores", describe(exc)))
-            return None
-
-    def on_scores_updated(self, message: ScoresUpdated) -> None:
-        self.query_one("#scores", ScorePanel).show(message.table, self.query_ext)
-        if self.timings and not self.timings[-1][2]:
-            self.timings[-1][2] = time.perf_counter()
-
-    # ---- help and palette ------------------------------------------------------------
+        return self.scores_allowed(action)
 
     def action_help(self) -> None:
-        rows = [  # a binding's tooltip is its longer description
-            (b.key_display or b.key, b.tooltip or b.description)
-            for b in self.BINDINGS
-            if not b.action.startswith("grade(") and self.check_action(b.action, ())
-        ]
-        grades = ", ".join(f"{lv.grade} {lv.label}" for lv in self.levels)
-        extra = [("0-9", f"grade and move to the next unjudged ({grades})")]
-        cap = describe_idle_cap(self.idle_cap)
-        extra.append(("", f"seconds per document count up to {cap} (idle cap; longer is idle "
-                          "time, not counted)"))
-        self.app.push_screen(HelpScreen(rows, extra))
+        self.app.push_screen(help_screen(self))
 
     def palette_commands(self) -> list[tuple[str, str, Callable[[], None]]]:
         """Actions for the command palette (App.get_system_commands)."""
-        commands = [
-            (f"Grade {lv.grade}: {lv.label}", "Grade the current document",
-             (lambda g=lv.grade: self.action_grade(g)))
-            for lv in self.levels
-        ]
-        commands += [
-            ("Undo last grade", "Revert your last change in this query", self.action_undo),
-            ("Add a note", "Write a note on the current document", self.action_note),
-            ("Later", "Skip this document for now: to the end of the queue", self.action_later),
-            ("Can't judge", "Mark this document can't judge / broken (not a grade)",
-             self.action_cant_judge),
-            ("Next query", "Next query with unjudged documents", lambda: self.action_next_query(1)),
-            ("Previous query", "Previous query with unjudged documents",
-             lambda: self.action_next_query(-1)),
-        ]
-        if not self.blind:
-            commands.append(
-                ("Toggle live scores", "Show or hide the live score panel", self.action_toggle_scores)
-            )
-        return commands + [("Back to the query list", "Leave this query", self.action_back)]
+        return palette_commands(self)
