@@ -92,6 +92,8 @@ class JudgingSession:
         self.levels: list[ScaleEntry] = []
         self.idle_cap = DEFAULT_IDLE_CAP
         self.cursor: int | None = None
+        # What the last command did, in words for the assessor ("saved 2", "undone: …").
+        self.said = ""
         # `l`: per query, the queue positions put off to the end, in the order put off
         self._later: dict[str, list[int]] = {}
 
@@ -194,6 +196,8 @@ class JudgingSession:
         self._set_items(self._put_off(list(opening.queue.items)))
         start = assessing.first_unjudged(self.items)
         self.cursor = (start if start is not None else 0) if self.items else None
+        self.said = (f"took over {self.assessor}'s judging from another session "
+                     f"({opening.took_over}), which stops") if opening.took_over else ""
         return self.current
 
     @property
@@ -235,6 +239,7 @@ class JudgingSession:
         self._set_items(items)
         nxt = assessing.first_unjudged(self.items, index)
         self.cursor = nxt if nxt is not None else index
+        self.said = f"later: {item.title or item.document} moved to the end of the queue"
         return self.current
 
     def next_query(self, step: int) -> str | None:
@@ -352,7 +357,11 @@ class JudgingSession:
         nxt = assessing.first_unjudged(self.items, index + 1)
         if nxt is not None:
             self.cursor = nxt
+        self.said = f"saved {record.new_grade}{self._done()}"
         return self.current
+
+    def _done(self) -> str:
+        return " · query done: ] for the next one" if self.query_done else ""
 
     def marked(self, index: int, saved: Saved) -> QueueItem | None:
         """A mark (or its removal) was committed for item `index`; after a mark the cursor
@@ -365,6 +374,12 @@ class JudgingSession:
             nxt = assessing.first_unjudged(self.items, index + 1)
             if nxt is not None:
                 self.cursor = nxt
+            self.said = "marked can't judge"
+            if record.cleared_grade is not None:
+                self.said += f" (your grade {record.cleared_grade} is cleared; u brings it back)"
+            self.said += self._done()
+        else:
+            self.said = "mark removed: grade it when you can"
         return self.current
 
     def undone(self, record: GradeRecord) -> QueueItem | None:
@@ -382,6 +397,12 @@ class JudgingSession:
                 self.cursor = i
                 break
         self._sync_progress()
+        shown = "ungraded" if record.new_grade is None else f"back to {record.new_grade}"
+        if record.cant_judge is not None:
+            shown = ("marked can't judge again" if record.cant_judge
+                     else "mark removed" + ("" if record.new_grade is None
+                                            else f", back to {record.new_grade}"))
+        self.said = f"undone: {record.document} {shown}"
         return self.current
 
     def noted(self, query: str, index: int, document: str, note: str) -> bool:

@@ -1,17 +1,13 @@
 """The judging screen: one query's queue, the current document, the scale, live scores.
 
-It only shows: the rules (the queue and its "later" rule, what is current, undo, marks,
-repeats, one session per assessor) are the JudgingSession's (campaign/judging/session.py).
-Its workers (judge_workers.py) read and write; its actions are in judge_actions.py; the
-live score panel, which exists only in a campaign that is not blind, in judge_scores.py.
+It only shows: the rules (queue, "later", what is current, undo, marks, repeats, one
+session per assessor) are the JudgingSession's (campaign/judging/session.py). Workers:
+judge_workers.py; actions: judge_actions.py; live scores (not blind only): judge_scores.py.
 
-Saving: a grade is written on the app's writer thread and shown as saved (the cursor moves
-on) only when the commit is reported: on SQLite WAL with synchronous=FULL a commit takes
-p50 ~1.5 ms on a quiet machine but 10-20 ms (40+ ms max) on a busy one (bench/tui_bench.py),
-so no write runs on the event loop. Keys pressed while a save is in flight are queued and
-replayed in order after it ("2 j 3" acts as if each save had been instant); a failed save
-drops them and leaves the cursor where it was. Seconds spent count from the moment the
-document was shown, up to the campaign's idle cap.
+A grade is written on the app's writer thread and shown as saved only when the commit is
+reported (a commit takes 1.5 ms p50 quiet, 10-40 ms busy: bench/tui_bench.py). Keys pressed
+meanwhile are queued and replayed in order ("2 j 3" acts as if each save were instant); a
+failed save drops them and leaves the cursor where it was.
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
-from workbench.campaign.judging.assessing import QueryProgress, QueueItem, ScaleEntry
+from workbench.campaign.judging.assessing import QueueItem
 from workbench.campaign.judging.session import JudgingSession, Saved
 from workbench.campaign.settings import DEFAULT_IDLE_CAP, describe_idle_cap
 from workbench.tui.messages import (
@@ -42,7 +38,13 @@ from workbench.tui.messages import (
     WorkFailed,
     WriteWaiting,
 )
-from workbench.tui.screens.judge_actions import JUDGE_BINDINGS, help_screen, palette_commands
+from workbench.tui.screens.judge_actions import (
+    JUDGE_BINDINGS,
+    cant_judge_dialog,
+    guidelines_screen,
+    help_screen,
+    palette_commands,
+)
 from workbench.tui.screens.judge_scores import LiveScores
 from workbench.tui.screens.judge_workers import JudgeWorkers
 from workbench.tui.screens.note import NoteScreen
@@ -58,14 +60,6 @@ from workbench.tui.widgets.status_line import StatusLine
 _WRITES = frozenset({"grade", "undo", "note", "cant_judge", "later", "next_query"})
 # How often an open screen reads its counts and its session's lease from the database.
 POLL_S = 2.0
-
-
-def _release(session: JudgingSession) -> None:
-    """(writer thread) Give the assessor's lease back as the screen closes."""
-    try:
-        session.release()
-    except Exception:  # noqa: BLE001 - a lease left behind is taken over by the next session
-        pass
 
 
 class JudgeScreen(JudgeWorkers, LiveScores, Screen):
@@ -93,29 +87,14 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.blind = True  # until the campaign's setting is read with the first queue
         self.guidelines = ""
         self._guidelines_shown = False
+        self._state = ""  # the status line's last message (kept when the counts refresh)
 
     # The session holds the queue; these read it (tests and benches use them).
-    @property
-    def items(self) -> list[QueueItem]:
-        return self.session.items if self.session is not None else []
-
-    @property
-    def progress(self) -> list[QueryProgress]:
-        return self.session.progress if self.session is not None else []
-
-    @property
-    def levels(self) -> list[ScaleEntry]:
-        return self.session.levels if self.session is not None else []
-
-    @property
-    def query_ext(self) -> str | None:
-        if self.session is not None and self.session.query is not None:
-            return self.session.query
-        return self._first_query
-
-    @property
-    def idle_cap(self) -> int:
-        return self.session.idle_cap if self.session is not None else DEFAULT_IDLE_CAP
+    items = property(lambda self: self.session.items if self.session else [])
+    progress = property(lambda self: self.session.progress if self.session else [])
+    levels = property(lambda self: self.session.levels if self.session else [])
+    idle_cap = property(lambda self: self.session.idle_cap if self.session else DEFAULT_IDLE_CAP)
+    query_ext = property(lambda self: (self.session and self.session.query) or self._first_query)
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -141,7 +120,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     def on_unmount(self) -> None:
         session = self.session
         if session is not None and session.claimed and not self.ended:
-            self.app.background.submit(_release, session)  # after the writes in flight
+            self.app.background.submit(self._release_job)  # after the writes in flight
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -164,11 +143,9 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self._redraw_list()
         self.loaded = True
         self.saving = False
-        took = (f"took over {self.assessor}'s judging from another session "
-                f"({opening.took_over}), which stops") if opening.took_over else ""
-        self._update_status(took)
-        if took:
-            self.notify(took[0].upper() + took[1:] + ".", markup=False, timeout=8)
+        self._update_status(self.session.said)
+        if opening.took_over:
+            self.notify(self.session.said, markup=False, timeout=8)
         self._refresh_scores()
         self._drain()
 
@@ -239,8 +216,6 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.query_one("#pool", PoolList).show_items(self.items)
         self._follow(redraw=True)
 
-    _state = ""
-
     def _update_status(self, state: str = "", *, error: bool = False) -> None:
         if self.ended:
             return
@@ -288,36 +263,32 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
                                    self.session.first_note(item))
 
     def _show_saving(self) -> None:
-        if self.saving:
-            self._update_status("saving…")
+        self.saving and self._update_status("saving…")
 
     def on_grade_saved(self, message: GradeSaved) -> None:
-        grown = self.session.take_grown_queue(message.queue)
-        before = self.session.items
-        self.session.graded(message.index, Saved(message.record))
-        self._refresh_list(message.index, before, grown)
-        self.saving = False
+        self._applied(lambda: self.session.graded(message.index, Saved(message.record,
+                                                                       message.queue)))
         self.timings.append([self._t_key, time.perf_counter(), 0.0])
-        done = " · query done: ] for the next one" if self.session.query_done else ""
-        self._follow(redraw=True)
-        self._update_status(f"saved {message.record.new_grade}{done}")
         if message.table is not None:  # recomputed by the save job (panel open)
             self.on_scores_updated(ScoresUpdated(message.table, self.query_ext))
         elif not self._panel_on:
             self.app.score_dirty(self.assessor).add(self.query_ext)
         self._drain()
 
-    def _refresh_list(self, index: int, before: list[QueueItem], grown: bool) -> None:
-        """Redraw the list lines that changed (all of them when the queue grew or what the
-        lines may show changed: see session.hide_repeat_pairs)."""
+    def _applied(self, command: Callable[[], object]) -> None:
+        """Run a session command that applies a committed write; redraw the list lines
+        that changed (all when the queue grew), follow the cursor, say what it did."""
+        before = self.items
+        command()
         pool = self.query_one("#pool", PoolList)
-        items = self.items
-        if grown or len(before) != len(items):
-            pool.show_items(items)
-            return
-        for i, (old, new) in enumerate(zip(before, items)):
-            if old is not new:
+        if len(before) != len(self.items):
+            pool.show_items(self.items)
+        for i, (old, new) in enumerate(zip(before, self.items)):
+            if old is not new and len(before) == len(self.items):
                 pool.refresh_item(i, new)
+        self.saving = False
+        self._follow(redraw=True)  # the document's grade or mark changed
+        self._update_status(self.session.said)
 
     def on_grade_failed(self, message: GradeFailed) -> None:
         self.saving = False
@@ -331,11 +302,9 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         """Skip the document for now: it goes to the end of this query's queue."""
         if self._busy(self.action_later):
             return
-        item = self.session.current
-        if item is None or self.session.later() is None:
-            return
-        self._redraw_list()
-        self._update_status(f"later: {item.title or item.document} moved to the end of the queue")
+        if self.session.later() is not None:
+            self._redraw_list()
+            self._update_status(self.session.said)
 
     def action_cant_judge(self) -> None:
         """Mark the document "can't judge / broken" (asks for a reason), or remove the mark."""
@@ -354,11 +323,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
             if reason is not None:
                 self._start_mark(index, item, query, reason)
 
-        self.app.push_screen(NoteScreen(
-            "", item.title or item.document, placeholder="what is wrong (optional)…",
-            heading=f"Can't judge {item.title or item.document}? Reason, optional "
-                    "(Enter marks it, Esc cancels)",
-        ), done)
+        self.app.push_screen(cant_judge_dialog(item), done)
 
     def _start_mark(self, index: int, item: QueueItem, query: str, reason: str | None) -> None:
         if self._busy(lambda: self._start_mark(index, item, query, reason)):
@@ -372,22 +337,9 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
 
     def on_mark_saved(self, message: MarkSaved) -> None:
         record = message.record
-        grown = self.session.take_grown_queue(message.queue)
-        before = self.session.items
-        self.session.marked(message.index, Saved(record))
-        self._refresh_list(message.index, before, grown)
-        self.saving = False
+        self._applied(lambda: self.session.marked(message.index, Saved(record, message.queue)))
         if record.cleared_grade is not None:  # qrels of this query changed
             self._refresh_scores(record.query)
-        self._follow(redraw=True)
-        if not record.marked:
-            self._update_status("mark removed: grade it when you can")
-        else:
-            state = "marked can't judge"
-            if record.cleared_grade is not None:
-                state += f" (your grade {record.cleared_grade} is cleared; u brings it back)"
-            done = " · query done: ] for the next one" if self.session.query_done else ""
-            self._update_status(state + done)
         self._drain()
 
     # ---- moving ----------------------------------------------------------------------
@@ -400,10 +352,8 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
 
     def action_scroll_doc(self, where: str) -> None:
         view = self.query_one("#document", DocumentView)
-        {
-            "down": view.scroll_page_down, "up": view.scroll_page_up,
-            "home": view.scroll_home, "end": view.scroll_end,
-        }[where](animate=False)
+        scroll = {"down": "scroll_page_down", "up": "scroll_page_up"}.get(where, f"scroll_{where}")
+        getattr(view, scroll)(animate=False)
 
     def on_resize(self) -> None:
         # Keep the cursor in sight when the terminal changes size.
@@ -440,28 +390,15 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         if record is None:
             self._update_status("nothing to undo in this query")
         else:
-            before = self.session.items
-            self.session.undone(record)
-            self._refresh_list(0, before, False)
-            self._follow(redraw=True)  # the document's grade changed
-            shown = "ungraded" if record.new_grade is None else f"back to {record.new_grade}"
-            if record.cant_judge is not None:
-                shown = ("marked can't judge again" if record.cant_judge
-                         else "mark removed" + ("" if record.new_grade is None
-                                                else f", back to {record.new_grade}"))
-            self._update_status(f"undone: {record.document} {shown}")
+            self._applied(lambda: self.session.undone(record))
             self._refresh_scores(record.query)
         self._drain()
 
     def action_guidelines(self) -> None:
-        """The campaign's guidelines beside this query's narrative."""
-        from workbench.tui.screens.guidelines import GuidelinesScreen
-
-        if isinstance(self.app.screen, GuidelinesScreen):
-            return
-        view = self.query_one("#query-panel", QueryPanel).view
-        self.app.push_screen(GuidelinesScreen(self.guidelines, self.query_ext or "",
-                                              view.narrative if view is not None else ""))
+        """The campaign's guidelines beside this query's narrative (once at a time)."""
+        guidelines = guidelines_screen(self)
+        if guidelines is not None:
+            self.app.push_screen(guidelines)
 
     def action_note(self) -> None:
         index = self.cursor

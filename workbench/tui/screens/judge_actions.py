@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 
 from workbench.campaign.settings import describe_idle_cap
+from workbench.campaign.judging.assessing import QueueItem
 from workbench.tui.screens.help import HelpScreen
+from workbench.tui.screens.note import NoteScreen
 
 if TYPE_CHECKING:
     from workbench.tui.screens.judge import JudgeScreen
@@ -41,6 +43,25 @@ JUDGE_BINDINGS = [
     Binding("end", "scroll_doc('end')", "end of the document", show=False, priority=True),
     Binding("escape", "back", "Queries"),
 ]
+
+
+def cant_judge_dialog(item: QueueItem) -> NoteScreen:
+    """Asks for the optional reason of a "can't judge" mark."""
+    name = item.title or item.document
+    return NoteScreen("", name, placeholder="what is wrong (optional)…",
+                      heading=f"Can't judge {name}? Reason, optional (Enter marks it, Esc cancels)")
+
+
+def guidelines_screen(screen: JudgeScreen):
+    """The campaign's guidelines beside the query's narrative; None when already shown."""
+    from workbench.tui.screens.guidelines import GuidelinesScreen
+    from workbench.tui.widgets.query_panel import QueryPanel
+
+    if isinstance(screen.app.screen, GuidelinesScreen):
+        return None
+    view = screen.query_one("#query-panel", QueryPanel).view
+    return GuidelinesScreen(screen.guidelines, screen.query_ext or "",
+                            view.narrative if view is not None else "")
 
 
 def help_screen(screen: JudgeScreen) -> HelpScreen:

@@ -46,6 +46,13 @@ class JudgeWorkers:
             return
         self.post_message(QueueLoaded(opening))
 
+    def _release_job(self) -> None:
+        """(writer thread) Give the assessor's lease back as the screen closes."""
+        try:
+            self.session.release()
+        except Exception:  # noqa: BLE001 - a lease left behind is taken over by the next one
+            pass
+
     @work(thread=True, group="poll", exclusive=True)
     def _poll_job(self) -> None:
         try:
