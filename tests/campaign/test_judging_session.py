@@ -52,7 +52,9 @@ def test_commands_return_the_new_current_item(camp):
     assert [it.grade for it in s.items] == [2] + [None] * (len(order) - 1)
     assert s.counts()[:3] == (1, len(order), "query 1/2")
     assert judgments(db, "alice") == {("q1", order[0]): 2}
-    assert s.next_query(1) == "q2" and s.next_query(-1) == "q2"
+    assert s.read(step=1).queue.query.query == "q2"
+    assert s.read(step=-1).queue.query.query == "q2"
+    assert s.read(step=1).place == (2, 2)
 
 
 def test_later_moves_the_item_to_the_end_for_this_session_only(camp):
@@ -200,7 +202,24 @@ def test_poll_reads_counts_written_elsewhere(camp):
     s = opened(db)
     q2 = c.queues["q2"]["alice"]
     record_grade(db, "alice", "q2", q2[0], 1)  # e.g. `workbench grade` in another terminal
+    assert s.counts()[3:] == (None, None)  # not counted yet: the first poll counts
     poll = s.poll()
-    assert poll.ended == ""
-    s.refreshed(poll.progress)
-    assert s.counts()[3] == 1
+    assert poll.ended == "" and poll.overall == (1, len(c.queues["q1"]["alice"]) + len(q2))
+    s.refreshed(poll)
+    assert s.counts()[3:] == poll.overall
+    grade_current(s, 2)  # this session's own grade counts at once
+    assert s.counts()[3] == 2
+    s.show(s.read(step=1))  # another query: the overall counts carry over
+    assert s.query == "q2" and s.counts()[:2] == (1, len(q2)) and s.counts()[3] == 2
+
+
+def test_the_first_and_next_queries_come_from_sql(camp):
+    db, c = camp
+    for d in c.queues["q1"]["alice"]:
+        record_grade(db, "alice", "q1", d, 1)
+    s = opened(db)
+    assert s.query == "q2" and s.place == (2, 2)  # q1 is done
+    assert s.read(step=1) is None and s.read(step=-1) is None  # no other query has work
+    for d in c.queues["q2"]["alice"]:
+        record_grade(db, "alice", "q2", d, 1)
+    assert JudgingSession(db, "alice").read().queue.query.query == "q1"  # all done: the first

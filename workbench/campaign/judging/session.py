@@ -27,12 +27,13 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from workbench.campaign.database import Database
 from workbench.campaign.judging import assessing
-from workbench.campaign.judging.assessing import Queue, QueryProgress, QueueItem, ScaleEntry
+from workbench.campaign.judging.assessing import Queue, QueueItem, ScaleEntry
 from workbench.campaign.judging.grades import GradeRecord, undo_last
 from workbench.campaign.judging.marks import MarkRecord
 from workbench.campaign.settings import DEFAULT_IDLE_CAP, campaign_settings, counted_seconds
@@ -40,6 +41,13 @@ from workbench.campaign.writing import write_transaction
 from workbench.errors import WorkbenchError
 from workbench.store.external_ids import assessor_id
 from workbench.store.judging_sessions import drop_lease, lease_of, take_lease
+from workbench.store.queue_counts import (
+    first_query,
+    has_history,
+    open_query_after,
+    overall_counts,
+    query_place,
+)
 from workbench.store.models import utcnow
 
 
@@ -53,7 +61,7 @@ class Opening:
     """What `read` found: a query's queue and what goes with it, for `show`."""
 
     queue: Queue
-    progress: list[QueryProgress]
+    place: tuple[int, int]  # (the query's place among the assessor's queries, how many)
     levels: list[ScaleEntry]
     blind: bool
     guidelines: str
@@ -72,11 +80,11 @@ class Saved:
 
 @dataclass(frozen=True)
 class Poll:
-    """The database's view of the session now: why it ended ("" while it goes on) and
-    fresh progress counts."""
+    """The database's view of the session now: why it ended ("" while it goes on) and,
+    when they were counted this time, the overall counts (settled, assigned)."""
 
     ended: str
-    progress: list[QueryProgress]
+    overall: tuple[int, int] | None = None
 
 
 class JudgingSession:
@@ -88,7 +96,11 @@ class JudgingSession:
         self.claimed = False
         self.query: str | None = None
         self.items: list[QueueItem] = []
-        self.progress: list[QueryProgress] = []
+        self.place = (0, 0)  # the query's place among the assessor's queries, how many
+        # Overall counts less this query's (None until the first poll counts them): the
+        # status shows them plus this query's own, which the session keeps up to date.
+        self._elsewhere: tuple[int, int] | None = None
+        self._overall_due = 0.0  # monotonic time of the next overall count
         self.levels: list[ScaleEntry] = []
         self.idle_cap = DEFAULT_IDLE_CAP
         self.cursor: int | None = None
@@ -132,18 +144,22 @@ class JudgingSession:
         self.claimed = False
 
     def poll(self) -> Poll:
-        """Whether the session still holds the lease, and the progress counts as stored
-        (another session or `workbench grade` may have changed them)."""
-        from workbench.store.judging_sessions import lease_of as read_lease
-
+        """Whether the session still holds the lease, and now and then the overall counts
+        as stored (`workbench grade` or an import may have changed them). Counting reads
+        every assignment: it runs again only after ten times as long as it took."""
         with self.db.read() as s:
             aid = assessor_id(s, self.assessor)
-            lease = read_lease(s, aid) if aid is not None else None
-        if aid is None:
-            return Poll(self._removed(), [])
-        if self.claimed and (lease is None or lease.token != self.token):
-            return Poll(self._taken(lease.holder if lease is not None else ""), [])
-        return Poll("", assessing.query_progress(self.db, self.assessor))
+            lease = lease_of(s, aid) if aid is not None else None
+            if aid is None:
+                return Poll(self._removed())
+            if self.claimed and (lease is None or lease.token != self.token):
+                return Poll(self._taken(lease.holder if lease is not None else ""))
+            if time.monotonic() < self._overall_due:
+                return Poll("")
+            t0 = time.monotonic()
+            overall = overall_counts(s, aid)
+        self._overall_due = time.monotonic() + 10 * (time.monotonic() - t0)
+        return Poll("", overall)
 
     def _removed(self) -> str:
         return (f"{self.assessor} was removed from this campaign: judging stops here "
@@ -156,11 +172,13 @@ class JudgingSession:
 
     # ---- reading a queue (any thread) -----------------------------------------------
 
-    def read(self, query: str | None = None, *, prepare: bool = False,
+    def read(self, query: str | None = None, *, step: int = 0, prepare: bool = False,
              on_wait: Callable[[], None] | None = None) -> Opening | None:
-        """Everything needed to show `query` (None: the first query with unjudged items);
-        None when nothing is assigned. `prepare`: create the assessor and assign the pool
-        first (opened straight from the command line). The first read takes the lease."""
+        """Everything needed to show `query` (None: the first query with unjudged items;
+        `step` 1 or -1: the next or previous query with unjudged items after the one shown);
+        None when there is no such query. `prepare`: create the assessor and assign the
+        pool first (opened straight from the command line). The first read takes the
+        lease."""
         from workbench.campaign.pooling import adaptive
 
         if prepare:
@@ -168,29 +186,39 @@ class JudgingSession:
             assessing.ensure_assessor(self.db, self.assessor, on_wait=on_wait)
             assessing.ensure_assignments(self.db, self.assessor, on_wait=on_wait)
         took_over = self.claim(on_wait=on_wait) if not self.claimed else ""
-        progress = assessing.query_progress(self.db, self.assessor)
-        if query is None:
-            query = assessing.first_query_with_unjudged(progress) or (
-                progress[0].query if progress else None)
-        if query is None:
-            return None
-        if adaptive.serve_next(self.db, self.assessor, query):  # e.g. after a crash mid-serve
-            progress = assessing.query_progress(self.db, self.assessor)
+        # Never every query: a campaign may have 10^6 (store/queue_counts.py).
+        with self.db.read() as s:
+            aid = assessor_id(s, self.assessor)
+            if aid is None:
+                raise SessionEnded(self._removed())
+            if step:
+                query = open_query_after(s, aid, self.query, step)
+            elif query is None:
+                query = first_query(s, aid)
+            if query is None:
+                return None
+            place = query_place(s, aid, query)
+            first_start = not has_history(s, aid)
+        adaptive.serve_next(self.db, self.assessor, query)  # e.g. after a crash mid-serve
         queue = assessing.load_queue(self.db, self.assessor, query)
         levels = assessing.scale(self.db)
         settings = campaign_settings(self.db)  # one read: blind, guidelines, idle cap
-        return Opening(queue, progress, levels, settings.blind, settings.guidelines,
-                       settings.idle_cap_seconds, not any(p.judged for p in progress),
-                       took_over)
+        return Opening(queue, place, levels, settings.blind, settings.guidelines,
+                       settings.idle_cap_seconds, first_start, took_over)
 
     # ---- state: what is shown and what is current -----------------------------------
 
     def show(self, opening: Opening) -> QueueItem | None:
         """Show the queue read: the items put off in this session at its end, the cursor
         on the first unjudged item (the first item when all are judged)."""
+        if self._elsewhere is not None:  # this query's counts leave, the new one's join
+            judged, total = self._here()
+            new = opening.queue.items
+            self._elsewhere = (self._elsewhere[0] + judged - sum(it.judged for it in new),
+                               self._elsewhere[1] + total - len(new))
         self.query = opening.queue.query.query
         self.idle_cap = opening.idle_cap
-        self.progress = opening.progress
+        self.place = opening.place
         if opening.levels:
             self.levels = opening.levels
         self._set_items(self._put_off(list(opening.queue.items)))
@@ -242,10 +270,6 @@ class JudgingSession:
         self.said = f"later: {item.title or item.document} moved to the end of the queue"
         return self.current
 
-    def next_query(self, step: int) -> str | None:
-        """The next (1) or previous (-1) query with unjudged items, or None."""
-        return assessing.next_query_with_unjudged(self.progress, self.query, step)
-
     def _put_off(self, items: list[QueueItem]) -> list[QueueItem]:
         later = self._later.get(self.query or "", [])
         if not later:
@@ -261,26 +285,26 @@ class JudgingSession:
 
     # ---- counts ------------------------------------------------------------------------
 
-    def counts(self) -> tuple[int, int, str, int, int]:
-        """(judged here, items here, "query i/n" or "", judged overall, assigned overall)."""
-        judged = sum(1 for it in self.items if it.judged)
-        ids = [p.query for p in self.progress]
-        where = f"query {ids.index(self.query) + 1}/{len(ids)}" if self.query in ids else ""
-        return (judged, len(self.items), where, sum(p.judged for p in self.progress),
-                sum(p.pooled for p in self.progress))
+    def _here(self) -> tuple[int, int]:
+        return sum(1 for it in self.items if it.judged), len(self.items)
 
-    def refreshed(self, progress: list[QueryProgress]) -> None:
-        """Progress counts read again from the database (`poll`); this query's own count
+    def counts(self) -> tuple[int, int, str, int | None, int | None]:
+        """(judged here, items here, "query i/n", settled overall, assigned overall); the
+        overall counts are None until a poll counted them."""
+        judged, total = self._here()
+        where = f"query {self.place[0]}/{self.place[1]}" if self.place[1] else ""
+        if self._elsewhere is None:
+            return judged, total, where, None, None
+        return (judged, total, where, self._elsewhere[0] + judged,
+                self._elsewhere[1] + total)
+
+    def refreshed(self, poll: Poll) -> None:
+        """Overall counts read again from the database (`poll`); this query's own count
         stays the queue's, which this session keeps up to date."""
-        self.progress = progress
-        self._sync_progress()
+        if poll.overall is not None:
+            judged, total = self._here()
+            self._elsewhere = (poll.overall[0] - judged, poll.overall[1] - total)
 
-    def _sync_progress(self) -> None:
-        judged = sum(1 for it in self.items if it.judged)
-        self.progress = [
-            replace(p, judged=judged, pooled=len(self.items)) if p.query == self.query else p
-            for p in self.progress
-        ]
 
     # ---- writes (worker thread; no state changes) -----------------------------------
 
@@ -353,7 +377,6 @@ class JudgingSession:
         self.take_grown_queue(saved.queue)
         record = saved.record
         self._replace(index, grade=record.new_grade, cant_judge=False)
-        self._sync_progress()
         nxt = assessing.first_unjudged(self.items, index + 1)
         if nxt is not None:
             self.cursor = nxt
@@ -369,7 +392,6 @@ class JudgingSession:
         self.take_grown_queue(saved.queue)
         record = saved.record
         self._replace(index, grade=None, cant_judge=record.marked)
-        self._sync_progress()
         if record.marked:
             nxt = assessing.first_unjudged(self.items, index + 1)
             if nxt is not None:
@@ -396,7 +418,6 @@ class JudgingSession:
                     self._replace(i, grade=record.new_grade, cant_judge=marked)
                 self.cursor = i
                 break
-        self._sync_progress()
         shown = "ungraded" if record.new_grade is None else f"back to {record.new_grade}"
         if record.cant_judge is not None:
             shown = ("marked can't judge again" if record.cant_judge

@@ -25,6 +25,7 @@ from textual.widgets import Footer, OptionList
 from workbench.campaign.judging.assessing import QueueItem
 from workbench.campaign.judging.session import JudgingSession, Saved
 from workbench.campaign.settings import DEFAULT_IDLE_CAP, describe_idle_cap
+from workbench.campaign.writing import WAITING
 from workbench.tui.messages import (
     GradeFailed,
     GradeSaved,
@@ -48,6 +49,7 @@ from workbench.tui.screens.judge_actions import (
 from workbench.tui.screens.judge_scores import LiveScores
 from workbench.tui.screens.judge_workers import JudgeWorkers
 from workbench.tui.screens.note import NoteScreen
+from workbench.tui.text import describe  # noqa: F401 - errors shown as the workers show them
 from workbench.tui.widgets.document_view import DocumentView
 from workbench.tui.widgets.pool_list import PoolList
 from workbench.tui.widgets.query_panel import QueryPanel
@@ -91,7 +93,6 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
 
     # The session holds the queue; these read it (tests and benches use them).
     items = property(lambda self: self.session.items if self.session else [])
-    progress = property(lambda self: self.session.progress if self.session else [])
     levels = property(lambda self: self.session.levels if self.session else [])
     idle_cap = property(lambda self: self.session.idle_cap if self.session else DEFAULT_IDLE_CAP)
     query_ext = property(lambda self: (self.session and self.session.query) or self._first_query)
@@ -125,8 +126,6 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     # ---- loading ---------------------------------------------------------------------
 
     def on_write_waiting(self, message: WriteWaiting) -> None:
-        from workbench.campaign.writing import WAITING
-
         self.query_one("#status", StatusLine).show(WAITING)
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
@@ -144,6 +143,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.loaded = True
         self.saving = False
         self._update_status(self.session.said)
+        self._poll()  # the overall counts, off the event loop
         if opening.took_over:
             self.notify(self.session.said, markup=False, timeout=8)
         self._refresh_scores()
@@ -159,7 +159,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         if message.poll.ended:
             self.on_judging_stopped(JudgingStopped(message.poll.ended))
         elif not self.saving and not self.ended:
-            self.session.refreshed(message.poll.progress)
+            self.session.refreshed(message.poll)
             self._update_status(self._state)
 
     def on_judging_stopped(self, message: JudgingStopped) -> None:
@@ -221,9 +221,10 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
             return
         self._state = state
         judged, total, where, total_j, total_p = self.session.counts()
+        overall = "…" if total_j is None else f"{total_j}/{total_p}"
         text = (
             f"{self.assessor} · {self.query_ext} {judged}/{total} judged · "
-            f"{where} · overall {total_j}/{total_p} · idle cap {describe_idle_cap(self.idle_cap)}"
+            f"{where} · overall {overall} · idle cap {describe_idle_cap(self.idle_cap)}"
         )
         self.query_one("#status", StatusLine).show(text, state, error=error)
 
@@ -363,13 +364,8 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     def action_next_query(self, step: int) -> None:
         if self._busy(lambda: self.action_next_query(step)):
             return
-        target = self.session.next_query(step)
-        if target is None:
-            self.notify("No other query has unjudged documents.", markup=False)
-            return
         self.loaded = False
-        self._update_status(f"opening {target}…")
-        self._load(target)
+        self._load(None, step=step)
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 1:
@@ -428,6 +424,12 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     def on_work_failed(self, message: WorkFailed) -> None:
         if message.what == "empty":  # back to the query list, which says what to do
             self.action_back()
+            return
+        if message.what == "none":  # `]` or `[` with every other query done
+            self.loaded = True
+            self._update_status()
+            self.notify(message.error, markup=False)
+            self._drain()
             return
         if message.what == "load":
             self.loaded = True  # keys work again, on the query still shown

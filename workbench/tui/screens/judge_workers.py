@@ -31,15 +31,18 @@ class JudgeWorkers:
     helpers)."""
 
     @work(thread=True, group="load")
-    def _load(self, query: str | None, prepare: bool = False) -> None:
+    def _load(self, query: str | None, prepare: bool = False, step: int = 0) -> None:
         waiting = lambda: self.post_message(WriteWaiting())  # noqa: E731
         try:
-            opening = self.session.read(query, prepare=prepare, on_wait=waiting)
+            opening = self.session.read(query, step=step, prepare=prepare, on_wait=waiting)
         except SessionEnded as exc:
             self.post_message(JudgingStopped(str(exc)))
             return
         except Exception as exc:  # any failure is shown, never raised into the app
             self.post_message(WorkFailed("load", describe(exc)))
+            return
+        if opening is None and step:
+            self.post_message(WorkFailed("none", "No other query has unjudged documents."))
             return
         if opening is None:
             self.post_message(WorkFailed("empty", f"nothing is assigned to {self.assessor}"))
