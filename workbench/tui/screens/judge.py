@@ -143,7 +143,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.loaded = True
         self.saving = False
         self._update_status(self.session.said)
-        self._poll()  # the overall counts, off the event loop
+        self.set_timer(0.5, self._poll)  # the overall counts, once the screen is drawn
         if opening.took_over:
             self.notify(self.session.said, markup=False, timeout=8)
         self._refresh_scores()
