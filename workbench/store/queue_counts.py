@@ -29,7 +29,7 @@ _OVERALL = select(func.count(), func.sum(item_done(_AID))).where(Assignment.asse
 _HISTORY = select(JudgmentEvent.id).where(JudgmentEvent.assessor_id == _AID).limit(1)
 _EXT = select(Query.ext_id).where(Query.id == bindparam("qid"))
 _ID = select(Query.id).where(Query.ext_id == bindparam("ext"))
-_LAST = 2**62
+_LAST = 2**31 - 1  # above every id (INTEGER columns on PostgreSQL)
 
 
 def _ext(session: Session, qid: int | None) -> str | None:
