@@ -168,3 +168,27 @@ async def test_the_judging_screen_opens_without_reading_every_query(sqlite_db, m
         await pilot.press("escape")  # back to the list: now it reads them
         await settle(app, pilot)
         assert len(calls) == 1
+
+
+async def test_closing_the_app_gives_the_lease_back(sqlite_db):
+    """The next session of the same assessor then opens without a takeover message."""
+    from sqlalchemy import func, select
+
+    from workbench.store.models import JudgingLease
+
+    db = sqlite_db
+    build_campaign(db, n_queries=1, markup_doc=False)
+    for _ in range(2):
+        app = make_app(db, assessor="alice")
+        async with app.run_test(size=SIZE) as pilot:
+            await open_judge(app, pilot)
+            assert "took over" not in status(app)
+            await pilot.press("escape")  # back to the list: the judging screen closes
+            await settle(app, pilot)
+            with db.read() as s:
+                assert s.scalar(select(func.count()).select_from(JudgingLease)) == 0
+            await pilot.press("enter")  # and opens again
+            await settle(app, pilot)
+            assert isinstance(app.screen, JudgeScreen) and "took over" not in status(app)
+    with db.read() as s:  # quitting gives it back too
+        assert s.scalar(select(func.count()).select_from(JudgingLease)) == 0
