@@ -202,7 +202,8 @@ def test_poll_reads_counts_written_elsewhere(camp):
     s = opened(db)
     q2 = c.queues["q2"]["alice"]
     record_grade(db, "alice", "q2", q2[0], 1)  # e.g. `workbench grade` in another terminal
-    assert s.counts()[3:] == (None, None)  # not counted yet: the first poll counts
+    total = len(c.queues["q1"]["alice"]) + len(q2)
+    assert s.counts()[3:] == (0, total)  # a small campaign is counted with the first queue
     poll = s.poll()
     assert poll.ended == "" and poll.overall == (1, len(c.queues["q1"]["alice"]) + len(q2))
     s.refreshed(poll)
@@ -211,6 +212,17 @@ def test_poll_reads_counts_written_elsewhere(camp):
     assert s.counts()[3] == 2
     s.show(s.read(step=1))  # another query: the overall counts carry over
     assert s.query == "q2" and s.counts()[:2] == (1, len(q2)) and s.counts()[3] == 2
+
+
+def test_a_big_campaign_is_counted_by_the_poll_not_with_the_queue(camp, monkeypatch):
+    from workbench.campaign.judging import session as session_module
+
+    db, c = camp
+    monkeypatch.setattr(session_module, "COUNT_AT_ONCE", 3)
+    s = opened(db)
+    assert s.counts()[3:] == (None, None)
+    s.refreshed(s.poll())
+    assert s.counts()[3:] == (0, len(c.queues["q1"]["alice"]) + len(c.queues["q2"]["alice"]))
 
 
 def test_the_first_and_next_queries_come_from_sql(camp):

@@ -48,7 +48,13 @@ from workbench.store.queue_counts import (
     overall_counts,
     query_place,
 )
+from workbench.store.queues import assignment_count
 from workbench.store.models import utcnow
+
+
+# Up to this many assignments the overall counts are read with the first queue (~10 ms);
+# beyond, the first poll counts them, after the first screen (0.7 s at 10^6).
+COUNT_AT_ONCE = 20_000
 
 
 class SessionEnded(WorkbenchError):
@@ -68,6 +74,7 @@ class Opening:
     idle_cap: int
     first_start: bool  # the assessor has judged nothing yet
     took_over: str = ""  # "" or where the session taken over ran
+    overall: tuple[int, int] | None = None  # (settled, assigned) when counted with the queue
 
 
 @dataclass(frozen=True)
@@ -199,19 +206,26 @@ class JudgingSession:
                 return None
             place = query_place(s, aid, query)
             first_start = not has_history(s, aid)
+            # Small campaigns count everything at once; big ones leave it to the poll.
+            overall = (overall_counts(s, aid) if self._elsewhere is None
+                       and assignment_count(s, aid) <= COUNT_AT_ONCE else None)
         adaptive.serve_next(self.db, self.assessor, query)  # e.g. after a crash mid-serve
         queue = assessing.load_queue(self.db, self.assessor, query)
         levels = assessing.scale(self.db)
         settings = campaign_settings(self.db)  # one read: blind, guidelines, idle cap
         return Opening(queue, place, levels, settings.blind, settings.guidelines,
-                       settings.idle_cap_seconds, first_start, took_over)
+                       settings.idle_cap_seconds, first_start, took_over, overall)
 
     # ---- state: what is shown and what is current -----------------------------------
 
     def show(self, opening: Opening) -> QueueItem | None:
         """Show the queue read: the items put off in this session at its end, the cursor
         on the first unjudged item (the first item when all are judged)."""
-        if self._elsewhere is not None:  # this query's counts leave, the new one's join
+        if opening.overall is not None and self._elsewhere is None:
+            new = opening.queue.items
+            self._elsewhere = (opening.overall[0] - sum(it.judged for it in new),
+                               opening.overall[1] - len(new))
+        elif self._elsewhere is not None:  # this query's counts leave, the new one's join
             judged, total = self._here()
             new = opening.queue.items
             self._elsewhere = (self._elsewhere[0] + judged - sum(it.judged for it in new),
