@@ -71,13 +71,10 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
 
     def __init__(self, assessor: str, query: str | None = None, *, prepare: bool = False) -> None:
         super().__init__()
-        self.assessor = assessor
-        self._first_query = query
-        # prepare: create the assessor / assign the pool first (opened straight from the CLI)
-        self.prepare = prepare
+        self.assessor, self._first_query = assessor, query
+        self.prepare = prepare  # create the assessor / assign the pool first (from the CLI)
         self.session: JudgingSession | None = None  # made on mount (it needs the app's db)
-        self.saving = False
-        self.loaded = False
+        self.saving = self.loaded = False
         self.ended = ""  # why the session ended (removed, taken over); "" while it goes on
         self._pending: deque[Callable[[], None]] = deque()
         self._shown_index: int | None = None
@@ -87,8 +84,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self._t_key = 0.0
         self._panel_on = False  # the live panel is off by default
         self.blind = True  # until the campaign's setting is read with the first queue
-        self.guidelines = ""
-        self._guidelines_shown = False
+        self.guidelines, self._guidelines_shown = "", False
         self._state = ""  # the status line's last message (kept when the counts refresh)
 
     # The session holds the queue; these read it (tests and benches use them).
@@ -119,9 +115,11 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.set_interval(POLL_S, self._poll)
 
     def on_unmount(self) -> None:
-        session = self.session
-        if session is not None and session.claimed and not self.ended:
-            self.app.background.submit(self._release_job)  # after the writes in flight
+        if self.session is not None and self.session.claimed and not self.ended:
+            try:
+                self.app.background.submit(self._release_job)  # after the writes in flight
+            except RuntimeError:  # the writer already stopped (the app is closing)
+                self._release_job()
 
     # ---- loading ---------------------------------------------------------------------
 
