@@ -192,3 +192,26 @@ async def test_closing_the_app_gives_the_lease_back(sqlite_db):
             assert isinstance(app.screen, JudgeScreen) and "took over" not in status(app)
     with db.read() as s:  # quitting gives it back too
         assert s.scalar(select(func.count()).select_from(JudgingLease)) == 0
+
+
+async def test_a_grade_given_elsewhere_shows_on_the_open_screen(sqlite_db, monkeypatch):
+    """Issue 27 item 8: screens refresh their counts from the database. A grade given with
+    `workbench grade` while the screen is open shows in its list and its counts; a note
+    typed on the screen before a first grade is kept."""
+    monkeypatch.setattr(judge_module, "POLL_S", 0.1)
+    db = sqlite_db
+    camp = build_campaign(db, n_queries=1, markup_doc=False)
+    order = camp.queues["q1"]["alice"]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        n = len(order)
+        assert f"q1 0/{n} judged" in status(app)
+        record_grade(db, "alice", "q1", order[2], 3)
+        await settle_until(app, pilot, lambda: f"q1 1/{n} judged" in status(app), timeout=10)
+        assert screen.items[2].grade == 3 and screen.cursor == 0
+        assert f"overall 1/{n}" in status(app) or "overall …" not in status(app)
+        await pilot.press("2")  # the screen's own grades go on as before
+        await settle(app, pilot)
+        assert screen.cursor == 1 and f"q1 2/{n} judged" in status(app)
+    assert judgments(db, "alice") == {("q1", order[0]): 2, ("q1", order[2]): 3}

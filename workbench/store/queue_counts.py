@@ -26,6 +26,9 @@ _FIRST_ANY = (select(Assignment.query_id).where(Assignment.assessor_id == _AID)
 _QUERIES_UP_TO = select(func.count(func.distinct(Assignment.query_id))).where(
     Assignment.assessor_id == _AID, Assignment.query_id <= bindparam("upto"))
 _OVERALL = select(func.count(), func.sum(item_done(_AID))).where(Assignment.assessor_id == _AID)
+_POSITIONS = (select(Assignment.position, Assignment.repeat, Assignment.document_id)
+              .where(Assignment.assessor_id == _AID, Assignment.query_id == bindparam("qid"))
+              .order_by(Assignment.position))
 _HISTORY = select(JudgmentEvent.id).where(JudgmentEvent.assessor_id == _AID).limit(1)
 _EXT = select(Query.ext_id).where(Query.id == bindparam("qid"))
 _ID = select(Query.id).where(Query.ext_id == bindparam("ext"))
@@ -75,3 +78,11 @@ def overall_counts(session: Session, assessor_id: int) -> tuple[int, int]:
 def has_history(session: Session, assessor_id: int) -> bool:
     """The assessor has done anything at all (a grade, mark, repeat or note)."""
     return session.scalar(_HISTORY, {"assessor_id": assessor_id}) is not None
+
+
+def queue_positions(session: Session, assessor_id: int,
+                    query_id: int) -> tuple[list[int], list[bool], list[int]]:
+    """The assessor's queue on a query without the documents: positions, repeat flags and
+    document ids, in position order."""
+    rows = session.execute(_POSITIONS, {"assessor_id": assessor_id, "qid": query_id}).all()
+    return [r[0] for r in rows], [bool(r[1]) for r in rows], [r[2] for r in rows]

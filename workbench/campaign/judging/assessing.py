@@ -173,22 +173,46 @@ def load_queue(db: Database, assessor: str, query: str) -> Queue:
         aid = assessor_id(s, assessor)
         if aid is None:
             return Queue(view)
-        judged = current_grades(s, aid, q.id)
-        repeated = repeat_grades(s, aid, q.id)
-        marks = queue_marks(s, aid, q.id)
         rows = queue_rows(s, aid, q.id)
-    grades = _by_document(judged)
-    repeats = _by_document(repeated)
-    items = []
-    for pos, rep, did, ext, title, text in zip(
-        rows.positions.tolist(), rows.repeat.tolist(), rows.document_ids.tolist(),
-        rows.documents, rows.titles, rows.texts,
-    ):
+        states = _item_states(s, aid, q.id, rows.repeat.tolist(), rows.document_ids.tolist())
+    items = [
+        QueueItem(pos, ext, title, text, grade, rep, note, marked)
+        for pos, rep, ext, title, text, (grade, note, marked) in zip(
+            rows.positions.tolist(), rows.repeat.tolist(), rows.documents, rows.titles,
+            rows.texts, states,
+        )
+    ]
+    return Queue(view, tuple(items))
+
+
+def _item_states(s, aid: int, qid: int, repeat: list[bool],
+                 document_ids: list[int]) -> list[tuple[int | None, str, bool]]:
+    """(grade, note, marked can't judge) of each queue item: a repeat item shows the grade
+    given at the repeat (note ""), any other item the judgment's grade and note."""
+    grades = _by_document(current_grades(s, aid, qid))
+    repeats = _by_document(repeat_grades(s, aid, qid))
+    marks = queue_marks(s, aid, qid)
+    states = []
+    for rep, did in zip(repeat, document_ids):
         grade, note = (repeats if rep else grades).get(did, (None, ""))
         # a repeat without a grade was marked can't judge; otherwise the mark's own row
         marked = (did in repeats and grade is None) if rep else did in marks
-        items.append(QueueItem(pos, ext, title, text, grade, rep, note, marked))
-    return Queue(view, tuple(items))
+        states.append((grade, note, marked))
+    return states
+
+
+def queue_states(db: Database, assessor: str, query: str) -> dict[int, tuple[int | None, str, bool]]:
+    """queue position -> (grade, note, marked) as stored now, without the documents' texts
+    (what a judging screen reads again to refresh its counts)."""
+    from workbench.store.queue_counts import queue_positions
+
+    with db.read() as s:
+        aid, q = assessor_id(s, assessor), query_text(s, query)
+        if aid is None or q is None:
+            return {}
+        positions, repeat, document_ids = queue_positions(s, aid, q.id)
+        states = _item_states(s, aid, q.id, repeat, document_ids)
+    return dict(zip(positions, states))
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,11 @@ class Poll:
 
     ended: str
     overall: tuple[int, int] | None = None
+    # the shown query's items as stored (position -> grade, note, marked), read while the
+    # session's items were at `version`
+    states: dict | None = None
+    query: str | None = None
+    version: int = -1
 
 
 class JudgingSession:
@@ -108,6 +113,7 @@ class JudgingSession:
         # status shows them plus this query's own, which the session keeps up to date.
         self._elsewhere: tuple[int, int] | None = None
         self._overall_due = 0.0  # monotonic time of the next overall count
+        self._version = 0  # bumped whenever the items change (a poll read before is stale)
         self.levels: list[ScaleEntry] = []
         self.idle_cap = DEFAULT_IDLE_CAP
         self.cursor: int | None = None
@@ -161,12 +167,14 @@ class JudgingSession:
                 return Poll(self._removed())
             if self.claimed and (lease is None or lease.token != self.token):
                 return Poll(self._taken(lease.holder if lease is not None else ""))
-            if time.monotonic() < self._overall_due:
-                return Poll("")
-            t0 = time.monotonic()
-            overall = overall_counts(s, aid)
-        self._overall_due = time.monotonic() + 10 * (time.monotonic() - t0)
-        return Poll("", overall)
+            overall = None
+            if time.monotonic() >= self._overall_due:
+                t0 = time.monotonic()
+                overall = overall_counts(s, aid)
+                self._overall_due = time.monotonic() + 10 * (time.monotonic() - t0)
+        version, query = self._version, self.query
+        states = assessing.queue_states(self.db, self.assessor, query) if query else None
+        return Poll("", overall, states, query, version)
 
     def _removed(self) -> str:
         return (f"{self.assessor} was removed from this campaign: judging stops here "
@@ -296,6 +304,7 @@ class JudgingSession:
     def _set_items(self, items: list[QueueItem]) -> None:
         """The queue, with what each item may show (the hidden-repeat rule below)."""
         self.items = hide_repeat_pairs(items)
+        self._version += 1
 
     # ---- counts ------------------------------------------------------------------------
 
@@ -312,12 +321,23 @@ class JudgingSession:
         return (judged, total, where, self._elsewhere[0] + judged,
                 self._elsewhere[1] + total)
 
-    def refreshed(self, poll: Poll) -> None:
-        """Overall counts read again from the database (`poll`); this query's own count
-        stays the queue's, which this session keeps up to date."""
+    def refreshed(self, poll: Poll) -> QueueItem | None:
+        """What the database says now (`poll`): the items of the shown query another writer
+        changed (`workbench grade`, an import), unless this session changed its items since
+        the poll read them; and the overall counts."""
+        if poll.states and poll.query == self.query and poll.version == self._version:
+            items = [
+                replace(it, grade=state[0], cant_judge=state[2])  # (a note stays this screen's)
+                if (state := poll.states.get(it.position)) is not None
+                and (it.grade, it.cant_judge) != (state[0], state[2]) else it
+                for it in self.items
+            ]
+            if any(a is not b for a, b in zip(items, self.items)):
+                self._set_items(items)
         if poll.overall is not None:
             judged, total = self._here()
             self._elsewhere = (poll.overall[0] - judged, poll.overall[1] - total)
+        return self.current
 
 
     # ---- writes (worker thread; no state changes) -----------------------------------

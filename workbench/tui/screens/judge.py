@@ -138,8 +138,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
             self.query_one("#legend", ScaleLegend).show(self.levels)
         self.query_one("#query-panel", QueryPanel).show(opening.queue.query)
         self._redraw_list()
-        self.loaded = True
-        self.saving = False
+        self.loaded, self.saving = True, False
         self._update_status(self.session.said)
         self.set_timer(0.5, self._poll)  # the overall counts, once the screen is drawn
         if opening.took_over:
@@ -150,23 +149,34 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     # ---- the session in the database: counts, takeover, removal ----------------------
 
     def _poll(self) -> None:
-        if self.loaded and not self.saving and not self.ended and self.session.claimed:
-            self._poll_job()
+        self.loaded and not self.saving and not self.ended and self.session.claimed and (
+            self._poll_job())
 
     def on_session_polled(self, message: SessionPolled) -> None:
         if message.poll.ended:
             self.on_judging_stopped(JudgingStopped(message.poll.ended))
         elif not self.saving and not self.ended:
-            self.session.refreshed(message.poll)
+            current = self.session.current  # (its document redrawn only if it changed)
+            self._redraw_changed(self.items, lambda: self.session.refreshed(message.poll))
+            self.session.current is not current and self._follow(redraw=True)
             self._update_status(self._state)
+
+    def _redraw_changed(self, before: list[QueueItem], command: Callable[[], object]) -> None:
+        """Run `command`, then redraw the list lines it changed (all when the queue grew)."""
+        command()
+        pool, items = self.query_one("#pool", PoolList), self.items
+        if len(before) != len(items):
+            return pool.show_items(items)
+        for i, (old, new) in enumerate(zip(before, items)):
+            if old is not new:
+                pool.refresh_item(i, new)
 
     def on_judging_stopped(self, message: JudgingStopped) -> None:
         """The session ended: say why and stop (no key writes any more)."""
         if self.ended:
             return
         self.ended = message.reason
-        self.saving = False
-        self.loaded = True
+        self.saving, self.loaded = False, True
         self._pending.clear()
         self.query_one("#status", StatusLine).show(f"STOPPED: {message.reason}", error=True)
         self.notify(message.reason, severity="error", markup=False, timeout=30)
@@ -277,14 +287,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     def _applied(self, command: Callable[[], object]) -> None:
         """Run a session command that applies a committed write; redraw the list lines
         that changed (all when the queue grew), follow the cursor, say what it did."""
-        before = self.items
-        command()
-        pool = self.query_one("#pool", PoolList)
-        if len(before) != len(self.items):
-            pool.show_items(self.items)
-        for i, (old, new) in enumerate(zip(before, self.items)):
-            if old is not new and len(before) == len(self.items):
-                pool.refresh_item(i, new)
+        self._redraw_changed(self.items, command)
         self.saving = False
         self._follow(redraw=True)  # the document's grade or mark changed
         self._update_status(self.session.said)
@@ -443,6 +446,4 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     def action_help(self) -> None:
         self.app.push_screen(help_screen(self))
 
-    def palette_commands(self) -> list[tuple[str, str, Callable[[], None]]]:
-        """Actions for the command palette (App.get_system_commands)."""
-        return palette_commands(self)
+    palette_commands = palette_commands  # for the command palette (App.get_system_commands)
