@@ -235,3 +235,18 @@ def test_the_first_and_next_queries_come_from_sql(camp):
     for d in c.queues["q2"]["alice"]:
         record_grade(db, "alice", "q2", d, 1)
     assert JudgingSession(db, "alice").read().queue.query.query == "q1"  # all done: the first
+
+
+def test_a_poll_read_before_the_sessions_own_change_is_not_applied(camp):
+    db, c = camp
+    order = c.queues["q1"]["alice"]
+    s = opened(db)
+    record_grade(db, "alice", "q1", order[3], 1)  # elsewhere
+    stale = s.poll()  # sees it...
+    s.select(0)
+    grade_current(s, 2)  # ...but the session changed its items since
+    s.refreshed(stale)
+    assert s.items[3].grade is None  # the stale read is not applied
+    fresh = s.poll()
+    s.refreshed(fresh)
+    assert [it.grade for it in s.items[:4]] == [2, None, None, 1]
