@@ -104,6 +104,11 @@ def test_u_undoes_the_repeats_own_grade(repeat_camp):
     queue = assessing.load_queue(db, "alice", "q1")
     assert queue.items[-1].grade is None and not queue.items[-1].judged
     assert assessing.query_progress(db, "alice")[0].judged == len(order)
+    # nor does it count as a repeat grade (self-consistency, `list assessors`)
+    from workbench.store.catalog import repeat_pairs
+
+    with db.read() as session:
+        assert len(repeat_pairs(session).repeat) == 0
     # the next u steps back to the last ordinary grade
     assert s.save_undo("q1").document == order[-1]
     # and the repeat graded again counts once more
