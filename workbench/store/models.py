@@ -283,6 +283,22 @@ class CantJudge(Base):
     )
 
 
+class JudgingLease(Base):
+    """The one open judging session of an assessor (campaign/judging/session.py): the
+    newest screen (terminal or browser) holds it; every write of a session checks it holds
+    it, so an older screen cannot overwrite or undo the newer one's work. Removing the
+    assessor removes it."""
+
+    __tablename__ = "judging_session"
+
+    assessor_id: Mapped[int] = mapped_column(
+        ForeignKey("assessor.id", ondelete="CASCADE"), primary_key=True
+    )
+    token: Mapped[str] = mapped_column(String(64))
+    holder: Mapped[str] = mapped_column(String(200), default="")  # where: "host pid 123"
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class PoolEntry(Base):
     """A (query, document) pair in the judging pool; `best_rank` is its best rank in any run."""
 

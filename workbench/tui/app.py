@@ -12,6 +12,7 @@ A screen reaches the database as `self.app.db`; judging writes go through
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,9 +22,28 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from workbench.campaign.database import Database
+from workbench.errors import UsageError
 from workbench.tui.background import Background
 from workbench.tui.screens.assessor_select import AssessorScreen
 from workbench.tui.settings import remember_assessor
+
+
+# Textual's own terminal drivers: they read keys from stdin and draw on stdout.
+_TERMINAL_DRIVERS = ("textual.drivers.linux_driver", "textual.drivers.windows_driver")
+
+
+def require_terminal() -> None:
+    """UsageError unless stdin and stdout are both terminals."""
+    for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
+        try:
+            tty = stream is not None and stream.isatty()
+        except (AttributeError, ValueError):  # a closed or replaced stream
+            tty = False
+        if not tty:
+            raise UsageError(
+                f"the workbench screens need a terminal, but {name} is not one (a pipe or a "
+                "file): run it in a terminal, or grade without one with `workbench grade`"
+            )
 
 
 class WorkbenchApp(App):
@@ -69,6 +89,15 @@ class WorkbenchApp(App):
         self._score_dirty: dict[str, set[str]] = {}
         for mode, key in self.MODE_KEYS.items():
             self.bind(key, f"switch_mode('{mode}')", description=mode.title())
+
+    def run(self, *args, headless: bool = False, **kwargs):
+        """Run on the terminal. With stdin or stdout not a terminal (`echo | workbench
+        judge`, output to a file) Textual's terminal driver waits for keys that never come
+        and spins at 100 % CPU: refuse instead. Another driver (a web server's, set through
+        TEXTUAL_DRIVER) brings its own input and is left alone."""
+        if not headless and self.driver_class.__module__ in _TERMINAL_DRIVERS:
+            require_terminal()
+        return super().run(*args, headless=headless, **kwargs)
 
     def on_mount(self) -> None:
         if self.start_assessor:

@@ -37,6 +37,7 @@ from workbench.store.adjudications import (
     item_text,
     write_adjudication,
 )
+from workbench.store.event_kinds import EventKind
 from workbench.store.judgment_arrays import (
     adjudicated_grades,
     assessors_not_only_adjudicating,
@@ -44,7 +45,7 @@ from workbench.store.judgment_arrays import (
     grading_assessors,
 )
 
-ADJUDICATE = "adjudicate"
+ADJUDICATE = EventKind.ADJUDICATE
 _RETRIES = 5  # two leads adjudicating the same item first race on the primary key
 
 

@@ -65,6 +65,10 @@ class QueryListScreen(Screen):
     _judge_opened = False
 
     def on_screen_resume(self) -> None:
+        # (a resume queued before the judging screen was pushed on top comes after it: the
+        # list must not read every query then, 10^6 of them in a big campaign)
+        if self.app.screen is not self:
+            return
         if self.progress or self._judge_opened:  # back from judging: counts changed
             self._load(assign=False)
 
