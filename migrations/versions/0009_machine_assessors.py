@@ -3,7 +3,7 @@ machine_provenance (model, endpoint without credentials, prompt and its sha256,
 parameters, origin, version, time) and machine_call (every call's raw answer and outcome,
 for audit)
 
-Revision ID: 0009_machine_assessors
+Revision ID: 0009
 Revises: 0008
 Create Date: 2026-11-27
 """
@@ -13,7 +13,7 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0009_machine_assessors'
+revision = '0009'
 down_revision = '0008'
 branch_labels = None
 depends_on = None

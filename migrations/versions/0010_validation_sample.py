@@ -2,8 +2,8 @@
 the strategy, the machine's grade (stratum) and the inclusion probability of a stratified
 sample (for weighted estimates in `workbench calibrate`)
 
-Revision ID: 0010_validation_sample
-Revises: 0009_machine_assessors
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-11-27
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0010_validation_sample'
-down_revision = '0009_machine_assessors'
+revision = '0010'
+down_revision = '0009'
 branch_labels = None
 depends_on = None
 

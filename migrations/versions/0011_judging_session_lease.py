@@ -1,8 +1,8 @@
 """judging_session: one open judging session per assessor (a lease the newest screen
 holds; an older screen sees it was taken over and stops)
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-27
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0009'
-down_revision = '0008'
+revision = '0011'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 
