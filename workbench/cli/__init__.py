@@ -8,7 +8,6 @@ Subcommands live one per module in this package and are imported only when run, 
 from __future__ import annotations
 
 import importlib
-import re
 import sys
 
 import click
@@ -120,15 +119,15 @@ def checked_name(ctx: click.Context, param: click.Parameter, value):
     return None if value is None else check_name(value)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
 def table_text(text: str) -> str:
     """Free text (a title, a reason) for one cell of a plain table on a terminal: runs of
-    whitespace become one space and other control characters U+FFFD, so that imported text
-    cannot move the cursor, recolour or retitle the terminal. (Rich tables strip control
-    codes themselves; csv and json outputs keep the text as stored.)"""
-    return _CONTROL.sub("\ufffd", " ".join(text.split()))
+    whitespace become one space, and the rest goes through the screens' one sanitiser
+    (workbench.visible: ESC shows as ␛, C1 and bidi controls as U+FFFD), so that imported
+    text cannot move the cursor, recolour or retitle the terminal. (csv and json outputs keep
+    the text as stored.)"""
+    from workbench.visible import visible
+
+    return visible(" ".join(text.split()))
 
 
 def echo_table(header, cells, right) -> None:

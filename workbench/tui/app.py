@@ -36,6 +36,13 @@ class WorkbenchApp(App):
     MODE_KEYS: dict[str, str] = {}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
+    def notify(self, message: str, *, title: str = "", markup: bool = False, **kwargs) -> None:
+        """Every notification passes the one sanitiser and is never markup: messages quote
+        names, ids and errors that came from outside (workbench.visible, issue 27 #1)."""
+        from workbench.tui.text import safe
+
+        super().notify(safe(message), title=safe(title), markup=False, **kwargs)
+
     def __init__(
         self,
         db: Database,

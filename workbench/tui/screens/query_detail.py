@@ -17,6 +17,7 @@ from workbench.campaign.catalog.queries import query_titles
 from workbench.campaign.comparison.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
+from workbench.tui.text import safe
 
 UNJUDGED = "·"
 
@@ -53,11 +54,11 @@ class QueryDetailScreen(LeadScreen):
     def show(self, data) -> None:
         items, assessors, title = data
         judged = sum(1 for d in items if d.grade is not None)
-        self.query_one("#qd-head", Static).update(Text.assemble(
+        self.query_one("#qd-head", Static).update(safe(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
             f" · {judged}/{len(items)} retrieved documents judged under ", (self.source, "bold"),
             f" ({UNJUDGED} = unjudged) · Enter: read / set the final grade · c: quick scores · Esc: back",
-        ))
+        )))
         dt = self.query_one("#qd-table", DataTable)
         place = table_place(dt)
         if assessors != self._assessors or not dt.columns:

@@ -7,6 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.campaign.judging.assessing import QueueItem
+from workbench.tui.text import safe
 
 
 class DocumentView(VerticalScroll):
@@ -18,8 +19,8 @@ class DocumentView(VerticalScroll):
         title = self.query_one("#doc-title", Static)
         body = self.query_one("#doc-text", Static)
         if item is None:
-            title.update(Text("Nothing to judge for this query.", style="italic"))
-            body.update(Text(""))
+            title.update(safe(Text("Nothing to judge for this query.", style="italic")))
+            body.update(safe(Text("")))
             return
         head = Text()
         head.append(f"{number}/{total}  ", style="dim")
@@ -32,6 +33,6 @@ class DocumentView(VerticalScroll):
         if item.note:
             head.append("\nNote: ", style="italic")
             head.append(item.note, style="italic")
-        title.update(head)
-        body.update(Text(item.text or ""))
+        title.update(safe(head))
+        body.update(safe(Text(item.text or "")))
         self.scroll_home(animate=False)
