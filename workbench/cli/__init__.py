@@ -130,6 +130,15 @@ def table_text(text: str) -> str:
     return visible(" ".join(text.split()))
 
 
+def rich_console(**kwargs):
+    """The one way a command makes a Rich console: names, tags and titles in its tables are
+    data, never markup (`[/x]` in a run tag crashed `compare` with a MarkupError, `[red]b`
+    recoloured), nor emoji codes or highlighting (issue 27 #10)."""
+    from rich.console import Console
+
+    return Console(markup=False, emoji=False, highlight=False, **kwargs)
+
+
 def echo_table(header, cells, right) -> None:
     """Rows of text cells as a plain table, columns two spaces apart; `right(j, cell)`
     says which cells are right-aligned (numbers)."""

@@ -38,7 +38,7 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     Re-running is safe: documents already pooled or assigned stay where they are and new
     ones are appended to the queues.
     """
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
     from workbench.campaign.database import Database
@@ -62,7 +62,7 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     table = Table("assessor", "assigned", "repeats", "total items")
     for name, (items, repeats) in counts.items():
         table.add_row(Text(name), str(items), str(repeats), str(items + repeats))
-    Console(soft_wrap=True).print(table)
+    rich_console(soft_wrap=True).print(table)
 
 
 def _describe(run) -> str:

@@ -83,7 +83,7 @@ def _base(text: str) -> float:
               help="Relevant documents that exist for the query (default: those in the list).")
 def quick(grades, k, gain, discount, base_text, rel_level, num_rel) -> None:
     """Score one ranked list of GRADES (rank 1 first): DCG/nDCG/AP/RR at a glance."""
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
@@ -106,7 +106,7 @@ def quick(grades, k, gain, discount, base_text, rel_level, num_rel) -> None:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     table = rank_table(values, chosen)
-    console = Console()
+    console = rich_console()
     t = Table(title=Text(f"Per rank ({chosen.name})"))
     for col in ("rank", "grade", "gain", "discount", "DCG so far", "ideal grade", "IDCG so far"):
         t.add_column(col, justify="right")

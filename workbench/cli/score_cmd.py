@@ -9,7 +9,6 @@ prints one run; `score` prints every stored system).
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from workbench.cli import db_option, resolve_db
 from workbench.errors import UsageError
+from workbench.formats.csv_cells import csv_writer
 
 FORMATS = ("trec", "table", "csv", "json")
 
@@ -38,7 +38,7 @@ def _rows(table, per_query: bool):
 
 
 def _print_table(table, per_query: bool) -> None:
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
@@ -57,7 +57,7 @@ def _print_table(table, per_query: bool) -> None:
         cells = [Text(tag)] + ([Text("all")] if per_query else [])
         grid.add_row(*cells, str(int(table.n_queries[i])),
                      *[_value(m, table.means[m][i]) for m in table.measures])
-    Console().print(grid)
+    rich_console().print(grid)
 
 
 def _json(table, per_query: bool) -> dict:
@@ -120,7 +120,7 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
     elif fmt == "json":
         click.echo(json.dumps(_json(table, per_query), indent=2))
     elif fmt == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer = csv_writer(sys.stdout)
         writer.writerow(["system", "query", "measure", "value"])
         for tag, q, m, v in _rows(table, per_query):
             writer.writerow([tag, q, table.name_of(m), _value(m, v)])

@@ -15,10 +15,11 @@ module (and `workbench eval` in any other format) stays light.
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Sequence
 from typing import TextIO
+
+from workbench.formats.csv_cells import csv_writer
 
 __all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
 
@@ -103,7 +104,7 @@ def _value(m, ev, v):
 def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
               uppers: Sequence | None = None) -> None:
     """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows."""
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(["run", "query", "measure", "value"] + (["upper"] if uppers else []))
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
@@ -161,7 +162,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = Console(markup=False, emoji=False, highlight=False)  # names are data
     ms = [m for m in evs[0].measures if m.aggregation != "runid"]
     z = bool(evs[0].settings.get("zscores"))
     caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"

@@ -9,11 +9,13 @@ paper reads at a glance.
 
 from __future__ import annotations
 
-import csv
+import html
 import io
 import json
 import math
 from dataclasses import dataclass
+
+from workbench.formats.csv_cells import csv_writer
 
 SCORE_TABLE_FORMATS = ("csv", "json", "markdown", "latex")
 
@@ -62,7 +64,7 @@ def _is_best(best: float | None, value: float, grid: ScoresGrid, measure: str) -
 
 def _csv(grid: ScoresGrid) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(["source", "system", "queries", *grid.measures])  # every row names its qrels
     for system, n, values in grid.rows:
         w.writerow([grid.source, system, n, *(
@@ -89,6 +91,9 @@ def _json(grid: ScoresGrid) -> str:
 
 
 def _md_cell(text: str) -> str:
+    """A name in a Markdown table cell: pipes and backslashes escaped, and HTML too (a run tag
+    `<script>` would run in a Markdown viewer that renders inline HTML, issue 27 #3)."""
+    text = html.escape(text, quote=False)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 

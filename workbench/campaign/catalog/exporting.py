@@ -9,7 +9,6 @@ FIFO or device is written in place, and `-` or no path means stdout.
 
 from __future__ import annotations
 
-import csv
 import os
 from collections.abc import Callable, Iterator
 from typing import TextIO
@@ -17,6 +16,7 @@ from typing import TextIO
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import QrelsArrays, derive_qrels
 from workbench.errors import NotFoundError, UsageError
+from workbench.formats.csv_cells import csv_writer
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
@@ -111,7 +111,7 @@ def export_scores(
     if assessor is not None and consensus is not None:
         raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
     table = score_campaign(db, measures, assessor=assessor, consensus=consensus)
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(SCORE_COLUMNS)
     count = 0
     by_name = sorted(range(len(table.queries)), key=table.queries.__getitem__)

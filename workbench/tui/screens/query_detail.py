@@ -120,12 +120,12 @@ class QueryDetailScreen(LeadScreen):
                    "(unjudged as 0; the ideal uses only these grades; Esc goes back)"))
 
     def export_text(self, fmt: str) -> str:
-        import csv
+        from workbench.formats.csv_cells import csv_writer
         import io
 
         items, assessors, _ = self.data
         out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
+        w = csv_writer(out)
         w.writerow(["rank", "document", "score", "grade", *assessors, "final"])
         for d in items:
             grades = dict(d.grades)

@@ -136,12 +136,12 @@ class SystemDetailScreen(LeadScreen):
         self.app.pop_screen()
 
     def export_text(self, fmt: str) -> str:
-        import csv
+        from workbench.formats.csv_cells import csv_writer
         import io
 
         table = self.data.table
         out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
+        w = csv_writer(out)
         w.writerow(["system", "query", *table.labels])
         i = table.row(self.system)
         for j in np.flatnonzero(table.present[i]).tolist():
