@@ -75,6 +75,9 @@ class LazyGroup(click.Group):
 def _checked_db(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """A `--db` the workbench cannot open is a malformed command line (exit 2), said while
     parsing, before any command opens or reads anything."""
+    if value is not None and not value.strip():
+        # '' used to mean ./workbench.sqlite, which `init` then created (issue 27 #2)
+        raise click.BadParameter("is empty: give a SQLite path or a postgresql:// URL")
     if value:
         from workbench.store.urls import check_url  # no SQLAlchemy: cheap for `eval`
 
