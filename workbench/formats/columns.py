@@ -72,12 +72,18 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
         fh.seek(byte_range[0])
         first = byte_range[0] == 0  # a BOM can only start the file
         left = max(0, byte_range[1] - byte_range[0])
-    carry = b""
+    # The bytes after the last newline, carried into the next chunk. A file without newlines
+    # carries everything: each read then asks for as much as is carried, so the buffer
+    # doubles and the copies add up to O(n); a fixed read size copied the growing carry on
+    # every read (256 MB took 31 s, issue 27 #14).
+    carry = np.empty(0, dtype=np.uint8)
     while True:
-        want = max(chunk_bytes, len(_BOM)) if first else chunk_bytes  # (a whole BOM)
+        want = max(chunk_bytes, carry.size)
+        if first:
+            want = max(want, len(_BOM))  # (a whole BOM)
         if left is not None:
             want = min(want, left)
-        c = len(carry)
+        c = carry.size
         buf = np.empty(FRONT + c + want + _PAD, dtype=np.uint8)
         got = fh.readinto(memoryview(buf)[FRONT + c:FRONT + c + want]) if want else 0
         if not got:
@@ -91,19 +97,19 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
                 skip = len(_BOM)
         buf = buf[skip:]
         buf[:FRONT] = 0
-        buf[FRONT:FRONT + c] = np.frombuffer(carry, dtype=np.uint8)
+        buf[FRONT:FRONT + c] = carry
         n = c + got - skip
         _lone_crs_to_newlines(buf[FRONT:FRONT + n], final=left == 0)
         cut = _last_newline(buf[FRONT:FRONT + n])
         if cut < 0:
-            carry = buf[FRONT:FRONT + n].tobytes()
+            carry = buf[FRONT:FRONT + n]  # a view: copied once into the next, larger buffer
             continue
         size = cut + 1
-        carry = buf[FRONT + size:FRONT + n].tobytes()
+        carry = buf[FRONT + size:FRONT + n].copy()
         buf[FRONT + size:FRONT + size + _PAD] = 0
         yield buf[:FRONT + size + _PAD], size
-    if carry:
-        yield _padded(carry + b"\n"), len(carry) + 1
+    if carry.size:
+        yield _padded(carry.tobytes() + b"\n"), carry.size + 1
 
 
 def _lone_crs_to_newlines(a: np.ndarray, final: bool) -> None:
