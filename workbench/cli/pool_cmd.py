@@ -35,8 +35,9 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     """Pool the top K of every system per query (deduplicated) and assign it, or start an
     adaptive pool (--method mtf|bandit) that grows one document per grade.
 
-    Re-running is safe: documents already pooled or assigned stay where they are and new
-    ones are appended to the queues.
+    Re-running is safe: documents already pooled stay pooled; in each queue what the assessor
+    reached (up to the last graded document) stays in place, and the documents not reached
+    yet are shuffled together with the new ones (so deeper documents do not come last).
     """
     from workbench.cli import rich_console
     from rich.table import Table
