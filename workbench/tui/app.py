@@ -70,6 +70,7 @@ class WorkbenchApp(App):
         self._owns_db = owns_db
         # The judging screen's writes run here, in key order (see background.py).
         self.background = Background()
+        self._quitting = False  # Ctrl+Q came while a grade was being saved
         self._trackers: dict = {}
         self._runs_cache = None
         self._trackers_lock = threading.RLock()  # workers ask for trackers and the runs cache
@@ -138,6 +139,23 @@ class WorkbenchApp(App):
         if palette is not None:
             for title, help_text, callback in palette():
                 yield SystemCommand(title, help_text, callback)
+
+    async def action_quit(self) -> None:
+        """Quit once the writer thread is idle. A grade waiting for a lock (another writer)
+        used to leave a blank terminal for up to 37 s after Ctrl+Q (issue 27 #18): the
+        screen stays up and says why until the grade is on disk (or its wait gives up)."""
+        if not self.background.busy:
+            self.exit()
+            return
+        self.notify("A grade is being saved (waiting for the database); quitting as soon as "
+                    "it is on disk.", severity="warning", timeout=60)
+        if not self._quitting:
+            self._quitting = True
+            self.run_worker(self._quit_when_saved(), group="quit")  # the screen stays live
+
+    async def _quit_when_saved(self) -> None:
+        await self.background.wait_idle()
+        self.exit()
 
     async def on_unmount(self) -> None:
         self.background.shutdown()  # a grade in flight is committed before we close
