@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from workbench.campaign.database import Database
 from workbench.errors import DatabaseError
+from workbench.store.engine import read_only_reason
 from workbench.store.locking import (
     bound_lock_waits,
     is_connection_lost,
@@ -113,6 +114,9 @@ def write_transaction(
     (a UI shows WAITING), possibly from another thread. A wait that runs out raises
     DatabaseError, nothing written.
     """
+    reason = read_only_reason(db.engine)
+    if reason is not None:  # say the cause and the fix, not "attempt to write a readonly database"
+        raise DatabaseError(f"cannot write: {reason}")
     deadline = time.monotonic() + LOCK_WAIT_S
     notice = _Notice(on_wait)
     try:
