@@ -144,11 +144,17 @@ def rich_console(**kwargs):
 
 def echo_table(header, cells, right) -> None:
     """Rows of text cells as a plain table, columns two spaces apart; `right(j, cell)`
-    says which cells are right-aligned (numbers)."""
-    widths = [max([len(h)] + [len(r[j]) for r in cells]) for j, h in enumerate(header)]
+    says which cells are right-aligned (numbers). Widths are terminal cells, not
+    characters: a CJK title takes two cells per character (issue 27 #19)."""
+    from rich.cells import cell_len
+
+    widths = [max([cell_len(h)] + [cell_len(r[j]) for r in cells]) for j, h in enumerate(header)]
     for r in [list(header), *cells]:
-        click.echo("  ".join(c.rjust(w) if right(j, c) else c.ljust(w)
-                             for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+        line = []
+        for j, (c, w) in enumerate(zip(r, widths)):
+            pad = " " * (w - cell_len(c))
+            line.append(pad + c if right(j, c) else c + pad)
+        click.echo("  ".join(line).rstrip())
 
 
 def resolve_db(ctx: click.Context, db: str | None) -> str | None:
