@@ -78,7 +78,34 @@ class WorkbenchApp(App):
         for mode, key in self.MODE_KEYS.items():
             self.bind(key, f"switch_mode('{mode}')", description=mode.title())
 
+    def on_resize(self, event) -> None:
+        self._cover_when_too_small(event.size.width, event.size.height)
+
+    def _cover_when_too_small(self, width: int, height: int) -> None:
+        """Cover the app while the terminal cannot show a document (screens/too_small.py)."""
+        from workbench.tui.screens.too_small import TooSmallScreen, too_small
+
+        covered = isinstance(self.screen, TooSmallScreen)
+        if too_small(width, height) and not covered:
+            self.push_screen(TooSmallScreen())
+        elif covered and not too_small(width, height):
+            self.pop_screen()
+
+    def push_screen(self, screen, *args, **kwargs):
+        """A screen opened while the app is covered (the judging screen after its query
+        list loaded) goes under the cover, which stays on top."""
+        from workbench.tui.screens.too_small import TooSmallScreen
+
+        covered = isinstance(self.screen, TooSmallScreen) and not isinstance(screen, TooSmallScreen)
+        if covered:
+            self.pop_screen()
+        result = super().push_screen(screen, *args, **kwargs)
+        if covered:
+            super().push_screen(TooSmallScreen())
+        return result
+
     def on_mount(self) -> None:
+        self.call_after_refresh(lambda: self._cover_when_too_small(*self.size))
         if self.start_assessor:
             remember_assessor(self.db.url, self.start_assessor)
             self.sub_title = self.start_assessor
