@@ -135,3 +135,17 @@ def test_a_lone_surrogate_in_jsonl_names_file_and_line(db_url, tmp_path, kind):
 def test_hostile_text_round_trips_in_json(hostile_url):
     items = json.loads(cli_ok(hostile_url, "list", "docs", "--format", "json"))
     assert {d["title"] for d in items} == {TEXT}
+
+
+def test_tsv_and_trec_imports_keep_hostile_text_as_data(db_url, tmp_path):
+    tsv = tmp_path / "q.tsv"
+    tsv.write_text(f"q9\t{TEXT}\n", encoding="utf-8")
+    cli_ok(db_url, "import", "queries", str(tsv))
+    trec = tmp_path / "d.trec"
+    trec.write_text(f"<DOC>\n<DOCNO> d9 </DOCNO>\n<TEXT>\n{TEXT}\n</TEXT>\n</DOC>\n", encoding="utf-8")
+    cli_ok(db_url, "import", "docs", str(trec), "--format", "trec")
+    (query,) = json.loads(cli_ok(db_url, "list", "queries", "--format", "json"))
+    assert query["title"] == TEXT
+    out = cli_ok(db_url, "list", "queries")
+    assert RAW.search(out) is None and "\u241b[2J" in out
+    _no_formula_cells(cli_ok(db_url, "list", "queries", "--format", "csv"))

@@ -9,11 +9,14 @@ from tests.hostile import CONTROL, MARKUP, RAW, SHOWN, TEXT
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, open_mode, wait_for
+from workbench.campaign.catalog.scale import set_scale
 from workbench.campaign.judging.grades import record_grade
+from workbench.campaign.settings import set_guidelines
 from workbench.store.models import Document, Query
 from workbench.tui.app import make_app
 from workbench.tui.screens.adjudicate import AdjudicateScreen
 from workbench.tui.screens.disagreements import DisagreementsScreen
+from workbench.tui.screens.guidelines import GuidelinesScreen
 from workbench.tui.screens.judge import JudgeScreen
 from workbench.tui.screens.query_detail import QueryDetailScreen
 from workbench.tui.screens.scoreboard import ScoreboardScreen
@@ -38,10 +41,18 @@ def _clean(app) -> str:
 async def test_the_judging_screen_shows_escapes_as_visible_characters(sqlite_db):
     db = sqlite_db
     _hostile_campaign(db)
+    set_scale(db, f"0=no {CONTROL},1=yes")
+    set_guidelines(db, "G " + CONTROL)
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
+        # the guidelines open by themselves the first time (campaign's and the query's own)
+        assert isinstance(app.screen, GuidelinesScreen)
+        assert "G " + SHOWN[:12] in _clean(app) and "N " + SHOWN[:12] in _clean(app)
+        await pilot.press("escape")
+        await settle(app, pilot)
         assert isinstance(app.screen, JudgeScreen)
+        assert "no " + SHOWN[:6] in _clean(app)  # the scale legend
         await pilot.press("n")  # the note dialog quotes the document
         await settle(app, pilot)
         await pilot.press("escape")
@@ -54,6 +65,9 @@ async def test_the_judging_screen_shows_escapes_as_visible_characters(sqlite_db)
         app.notify("note: " + CONTROL)  # a notification quoting outside text
         await pilot.pause()
         _clean(app)
+        await pilot.press("escape")  # the assessor's query list: the query titles
+        await settle(app, pilot)
+        assert "Q " + SHOWN[:6] in _clean(app)
 
 
 async def test_lead_screens_show_escapes_as_visible_characters(sqlite_db):
