@@ -175,7 +175,7 @@ class WorkbenchApp(App):
             self.exit()
             return
         self.notify("A grade is being saved (waiting for the database); quitting as soon as "
-                    "it is on disk.", severity="warning", timeout=60)
+                    "it is on disk.", severity="warning", timeout=60, markup=False)
         if not self._quitting:
             self._quitting = True
             self.run_worker(self._quit_when_saved(), group="quit")  # the screen stays live
