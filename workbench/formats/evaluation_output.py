@@ -162,6 +162,8 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
     from rich.table import Table
     from rich.text import Text
 
+    from workbench.visible import visible  # run names and query ids come from files
+
     console = Console(markup=False, emoji=False, highlight=False)  # names are data
     ms = [m for m in evs[0].measures if m.aggregation != "runid"]
     z = bool(evs[0].settings.get("zscores"))
@@ -186,7 +188,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         table.add_column(m.label, justify="right")
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
-        table.add_row(Text(name), *[
+        table.add_row(Text(visible(name)), *[
             cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in summary
         ])
     console.print(table)
@@ -194,12 +196,12 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         pq = [m for m in ms if not m.summary_only]
         for k, (ev, name) in enumerate(zip(evs, names)):
             up = uppers[k] if uppers else None
-            t = Table(title=Text(f"{name}: per query"), caption=caption)
+            t = Table(title=Text(visible(f"{name}: per query")), caption=caption)
             t.add_column("query", no_wrap=True)
             for m in pq:
                 t.add_column(m.label, justify="right")
             for i, q in enumerate(ev.qids):
-                t.add_row(Text(q), *[
+                t.add_row(Text(visible(q)), *[
                     cell(m, ev, ev.per_query[m][i], up, up.per_query[m][i] if up else None)
                     for m in pq
                 ])
