@@ -4,7 +4,6 @@ qrels files: the same numbers as the metrics on the equivalent label arrays."""
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.cli.helpers import cli_ok, run
-from tests.hostile import CONTROL, FORMULA, HTML, MARKUP, RAW, SURROGATE_JSON, TAG, TEXT
+from tests.hostile import FORMULA, MARKUP, RAW, SURROGATE_JSON, TAG, TEXT
 from workbench.formats.csv_cells import FORMULA_START, csv_cell
 
 ANN = "=ann[/x]"

@@ -74,7 +74,7 @@ class AgreementScreen(LeadScreen):
     def show(self, report) -> None:
         head = self.query_one("#ag-head", Static)
         if report is None:
-            head.update(safe(Text("Agreement needs at least two assessors with grades.")))
+            head.update(Text("Agreement needs at least two assessors with grades."))
             return
         kind = f"binary (relevant: grade ≥ {report.threshold})" if report.binary else "graded"
         head.update(safe(Text.assemble(
@@ -97,9 +97,9 @@ class AgreementScreen(LeadScreen):
                             safe(Text(reading(value))))
         for r in report.self_consistency:
             overall.add_row(safe(Text(f"{r.assessor} vs own repeats (n={r.n})")), safe(Text(num(r.cohen_kappa))),
-                            safe(Text("")), safe(Text(reading(r.cohen_kappa))))
+                            Text(""), safe(Text(reading(r.cohen_kappa))))
         for warning in report.warnings():
-            overall.add_row(safe(Text(f"⚠ {warning}", style="yellow")), safe(Text("")), safe(Text("")), safe(Text("")))
+            overall.add_row(safe(Text(f"⚠ {warning}", style="yellow")), Text(""), Text(""), Text(""))
         self.query_one("#ag-overall", Static).update(safe(overall))
         pairs = self.query_one("#ag-pairs", DataTable)
         if not pairs.columns:
@@ -186,7 +186,7 @@ class AgreementScreen(LeadScreen):
             table.add_row(safe(Text(str(g))), *(Text(str(v), style="bold" if i == j else "")
                                           for j, v in enumerate(row) for i in [c.categories.index(g)]),
                           safe(Text(str(sum(row)))))
-        table.add_row(safe(Text("total")), *(Text(str(sum(col))) for col in zip(*c.counts)), safe(Text(str(c.n))))
+        table.add_row(Text("total"), *(Text(str(sum(col))) for col in zip(*c.counts)), safe(Text(str(c.n))))
         title = Text(f"{c.a} (rows) × {c.b} (columns), {c.n} items", style="bold")
         self.query_one("#ag-confusion-box", Static).update(safe(Group(title, table)))
 

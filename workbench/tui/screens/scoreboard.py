@@ -82,7 +82,7 @@ class ScoreboardScreen(LeadScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#sb-head", Static).update(safe(Text("Scores: loading…")))
+        self.query_one("#sb-head", Static).update(Text("Scores: loading…"))
         self.query_one("#sb-error", Static).display = False
         self.query_one("#sb-hint", Static).update(safe(Text(
             "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "

@@ -81,7 +81,7 @@ class SystemsScreen(LeadScreen):
         return compare_by_assessor(self.app.db, self.measure, test=self.test)
 
     def show(self, report) -> None:
-        self.query_one("#sy-error", Static).update(safe(Text("")))
+        self.query_one("#sy-error", Static).update(Text(""))
         box = self.query_one("#sy-measure", Input)
         if not box.has_focus or not box.value:
             box.value = report.measure

@@ -19,8 +19,8 @@ class DocumentView(VerticalScroll):
         title = self.query_one("#doc-title", Static)
         body = self.query_one("#doc-text", Static)
         if item is None:
-            title.update(safe(Text("Nothing to judge for this query.", style="italic")))
-            body.update(safe(Text("")))
+            title.update(Text("Nothing to judge for this query.", style="italic"))
+            body.update(Text(""))
             return
         head = Text()
         head.append(f"{number}/{total}  ", style="dim")

@@ -71,7 +71,7 @@ class ScorePanel(VerticalScroll, can_focus=False):
         self._shape = shape
         n = int(table.n_queries.max(initial=0))
         self.query_one("#score-query-head", Static).update(
-            safe(Text("This query, from your grades so far", style="bold")), layout=layout
+            Text("This query, from your grades so far", style="bold"), layout=layout
         )
         self.query_one("#score-query", Static).update(safe(panel_renderable(table, query)), layout=layout)
         self.query_one("#score-mean-head", Static).update(
