@@ -97,8 +97,16 @@ def grade(ctx, assessor, batch, note, cant_judge, anywhere, args, db):
             raise InputError("GRADE", None, str(exc)) from None
         database = Database.open(resolve_db(ctx, db), create=False)
         try:
-            _check_assignment(database, assessor, query, doc, anywhere)
-            _record(database, assessor, query, doc, value, note)
+            from workbench.campaign.writing import OUTAGE_RETRY_S, through_outages
+            from workbench.errors import one_line
+
+            through_outages(
+                lambda: (_check_assignment(database, assessor, query, doc, anywhere),
+                         _record(database, assessor, query, doc, value, note)),
+                on_retry=lambda exc: click.echo(
+                    f"workbench: the database cannot be reached ({one_line(exc)}); retrying for "
+                    f"up to {OUTAGE_RETRY_S:g} s", err=True),
+            )
         except InputError as exc:  # "grade: ..." would name no file: give just the reason
             raise WorkbenchError(exc.reason) from None
         finally:
