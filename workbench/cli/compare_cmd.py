@@ -14,7 +14,6 @@ value per row: kind,source,a,b,statistic,value).
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import sys
@@ -22,6 +21,7 @@ import sys
 import click
 
 from workbench.cli import db_option, resolve_db
+from workbench.formats.csv_cells import csv_writer
 
 FORMATS = click.Choice(["table", "csv", "json"])
 TESTS = click.Choice(["t", "randomization", "bootstrap"])
@@ -140,7 +140,7 @@ def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
         click.echo(json.dumps(report.to_json(), indent=2))
         return
     if fmt == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer = csv_writer(sys.stdout)
         writer.writerow(["query", "n_a", "n_b", "shared", "kendall_tau_b", "rbo"])
         for r in report.rows:
             writer.writerow([r.query, r.n_a, r.n_b, r.shared,
@@ -148,11 +148,11 @@ def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
                              f"{r.rbo:.6f}"])
         return
     from rich import box
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = rich_console()
     if not console.is_terminal:
         console.width = 120
     cut = f", top {depth}" if depth else ""
@@ -226,7 +226,7 @@ def _csv_rows(report):
 
 
 def _write_csv(report, out) -> None:
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(["kind", "source", "a", "b", "statistic", "value"])
     for kind, source, a, b, name, value in _csv_rows(report):
         if isinstance(value, int):
@@ -238,11 +238,11 @@ def _write_csv(report, out) -> None:
 
 def _print_tables(report) -> None:
     from rich import box
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = rich_console()
     if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
         console.width = 120
     sources = list(report.rankings)

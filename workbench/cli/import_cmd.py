@@ -33,12 +33,12 @@ def _progress(enabled: bool | None = None):
     if not enabled:
         yield None
         return
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     bar = Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+        TimeElapsedColumn(), console=rich_console(stderr=True), transient=True,
     )
     tasks: dict[str, int] = {}
 

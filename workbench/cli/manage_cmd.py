@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import sys
@@ -15,6 +14,7 @@ import sys
 import click
 
 from workbench.cli import db_option, echo_table, resolve_db, table_text
+from workbench.formats.csv_cells import csv_writer
 
 
 def _open(ctx, db):
@@ -76,7 +76,7 @@ def list_(ctx, what, fmt, db) -> None:
         click.echo(json.dumps([{k: _json_value(v) for k, v in zip(table.header, row)} for row in table.rows], indent=2))
         return
     if fmt == "csv":
-        w = csv.writer(sys.stdout, lineterminator="\n")
+        w = csv_writer(sys.stdout)
         w.writerow(table.header)
         for row in table.rows:
             w.writerow(["" if isinstance(v, float) and math.isnan(v) else _shares_text(v) if isinstance(v, dict) else v

@@ -45,10 +45,11 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate,
     """Pool the top K of every system per query (deduplicated) and assign it, or start an
     adaptive pool (--method mtf|bandit) that grows one document per grade.
 
-    Re-running is safe: documents already pooled or assigned stay where they are and new
-    ones are appended to the queues.
+    Re-running is safe: documents already pooled stay pooled; in each queue what the assessor
+    reached (up to the last graded document) stays in place, and the documents not reached
+    yet are shuffled together with the new ones (so deeper documents do not come last).
     """
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
     from workbench.campaign.database import Database
@@ -78,7 +79,7 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate,
     table = Table("assessor", "assigned", "repeats", "total items")
     for name, (items, repeats) in counts.items():
         table.add_row(Text(name), str(items), str(repeats), str(items + repeats))
-    Console(soft_wrap=True).print(table)
+    rich_console(soft_wrap=True).print(table)
 
 
 def _validate(ctx, db, machine, budget, strategy, assessors, seed, against, method, depth,

@@ -29,7 +29,7 @@ def _value(measure, value: float) -> str:
 
 
 def _print_table(table: ScoreTable, per_query: bool) -> None:
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
@@ -48,7 +48,7 @@ def _print_table(table: ScoreTable, per_query: bool) -> None:
         cells = [Text(tag)] + ([Text("all")] if per_query else [])
         grid.add_row(*cells, str(int(table.n_queries[i])),
                      *[_value(m, table.means[m][i]) for m in table.measures])
-    Console().print(grid)
+    rich_console().print(grid)
 
 
 def _json(table: ScoreTable, per_query: bool) -> dict:

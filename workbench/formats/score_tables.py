@@ -11,11 +11,13 @@ paper reads at a glance.
 
 from __future__ import annotations
 
-import csv
+import html
 import io
 import json
 import math
 from dataclasses import dataclass
+
+from workbench.formats.csv_cells import csv_writer
 
 SCORE_TABLE_FORMATS = ("csv", "json", "markdown", "latex")
 CSV_DECIMALS = 6
@@ -32,7 +34,7 @@ def csv_value(value: float | None, count: bool = False) -> str:
 def write_score_rows(out, rows) -> int:
     """The long CSV `system,query,measure,value` from (system, query, measure, value,
     is_count) rows, in the order given; return the number of rows."""
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(LONG_SCORE_COLUMNS)
     count = 0
     for system, query, measure, value, count_measure in rows:
@@ -85,7 +87,7 @@ def _is_best(best: float | None, value: float, grid: ScoresGrid, measure: str) -
 
 def _csv(grid: ScoresGrid) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(["source", "system", "queries", *grid.measures])  # every row names its qrels
     for system, n, values in grid.rows:
         w.writerow([grid.source, system, n, *(
@@ -110,6 +112,9 @@ def _json(grid: ScoresGrid) -> str:
 
 
 def _md_cell(text: str) -> str:
+    """A name in a Markdown table cell: pipes and backslashes escaped, and HTML too (a run tag
+    `<script>` would run in a Markdown viewer that renders inline HTML, issue 27 #3)."""
+    text = html.escape(text, quote=False)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 

@@ -56,6 +56,13 @@ class WorkbenchApp(App):
     MODE_KEYS: dict[str, str] = {}
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
+    def notify(self, message: str, *, title: str = "", markup: bool = False, **kwargs) -> None:
+        """Every notification passes the one sanitiser and is never markup: messages quote
+        names, ids and errors that came from outside (workbench.visible, issue 27 #1)."""
+        from workbench.tui.text import safe
+
+        super().notify(safe(message), title=safe(title), markup=False, **kwargs)
+
     def __init__(
         self,
         db: Database,
@@ -83,6 +90,7 @@ class WorkbenchApp(App):
         self._owns_db = owns_db
         # The judging screen's writes run here, in key order (see background.py).
         self.background = Background()
+        self._quitting = False  # Ctrl+Q came while a grade was being saved
         self._trackers: dict = {}
         self._runs_cache = None
         self._trackers_lock = threading.RLock()  # workers ask for trackers and the runs cache
@@ -99,7 +107,34 @@ class WorkbenchApp(App):
             require_terminal()
         return super().run(*args, headless=headless, **kwargs)
 
+    def on_resize(self, event) -> None:
+        self._cover_when_too_small(event.size.width, event.size.height)
+
+    def _cover_when_too_small(self, width: int, height: int) -> None:
+        """Cover the app while the terminal cannot show a document (screens/too_small.py)."""
+        from workbench.tui.screens.too_small import TooSmallScreen, too_small
+
+        covered = isinstance(self.screen, TooSmallScreen)
+        if too_small(width, height) and not covered:
+            self.push_screen(TooSmallScreen())
+        elif covered and not too_small(width, height):
+            self.pop_screen()
+
+    def push_screen(self, screen, *args, **kwargs):
+        """A screen opened while the app is covered (the judging screen after its query
+        list loaded) goes under the cover, which stays on top."""
+        from workbench.tui.screens.too_small import TooSmallScreen
+
+        covered = isinstance(self.screen, TooSmallScreen) and not isinstance(screen, TooSmallScreen)
+        if covered:
+            self.pop_screen()
+        result = super().push_screen(screen, *args, **kwargs)
+        if covered:
+            super().push_screen(TooSmallScreen())
+        return result
+
     def on_mount(self) -> None:
+        self.call_after_refresh(lambda: self._cover_when_too_small(*self.size))
         if self.start_assessor:
             remember_assessor(self.db.url, self.start_assessor)
             self.sub_title = self.start_assessor
@@ -161,6 +196,23 @@ class WorkbenchApp(App):
         if palette is not None:
             for title, help_text, callback in palette():
                 yield SystemCommand(title, help_text, callback)
+
+    async def action_quit(self) -> None:
+        """Quit once the writer thread is idle. A grade waiting for a lock (another writer)
+        used to leave a blank terminal for up to 37 s after Ctrl+Q (issue 27 #18): the
+        screen stays up and says why until the grade is on disk (or its wait gives up)."""
+        if not self.background.busy:
+            self.exit()
+            return
+        self.notify("A grade is being saved (waiting for the database); quitting as soon as "
+                    "it is on disk.", severity="warning", timeout=60, markup=False)
+        if not self._quitting:
+            self._quitting = True
+            self.run_worker(self._quit_when_saved(), group="quit")  # the screen stays live
+
+    async def _quit_when_saved(self) -> None:
+        await self.background.wait_idle()
+        self.exit()
 
     async def on_unmount(self) -> None:
         self.background.shutdown()  # a grade in flight is committed before we close

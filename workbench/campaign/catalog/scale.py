@@ -1,9 +1,10 @@
 """The campaign's relevance scale: shown, or set before the first grade.
 
 A scale is written `0=Not relevant,1=Related,2=Relevant,3=Highly relevant` (grades are
-whole numbers from 0, labels free text without `,` or `=`), or named: `binary`
-(0 Not relevant, 1 Relevant), `0-3` (the default four levels) or `0-4` (five). The scale
-cannot change once a grade exists: the grades already given would change meaning.
+whole numbers from 0, at most 0-9: one judging key each; labels free text without `,`
+or `=`), or named: `binary` (0 Not relevant, 1 Relevant), `0-3` (the default four levels)
+or `0-4` (five). The scale cannot change once a grade exists: the grades already given
+would change meaning.
 
 "Is this grade on the scale?" has one owner, here: every write of a grade (judging, `grade`,
 adjudication, `import qrels`) checks it with `check_grade` or `off_scale`, and the screens
@@ -12,6 +13,7 @@ ask `on_scale` before they write, all with one message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -23,6 +25,9 @@ from workbench.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from workbench.store.database import Session
+
+MAX_LEVELS = 10  # grades 0-9: the judging keys
+_GRADE = re.compile("[0-9]+")
 
 PRESETS = {
     "binary": "0=Not relevant,1=Relevant",
@@ -70,7 +75,9 @@ def parse_scale(spec: str) -> list[tuple[int, str, str]]:
     levels = []
     for part in (p.strip() for p in text.split(",")):
         grade, sep, label = part.partition("=")
-        if not sep or not grade.strip().isdigit() or not label.strip():
+        # ASCII digits only: str.isdigit() also takes "²", which int() then refused with a
+        # traceback (issue 27 #12)
+        if not sep or not _GRADE.fullmatch(grade.strip()) or not label.strip():
             raise UsageError(
                 f"bad scale level {part!r}: write GRADE=LABEL, e.g. "
                 f"\"0=Not relevant,1=Relevant\" (or one of {', '.join(PRESETS)})"
@@ -83,6 +90,10 @@ def parse_scale(spec: str) -> list[tuple[int, str, str]]:
         raise UsageError(f"scale grades must be 0, 1, 2 ... without gaps; got {sorted(grades)}")
     if len(levels) < 2:
         raise UsageError("a scale needs at least two levels")
+    if len(levels) > MAX_LEVELS:
+        # the judging screen grades with the keys 0-9: an 11th level could not be given
+        raise UsageError(f"a scale has at most {MAX_LEVELS} levels (0-9, one judging key each); "
+                         f"got {len(levels)}")
     return sorted(levels)
 
 

@@ -385,13 +385,13 @@ def ensure_assignments(
 def outside_assignment(db: Database, assessor: str, query: str, document: str) -> str | None:
     """Why grading this item would be outside the assessor's work, or None: once a pool
     exists, a grade belongs to a document of the pool assigned to this assessor. (Before
-    any pool, grades are free: a campaign judged from scratch.)"""
+    any pool, grades are free: a campaign judged from scratch.) One message whether or not
+    the document is pooled: "not in the pool" against "not in your assignment" told an
+    assessor whether some system ranked the document high (blind, issue 27 #6)."""
     from workbench.store.queues import assignment_state
 
     with db.read() as s:
         has_pool, pooled, mine = assignment_state(s, assessor, query, document)
     if not has_pool or mine:
         return None
-    if not pooled:
-        return f"{query} {document} is not in the pool"
     return f"{query} {document} is not in {assessor}'s assignment"

@@ -15,6 +15,7 @@ from workbench.campaign.judging import assessing
 from workbench.names import InvalidName, check_name
 from workbench.tui.messages import AssessorsLoaded
 from workbench.tui.settings import remembered_assessor
+from workbench.tui.text import safe
 
 
 class AssessorScreen(Screen):
@@ -38,7 +39,7 @@ class AssessorScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#assessor-db", Static).update(Text(f"database: {self.app.db.url}", style="dim"))
+        self.query_one("#assessor-db", Static).update(safe(Text(f"database: {self.app.db.url}", style="dim")))
         self._load()
 
     @work(thread=True, group="load")
@@ -50,7 +51,7 @@ class AssessorScreen(Screen):
         names = self.names = message.names
         self.machines = message.machines
         options = self.query_one("#assessor-list", OptionList)
-        options.set_options(Option(Text(n)) for n in names)
+        options.set_options(Option(safe(Text(n))) for n in names)
         options.display = bool(names)
         remembered = remembered_assessor(self.app.db.url)
         if names:

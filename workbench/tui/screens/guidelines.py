@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from workbench.tui.text import safe
+
 
 class GuidelinesScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,g,q", "close", "Close")]
@@ -29,7 +31,7 @@ class GuidelinesScreen(ModalScreen[None]):
             text.append(f"\n\nFor query {self.query_name}: ", style="bold")
             text.append(self.narrative, style="italic")
         with VerticalScroll(id="guidelines-dialog"):
-            yield Static(text, id="guidelines-text")
+            yield Static(safe(text), id="guidelines-text")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -14,7 +14,7 @@ from workbench.campaign.scoring.curves import pr_curves
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 from workbench.tui.widgets.pr_curve import RECALL, PRCurvePlot
 
 
@@ -39,9 +39,9 @@ class PRCurveScreen(LeadScreen):
         return {s: curves[s] for s in self.systems if s in curves}
 
     def show(self, curves: dict[str, list[float]]) -> None:
-        self.query_one("#pr-head", Static).update(Text.assemble(
+        self.query_one("#pr-head", Static).update(safe(Text.assemble(
             ("Interpolated precision–recall", "bold"), " (mean over queries) against ",
-            (self.source.label, "bold"), " · mark systems with Space on the scoreboard · Esc: back"))
+            (self.source.label, "bold"), " · mark systems with Space on the scoreboard · Esc: back")))
         self.query_one("#pr-plot", PRCurvePlot).draw(curves, f"P–R against {self.source.label}")
         dt = self.query_one("#pr-table", DataTable)
         if not dt.columns:

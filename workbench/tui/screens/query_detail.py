@@ -22,6 +22,7 @@ from workbench.campaign.comparison.ranked_lists import (
 )
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
+from workbench.tui.text import safe
 
 UNJUDGED = "·"
 
@@ -59,11 +60,11 @@ class QueryDetailScreen(LeadScreen):
     def show(self, data) -> None:
         items, assessors, title, _ = data
         judged = sum(1 for d in items if d.grade is not None)
-        self.query_one("#qd-head", Static).update(Text.assemble(
+        self.query_one("#qd-head", Static).update(safe(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
             f" · {judged}/{len(items)} retrieved documents judged under ", (self.source.label, "bold"),
             f" ({UNJUDGED} = unjudged) · Enter: read / set the final grade · c: quick scores · Esc: back",
-        ))
+        )))
         dt = self.query_one("#qd-table", DataTable)
         place = table_place(dt)
         if assessors != self._assessors or not dt.columns:
@@ -126,12 +127,12 @@ class QueryDetailScreen(LeadScreen):
                    "query, as in the scoreboard; Esc goes back)"))
 
     def export_text(self, fmt: str) -> str:
-        import csv
+        from workbench.formats.csv_cells import csv_writer
         import io
 
         items, assessors, _, _ = self.data
         out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
+        w = csv_writer(out)
         w.writerow(["rank", "document", "score", "grade", *assessors, "final"])
         for d in items:
             grades = dict(d.grades)

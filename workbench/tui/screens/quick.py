@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Input, Select, Static, TextArea
 from workbench.campaign.scoring.quick import QuickResult, at_k_label, quick_score
 from workbench.tui.screens.lead_screen import LeadScreen
 from workbench.tui.tables import fill_table
-from workbench.tui.text import describe
+from workbench.tui.text import describe, safe
 
 EXAMPLE = "3 2 3 0 1 2"
 FORMULATIONS = [
@@ -112,8 +112,8 @@ class QuickScreen(LeadScreen):
                 judged=self.judged, gain=gain, discount=discount, base=base,
             )
         except Exception as exc:  # noqa: BLE001 - bad input is a message, never a crash
-            error.update(Text(describe(exc) if not isinstance(exc, ValueError) else str(exc),
-                              style="bold red"))
+            error.update(safe(Text(describe(exc) if not isinstance(exc, ValueError) else str(exc),
+                              style="bold red")))
             error.display = True
             return
         error.display = False
@@ -145,13 +145,13 @@ class QuickScreen(LeadScreen):
                                      Text(f"{idcg:.3f}", justify="right", style=bold),
                                      Text(f"{ndcg:.3f}", justify="right", style=bold)]))
         fill_table(self.query_one("#qk-summary", DataTable), summary)
-        self.query_one("#qk-measures", Static).update(Text.assemble(
+        self.query_one("#qk-measures", Static).update(safe(Text.assemble(
             (f"at k = {s.k}: ", "bold"),
             f"CG@{s.k} = {s.cg:g}   P@{s.k} = {s.precision:.3f}   ",
             f"{at_k_label(result, 'AP')} = {s.ap:.3f} (R = {s.num_rel})   "
             f"{at_k_label(result, 'RR')} = {float(s.rr):.3f}   ",
             (f"relevant: grade ≥ {s.rel_level}; per-rank table: {t.formulation.name}", "dim"),
-        ))
+        )))
 
     def action_back(self) -> None:
         if not self.standalone:

@@ -26,7 +26,7 @@ from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 
 SORT_MARK = {False: " ▼", True: " ▲"}
 
@@ -73,7 +73,7 @@ class ScoreboardScreen(LeadScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="sb-head", classes="lead-head")
         with Horizontal(id="sb-controls"):
-            yield Select([(Text(self.source.label), self.source)], value=self.source, allow_blank=False,
+            yield Select([(safe(Text(self.source.label)), self.source)], value=self.source, allow_blank=False,
                          id="sb-source")
             yield Input(placeholder="measures, e.g. nDCG@10 AP bpref P@5 RR", id="sb-measures")
         yield Static(id="sb-error", classes="lead-error")
@@ -84,9 +84,9 @@ class ScoreboardScreen(LeadScreen):
     def on_mount(self) -> None:
         self.query_one("#sb-head", Static).update(Text("Scores: loading…"))
         self.query_one("#sb-error", Static).display = False
-        self.query_one("#sb-hint", Static).update(Text(
+        self.query_one("#sb-hint", Static).update(safe(Text(
             "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "
-            "m: measures · o: qrels source · e: export", style="dim"))
+            "m: measures · o: qrels source · e: export", style="dim")))
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -155,7 +155,7 @@ class ScoreboardScreen(LeadScreen):
         if [o.label for o in options] != getattr(self, "_options", None):
             self._options = [o.label for o in options]
             with select.prevent(Select.Changed):
-                select.set_options([(Text(o.label), o) for o in options])  # names are data, not markup
+                select.set_options([(safe(Text(o.label)), o) for o in options])  # names are data, not markup
                 select.value = self.source
         measures_box = self.query_one("#sb-measures", Input)
         if not measures_box.has_focus:
@@ -172,7 +172,7 @@ class ScoreboardScreen(LeadScreen):
         elif not judgments:
             head.append(f"\nNo judgments under {table.source} yet: every score would be 0. "
                         "Judge (F1) or pick another source (o).", style="yellow")
-        self.query_one("#sb-head", Static).update(head)
+        self.query_one("#sb-head", Static).update(safe(head))
         dt = self.query_one("#sb-table", DataTable)
         cols = self._columns(board)
         sort_col = self._sort_index(board)
@@ -220,7 +220,7 @@ class ScoreboardScreen(LeadScreen):
         message.stop()
         self._loading = False
         error = self.query_one("#sb-error", Static)
-        error.update(Text(message.error, style="bold red"))
+        error.update(safe(Text(message.error, style="bold red")))
         error.display = True
 
     # ---- actions ---------------------------------------------------------------------

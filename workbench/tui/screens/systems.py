@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 from workbench.campaign.comparison.by_assessor import compare_by_assessor
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 
 if TYPE_CHECKING:  # annotations only
     from workbench.campaign.comparison.systems import ComparisonReport
@@ -89,12 +89,12 @@ class SystemsScreen(LeadScreen):
         box = self.query_one("#sy-measure", Input)
         if not box.has_focus or not box.value:
             box.value = report.measure
-        self.query_one("#sy-head", Static).update(Text.assemble(
+        self.query_one("#sy-head", Static).update(safe(Text.assemble(
             ("Systems", "bold"), " ranked by ", (report.measure, "bold"),
             f" under {len(report.sources)} qrels sources · m: measure · t: test · e: export",
             ("" if report.means.get(report.sources[0]) else "\nNo system is scored yet: "
              "import runs and judge some of their documents first.", "yellow"),
-            coverage_text(report)))
+            coverage_text(report))))
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
         labels = ["#", *[c for s in sources for c in (s, "mean")]]
@@ -130,9 +130,9 @@ class SystemsScreen(LeadScreen):
 
     def _significance(self, report: ComparisonReport) -> None:
         test_name = dict((v, k) for k, v in TESTS).get(report.test, report.test)
-        self.query_one("#sy-sig-title", Static).update(Text(
+        self.query_one("#sy-sig-title", Static).update(safe(Text(
             f"Significance under {report.tests_source}: {test_name}, Holm-corrected p-values "
-            f"(row − column mean difference in brackets; bold: p < {ALPHA})"))
+            f"(row − column mean difference in brackets; bold: p < {ALPHA})")))
         ranking = report.rankings.get(report.tests_source) or report.rankings.get(report.sources[0], [])
         systems = list(ranking)
         pairs = {}
@@ -164,7 +164,7 @@ class SystemsScreen(LeadScreen):
         message.prevent_default()
         message.stop()
         self._loading = False
-        self.query_one("#sy-error", Static).update(Text(message.error, style="bold red"))
+        self.query_one("#sy-error", Static).update(safe(Text(message.error, style="bold red")))
 
     def action_edit_measure(self) -> None:
         self.query_one("#sy-measure", Input).focus()

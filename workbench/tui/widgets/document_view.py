@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.campaign.judging.assessing import QueueItem
+from workbench.tui.text import safe
 
 PIECE = 16_000  # characters laid out at a time (a few screens of text)
 
@@ -60,10 +61,10 @@ class DocumentView(VerticalScroll):
         if item.note:
             head.append("\nNote: ", style="italic")
             head.append(item.note, style="italic")
-        title.update(head)
+        title.update(safe(head))
         self._text = item.text or ""
         self._shown = next_piece(self._text, 0)
-        body.update(Text(self._text[:self._shown]))
+        body.update(safe(Text(self._text[:self._shown])))
         self.scroll_home(animate=False)
 
     @property
@@ -81,7 +82,7 @@ class DocumentView(VerticalScroll):
         if not self.more:
             return
         end = next_piece(self._text, self._shown)
-        self.mount(Static(Text(self._text[self._shown:end]), classes="doc-more"))
+        self.mount(Static(safe(Text(self._text[self._shown:end])), classes="doc-more"))
         self._shown = end
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:

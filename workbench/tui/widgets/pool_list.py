@@ -13,6 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from workbench.campaign.judging.assessing import QueueItem
+from workbench.tui.text import safe
 
 JUDGED = "✓"
 UNJUDGED = "·"
@@ -34,7 +35,7 @@ def item_prompt(number: int, item: QueueItem) -> Text:
         text.append(f"{UNJUDGED} ", style="dim")
         text.append(f"{number:>3} ", style="dim")
         text.append("not judged yet", style="dim italic")
-    return text
+    return safe(text)
 
 
 class PoolList(OptionList):
