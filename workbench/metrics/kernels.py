@@ -320,8 +320,8 @@ def _recip_rank(ctx: _Ctx, cutoff: int | None) -> np.ndarray:
     return out
 
 
-def _f(P: np.ndarray, Rc: np.ndarray, beta: float, nrr: np.ndarray) -> np.ndarray:
-    x = beta * beta
+def _f(P: np.ndarray, Rc: np.ndarray, x: float, nrr: np.ndarray) -> np.ndarray:
+    """F from precision, recall and x = β²."""
     with np.errstate(divide="ignore", invalid="ignore"):
         v = (x + 1.0) * P * Rc / (x * P + Rc)
     return np.where(nrr > 0, v, 0.0)
@@ -464,7 +464,7 @@ def f_measure(ctx: _Ctx, m: Measure) -> np.ndarray:
     k = m.cutoff
     nrr = ctx.num_rel_ret(k)
     ret = ctx.rk.num_ret if k is None else np.full(ctx.nq, float(k))
-    return _f(_safe_div(nrr, ret), _safe_div(nrr, ctx.Rf), m.beta, nrr)
+    return _f(_safe_div(nrr, ret), _safe_div(nrr, ctx.Rf), m.beta_squared, nrr)
 
 
 def infap(ctx: _Ctx, m: Measure) -> np.ndarray:

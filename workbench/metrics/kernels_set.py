@@ -108,13 +108,13 @@ def utility(rk: Ranking, R: np.ndarray, level: int, coefficients=UTILITY_COEFFIC
     a = relevant retrieved, b = retrieved non-relevant (unjudged included),
     c = relevant not retrieved, d = num_docs + a - num_ret - R (the collection size is
     trec_eval's ``-N``, 0 by default). Averaged over queries. A query the run lacks
-    (``rk.present`` false; averaged in with ``-c``) scores 0, as trec_eval sets it, not
-    p3 · R."""
+    (averaged in with ``-c``) scores what an empty retrieval scores, p3·R + p4·(N − R):
+    trec_eval 10 scores its stand-in one-document ranking there (and 0 for the default
+    coefficients only), a defect, not a definition."""
     p1, p2, p3, p4 = (float(x) for x in coefficients)
     a, ret = num_rel_ret(rk, level), _num_ret(rk)
     Rf = np.asarray(R, dtype=np.float64)
-    value = p1 * a + p2 * (ret - a) + p3 * (Rf - a) + p4 * (float(num_docs) + a - ret - Rf)
-    return np.where(rk.present, value, 0.0)
+    return p1 * a + p2 * (ret - a) + p3 * (Rf - a) + p4 * (float(num_docs) + a - ret - Rf)
 
 
 def unj(rk: Ranking, cutoffs=UNJ_CUTOFFS) -> np.ndarray:

@@ -66,7 +66,8 @@ class Measure:
     level: recall level for iprec_at_recall; levels: the levels 11pt_avg averages.
     rel: relevance threshold for this measure only (``P(rel=2)@5``); None = the
         evaluation's ``rel_level`` (trec_eval's ``-l``).
-    beta: F-measure weight (F_beta); for trec_eval's ``set_F.x``, x = beta².
+    beta: F-measure weight (F_beta); for trec_eval's ``set_F.x``, x = beta², and x itself
+        is kept in params (``beta_squared``).
     gain, discount, base: DCG family (``linear``|``exp``; ``log2``|``jk``; base b of
         Järvelin–Kekäläinen).
     params: trec_eval's other parameters: name=value pairs (``(("1", 3.0), ("p", 0.8))``
@@ -98,6 +99,13 @@ class Measure:
     def is_count(self) -> bool:
         """Printed as an integer (and summed, not averaged, over queries)."""
         return BY_NAME[self.family].integer
+
+    @property
+    def beta_squared(self) -> float:
+        """β² of an F measure: trec_eval's set_F.x parameter exactly as given, else β·β."""
+        if BY_NAME[self.family].param == "beta_squared" and self.params:
+            return float(self.params[0])
+        return float(self.beta) * float(self.beta)
 
     @property
     def aggregation(self) -> str:
@@ -285,7 +293,8 @@ def _parse_trec(name: str, compat: int = 10) -> list[Measure] | None:
     x = _float_list(params, base)
     if len(x) != 1 or x[0] < 0:
         raise MeasureError(f"{name}: {base} takes one non-negative parameter")
-    return [replace(Measure(base, beta=math.sqrt(x[0])), label=f"{base}_{params}")]
+    # β² is kept as given (params): √2 squared back is 2.0000000000000004, one digit off
+    return [replace(Measure(base, beta=math.sqrt(x[0]), params=(x[0],)), label=f"{base}_{params}")]
 
 
 # ----------------------------------------------------------------------------- ir_measures

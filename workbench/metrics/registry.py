@@ -23,7 +23,7 @@ from workbench.metrics import kernels as k
 from workbench.metrics import kernels_families as kf
 from workbench.metrics.kernels_set import RPREC_MULTIPLES, UNJ_CUTOFFS
 
-__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family",
+__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family", "sequential_sum",
            "ir_spellings", "TREC_CUTOFFS", "RECALL_LEVELS"]
 
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -43,16 +43,26 @@ PARAM_KINDS = ("cutoffs", "levels", "avg_levels", "beta_squared", "pairs", "coef
                "length")
 
 
+def sequential_sum(values: np.ndarray) -> float:
+    """The sum in trec_eval's order: one query after the other (its accumulating loop).
+    numpy's sum is pairwise, and the last printed digit can differ: P@10 over
+    .2 .2 0 0 .3 .3 .2 .2 .4 .5 .3 .8 1 1 .3 .2 is 0.36875 pairwise (prints 0.3688),
+    0.36874999... in order (prints 0.3687, as trec_eval)."""
+    if values.size == 0:
+        return 0.0
+    return float(np.cumsum(values, dtype=np.float64)[-1])  # cumsum adds left to right
+
+
 def _mean(values: np.ndarray) -> float:
-    return float(values.sum() / values.size) if values.size else 0.0
+    return sequential_sum(values) / values.size if values.size else 0.0
 
 
 def _geometric_mean(values: np.ndarray) -> float:
-    # trec_eval (gm_map): exp(mean(log(max(v, MIN_GEO_MEAN))))
+    # trec_eval (gm_map): exp(sum of log(max(v, MIN_GEO_MEAN)) in query order / n)
     n = values.size
     if n == 0:
         return 0.0
-    return float(np.exp(np.log(np.maximum(values, k.MIN_GEO_MEAN)).sum() / n))
+    return float(np.exp(sequential_sum(np.log(np.maximum(values, k.MIN_GEO_MEAN))) / n))
 
 
 def _sum(values: np.ndarray) -> float:

@@ -107,7 +107,7 @@ class System(Base):
 
 
 class RunArrays(Base):
-    """A system's results as arrays, in trec_eval's order (query, score desc as float32,
+    """A system's results as arrays, in trec_eval 10's order (query, score desc as double,
     docno desc): the one stored copy of a run (store/run_arrays.py). Since revision 0005
     there is no row per result: runs do not change after import, and every reader wants
     them whole, as arrays."""

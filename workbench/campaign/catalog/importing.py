@@ -228,7 +228,7 @@ def _line_of(path: str, parsed, index: int) -> int | None:
 
 def trec_order_ranks(q_codes: np.ndarray, docno: np.ndarray, score: np.ndarray) -> np.ndarray:
     """1-based ranks in trec_eval's order (metrics.ranking.trec_order: per query, score
-    descending as float32, ties by docno descending). The file's own rank column is
+    descending as doubles, ties by docno descending). The file's own rank column is
     ignored, as trec_eval does."""
     return _ranks_of(q_codes, trec_order(q_codes, score, docno))
 
