@@ -65,8 +65,12 @@ def bytes_cases() -> dict[str, str]:
         for i in range(10):
             qrels.append(f"q{q:02d} 0 d{i} {1 if i < rel else 0}")
             run.append(f"q{q:02d} Q0 d{i} {i + 1} {10 - i} p10")
+    # set_F.2 over one relevant document retrieved first of 94: F = 3·(1/94)·1 / (2/94 + 1)
+    # = 0.03125 exactly (prints 0.0312); with β = √2 squared back, 0.03125000000000001 (0.0313)
+    f2_run = "".join(f"q1 Q0 e{i:02d} {i + 1} {100 - i} f2\n" for i in range(94))
     return {
         "p10.qrels": "\n".join(qrels) + "\n", "p10.run": "\n".join(run) + "\n",
+        "f2.qrels": "q1 0 e00 1\nq1 0 e01 0\n", "f2.run": f2_run,
         "neural.qrels": "348 0 D7800 0\n348 0 FT9-19747 1\n",
         "neural.run": "348 Q0 D7800 1 0.6336937199542163 x\n348 Q0 FT9-19747 2 0.6336936930397126 x\n",
     }
@@ -76,6 +80,7 @@ def bytes_cases() -> dict[str, str]:
 CASES = [
     ("dense.aq", DENSE, "qrels", "run", ["-q", "-m", "all_trec"]),
     ("p10.a", BYTES, "p10.qrels", "p10.run", ["-m", "P.10", "-m", "map", "-m", "set_F.2"]),
+    ("f2.a", BYTES, "f2.qrels", "f2.run", ["-m", "set_F.2"]),
     ("neural.aq", BYTES, "neural.qrels", "neural.run", ["-q", "-m", "recip_rank", "-m", "P.1"]),
 ]
 
