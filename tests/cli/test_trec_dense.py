@@ -81,3 +81,37 @@ def test_sorted_and_unsorted_inputs_give_one_order(compat):
         rows = np.flatnonzero(q == g)
         want = sorted(rows, key=lambda i: (-precision(score[i]), [-c for c in docs[i]] + [1]))
         assert order[q[order] == g].tolist() == [int(i) for i in want]
+
+
+# trec_eval 10's outputs on these inputs, where its value comes from a defect (docs/measures.md):
+# utility.2,-1,3,1 -N 100 -c prints 102 for query 2 (a stand-in one-document ranking);
+# -J with nothing judged retrieved prints -nan for iprec_at_recall and 11pt_avg;
+# -Z without a line for a query ends in a segmentation fault.
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_defects_give_the_defined_values(tmp_path, capsys):
+    qrels = _write(tmp_path, "q", "1 0 a 1\n2 0 b 1\n2 0 c 1\n2 0 e 0\n")
+    run = _write(tmp_path, "r", "1 Q0 a 1 1.0 x\n")
+    assert main(["eval", qrels, run, "-q", "-c", "-N", "100", "-m", "utility.2,-1,3,1"]) == 0
+    out, _ = capsys.readouterr()
+    # query 1: a = 1, d = 100 + 1 - 1 - 1; query 2 retrieved nothing: c = 2, d = 100 - 2
+    one, two = 2 * 1 + 1 * (100 + 1 - 1 - 1), 3 * 2 + 1 * (100 - 2)
+    assert out.splitlines() == [f"utility_2,-1,3,1      \t1\t{one:.4f}",
+                                f"utility_2,-1,3,1      \t2\t{two:.4f}",
+                                f"utility_2,-1,3,1      \tall\t{(one + two) / 2:.4f}"]
+
+    run_j = _write(tmp_path, "rj", "1 Q0 a 1 1.0 x\n2 Q0 x 1 1 x\n2 Q0 y 2 0.5 x\n")
+    assert main(["eval", qrels, run_j, "-q", "-J", "-m", "11pt_avg"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines() == ["11pt_avg              \t1\t1.0000", "11pt_avg              \t2\t0.0000",
+                                "11pt_avg              \tall\t0.5000"]
+
+    zfile = _write(tmp_path, "z", "1 P_1 0.5 0.25\n")
+    assert main(["eval", qrels, run_j, "-q", "-m", "P.1", "-Z", zfile]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines() == ["ZP_1                   \t1\t2.0000", "ZP_1                   \t2\t-1000000.0000",
+                                f"ZP_1                   \tall\t{(2.0 - 1000000) / 2:.4f}"]
