@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.metrics import kernels_families as kf
-from workbench.metrics.qrels_index import QrelsIndex, _ranks, _run_starts
+from workbench.metrics.judged_only import judged_only
+from workbench.metrics.qrels_index import NONPOOL, QrelsIndex, _ranks, _run_starts
 from workbench.metrics.ranking import Ranking
 
 if TYPE_CHECKING:  # measures imports the registry, which imports these kernels
@@ -478,15 +479,50 @@ def infap(ctx: _Ctx, m: Measure) -> np.ndarray:
 
 
 def judged(ctx: _Ctx, m: Measure) -> np.ndarray:
-    """Judged@k = |judged in the top k| / k (whole ranking: / |retrieved|).
+    """Judged@k = |documents of the top k with a qrels line| / min(k, |retrieved|) (whole
+    ranking: / |retrieved|; 0 when nothing is retrieved). A negative grade is a
+    judgment here.
 
     MacAvaney, Macdonald & Ounis (2022), "Streamlining evaluation with ir-measures",
-    ECIR (ir_measures' Judged)."""
+    ECIR (ir_measures' Judged, its judged_provider)."""
+    rk, k = ctx.rk, m.cutoff
+    isjudged = rk.rel != NONPOOL
+    if k is None:
+        return _safe_div(ctx.per_query(1.0, isjudged), rk.num_ret)
+    return _safe_div(ctx.per_query(1.0, isjudged & (rk.rank <= k)), np.minimum(rk.num_ret, k))
+
+
+def judged_trec(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """JudgedTrec@k = |documents of the top k with a grade >= 0| / k (whole ranking:
+    / |retrieved|): as trec_eval counts judgments (a negative grade is "in the pool but
+    unjudged"), and a run shorter than k counts its gap as unjudged.
+
+    Buckley & Voorhees (2004), "Retrieval evaluation with incomplete information", SIGIR
+    (judged = in the pool); trec_eval m_unjudged.c counts the same documents (unj)."""
     rk, k = ctx.rk, m.cutoff
     isjudged = rk.rel >= 0
     if k is None:
         return _safe_div(ctx.per_query(1.0, isjudged), rk.num_ret)
     return ctx.per_query(1.0, isjudged & (rk.rank <= k)) / k
+
+
+def hits(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """hits@k = |relevant documents in the top k| (whole ranking without k): P@k · k.
+
+    Bassani (2022), "ranx: a blazing-fast Python library for ranking evaluation and
+    comparison", ECIR (ranx's hits)."""
+    k = m.cutoff
+    return ctx.per_query(1.0, ctx.isrel if k is None else ctx.isrel & (ctx.rk.rank <= k))
+
+
+def expected_reciprocal_rank(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """ERR@k = Σ_{i<=k} R_i / i · Π_{j<i} (1 − R_j), R_i = (2^g_i − 1) / 16 (metrics.err).
+
+    Chapelle, Metzler, Zhang & Grinspan (2009), "Expected reciprocal rank for graded
+    relevance", CIKM; as gdeval.pl computes it."""
+    from workbench.metrics.err import err
+
+    return err(ctx.rk, m.cutoff)
 
 
 def _trec_dcg(ctx: _Ctx, k: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -562,8 +598,42 @@ def normalized_dcg(ctx: _Ctx, m: Measure) -> np.ndarray:
 
     Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
     ACM TOIS 20(4)."""
+    if m.params:  # nDCG(gains={0:0,1:1,2:3,3:7})
+        return _mapped_ndcg(ctx, m)
     args = _formulation(m)
     return _safe_div(_dcg(ctx, *args), _idcg(ctx, *args))
+
+
+def _map_gains(grade: np.ndarray, pairs) -> np.ndarray:
+    """Each grade's gain: the gain named for it (``gains={0:0,1:1,2:3,3:7}``), else the
+    grade itself; unjudged documents (negative codes) gain 0."""
+    gain = np.where(grade > 0, grade, 0).astype(np.float64)
+    for key, value in pairs:
+        gain[grade == int(float(key))] = float(value)
+    return gain
+
+
+def _mapped_ndcg(ctx: _Ctx, m: Measure) -> np.ndarray:
+    """nDCG(@k) with grades mapped to gains before anything else, as ir_measures maps the
+    qrels (``nDCG(gains=…)``): DCG = Σ gain_i / log2(i + 1) over the (top k) ranking,
+    the ideal = the query's positive gains sorted descending (cut at k), 0 when it is 0."""
+    rk, k = ctx.rk, m.cutoff
+    keep = rk.rel >= 0 if k is None else (rk.rel >= 0) & (rk.rank <= k)
+    g = _map_gains(rk.rel[keep], m.params)
+    dcg = np.bincount(rk.grp[keep], weights=g / _discount(rk.rank[keep], "log2", 2.0), minlength=ctx.nq)
+    index = ctx.index
+    judged = index.rel >= 0
+    ig, iq = _map_gains(index.rel[judged], m.params), index.qcode[judged]
+    pos = ig > 0
+    ig, iq = ig[pos], iq[pos]
+    order = np.lexsort((-ig, iq))
+    ig, iq = ig[order], iq[order]
+    irank = _ranks(iq, ctx.nq)
+    if k is not None:
+        cut = irank <= k
+        ig, iq, irank = ig[cut], iq[cut], irank[cut]
+    idcg = np.bincount(iq, weights=ig / _discount(irank, "log2", 2.0), minlength=ctx.nq)
+    return _safe_div(dcg, idcg)
 
 
 def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat: int,
@@ -572,6 +642,8 @@ def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat
     (num_docs: trec_eval's -N, the collection size utility uses)."""
     lvl = level if measure.rel is None else measure.rel
     cache = _ctx_cache if _ctx_cache is not None else {}
-    if lvl not in cache:
-        cache[lvl] = _Ctx(index, rk, lvl, compat, num_docs)
-    return measure.spec.kernel(cache[lvl], measure)
+    key = (lvl, measure.judged_only)
+    if key not in cache:
+        # judged_only=True (ir_measures): trec_eval's -J for this measure only
+        cache[key] = _Ctx(index, judged_only(rk) if measure.judged_only else rk, lvl, compat, num_docs)
+    return measure.spec.kernel(cache[key], measure)

@@ -102,7 +102,8 @@ class Family:
         missing (``AP@10`` is map_cut, ``R`` is set_recall).
     formulation: takes gain=, discount=, base= (the DCG family); with_formulation: the
         family selected when they differ from trec_eval's (``nDCG(gain=exp)``).
-    graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply.
+    graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply;
+    rel_binarises: except here, where ``rel=`` makes the gains binary (``RBP(rel=2)``).
     beta: takes beta= (F measures; default 1).
     integer: printed as an integer.
     summary_only: trec_eval prints it on the 'all' line only.
@@ -130,6 +131,7 @@ class Family:
     formulation: bool = False
     with_formulation: str | None = None
     graded: bool = False
+    rel_binarises: bool = False
     beta: bool = False
     integer: bool = False
     summary_only: bool = False
@@ -172,7 +174,7 @@ FAMILIES: tuple[Family, ...] = (
            "m_gm_map.c", aggregation="geometric mean", aliases=("GMAP",), summary_only=True,
            sets=_OFF),
     Family("Rprec", k.r_precision, "precision after R documents (R = relevant documents)",
-           "m_Rprec.c", aliases=("Rprec", "R-Prec"), sets=_OFF),
+           "m_Rprec.c", aliases=("Rprec", "R-Prec", "r-precision"), sets=_OFF),
     Family("bpref", k.bpref, "binary preference: relevant ranked above judged non-relevant",
            "m_bpref.c", aliases=("Bpref",), ir_name="Bpref", sets=_OFF),
     Family("recip_rank", k.recip_rank, "reciprocal rank of the first relevant document",
@@ -180,7 +182,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("iprec_at_recall", k.iprec_at_recall, "interpolated precision at a recall level",
            "m_iprec_at_recall.c", aliases=("IPrec",), ir_name="IPrec", param="levels",
            defaults=RECALL_LEVELS, sets=_OFF),
-    Family("P", k.precision, "precision at cutoff k", "m_P.c", aliases=("P",), param="cutoffs",
+    Family("P", k.precision, "precision at cutoff k", "m_P.c", aliases=("P", "precision"), param="cutoffs",
            defaults=TREC_CUTOFFS, cutoff="required", sets=_OFF),
     Family("relstring", kf.relstring,
            "grades of the first n retrieved documents as text (per query only)",
@@ -224,7 +226,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("relative_P", kf.relative_P, "relevant in the top k / min(k, R)", "m_rel_P.c",
            param="cutoffs", defaults=TREC_CUTOFFS, sets=_ALL),
     Family("success", k.success, "1 if a relevant document is in the top k", "m_success.c",
-           aliases=("Success",), ir_name="Success", param="cutoffs", defaults=(1, 5, 10),
+           aliases=("Success", "hit_rate"), ir_name="Success", param="cutoffs", defaults=(1, 5, 10),
            cutoff="required", sets=_ALL),
     Family("set_P", k.set_precision, "precision of the retrieved set", "m_set_P.c",
            aliases=("SetP",), ir_name="SetP", sets=_ALL_SET),
@@ -242,15 +244,25 @@ FAMILIES: tuple[Family, ...] = (
            aggregation="sum", integer=True, sets=_ALL),
     Family("rbp", kf.rbp, "rank-biased precision (Moffat & Zobel 2008): rbp.p=0.8, "
            "default p = 0.9; gains grade / top grade", "m_rbp.c",
-           aliases=("RBP",), param="pairs", graded=True, ir_params=("p",), since=10, sets=_ALL),
+           aliases=("RBP",), ir_name="RBP", param="pairs", graded=True, ir_params=("p",),
+           rel_binarises=True, since=10, sets=_ALL),
     Family("rbp_resid", kf.rbp_resid, "RBP residual: the RBP upper bound minus RBP",
            "m_rbp_resid.c", param="pairs", graded=True, since=10, sets=_ALL),
     Family("unj", kf.unj, "fraction of the top k without a judgment", "m_unjudged.c",
            param="cutoffs", defaults=UNJ_CUTOFFS, since=10, sets=_ALL),
-    Family("Judged", k.judged, "fraction of the top k that is judged",
-           f"{_EXTRA} (ir_measures Judged)", aliases=("Judged",), trec=False, cutoff="optional"),
+    Family("Judged", k.judged, "fraction of the top k with a qrels line (negative grades "
+           "too), over min(k, retrieved)", f"{_EXTRA} (ir_measures Judged)", aliases=("Judged",),
+           trec=False, cutoff="optional"),
+    Family("JudgedTrec", k.judged_trec, "fraction of the top k with a grade >= 0, over k "
+           "(as trec_eval's unj counts judgments)", f"{_EXTRA} (cf. m_unjudged.c)",
+           aliases=("JudgedTrec",), trec=False, cutoff="optional"),
+    Family("ERR", k.expected_reciprocal_rank, "expected reciprocal rank (Chapelle et al. 2009), "
+           "grades on gdeval's 0-4 scale", f"{_EXTRA} (gdeval.pl; ir_measures ERR)",
+           aliases=("ERR",), trec=False, cutoff="optional", graded=True),
+    Family("hits", k.hits, "number of relevant documents in the top k",
+           f"{_EXTRA} (ranx hits)", aliases=("hits",), trec=False, cutoff="optional"),
     Family("F", k.f_measure, "F measure at cutoff k", f"{_EXTRA} (ir_measures F; cf. m_set_F.c)",
-           aliases=("F",), trec=False, cutoff="optional", without_cutoff="set_F", beta=True),
+           aliases=("F", "f1"), trec=False, cutoff="optional", without_cutoff="set_F", beta=True),
     Family("CG", k.cumulative_gain, "cumulative gain at cutoff k (no discount)",
            f"{_EXTRA} (cf. m_ndcg_cut.c)", aliases=("CG",), trec=False, cutoff="optional",
            formulation=True, graded=True),
