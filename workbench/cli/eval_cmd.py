@@ -122,12 +122,25 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
 
         evs = [zscored(ev, table) for ev in evs]
         uppers = [zscored(up, table) for up in uppers] if uppers else None
-    if fmt == "trec":
+    if fmt == "trec":  # trec_eval's names in trec_eval's order
         output.write_trec(sys.stdout, evs, per_query, uppers)
-    elif fmt == "csv":
-        output.write_csv(sys.stdout, evs, names, per_query, uppers)
+        return
+    shown = _shown(measures, int(compat), ms)
+    if fmt == "csv":
+        output.write_csv(sys.stdout, evs, names, per_query, uppers, shown)
     elif fmt == "json":  # the values are z-scores with -Z: the settings say against what
         output.write_json(sys.stdout, evs, names, per_query, uppers,
-                          {**settings.as_dict(), "zscores": zscores_file})
+                          {**settings.as_dict(), "zscores": zscores_file}, shown)
     else:
-        output.write_table(evs, names, per_query, uppers, settings.as_dict())
+        output.write_table(evs, names, per_query, uppers, settings.as_dict(), shown)
+
+
+def _shown(measure_names, compat: int, ms) -> list[tuple]:
+    """(measure, name) in the user's order and spelling, as `score` shows them
+    (metrics.requested), for the measures evaluated (`-m all_trec -m relstring.20`
+    evaluates relstring_20 only, as trec_eval)."""
+    from workbench.metrics.requested import requested_measures
+
+    asked = requested_measures(list(measure_names) or ["official"], compat=compat)
+    evaluated = set(ms)
+    return [(m, name) for m, name in zip(asked.measures, asked.names) if m in evaluated]
