@@ -1,4 +1,5 @@
-"""stored runs ordered as trec_eval 10 orders them: scores compared as doubles
+"""stored runs ordered as trec_eval 10 orders them (scores compared as doubles), and
+campaign.score_compat (`workbench campaign --compat 9` orders them as trec_eval 9)
 
 Revision ID: 0009
 Revises: 0008
@@ -68,8 +69,12 @@ def _resort(compat: int) -> None:
 
 
 def upgrade() -> None:
+    with op.batch_alter_table('campaign', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('score_compat', sa.Integer(), server_default='10', nullable=False))
     _resort(10)
 
 
 def downgrade() -> None:
     _resort(9)
+    with op.batch_alter_table('campaign', schema=None) as batch_op:
+        batch_op.drop_column('score_compat')

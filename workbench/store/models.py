@@ -63,6 +63,9 @@ class Campaign(Base):
     # Seconds spent on one document count up to this cap: time above it is idle time (the
     # assessor left), not judging (`workbench campaign --idle-cap SECONDS`).
     idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=300, server_default="300")
+    # The trec_eval version whose score order the stored runs follow: 10 compares scores
+    # as doubles, 9 as floats (`workbench campaign --compat`; store/run_arrays.resort_runs).
+    score_compat: Mapped[int] = mapped_column(Integer, default=10, server_default="10")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

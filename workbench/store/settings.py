@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from workbench.store.models import Campaign
 
 SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind", "guidelines",
-                   "idle_cap_seconds")
+                   "idle_cap_seconds", "score_compat")
 
 
 def read_settings(read: sessionmaker[Session]) -> dict[str, object] | None:
@@ -25,10 +25,24 @@ def write_settings(write: sessionmaker[Session], **values: object) -> None:
     if unknown:
         raise ValueError(f"unknown campaign settings: {sorted(unknown)}")
     with write.begin() as s:
-        if s.get(Campaign, 1) is None:
-            s.add(Campaign(id=1))
-            s.flush()
-        s.execute(update(Campaign).where(Campaign.id == 1).values(**values))
+        update_settings(s, **values)
 
 
-__all__ = ["SETTING_COLUMNS", "read_settings", "write_settings"]
+def update_settings(session: Session, **values: object) -> None:
+    """Change the named settings in the caller's transaction (the row is created if missing)."""
+    unknown = set(values) - set(SETTING_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown campaign settings: {sorted(unknown)}")
+    if session.get(Campaign, 1) is None:
+        session.add(Campaign(id=1))
+        session.flush()
+    session.execute(update(Campaign).where(Campaign.id == 1).values(**values))
+
+
+def score_compat(session: Session) -> int:
+    """The campaign's score order (trec_eval 10 or 9), read in the caller's transaction."""
+    value = session.execute(select(Campaign.score_compat).where(Campaign.id == 1)).scalar()
+    return 10 if value is None else int(value)
+
+
+__all__ = ["SETTING_COLUMNS", "read_settings", "score_compat", "update_settings", "write_settings"]
