@@ -124,3 +124,12 @@ def test_ranx_spellings_give_ranx_values():
         assert values.size == len(QIDS)
         for q, v in zip(sorted(RUN), values.tolist()):  # ranx: queries in sorted order
             assert math.isclose(ours[q], v, abs_tol=1e-12), (name, q, ours[q], v)
+
+
+def test_rbp_without_p_is_ir_measures_default():
+    """ir_measures' RBP has p = 0.8; trec_eval's rbp keeps its 0.9."""
+    from workbench.metrics.measures import parse_measures
+
+    assert parse_measures(["RBP"]) == parse_measures(["rbp.p=0.8"])
+    assert parse_measures(["rbp"]) != parse_measures(["rbp.p=0.8"])
+    assert [m.label for m in parse_measures(["RBP(rel=2)"])] == ["RBP(rel=2,p=0.8)"]

@@ -68,8 +68,8 @@ def test_canonical_names_parse_back_to_the_same_measure(fam):
             name += "@10"
         m = parse_measure(name)
         assert m.family == fam.name, (name, m)
-        if ms:  # the trec_eval and ir_measures spellings name one measure
-            assert m == ms[0], (name, m, ms[0])
+        if ms and not fam.ir_defaults:  # the trec_eval and ir_measures spellings name one measure
+            assert m == ms[0], (name, m, ms[0])  # (unless ir_measures' defaults differ: RBP)
         ms.append(m)
     for m in ms:  # and the printed label parses back to it (or is suggested)
         assert _from_label(m.label) == m

@@ -456,6 +456,8 @@ def _parse_ir(name: str) -> list[Measure] | None:
                 raise MeasureError(f"{name}: gains= takes the log2 discount of linear gains")
             kw["params"] = gains
     pairs = tuple((key, _number(params.pop(key), name)) for key in fam.ir_params if key in params)
+    if not pairs and fam.ir_defaults:  # ir_measures' defaults where trec_eval's differ (RBP: p=0.8)
+        pairs = fam.ir_defaults
     if pairs:
         _check_params(fam, pairs, name)
         kw["params"] = pairs

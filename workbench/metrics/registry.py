@@ -108,7 +108,9 @@ class Family:
     integer: printed as an integer.
     summary_only: trec_eval prints it on the 'all' line only.
     text: its per-query values are strings (relstring), printed per query only.
-    ir_params: ir_measures-style parameters passed on as trec_eval pairs (``RBP(p=0.8)``).
+    ir_params: ir_measures-style parameters passed on as trec_eval pairs (``RBP(p=0.8)``);
+        ir_defaults: their values when the ir_measures spelling names none (ir_measures'
+        RBP has p = 0.8, trec_eval's rbp 0.9).
     since: the first trec_eval version with the family (9 or 10); ``--compat 9`` leaves
         the others out of the sets.
     sets: named sets the family's default measures belong to (``official``, ``all_trec``,
@@ -137,6 +139,7 @@ class Family:
     summary_only: bool = False
     text: bool = False
     ir_params: tuple[str, ...] = ()
+    ir_defaults: tuple = ()
     since: int = 9
     sets: frozenset[str] = frozenset()
 
@@ -245,6 +248,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("rbp", kf.rbp, "rank-biased precision (Moffat & Zobel 2008): rbp.p=0.8, "
            "default p = 0.9; gains grade / top grade", "m_rbp.c",
            aliases=("RBP",), ir_name="RBP", param="pairs", graded=True, ir_params=("p",),
+           ir_defaults=(("p", 0.8),),
            rel_binarises=True, since=10, sets=_ALL),
     Family("rbp_resid", kf.rbp_resid, "RBP residual: the RBP upper bound minus RBP",
            "m_rbp_resid.c", param="pairs", graded=True, since=10, sets=_ALL),
