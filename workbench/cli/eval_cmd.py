@@ -77,7 +77,8 @@ def _warn_unaveraged(result) -> None:
 @click.option("-R", "rel_format", default="qrels", show_default=True,
               help="Format of the relevance file; only trec_eval's qrels is supported.")
 @click.option("--compat", type=click.Choice(["9", "10"]), default="10", show_default=True,
-              help="trec_eval version: 9 rounds iprec_at_recall / 11pt_avg as trec_eval 9 and "
+              help="trec_eval version: 10 compares run scores as doubles; 9 as floats (two scores "
+                   "equal to 7 digits tie), rounds iprec_at_recall / 11pt_avg as trec_eval 9 and "
                    "leaves its missing families (unj, rbp, rbp_resid) out of all_trec.")
 @click.option("--ties", type=click.Choice(["trec_eval", "input", "rank"]), default="trec_eval",
               show_default=True,
