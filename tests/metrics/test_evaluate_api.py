@@ -32,7 +32,7 @@ def runs(draw):
 
 
 def _trec_sorted(q, d, s):
-    rows = sorted(zip(q, d, s), key=lambda r: (r[0], -float(np.float32(r[2])), tuple(-b for b in r[1].encode())))
+    rows = sorted(zip(q, d, s), key=lambda r: (r[0], -float(r[2]), tuple(-b for b in r[1].encode())))
     return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
 

@@ -98,22 +98,24 @@ def test_gm_map_aggregate_matches(data):
     assert math.isclose(ours.summary[m], agg, rel_tol=1e-9)
 
 
-def _trec_sorted(docs: dict[str, float]) -> list[str]:
-    """trec_eval's order written the slow obvious way: float32 score desc, docno desc."""
-    return sorted(docs, key=lambda d: (float(np.float32(docs[d])), d.encode()), reverse=True)
+def _trec_sorted(docs: dict[str, float], compat: int = 10) -> list[str]:
+    """trec_eval's order written the slow obvious way: score desc (doubles; floats as
+    trec_eval 9), docno desc."""
+    precision = np.float64 if compat == 10 else np.float32
+    return sorted(docs, key=lambda d: (float(precision(docs[d])), d.encode()), reverse=True)
 
 
 @settings(max_examples=150, deadline=None)
-@given(collections(), st.integers(0, 6))
-def test_max_depth_equals_truncated_run(data, depth):
+@given(collections(), st.integers(0, 6), st.sampled_from([9, 10]))
+def test_max_depth_equals_truncated_run(data, depth, compat):
     qrels, run = data
-    cut = {q: {d: docs[d] for d in _trec_sorted(docs)[:depth]} for q, docs in run.items()}
+    cut = {q: {d: docs[d] for d in _trec_sorted(docs, compat)[:depth]} for q, docs in run.items()}
     cut = {q: v for q, v in cut.items() if v}
     measures = parse_measures(PYTREC_MEASURES)
-    ours = evaluate(*flat(qrels), *flat(run), measures, max_depth=depth)
+    ours = evaluate(*flat(qrels), *flat(run), measures, max_depth=depth, compat=compat)
     if not cut:
         return
-    ref = evaluate(*flat(qrels), *flat(cut), measures)
+    ref = evaluate(*flat(qrels), *flat(cut), measures, compat=compat)
     for m in measures:
         if m.family == "num_ret" or not ref.qids:
             continue
