@@ -4,6 +4,7 @@ runs as trec_eval 10 (scores compared as doubles, the default) or 9 (floats) ord
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.stored_runs import stored_results
@@ -72,3 +73,23 @@ def test_pooling_follows_the_order(db, tmp_path):
 def test_only_9_or_10(db):
     with pytest.raises(UsageError):
         set_score_compat(db, 8)
+
+
+def test_the_adaptive_queues_lists_follow_the_order(db, tmp_path):
+    """The ranked lists the adaptive methods read (kept per database until a run changes)."""
+    from workbench.campaign.pooling.query_lists import lists_by_query
+    from workbench.store.run_arrays import id_names
+    from workbench.store.models import Document, Query
+
+    _campaign(db, tmp_path)
+
+    def first_of_348():
+        with db.read() as s:
+            q = {ext: i for i, ext in s.query(Query.id, Query.ext_id).all()}
+            lists = lists_by_query(s, cache_key="test-score-order")
+            doc = lists[q["348"]][0][0]
+            return id_names(s.connection(), Document).of(np.array([doc]))[0].decode()
+
+    assert first_of_348() == "D7800"
+    set_score_compat(db, 9)
+    assert first_of_348() == "FT9-19747"  # the kept lists were not reused
