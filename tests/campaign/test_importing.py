@@ -168,13 +168,13 @@ def test_trec_order_ranks_vectorised():
     assert trec_order_ranks(q, d, s).tolist() == [2, 1, 2, 3, 1]
 
 
-def test_import_ranks_compare_scores_as_float32_like_eval():
-    """1.00000002 and 1.00000001 are one float32: a tie, broken by docno descending (b
-    first), as eval and trec_eval rank them; float64 put a first."""
+def test_import_ranks_compare_scores_as_doubles_like_eval():
+    """1.00000002 and 1.00000001 are one float32 but two doubles: trec_eval 10 (and eval)
+    put a first; trec_eval 9 tied them and broke the tie by docno descending (b first)."""
     q = np.array([0, 0])
     d = np.array([b"a", b"b"])
     s = np.array([1.00000002, 1.00000001])
-    assert trec_order_ranks(q, d, s).tolist() == [2, 1]
+    assert trec_order_ranks(q, d, s).tolist() == [1, 2]
 
 
 def test_run_tag_name_duplicate_and_replace(db, tmp_path):

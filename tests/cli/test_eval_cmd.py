@@ -131,9 +131,9 @@ def test_bounds(tmp_path, capsys):
     r.write_text("1 Q0 u 1 4 t\n1 Q0 a 2 3 t\n1 Q0 c 3 2 t\n1 Q0 b 4 1 t\n")
     _, out, _ = run_cli(capsys, "eval", q, r, "-m", "P.2", "-m", "map", "--bounds", "--format", "json")
     run = json.loads(out)["runs"][0]
-    assert run["summary"] == {"map": 0.5, "P_2": 0.5}
+    assert run["summary"] == {"P.2": 0.5, "map": 0.5}  # the user's spelling and order
     # u (unjudged) and c (negative grade) become relevant: relevant at ranks 1, 2, 3 of R = 3
-    assert run["upper"] == {"map": 1.0, "P_2": 1.0}
+    assert run["upper"] == {"P.2": 1.0, "map": 1.0}
     _, out, _ = run_cli(capsys, "eval", q, r, "-m", "map", "--bounds")
     assert out.splitlines() == [f"{'map':<22}\tall\t0.5000", f"{'map_upper':<22}\tall\t1.0000"]
 

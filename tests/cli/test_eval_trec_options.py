@@ -91,11 +91,11 @@ def test_zscores_in_json_name_their_file(files, capsys):
     assert main(["eval", q, r, "-q", "-m", "P.1", "-Z", str(z), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["settings"]["zscores"] == str(z)
-    assert out["runs"][0]["per_query"] == {"q1": {"P_1": -2.0}, "q2": {"P_1": 1.0}}
-    assert out["runs"][0]["summary"] == {"P_1": -0.5}
+    assert out["runs"][0]["per_query"] == {"q1": {"P.1": -2.0}, "q2": {"P.1": 1.0}}  # as spelled
+    assert out["runs"][0]["summary"] == {"P.1": -0.5}
     assert main(["eval", q, r, "-m", "P.1", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["settings"]["zscores"] is None and out["runs"][0]["summary"] == {"P_1": 0.5}
+    assert out["settings"]["zscores"] is None and out["runs"][0]["summary"] == {"P.1": 0.5}
 
 
 def test_bad_zscores_file_names_its_line_before_any_output(files, capsys):
@@ -174,9 +174,9 @@ def test_relstring_in_csv_and_json(files, capsys):
     assert main(["eval", q, r, "-q", "-m", "relstring.3", "-m", "P.1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     run = data["runs"][0]
-    assert run["per_query"]["q1"] == {"P_1": 0.0, "relstring_3": "-2."}
-    assert run["summary"] == {"P_1": 0.5}
+    assert run["per_query"]["q1"] == {"P.1": 0.0, "relstring.3": "-2."}  # as spelled
+    assert run["summary"] == {"P.1": 0.5}
     assert data["settings"]["judged_only"] is False and data["settings"]["num_docs"] == 0
     assert main(["eval", q, r, "-q", "-m", "relstring.3", "--format", "csv"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "run,query,measure,value", "r,q1,relstring_3,-2.", "r,q2,relstring_3,1-"]
+        "run,query,measure,value", "r,q1,relstring.3,-2.", "r,q2,relstring.3,1-"]

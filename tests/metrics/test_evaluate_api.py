@@ -32,7 +32,7 @@ def runs(draw):
 
 
 def _trec_sorted(q, d, s):
-    rows = sorted(zip(q, d, s), key=lambda r: (r[0], -float(np.float32(r[2])), tuple(-b for b in r[1].encode())))
+    rows = sorted(zip(q, d, s), key=lambda r: (r[0], -float(r[2]), tuple(-b for b in r[1].encode())))
     return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
 
 
@@ -82,9 +82,13 @@ def test_id_types_bytes_str_int():
 
 
 def test_judged_at_k():
-    ev = evaluate(*QRELS, ["1"] * 4, ["a", "x", "d", "b"], [4, 3, 2, 1], ["Judged@2", "Judged@4", "Judged@10"])
-    # d has a negative grade: in the pool but not judged
-    assert [ev.summary[m] for m in ev.measures] == [0.5, 0.5, 0.2]
+    ev = evaluate(*QRELS, ["1"] * 4, ["a", "x", "d", "b"], [4, 3, 2, 1],
+                  ["Judged@2", "Judged@4", "Judged@10", "JudgedTrec@2", "JudgedTrec@4", "JudgedTrec@10"])
+    # ir_measures' Judged: d (a negative grade) has a qrels line, so it is judged; the
+    # denominator is min(k, retrieved) = 4 at k = 10
+    # JudgedTrec: d is "in the pool but unjudged", and the denominator is k
+    assert [ev.value(m) for m in ("Judged@2", "Judged@4", "Judged@10")] == [1 / 2, 3 / 4, 3 / 4]
+    assert [ev.value(m) for m in ("JudgedTrec@2", "JudgedTrec@4", "JudgedTrec@10")] == [1 / 2, 2 / 4, 2 / 10]
 
 
 def test_ndcg_ideal_counts_unretrieved_judged_documents():

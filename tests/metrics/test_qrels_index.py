@@ -69,7 +69,7 @@ def test_wide_grades_match_trec_eval(coll):
     rows, run = coll
     rows = [(q, d, max(g, -1)) for q, d, g in rows]  # trec_eval 9 indexes arrays by grade
     names = ["map", "ndcg", "ndcg_cut.3", "bpref", "P.3", "recip_rank", "Rprec"]
-    ours = evaluate(*_cols(rows), *_cols(run), names)
+    ours = evaluate(*_cols(rows), *_cols(run), names, compat=9)  # pytrec_eval: trec_eval 9
     qrels: dict = {}
     for q, d, g in rows:
         qrels.setdefault(q, {})[d] = g

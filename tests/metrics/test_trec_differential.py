@@ -1,9 +1,10 @@
 """Differential tests: workbench.metrics against pytrec-eval-terrier (trec_eval's C code).
 
 Hypothesis generates qrels and runs with the awkward cases: tied scores (also scores
-equal only as float32, as trec_eval stores them), unjudged documents, negative grades,
+equal only as float32, as trec_eval 9 compares them), unjudged documents, negative grades,
 queries without relevant documents, queries missing from the run or from the qrels.
-pytrec_eval is trec_eval 9: iprec_at_recall and 11pt_avg are compared with compat=9.
+pytrec_eval is trec_eval 9 (scores compared as floats, its iprec rounding): compared with
+compat=9.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ PYTREC_MEASURES = [
 
 DOCS = [f"d{i}" for i in range(12)] + ["D1", "d10x", "a", "zz", "clueweb09-en0000-00-00001", "clueweb09-en0000-00-00002"]
 QIDS = ["1", "2", "10", "q3", "Q3"]
-# 1.0 and 1.0 + 1e-9 are distinct doubles but equal float32s: trec_eval ties them
+# 1.0 and 1.0 + 1e-9 are distinct doubles but equal float32s: trec_eval 9 ties them
 SCORES = [0.0, 0.5, 1.0, 1.0 + 1e-9, 2.0, 2.5, -1.0, 3.25, 1e-3]
 
 
@@ -88,7 +89,7 @@ def test_matches_pytrec_eval_at_relevance_levels(data, level):
 @given(collections())
 def test_gm_map_aggregate_matches(data):
     qrels, run = data
-    ours = evaluate(*flat(qrels), *flat(run), ["gm_map"])
+    ours = evaluate(*flat(qrels), *flat(run), ["gm_map"], compat=9)  # pytrec_eval orders as trec_eval 9
     ref = pytrec_eval.RelevanceEvaluator(qrels, {"gm_map"}).evaluate(run)
     if not ours.qids:
         return
@@ -97,22 +98,24 @@ def test_gm_map_aggregate_matches(data):
     assert math.isclose(ours.summary[m], agg, rel_tol=1e-9)
 
 
-def _trec_sorted(docs: dict[str, float]) -> list[str]:
-    """trec_eval's order written the slow obvious way: float32 score desc, docno desc."""
-    return sorted(docs, key=lambda d: (float(np.float32(docs[d])), d.encode()), reverse=True)
+def _trec_sorted(docs: dict[str, float], compat: int = 10) -> list[str]:
+    """trec_eval's order written the slow obvious way: score desc (doubles; floats as
+    trec_eval 9), docno desc."""
+    precision = np.float64 if compat == 10 else np.float32
+    return sorted(docs, key=lambda d: (float(precision(docs[d])), d.encode()), reverse=True)
 
 
 @settings(max_examples=150, deadline=None)
-@given(collections(), st.integers(0, 6))
-def test_max_depth_equals_truncated_run(data, depth):
+@given(collections(), st.integers(0, 6), st.sampled_from([9, 10]))
+def test_max_depth_equals_truncated_run(data, depth, compat):
     qrels, run = data
-    cut = {q: {d: docs[d] for d in _trec_sorted(docs)[:depth]} for q, docs in run.items()}
+    cut = {q: {d: docs[d] for d in _trec_sorted(docs, compat)[:depth]} for q, docs in run.items()}
     cut = {q: v for q, v in cut.items() if v}
     measures = parse_measures(PYTREC_MEASURES)
-    ours = evaluate(*flat(qrels), *flat(run), measures, max_depth=depth)
+    ours = evaluate(*flat(qrels), *flat(run), measures, max_depth=depth, compat=compat)
     if not cut:
         return
-    ref = evaluate(*flat(qrels), *flat(cut), measures)
+    ref = evaluate(*flat(qrels), *flat(cut), measures, compat=compat)
     for m in measures:
         if m.family == "num_ret" or not ref.qids:
             continue

@@ -362,7 +362,7 @@ def test_matches_pytrec_eval(data, level, judged):
     index, rk = _setup(*flat(qrels), *flat(run))
     ours = _all_families(index, judged_only(rk) if judged else rk, level)
     # bpref skips unjudged documents: -J does not change it
-    ev = evaluate(*flat(qrels), *flat(run), ["bpref"], rel_level=level)
+    ev = evaluate(*flat(qrels), *flat(run), ["bpref"], rel_level=level, compat=9)  # pytrec_eval: trec_eval 9
     bpref = dict(zip(ev.qids, ev.per_query[ev.measures[0]]))
     ref = pytrec_eval.RelevanceEvaluator(qrels, PYTREC, relevance_level=level,
                                          judged_docs_only_flag=judged).evaluate(run)
@@ -398,8 +398,13 @@ def test_relstring_codes():
     assert kc.relstring_text(rk, 0) == [""]
 
 
-def test_utility_of_a_query_missing_from_the_run_is_zero():
-    """trec_eval -c zeroes utility for a query the run lacks, whatever the coefficients."""
-    index, rk = _setup(["1", "2"], ["a", "b"], [1, 1], ["1"], ["a"], [1.0])
+def test_utility_of_a_query_missing_from_the_run_is_that_of_an_empty_retrieval():
+    """A query the run lacks (-c) retrieved nothing: p3·R + p4·(N − R). trec_eval 10
+    scores a stand-in one-document ranking there instead (-3 and 102 below), and zeroes
+    the default coefficients' value only; trec_eval 9 prints 0."""
+    index, rk = _setup(["1", "2", "2", "2"], ["a", "b", "c", "e"], [1, 1, 1, 0], ["1"], ["a"], [1.0])
     R, _ = index.counts(1)
-    assert ks._utility(rk, R, 1, (1, -1, -1, 0)).tolist() == [1.0, 0.0]
+    assert ks._utility(rk, R, 1, (1, -1, -1, 0)).tolist() == [1.0, -1 * 2]
+    assert ks._utility(rk, R, 1, (2, -1, 3, 1), 100).tolist() == [2 * 1 + 1 * (100 + 1 - 1 - 1),
+                                                                   3 * 2 + 1 * (100 - 2)]
+    assert ks._utility(rk, R, 1, (1, -1, 0, 0)).tolist() == [1.0, 0.0]

@@ -195,7 +195,8 @@ def test_revision_graph_read_without_alembic_matches_alembic():
     assert known_revisions() == {s.revision for s in scripts.walk_revisions()}
 
 
-# Ties on purpose: 1.00000002 and 1.00000001 are one float32 (docno descending breaks it).
+# Ties on purpose: 1.00000002 and 1.00000001 are one float32 (trec_eval 9 breaks the tie
+# by docno descending: b before a) but two doubles (trec_eval 10: a before b).
 RUN_A = "q1 Q0 a 1 1.00000002 A\nq1 Q0 b 2 1.00000001 A\nq1 Q0 c 3 0.5 A\nq2 Q0 c 1 2.0 A\nq2 Q0 a 2 2.0 A\n"
 RUN_B = "q2 Q0 b 1 3.0 B\nq1 Q0 c 1 9.0 B\nq1 Q0 a 2 1.0 B\n"
 QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 a 1\nq2 0 b 1\n"
@@ -238,7 +239,7 @@ def test_0006_stores_the_runs_of_a_0005_database_as_a_fresh_import_does(db_url, 
     downgrade(engine, "0005")  # `result` rebuilt from the arrays
     with engine.begin() as conn:
         assert conn.execute(text("SELECT count(*) FROM result")).scalar_one() == 8
-        # as a 0005 import wrote it: the rank in trec_eval's order (b before a: float32 tie)
+        # as a 0005 import wrote it: the rank in trec_eval 9's order (b before a: float32 tie)
         assert conn.execute(text(
             "SELECT document.ext_id FROM result JOIN document ON document.id = result.document_id "
             "JOIN system ON system.id = result.system_id JOIN query ON query.id = result.query_id "
@@ -257,5 +258,45 @@ def test_0006_stores_the_runs_of_a_0005_database_as_a_fresh_import_does(db_url, 
     for m in fresh.measures:
         assert upgraded.values[m].tolist() == fresh.values[m].tolist()
         assert upgraded.means[m].tolist() == fresh.means[m].tolist()
-    # P.1 on q1: b (grade 0) first for A (the float32 tie, docno descending), c for B
-    assert (upgraded.value("A", "q1", "P_1"), upgraded.value("B", "q1", "P_1")) == (0.0, 1.0)
+    # P.1 on q1: a (grade 1, the higher double) first for A, c for B
+    assert (upgraded.value("A", "q1", "P_1"), upgraded.value("B", "q1", "P_1")) == (1.0, 1.0)
+
+
+def test_0012_orders_the_stored_runs_as_doubles_and_back(db_url, tmp_path):
+    """Before 0012 runs were stored with scores compared as float32 (trec_eval 9): A's q1
+    started with b (1.00000001 ties 1.00000002 as a float; docno descending). 0012
+    re-sorts from the stored doubles (a first, as trec_eval 10); downgrade puts b back.
+    Readers see a new generation, so cached runs are not reused."""
+    from workbench.store.run_arrays import runs_token
+
+    _import_campaign(db_url, tmp_path)
+    engine = make_engine(db_url)
+
+    def first_of_a_q1():
+        with engine.connect() as conn:
+            return _scores_first(conn)
+
+    assert first_of_a_q1() == "a"
+    with engine.connect() as conn:
+        token = runs_token(conn)
+    downgrade(engine, "0011")
+    assert first_of_a_q1() == "b"
+    with engine.connect() as conn:
+        assert runs_token(conn) != token
+    upgrade(engine)
+    assert first_of_a_q1() == "a"
+    with engine.connect() as conn:
+        assert runs_token(conn) == token  # the same bytes as a fresh import
+    engine.dispose()
+    assert _scores(db_url).value("A", "q1", "P_1") == 1.0
+
+
+def _scores_first(conn) -> str:
+    import numpy as np
+
+    from workbench.store.run_arrays import id_names, load_stored_runs
+
+    runs = load_stored_runs(conn)
+    a = runs.tags.index("A")
+    lo = int(runs.offsets[a])
+    return id_names(conn, Document).of(np.array([runs.document_id[lo]]))[0].decode()

@@ -31,6 +31,7 @@ class CampaignSettings:
     blind: bool = True
     guidelines: str = ""
     idle_cap_seconds: int = DEFAULT_IDLE_CAP
+    score_compat: int = 10  # trec_eval 10 orders run scores as doubles, 9 as floats
 
 
 def campaign_settings(db: Database) -> CampaignSettings:
@@ -46,6 +47,7 @@ def campaign_settings(db: Database) -> CampaignSettings:
         blind=bool(row["blind"]),
         guidelines=str(row["guidelines"] or ""),
         idle_cap_seconds=int(_or(row["idle_cap_seconds"], default.idle_cap_seconds)),
+        score_compat=int(_or(row["score_compat"], default.score_compat)),
     )
 
 
@@ -114,6 +116,24 @@ def set_idle_cap(db: Database, seconds: int) -> CampaignSettings:
     if int(seconds) < 1:
         raise UsageError(f"the idle cap is a number of seconds >= 1, not {seconds}")
     _write(db, idle_cap_seconds=int(seconds))
+    return campaign_settings(db)
+
+
+def set_score_compat(db: Database, compat: int) -> CampaignSettings:
+    """Order the campaign's runs as trec_eval `compat` does (10: scores compared as
+    doubles, 9: as floats): the setting and every stored run re-sorted in one write
+    transaction, serialized with imports, so that score, pool, the adaptive queues,
+    simulate and reusability all read runs in that order."""
+    from workbench.campaign.catalog.importing import SERIALIZED
+    from workbench.campaign.writing import write_transaction
+    from workbench.errors import UsageError
+    from workbench.store.run_arrays import resort_runs
+
+    if int(compat) not in (9, 10):
+        raise UsageError(f"--compat is 9 or 10, not {compat}")
+    with write_transaction(db, serialize_as=SERIALIZED) as session:
+        write_settings(session, score_compat=int(compat))
+        resort_runs(session, int(compat))
     return campaign_settings(db)
 
 

@@ -1,5 +1,5 @@
-"""`workbench campaign [--blind | --not-blind] [--name NAME] [--idle-cap SECONDS]`: show or
-change the campaign's settings."""
+"""`workbench campaign [--blind | --not-blind] [--name NAME] [--idle-cap SECONDS]
+[--compat 9|10]`: show or change the campaign's settings."""
 
 from __future__ import annotations
 
@@ -17,10 +17,14 @@ from workbench.cli import db_option, resolve_db
 @click.option("--idle-cap", "idle_cap", type=click.IntRange(min=1), default=None, metavar="SECONDS",
               help="Seconds on one document count up to this (default 300): time above it is "
                    "idle time, not judging, in the stored seconds and in every speed figure.")
+@click.option("--compat", type=click.Choice(["9", "10"]), default=None,
+              help="Order run scores as trec_eval 10 does (doubles, the default) or as trec_eval 9 "
+                   "(floats): the stored runs are re-sorted, and score, pool, the adaptive queues, "
+                   "simulate and reusability follow.")
 @db_option
 @click.pass_context
 def campaign(ctx: click.Context, blind: bool | None, name: str | None, idle_cap: int | None,
-             db: str | None) -> None:
+             compat: str | None, db: str | None) -> None:
     """Show the campaign's settings; with an option, change it first."""
     from workbench.campaign.database import Database
     from workbench.campaign.settings import (
@@ -29,6 +33,7 @@ def campaign(ctx: click.Context, blind: bool | None, name: str | None, idle_cap:
         rename_campaign,
         set_blind,
         set_idle_cap,
+        set_score_compat,
     )
 
     database = Database.open(resolve_db(ctx, db), create=False)
@@ -39,6 +44,8 @@ def campaign(ctx: click.Context, blind: bool | None, name: str | None, idle_cap:
             set_blind(database, blind)
         if idle_cap is not None:
             set_idle_cap(database, idle_cap)
+        if compat is not None:
+            set_score_compat(database, int(compat))
         settings = campaign_settings(database)
     finally:
         database.close()
@@ -52,3 +59,5 @@ def campaign(ctx: click.Context, blind: bool | None, name: str | None, idle_cap:
     click.echo(f"pool depth: {settings.pool_depth}")
     cap = settings.idle_cap_seconds
     click.echo(f"idle cap: {cap} s per document ({describe_idle_cap(cap)}; longer is idle time, not counted)")
+    precision = "doubles" if settings.score_compat == 10 else "floats"
+    click.echo(f"score order: trec_eval {settings.score_compat} (scores compared as {precision})")

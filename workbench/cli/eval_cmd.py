@@ -91,7 +91,8 @@ def _warn_unaveraged(result) -> None:
 @click.option("-R", "rel_format", default="qrels", show_default=True,
               help="Format of the relevance file; only trec_eval's qrels is supported.")
 @click.option("--compat", type=click.Choice(["9", "10"]), default="10", show_default=True,
-              help="trec_eval version: 9 rounds iprec_at_recall / 11pt_avg as trec_eval 9 and "
+              help="trec_eval version: 10 compares run scores as doubles; 9 as floats (two scores "
+                   "equal to 7 digits tie), rounds iprec_at_recall / 11pt_avg as trec_eval 9 and "
                    "leaves its missing families (unj, rbp, rbp_resid) out of all_trec.")
 @click.option("--ties", type=click.Choice(["trec_eval", "input", "rank"]), default="trec_eval",
               show_default=True,
@@ -137,13 +138,26 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
 
         evs = [zscored(ev, table) for ev in evs]
         uppers = [zscored(up, table) for up in uppers] if uppers else None
-    if fmt == "trec":
+    if fmt == "trec":  # trec_eval's names in trec_eval's order
         output.write_trec(sys.stdout, evs, per_query, uppers)
-    elif fmt == "csv":
-        output.write_csv(sys.stdout, evs, names, per_query, uppers)
+        return
+    shown = _shown(measures, int(compat), ms)
+    if fmt == "csv":
+        output.write_csv(sys.stdout, evs, names, per_query, uppers, shown)
     elif fmt == "json":  # the values are z-scores with -Z: the settings say against what
         jobs_used = max((r.jobs for r in results), default=1)
         output.write_json(sys.stdout, evs, names, per_query, uppers,
-                          {**settings.as_dict(), "zscores": zscores_file, "jobs": jobs_used})
+                          {**settings.as_dict(), "zscores": zscores_file, "jobs": jobs_used}, shown)
     else:
-        output.write_table(evs, names, per_query, uppers, settings.as_dict())
+        output.write_table(evs, names, per_query, uppers, settings.as_dict(), shown)
+
+
+def _shown(measure_names, compat: int, ms) -> list[tuple]:
+    """(measure, name) in the user's order and spelling, as `score` shows them
+    (metrics.requested), for the measures evaluated (`-m all_trec -m relstring.20`
+    evaluates relstring_20 only, as trec_eval)."""
+    from workbench.metrics.requested import requested_measures
+
+    asked = requested_measures(list(measure_names) or ["official"], compat=compat)
+    evaluated = set(ms)
+    return [(m, name) for m, name in zip(asked.measures, asked.names) if m in evaluated]

@@ -21,15 +21,22 @@ from workbench.errors import UsageError
 FORMATS = click.Choice(["table", "json"])
 
 
-def _collection(ctx, qrels, runs, db):
+COMPAT_HELP = ("With --qrels: order run scores as trec_eval 10 (doubles, the default) or 9 "
+               "(floats). The stored campaign's runs follow `workbench campaign --compat`.")
+
+
+def _collection(ctx, qrels, runs, db, compat=None):
     if qrels:
         if not runs:
             raise UsageError("give the run files after --qrels FILE")
         from workbench.planning.collection import collection_from_files
 
-        return collection_from_files(qrels, list(runs))
+        return collection_from_files(qrels, list(runs), compat=int(compat or 10))
     if runs:
         raise UsageError("run files need --qrels FILE (without it the stored campaign is used)")
+    if compat is not None:
+        raise UsageError("--compat goes with --qrels FILE; the stored runs follow "
+                         "`workbench campaign --compat 9|10`")
     from workbench.campaign.database import Database
     from workbench.campaign.pooling.simulation import stored_collection
 
@@ -79,9 +86,10 @@ def _num(x: float) -> str:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bandit's draws.")
 @click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.option("--compat", type=click.Choice(["9", "10"]), default=None, help=COMPAT_HELP)
 @db_option
 @click.pass_context
-def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt, db) -> None:
+def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt, compat, db) -> None:
     """Replay judging with known qrels: what each budget finds and how the ranking holds."""
     from workbench.planning.simulate import simulate as run_simulation
 
@@ -92,7 +100,7 @@ def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt,
     if bad or not methods:
         raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
     budgets = _budgets(budget)
-    c = _collection(ctx, qrels, runs, db)
+    c = _collection(ctx, qrels, runs, db, compat)
     results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
     if fmt == "json":
         data = [r.to_json() for r in results]
@@ -118,13 +126,14 @@ def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt,
               help="Leave out groups of runs: a run's group is its tag up to SEP.")
 @click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.option("--compat", type=click.Choice(["9", "10"]), default=None, help=COMPAT_HELP)
 @db_option
 @click.pass_context
-def reusability(ctx, runs, qrels, depth, measure, groups, level, fmt, db) -> None:
+def reusability(ctx, runs, qrels, depth, measure, groups, level, fmt, compat, db) -> None:
     """Zobel's leave-one-out test: how each run would fare without its own pool documents."""
     from workbench.planning.reusability import reusability as run_test
 
-    c = _collection(ctx, qrels, runs, db)
+    c = _collection(ctx, qrels, runs, db, compat)
     result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2))

@@ -71,6 +71,10 @@ def run_cuts(path, jobs: int) -> list[int] | None:
 
     if jobs < 2 or not can_fork():
         return None
+    from workbench.formats.textlines import is_gzip
+
+    if is_gzip(path):  # a compressed stream is read from its start
+        return None
     try:
         cuts = query_cuts(path, jobs)
     except OSError:
@@ -283,7 +287,11 @@ def evaluate_split(qrels_path, run_path, cuts, ms, *, rel_level, ties, max_depth
     errors and all)."""
     from workbench.metrics.evaluate import evaluation_from_values
 
+    from workbench.formats.textlines import is_gzip
+
     n = len(cuts) - 1
+    if is_gzip(qrels_path) or is_gzip(run_path):  # compressed: no byte offsets to cut at
+        return None
     try:
         qrels_cuts = line_cuts(qrels_path, n)
         need = os.path.getsize(qrels_path) + os.path.getsize(run_path) // 8

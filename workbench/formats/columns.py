@@ -18,7 +18,7 @@ from typing import BinaryIO, Iterable
 import numpy as np
 
 from workbench.errors import InputError
-from workbench.formats.textlines import SEPARATORS_IN_LINE
+from workbench.formats.textlines import GZIP_MAGIC, SEPARATORS_IN_LINE
 
 __all__ = ["CHUNK_BYTES", "FRONT", "parse_file", "default_threads", "gather", "gather_wide",
            "to_int", "to_float", "concat", "concat_strings", "open_file"]
@@ -585,9 +585,17 @@ def _field(width: int, itemsize: int) -> np.dtype:
 
 
 def open_file(path) -> tuple[BinaryIO, str]:
+    """The file for reading bytes (a gzip file decompressed as it is read) and its name."""
     name = os.fspath(path)
     try:
-        return open(name, "rb"), name
+        fh = open(name, "rb")
+        if fh.read(2) == GZIP_MAGIC:
+            import gzip
+
+            fh.close()
+            return gzip.open(name, "rb"), name  # type: ignore[return-value]
+        fh.seek(0)
+        return fh, name
     except FileNotFoundError:
         raise InputError(name, None, "no such file") from None
     except IsADirectoryError:
@@ -621,6 +629,15 @@ def parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, thre
     if chunk_bytes is None:
         chunk_bytes = CHUNK_BYTES if n_threads == 1 else 4 * CHUNK_BYTES
     out = []
+    try:
+        _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out)
+    except (EOFError, OSError) as exc:  # a damaged or truncated gzip file
+        raise InputError(name, None, f"cannot read: {exc}") from None
+    return name, [r for r in out if r is not None]
+
+
+def _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out) -> None:
+    """parse_file's loop: each chunk's result appended to `out`, in file order."""
     with fh:
         before = 0
         if n_threads == 1:
@@ -640,7 +657,6 @@ def parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, thre
                         out.append(pending.pop(0).result())
                 for fut in pending:
                     out.append(fut.result())
-    return name, [r for r in out if r is not None]
 
 
 def default_threads() -> int:

@@ -101,27 +101,37 @@ def _value(m, ev, v):
     return int(round(v)) if m.is_count else float(v)
 
 
+def _columns(ev, shown) -> list[tuple]:
+    """(measure, name) pairs in the order to show: `shown` (the user's spelling and order,
+    metrics.requested) or the evaluation's measures under trec_eval's names."""
+    if shown is None:
+        return [(m, m.label) for m in ev.measures]
+    return [(m, name) for m, name in shown if m in ev.per_query]
+
+
 def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
-              uppers: Sequence | None = None) -> None:
-    """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows."""
+              uppers: Sequence | None = None, shown: Sequence | None = None) -> None:
+    """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows.
+    shown: (measure, name) pairs, the user's order and spelling (default trec_eval's)."""
     w = csv_writer(out)
     w.writerow(["run", "query", "measure", "value"] + (["upper"] if uppers else []))
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
         rows = []
+        cols = _columns(ev, shown)
         if per_query:
             for i, q in enumerate(ev.qids):
-                for m in ev.measures:
+                for m, label in cols:
                     if m.summary_only:  # trec_eval prints these in the summary only
                         continue
-                    row = [name, q, m.label, _value(m, ev, ev.per_query[m][i])]
+                    row = [name, q, label, _value(m, ev, ev.per_query[m][i])]
                     if up:
                         row.append(_value(m, up, up.per_query[m][i]))
                     rows.append(row)
-        for m in ev.measures:
+        for m, label in cols:
             if m.is_text:  # per query only
                 continue
-            row = [name, "all", m.label, _value(m, ev, ev.summary.get(m, 0.0))]
+            row = [name, "all", label, _value(m, ev, ev.summary.get(m, 0.0))]
             if up:
                 row.append(_value(m, up, up.summary.get(m, 0.0)))
             rows.append(row)
@@ -129,25 +139,27 @@ def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
 
 
 def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
-               uppers: Sequence | None, settings: dict) -> None:
-    """{"settings": ..., "runs": [...]} (keys in docs/json-outputs.md), indented, one newline."""
+               uppers: Sequence | None, settings: dict, shown: Sequence | None = None) -> None:
+    """{"settings": ..., "runs": [...]} (keys in docs/json-outputs.md), indented, one newline.
+    shown: as for write_csv."""
     runs = []
     for k, (ev, name) in enumerate(zip(evs, names)):
+        cols = _columns(ev, shown)
         item = {
             "run": name,
             "tag": ev.tag,
             "queries": len(ev.qids),
             "missing": list(ev.missing),
-            "summary": {m.label: _value(m, ev, ev.summary.get(m, 0.0)) for m in ev.measures
+            "summary": {label: _value(m, ev, ev.summary.get(m, 0.0)) for m, label in cols
                         if not m.is_text},
         }
         if uppers:
             up = uppers[k]
-            item["upper"] = {m.label: _value(m, up, up.summary.get(m, 0.0)) for m in up.measures
+            item["upper"] = {label: _value(m, up, up.summary.get(m, 0.0)) for m, label in cols
                              if not m.is_text}
         if per_query:
             item["per_query"] = {
-                q: {m.label: _value(m, ev, ev.per_query[m][i]) for m in ev.measures
+                q: {label: _value(m, ev, ev.per_query[m][i]) for m, label in cols
                     if not m.summary_only}
                 for i, q in enumerate(ev.qids)
             }
@@ -156,7 +168,7 @@ def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool
 
 
 def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Sequence | None,
-                settings: dict) -> None:
+                settings: dict, shown: Sequence | None = None) -> None:
     """A Rich table of the runs' summaries on the terminal (and one per run with -q)."""
     from rich.console import Console
     from rich.table import Table
@@ -165,7 +177,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
     from workbench.visible import visible  # run names and query ids come from files
 
     console = Console(markup=False, emoji=False, highlight=False)  # names are data
-    ms = [m for m in evs[0].measures if m.aggregation != "runid"]
+    cols = [(m, label) for m, label in _columns(evs[0], shown) if m.aggregation != "runid"]
     z = bool(evs[0].settings.get("zscores"))
     caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
     if settings["max_depth"] is not None:
@@ -183,26 +195,26 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
 
     table = Table(title="Evaluation", caption=caption)
     table.add_column("run", no_wrap=True)
-    summary = [m for m in ms if not m.is_text]  # relstring: per query only
-    for m in summary:
-        table.add_column(m.label, justify="right")
+    summary = [(m, label) for m, label in cols if not m.is_text]  # relstring: per query only
+    for _, label in summary:
+        table.add_column(Text(label), justify="right")
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
         table.add_row(Text(visible(name)), *[
-            cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in summary
+            cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m, _ in summary
         ])
     console.print(table)
     if per_query:
-        pq = [m for m in ms if not m.summary_only]
+        pq = [(m, label) for m, label in cols if not m.summary_only]
         for k, (ev, name) in enumerate(zip(evs, names)):
             up = uppers[k] if uppers else None
             t = Table(title=Text(visible(f"{name}: per query")), caption=caption)
             t.add_column("query", no_wrap=True)
-            for m in pq:
-                t.add_column(m.label, justify="right")
+            for _, label in pq:
+                t.add_column(Text(label), justify="right")
             for i, q in enumerate(ev.qids):
                 t.add_row(Text(visible(q)), *[
                     cell(m, ev, ev.per_query[m][i], up, up.per_query[m][i] if up else None)
-                    for m in pq
+                    for m, _ in pq
                 ])
             console.print(t)

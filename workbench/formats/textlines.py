@@ -101,11 +101,24 @@ def decode_line(raw: bytes) -> str:
         raise ValueError(f"invalid UTF-8 at byte {exc.start + 1} of the line") from None
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: str | os.PathLike) -> bool:
+    """Whether the file is gzip-compressed (by its first two bytes, whatever its name:
+    TREC distributes runs as `input.xyz.gz`). False when it cannot be read."""
+    try:
+        with open(os.fspath(path), "rb") as fh:
+            return fh.read(2) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
 def open_binary(path: str | os.PathLike) -> BinaryIO:
-    """Open `path` for reading bytes; `.gz` files are decompressed on the fly."""
+    """Open `path` for reading bytes; gzip files are decompressed on the fly."""
     path = os.fspath(path)
     try:
-        if path.endswith(".gz"):
+        if is_gzip(path):
             return gzip.open(path, "rb")  # type: ignore[return-value]
         return open(path, "rb")
     except FileNotFoundError:

@@ -29,8 +29,8 @@ Ranking measures (trec_eval-exact), one registry of measure names, array kernels
   queries absent from the run), ``tag``, ``ties``, ``settings``; ``.value(m, qid=None)``.
   ``aggregate(measure, values)`` is trec_eval's averaging on its own.
   Options: rel_level = trec_eval ``-l``; max_depth = ``-M``; complete = ``-c``;
-  compat=9 = trec_eval 9 recall-level rounding for iprec_at_recall/11pt_avg;
-  ties = ``trec_eval`` (score desc compared as float32, docno desc) | ``input`` (file
+  compat=9 = trec_eval 9 recall-level rounding for iprec_at_recall/11pt_avg and score order;
+  ties = ``trec_eval`` (score desc compared as doubles, as floats with compat=9; docno desc) | ``input`` (file
   order) | ``rank`` (rank column); unjudged_as = grade given to unjudged retrieved
   documents (the upper value of ``--bounds``).
 - ``workbench.metrics.ranking``: ``QrelsIndex`` (qrels encoded once), ``rank_run``

@@ -204,7 +204,8 @@ class SubsetEvaluator:
             raise ValueError("qrels_rows: one array per run")
         self.ranked = [
             rank_for_subsets(self.index, run.qid, run.docno, run.score, ties=ties, rank=run.rank,
-                             max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=j)
+                             max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=j,
+                             compat=compat)
             for run, j in zip(self.runs, joined)
         ]
 
@@ -303,7 +304,7 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
 
     def one(qidx, docno, score, rank, joined=None):
         rk = _rank(index, qidx, docno, score, ties=ties, rank=rank, max_depth=max_depth,
-                   check_duplicates=check_duplicates, joined=joined)
+                   check_duplicates=check_duplicates, joined=joined, compat=compat)
         if judged_only:  # -J: after -M, as trec_eval's form_res_rels
             rk = _judged_only(rk)
         cache: dict = {}

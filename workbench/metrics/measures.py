@@ -66,11 +66,14 @@ class Measure:
     level: recall level for iprec_at_recall; levels: the levels 11pt_avg averages.
     rel: relevance threshold for this measure only (``P(rel=2)@5``); None = the
         evaluation's ``rel_level`` (trec_eval's ``-l``).
-    beta: F-measure weight (F_beta); for trec_eval's ``set_F.x``, x = beta².
+    beta: F-measure weight (F_beta); for trec_eval's ``set_F.x``, x = beta², and x itself
+        is kept in params (``beta_squared``).
     gain, discount, base: DCG family (``linear``|``exp``; ``log2``|``jk``; base b of
         Järvelin–Kekäläinen).
     params: trec_eval's other parameters: name=value pairs (``(("1", 3.0), ("p", 0.8))``
         for gains and rbp's p), utility's coefficients, relstring's length; () = defaults.
+    judged_only: only the judged retrieved documents count (ir_measures'
+        ``judged_only=True``: trec_eval's -J for this measure alone).
     label: the printed name (not part of equality).
     """
 
@@ -84,6 +87,7 @@ class Measure:
     discount: str = "log2"
     base: float = 2.0
     params: tuple = ()
+    judged_only: bool = False
     label: str = field(default="", compare=False)
 
     def __str__(self) -> str:
@@ -98,6 +102,13 @@ class Measure:
     def is_count(self) -> bool:
         """Printed as an integer (and summed, not averaged, over queries)."""
         return BY_NAME[self.family].integer
+
+    @property
+    def beta_squared(self) -> float:
+        """β² of an F measure: trec_eval's set_F.x parameter exactly as given, else β·β."""
+        if BY_NAME[self.family].param == "beta_squared" and self.params:
+            return float(self.params[0])
+        return float(self.beta) * float(self.beta)
 
     @property
     def aggregation(self) -> str:
@@ -164,6 +175,12 @@ def _ir_label(m: Measure) -> str:
         params.append(f"rel={m.rel}")
     if m.beta is not None and fam.beta:
         params.append(f"beta={_fmt_num(m.beta)}")
+    if fam.ir_params and m.params:
+        params.extend(f"{key}={_fmt_num(value)}" for key, value in m.params)
+    if fam.formulation and m.params:
+        params.append("gains={" + ",".join(f"{key}:{_fmt_num(value)}" for key, value in m.params) + "}")
+    if m.judged_only:
+        params.append("judged_only=True")
     if fam.formulation:
         if m.gain != "linear":
             params.append(f"gain={m.gain}")
@@ -285,26 +302,83 @@ def _parse_trec(name: str, compat: int = 10) -> list[Measure] | None:
     x = _float_list(params, base)
     if len(x) != 1 or x[0] < 0:
         raise MeasureError(f"{name}: {base} takes one non-negative parameter")
-    return [replace(Measure(base, beta=math.sqrt(x[0])), label=f"{base}_{params}")]
+    # β² is kept as given (params): √2 squared back is 2.0000000000000004, one digit off
+    return [replace(Measure(base, beta=math.sqrt(x[0]), params=(x[0],)), label=f"{base}_{params}")]
 
 
 # ----------------------------------------------------------------------------- ir_measures
 
 _IR_RE = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cut>[0-9.]+))?$"
+    r"^(?P<name>[A-Za-z][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cut>[0-9.,]+))?$"
 )
+
+# ranx's names for ir_measures spellings with parameters (ranx: metrics/__init__.py)
+_PRESETS = {"ndcg_burges": "nDCG(gain=exp)"}
+
+
+def _split_params(text: str) -> list[str]:
+    """Split on the commas outside braces (``gains={0:0,1:1},judged_only=True``)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _unquote(value: str) -> str:
+    """ir_measures writes string parameters quoted: ``dcg='exp-log2'``."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
 
 
 def _parse_params(text: str | None, name: str) -> dict[str, str]:
     out: dict[str, str] = {}
     if not text:
         return out
-    for part in text.split(","):
+    for part in _split_params(text):
         key, eq, value = part.partition("=")
         if not eq or not key.strip() or not value.strip():
             raise MeasureError(f"{name}: parameters are key=value, got {part!r}")
-        out[key.strip().lower()] = value.strip()
+        out[key.strip().lower()] = _unquote(value.strip())
     return out
+
+
+def _bool(text: str, name: str, key: str) -> bool:
+    value = text.strip().lower()
+    if value in ("true", "1", "yes"):
+        return True
+    if value in ("false", "0", "no"):
+        return False
+    raise MeasureError(f"{name}: {key} must be True or False, got {text!r}")
+
+
+def _gain_pairs(text: str, name: str) -> tuple[tuple[str, float], ...]:
+    """ir_measures' ``gains={0:0,1:1,2:3,3:7}``: grade -> gain, as (grade, gain) pairs."""
+    body = text.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        raise MeasureError(f"{name}: gains must be written {{grade:gain,...}}, got {text!r}")
+    pairs = []
+    for item in body[1:-1].split(","):
+        if not item.strip():
+            continue
+        grade, colon, gain = item.partition(":")
+        try:
+            g = int(grade.strip())
+        except ValueError:
+            raise MeasureError(f"{name}: gains: a grade must be an integer, got {grade.strip()!r}") from None
+        if not colon:
+            raise MeasureError(f"{name}: gains are grade:gain pairs, got {item.strip()!r}")
+        pairs.append((str(g), _number(gain.strip(), name)))
+    if not pairs or len({g for g, _ in pairs}) != len(pairs):
+        raise MeasureError(f"{name}: gains must name each grade once")
+    return tuple(sorted(pairs, key=lambda p: int(p[0])))
 
 
 def _formulation(params: dict[str, str], name: str) -> dict:
@@ -338,12 +412,31 @@ def _parse_ir(name: str) -> list[Measure] | None:
     m = _IR_RE.match(name)
     if not m:
         return None
+    preset = _PRESETS.get(m.group("name").lower())
+    if preset is not None:  # ndcg_burges@10 is nDCG(gain=exp)@10
+        if m.group("params"):
+            raise MeasureError(f"{name}: {m.group('name')} takes no parameters")
+        return _parse_ir(preset + (f"@{m.group('cut')}" if m.group("cut") else ""))
     fam = ALIASES.get(m.group("name").lower())
     if fam is None:
         return None
-    params = _parse_params(m.group("params"), name)
     cut_text = m.group("cut")
+    if cut_text is not None and "," in cut_text:  # P@5,10: one measure per cutoff
+        head = name[:m.start("cut") - 1]
+        out: list[Measure] = []
+        for c in cut_text.split(","):
+            out.extend(_parse_ir(f"{head}@{c}") or ())
+        return out
+    params = _parse_params(m.group("params"), name)
     kw: dict = {}
+    if "judged_only" in params:
+        if _bool(params.pop("judged_only"), name, "judged_only"):
+            kw["judged_only"] = True
+    gains = None
+    if "gains" in params:
+        if fam.name != "ndcg":
+            raise MeasureError(f"{name}: gains= applies to nDCG only")
+        gains = _gain_pairs(params.pop("gains"), name)
     if "rel" in params:
         try:
             kw["rel"] = int(params.pop("rel"))
@@ -358,7 +451,13 @@ def _parse_ir(name: str) -> list[Measure] | None:
             raise MeasureError(f"{name}: beta must be non-negative")
     if fam.formulation:
         kw.update(_formulation(params, name))
+        if gains is not None:
+            if kw["gain"] != "linear" or kw["discount"] != "log2":
+                raise MeasureError(f"{name}: gains= takes the log2 discount of linear gains")
+            kw["params"] = gains
     pairs = tuple((key, _number(params.pop(key), name)) for key in fam.ir_params if key in params)
+    if not pairs and fam.ir_defaults:  # ir_measures' defaults where trec_eval's differ (RBP: p=0.8)
+        pairs = fam.ir_defaults
     if pairs:
         _check_params(fam, pairs, name)
         kw["params"] = pairs
@@ -377,7 +476,8 @@ def _parse_ir(name: str) -> list[Measure] | None:
             raise MeasureError(f"{name}: cutoff must be a positive integer")
         cutoff = _cutoff(int(cut_text), name)
     target = fam
-    if fam.with_formulation and any(kw.get(p, v) != v for p, v in _TREC_FORMULATION.items()):
+    if fam.with_formulation and (gains is not None
+                                 or any(kw.get(p, v) != v for p, v in _TREC_FORMULATION.items())):
         target = BY_NAME[fam.with_formulation]
     else:
         if fam.with_formulation:  # trec_eval's own formulation: trec_eval's family
@@ -392,7 +492,7 @@ def _parse_ir(name: str) -> list[Measure] | None:
         kw["beta"] = 1.0
     if cutoff is not None and target.cutoff == "none":
         raise MeasureError(f"{name}: {m.group('name')} takes no cutoff")
-    if kw.get("rel") is not None and target.graded:
+    if kw.get("rel") is not None and target.graded and not target.rel_binarises:
         raise MeasureError(f"{name}: rel= does not apply to graded measures")
     return [_finish(Measure(target.name, cutoff=cutoff, **kw))]
 
@@ -405,6 +505,7 @@ def _finish(m: Measure) -> Measure:
         and m.rel is None
         and (m.cutoff is None or fam.param == "cutoffs")
         and m.beta in (None, 1.0)
+        and not m.judged_only
     )
     return replace(m, label=_trec_label(m) if trec_like else _ir_label(m))
 
@@ -419,9 +520,6 @@ def _names() -> list[str]:
 
 def _suggestion(name: str) -> str | None:
     """The closest known spelling of a mistyped name, parameters kept, if it parses."""
-    printed = re.fullmatch(r"(\w+?)_([0-9][0-9.,]*)", name)  # a printed label: P_10
-    if printed and printed[1] in BY_NAME and BY_NAME[printed[1]].param:
-        return f"{printed[1]}.{printed[2]}"
     head = re.match(r"[A-Za-z0-9_\-]*", name).group(0)
     tail = name[len(head):]
     if not head:
@@ -439,6 +537,18 @@ def _suggestion(name: str) -> str | None:
                 return candidate
         except MeasureError:
             continue
+    return None
+
+
+_PRINTED = re.compile(r"(\w+?)_([0-9-][0-9.,=-]*|[A-Za-z]+=[0-9A-Za-z.,=-]*)")
+
+
+def _printed(name: str) -> str | None:
+    """trec_eval's spelling of a name as trec_eval prints it (``P_10`` -> ``P.10``,
+    ``ndcg_cut_10`` -> ``ndcg_cut.10``, ``utility_2,-1,0,0``), or None."""
+    m = _PRINTED.fullmatch(name)
+    if m and m[1] in BY_NAME and BY_NAME[m[1]].param and BY_NAME[m[1]].trec:
+        return f"{m[1]}.{m[2]}"
     return None
 
 
@@ -474,6 +584,11 @@ def parse_measures(names, compat: int = 10) -> tuple[Measure, ...]:
             elif "." in name:
                 with_params.add(name.partition(".")[0])
                 explicit = True
+            if found is None:  # a name as printed: P_10, ndcg_cut_10, iprec_at_recall_0.10
+                trec = _printed(name)
+                if trec is not None:
+                    found = _parse_trec(trec, compat)
+                    with_params.add(trec.partition(".")[0])
             if found is None:
                 raise _unknown(name)
             for m in found:

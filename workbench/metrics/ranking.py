@@ -30,7 +30,7 @@ from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers
 )
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run",
-           "rank_for_subsets", "on_subset", "trec_order"]
+           "rank_for_subsets", "on_subset", "trec_order", "COMPAT", "score_precision"]
 
 TIES = ("trec_eval", "input", "rank")
 
@@ -68,26 +68,39 @@ def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return _sort_groups(keys & _HASH_MASK, starts, np.diff(np.append(starts, n)), gprefix)[1]
 
 
-def _float32(score: np.ndarray) -> np.ndarray:
-    """score as trec_eval stores it (a C float): beyond float32's range it becomes ±inf, as
-    C's conversion gives, without numpy's overflow RuntimeWarning (it printed source paths
-    on the user's terminal, issue 27 #19)."""
+COMPAT = (9, 10)  # trec_eval versions whose score order is offered
+
+
+def score_precision(compat: int) -> type:
+    """The type trec_eval compares run scores as: ``double`` since trec_eval 10
+    (trec_format.h: ``double sim``), ``float`` in trec_eval 9. Scores written with 16
+    digits (neural rankers) often differ only beyond float32, so the two orders differ."""
+    if compat not in COMPAT:
+        raise ValueError("compat must be 9 or 10")
+    return np.float64 if compat == 10 else np.float32
+
+
+def _desc_score_key(score: np.ndarray, compat: int) -> np.ndarray:
+    """Unsigned keys whose ascending order is the descending order of the scores compared
+    as trec_eval `compat` compares them (uint64 for doubles, uint32 for floats)."""
+    ftype = score_precision(compat)
+    utype = np.uint64 if ftype is np.float64 else np.uint32
+    width = np.dtype(utype).itemsize * 8
+    # beyond float32's range a score becomes ±inf, as C's conversion gives, without
+    # numpy's overflow RuntimeWarning (it printed source paths, issue 27 #19)
     with np.errstate(over="ignore"):
-        return score.astype(np.float32)
-
-
-def _desc_float32_key(score: np.ndarray) -> np.ndarray:
-    """uint32 keys whose ascending order is the descending order of float32(score)."""
-    bits = _float32(score).view(np.uint32)
-    neg = (bits >> np.uint32(31)).astype(bool)
-    key = np.where(neg, ~bits, bits | np.uint32(0x80000000))
-    key = np.where(key == np.uint32(0x7FFFFFFF), np.uint32(0x80000000), key)  # -0.0 == +0.0
+        bits = score.astype(ftype).view(utype)
+    neg = (bits >> utype(width - 1)).astype(bool)
+    sign = utype(1 << (width - 1))
+    key = np.where(neg, ~bits, bits | sign)
+    key = np.where(key == utype((1 << (width - 1)) - 1), sign, key)  # -0.0 == +0.0
     return ~key
 
 
 def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
-                starts: np.ndarray | None = None) -> np.ndarray | None:
-    """Row order (query, score desc as float32, docno desc) or None if already in it.
+                starts: np.ndarray | None = None, compat: int = 10) -> np.ndarray | None:
+    """Row order (query, score desc as trec_eval `compat` compares it, docno desc) or
+    None if already in it.
 
     Query groups need only be contiguous, in any order. A run file written in rank order
     is detected without sorting; only its runs of tied scores are put in docno order.
@@ -101,13 +114,14 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
         if s.size == np.count_nonzero(np.bincount(qidx)):
             starts = s
     if starts is not None:
-        # float32 comparisons order as the keys below do (-0.0 == +0.0); a NaN fails
-        # them and takes the sorting path
-        s32 = _float32(score)
-        ok = s32[1:] <= s32[:-1]
+        # comparisons at trec_eval's precision order as the keys below do (-0.0 ==
+        # +0.0); a NaN fails them and takes the sorting path
+        with np.errstate(over="ignore"):
+            sc = score.astype(score_precision(compat), copy=False)
+        ok = sc[1:] <= sc[:-1]
         ok[starts[1:] - 1] = True  # a new query may start anywhere
         if ok.all():
-            tied = np.equal(s32[1:], s32[:-1], out=ok)
+            tied = np.equal(sc[1:], sc[:-1], out=ok)
             tied[starts[1:] - 1] = False
             tie = np.flatnonzero(tied)
             if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
@@ -115,21 +129,27 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
             order = np.arange(n)
             _docno_desc_within_ties(order, tie, docno)
             return order
-    skey = _desc_float32_key(score)
-    key = (qidx.astype(np.uint64) << np.uint64(32)) | skey.astype(np.uint64)
-    order = np.argsort(key)
-    sk = key[order]
-    tie = np.flatnonzero(sk[1:] == sk[:-1])
+    skey = _desc_score_key(score, compat)
+    if skey.dtype == np.uint32:  # query and score in one 64-bit key: one argsort
+        key = (qidx.astype(np.uint64) << np.uint64(32)) | skey.astype(np.uint64)
+        order = np.argsort(key)
+        sk = key[order]
+        tie = np.flatnonzero(sk[1:] == sk[:-1])
+    else:  # by score, then a stable (radix) sort by query: faster than lexsort
+        order = np.argsort(skey)
+        order = order[np.argsort(qidx[order], kind="stable")]
+        sq, sk = qidx[order], skey[order]
+        tie = np.flatnonzero((sk[1:] == sk[:-1]) & (sq[1:] == sq[:-1]))
     if tie.size:
         _docno_desc_within_ties(order, tie, docno)
     return order
 
 
-def trec_order(qidx, score, docno) -> np.ndarray:
+def trec_order(qidx, score, docno, compat: int = 10) -> np.ndarray:
     """The permutation that puts rows in trec_eval's order: grouped by query (queries in
-    the order of their first row's `qidx` value), score descending as float32, ties by
-    docno descending. The one ordering of the project: evaluation, pooling and the stored
-    runs all use it."""
+    the order of their first row's `qidx` value), score descending (compared as doubles,
+    as trec_eval 10 does, or as floats with compat=9), ties by docno descending. The one
+    ordering of the project: evaluation, pooling and the stored runs all use it."""
     qidx = np.asarray(qidx, dtype=np.int64)
     score = np.asarray(score, dtype=np.float64)
     docno = as_bytes(docno)
@@ -140,7 +160,7 @@ def trec_order(qidx, score, docno) -> np.ndarray:
     q = qidx[grouped]
     dense = np.zeros(n, dtype=np.int64)  # group codes 0..g-1 (any integer keys allowed)
     np.cumsum(q[1:] != q[:-1], out=dense[1:])
-    order = _trec_order(dense, score[grouped], docno[grouped])
+    order = _trec_order(dense, score[grouped], docno[grouped], compat=compat)
     return grouped if order is None else grouped[order]
 
 
@@ -169,21 +189,23 @@ def rank_run(
     rank=None,
     max_depth: int | None = None,
     check_duplicates: bool = True,
+    compat: int = 10,
 ) -> Ranking:
     """Sort a run as trec_eval does and join it with the qrels.
 
-    ties: ``trec_eval`` — score descending (compared as float32, as trec_eval stores
-    scores), ties by docno descending; ``input`` — the input order within each query;
+    ties: ``trec_eval`` — score descending (compared as doubles, as trec_eval 10 does;
+    as floats, as trec_eval 9 did, with compat=9), ties by docno descending; ``input`` —
+    the input order within each query;
     ``rank`` — the rank column ascending (then input order). Rows of queries absent
     from the qrels are dropped. max_depth keeps the top n of each query (``-M``).
     """
     return _rank(index, index.query_index(qid), docno, score, ties=ties, rank=rank,
-                 max_depth=max_depth, check_duplicates=check_duplicates)
+                 max_depth=max_depth, check_duplicates=check_duplicates, compat=compat)
 
 
 def rank_for_subsets(index: QrelsIndex, qid, docno, score, *, ties: str = "trec_eval", rank=None,
                      max_depth: int | None = None, check_duplicates: bool = True,
-                     qrels_rows=None) -> Ranking:
+                     qrels_rows=None, compat: int = 10) -> Ranking:
     """rank_run, but each row's `rel` is its row in the arrays the qrels index was built
     from (-1: absent), so that the one ranking can be judged against any subset of those
     qrels (``on_subset``): the order never depends on the qrels.
@@ -192,7 +214,7 @@ def rank_for_subsets(index: QrelsIndex, qid, docno, score, *, ties: str = "trec_
     already (then no document is looked up)."""
     return _rank(index, index.query_index(qid), docno, score, ties=ties, rank=rank,
                  max_depth=max_depth, check_duplicates=check_duplicates, qrels_rows=True,
-                 joined=qrels_rows)
+                 joined=qrels_rows, compat=compat)
 
 
 def on_subset(ranked: Ranking, row_grade: np.ndarray, qmap: np.ndarray, nq: int) -> Ranking:
@@ -219,7 +241,7 @@ def on_subset(ranked: Ranking, row_grade: np.ndarray, qmap: np.ndarray, nq: int)
 
 def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
           max_depth: int | None, check_duplicates: bool, qrels_rows: bool = False,
-          joined=None) -> Ranking:
+          joined=None, compat: int = 10) -> Ranking:
     """rank_run with the run's query indices (QrelsIndex.query_index) already known;
     qrels_rows, joined: see rank_for_subsets."""
     if ties not in TIES:
@@ -271,7 +293,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
         rel = index._lookup_keys(qidx, docno, sh, horder, as_rows=qrels_rows)
     del sh, horder
     if ties == "trec_eval":
-        order = _trec_order(qidx, score, docno, starts if grouped else None)
+        order = _trec_order(qidx, score, docno, starts if grouped else None, compat)
     elif ties == "input":  # rows of a query already together need no sort (any query order)
         order = None if grouped else np.argsort(qidx, kind="stable")
     else:

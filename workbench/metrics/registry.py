@@ -23,7 +23,7 @@ from workbench.metrics.kernels import average_precision, counts, gain, precision
 from workbench.metrics.kernels.context import MIN_GEO_MEAN
 from workbench.metrics.kernels.precision import RPREC_MULTIPLES, UNJ_CUTOFFS
 
-__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family",
+__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family", "sequential_sum",
            "ir_spellings", "TREC_CUTOFFS", "RECALL_LEVELS"]
 
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -43,16 +43,26 @@ PARAM_KINDS = ("cutoffs", "levels", "avg_levels", "beta_squared", "pairs", "coef
                "length")
 
 
+def sequential_sum(values: np.ndarray) -> float:
+    """The sum in trec_eval's order: one query after the other (its accumulating loop).
+    numpy's sum is pairwise, and the last printed digit can differ: P@10 over
+    .2 .2 0 0 .3 .3 .2 .2 .4 .5 .3 .8 1 1 .3 .2 is 0.36875 pairwise (prints 0.3688),
+    0.36874999... in order (prints 0.3687, as trec_eval)."""
+    if values.size == 0:
+        return 0.0
+    return float(np.cumsum(values, dtype=np.float64)[-1])  # cumsum adds left to right
+
+
 def _mean(values: np.ndarray) -> float:
-    return float(values.sum() / values.size) if values.size else 0.0
+    return sequential_sum(values) / values.size if values.size else 0.0
 
 
 def _geometric_mean(values: np.ndarray) -> float:
-    # trec_eval (gm_map): exp(mean(log(max(v, MIN_GEO_MEAN))))
+    # trec_eval (gm_map): exp(sum of log(max(v, MIN_GEO_MEAN)) in query order / n)
     n = values.size
     if n == 0:
         return 0.0
-    return float(np.exp(np.log(np.maximum(values, MIN_GEO_MEAN)).sum() / n))
+    return float(np.exp(sequential_sum(np.log(np.maximum(values, MIN_GEO_MEAN))) / n))
 
 
 def _sum(values: np.ndarray) -> float:
@@ -92,12 +102,15 @@ class Family:
         missing (``AP@10`` is map_cut, ``R`` is set_recall).
     formulation: takes gain=, discount=, base= (the DCG family); with_formulation: the
         family selected when they differ from trec_eval's (``nDCG(gain=exp)``).
-    graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply.
+    graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply;
+    rel_binarises: except here, where ``rel=`` makes the gains binary (``RBP(rel=2)``).
     beta: takes beta= (F measures; default 1).
     integer: printed as an integer.
     summary_only: trec_eval prints it on the 'all' line only.
     text: its per-query values are strings (relstring), printed per query only.
-    ir_params: ir_measures-style parameters passed on as trec_eval pairs (``RBP(p=0.8)``).
+    ir_params: ir_measures-style parameters passed on as trec_eval pairs (``RBP(p=0.8)``);
+        ir_defaults: their values when the ir_measures spelling names none (ir_measures'
+        RBP has p = 0.8, trec_eval's rbp 0.9).
     since: the first trec_eval version with the family (9 or 10); ``--compat 9`` leaves
         the others out of the sets.
     sets: named sets the family's default measures belong to (``official``, ``all_trec``,
@@ -120,11 +133,13 @@ class Family:
     formulation: bool = False
     with_formulation: str | None = None
     graded: bool = False
+    rel_binarises: bool = False
     beta: bool = False
     integer: bool = False
     summary_only: bool = False
     text: bool = False
     ir_params: tuple[str, ...] = ()
+    ir_defaults: tuple = ()
     since: int = 9
     sets: frozenset[str] = frozenset()
 
@@ -162,7 +177,7 @@ FAMILIES: tuple[Family, ...] = (
            "m_gm_map.c", aggregation="geometric mean", aliases=("GMAP",), summary_only=True,
            sets=_OFF),
     Family("Rprec", precision.r_precision, "precision after R documents (R = relevant documents)",
-           "m_Rprec.c", aliases=("Rprec", "R-Prec"), sets=_OFF),
+           "m_Rprec.c", aliases=("Rprec", "R-Prec", "r-precision"), sets=_OFF),
     Family("bpref", average_precision.bpref, "binary preference: relevant ranked above judged non-relevant",
            "m_bpref.c", aliases=("Bpref",), ir_name="Bpref", sets=_OFF),
     Family("recip_rank", average_precision.recip_rank, "reciprocal rank of the first relevant document",
@@ -170,7 +185,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("iprec_at_recall", average_precision.iprec_at_recall, "interpolated precision at a recall level",
            "m_iprec_at_recall.c", aliases=("IPrec",), ir_name="IPrec", param="levels",
            defaults=RECALL_LEVELS, sets=_OFF),
-    Family("P", precision.precision, "precision at cutoff k", "m_P.c", aliases=("P",), param="cutoffs",
+    Family("P", precision.precision, "precision at cutoff k", "m_P.c", aliases=("P", "precision"), param="cutoffs",
            defaults=TREC_CUTOFFS, cutoff="required", sets=_OFF),
     Family("relstring", counts.relstring,
            "grades of the first n retrieved documents as text (per query only)",
@@ -214,7 +229,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("relative_P", precision.relative_P, "relevant in the top k / min(k, R)", "m_rel_P.c",
            param="cutoffs", defaults=TREC_CUTOFFS, sets=_ALL),
     Family("success", precision.success, "1 if a relevant document is in the top k", "m_success.c",
-           aliases=("Success",), ir_name="Success", param="cutoffs", defaults=(1, 5, 10),
+           aliases=("Success", "hit_rate"), ir_name="Success", param="cutoffs", defaults=(1, 5, 10),
            cutoff="required", sets=_ALL),
     Family("set_P", precision.set_precision, "precision of the retrieved set", "m_set_P.c",
            aliases=("SetP",), ir_name="SetP", sets=_ALL_SET),
@@ -232,15 +247,26 @@ FAMILIES: tuple[Family, ...] = (
            aggregation="sum", integer=True, sets=_ALL),
     Family("rbp", rbp.rbp, "rank-biased precision (Moffat & Zobel 2008): rbp.p=0.8, "
            "default p = 0.9; gains grade / top grade", "m_rbp.c",
-           aliases=("RBP",), param="pairs", graded=True, ir_params=("p",), since=10, sets=_ALL),
+           aliases=("RBP",), ir_name="RBP", param="pairs", graded=True, ir_params=("p",),
+           ir_defaults=(("p", 0.8),),
+           rel_binarises=True, since=10, sets=_ALL),
     Family("rbp_resid", rbp.rbp_resid, "RBP residual: the RBP upper bound minus RBP",
            "m_rbp_resid.c", param="pairs", graded=True, since=10, sets=_ALL),
     Family("unj", precision.unj, "fraction of the top k without a judgment", "m_unjudged.c",
            param="cutoffs", defaults=UNJ_CUTOFFS, since=10, sets=_ALL),
-    Family("Judged", precision.judged, "fraction of the top k that is judged",
-           f"{_EXTRA} (ir_measures Judged)", aliases=("Judged",), trec=False, cutoff="optional"),
+    Family("Judged", precision.judged, "fraction of the top k with a qrels line (negative grades "
+           "too), over min(k, retrieved)", f"{_EXTRA} (ir_measures Judged)", aliases=("Judged",),
+           trec=False, cutoff="optional"),
+    Family("JudgedTrec", precision.judged_trec, "fraction of the top k with a grade >= 0, over k "
+           "(as trec_eval's unj counts judgments)", f"{_EXTRA} (cf. m_unjudged.c)",
+           aliases=("JudgedTrec",), trec=False, cutoff="optional"),
+    Family("ERR", gain.expected_reciprocal_rank, "expected reciprocal rank (Chapelle et al. 2009), "
+           "grades on gdeval's 0-4 scale", f"{_EXTRA} (gdeval.pl; ir_measures ERR)",
+           aliases=("ERR",), trec=False, cutoff="optional", graded=True),
+    Family("hits", precision.hits, "number of relevant documents in the top k",
+           f"{_EXTRA} (ranx hits)", aliases=("hits",), trec=False, cutoff="optional"),
     Family("F", precision.f_measure, "F measure at cutoff k", f"{_EXTRA} (ir_measures F; cf. m_set_F.c)",
-           aliases=("F",), trec=False, cutoff="optional", without_cutoff="set_F", beta=True),
+           aliases=("F", "f1"), trec=False, cutoff="optional", without_cutoff="set_F", beta=True),
     Family("CG", gain.cumulative_gain, "cumulative gain at cutoff k (no discount)",
            f"{_EXTRA} (cf. m_ndcg_cut.c)", aliases=("CG",), trec=False, cutoff="optional",
            formulation=True, graded=True),

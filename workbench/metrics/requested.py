@@ -22,15 +22,16 @@ class Requested:
     names: tuple[str, ...]
 
 
-def requested_measures(names) -> Requested:
+def requested_measures(names, compat: int = 10) -> Requested:
     """Parse `names` (strings; whitespace separates several in one string) keeping their
-    order. Raises MeasureError as `parse_measures` does."""
+    order (compat: as for `parse_measures`, what the sets hold). Raises MeasureError as
+    `parse_measures` does."""
     if isinstance(names, str):
         names = [names]
     shown: dict[Measure, str] = {}
     for raw in names:
         for name in str(raw).split():
-            found = parse_measures([name])
+            found = parse_measures([name], compat=compat)
             for m in found:
                 if m not in shown:
                     shown[m] = name if len(found) == 1 else (m.label or m.family)

@@ -95,11 +95,13 @@ class Collection:
 
 
 def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score: list,
-                           qrels_qid, qrels_docno, qrels_grade, *, ordered: bool = False
+                           qrels_qid, qrels_docno, qrels_grade, *, ordered: bool = False,
+                           compat: int = 10
                            ) -> Collection:
     """A Collection from each run's (qid, docno, score) arrays and the qrels' (qid, docno,
     grade) arrays. Runs are put in trec_eval's order here, unless `ordered` says each
-    query's rows already are (stored runs, whose documents are keyed by id, not docno)."""
+    query's rows already are (stored runs, whose documents are keyed by id, not docno).
+    compat: the trec_eval version whose score order to follow (10: doubles, 9: floats)."""
     qrels_qid = np.asarray(qrels_qid)
     (qq,), nq = factorize_many(qrels_qid)
     query_names = _names(qq, nq, qrels_qid)
@@ -123,7 +125,7 @@ def collection_from_arrays(run_names, run_qid: list, run_docno: list, run_score:
         q, known = np.repeat(at, sizes), np.repeat(found, sizes)
         q, d, s = q[known], doc_code[known], score[known]
         if not ordered:
-            order = trec_order(q, s, doc_names[d])
+            order = trec_order(q, s, doc_names[d], compat=compat)
             q, d, s = q[order], d[order], s[order]
         # queries by code (trec_order groups them in order of first appearance)
         by_query = np.argsort(q, kind="stable")
@@ -147,9 +149,9 @@ def _names(codes: np.ndarray, n: int, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def collection_from_files(qrels_path: str, run_paths: list[str]) -> Collection:
+def collection_from_files(qrels_path: str, run_paths: list[str], compat: int = 10) -> Collection:
     """Read a qrels file and run files (each run named by its tag, or its path when tags
-    repeat) into a Collection."""
+    repeat) into a Collection, the runs in trec_eval `compat`'s order."""
     from workbench.errors import UsageError
     from workbench.formats.trec import read_qrels, read_run
 
@@ -161,4 +163,5 @@ def collection_from_files(qrels_path: str, run_paths: list[str]) -> Collection:
     if len(set(names)) != len(names):
         raise UsageError("the same run file is given twice")
     return collection_from_arrays(names, [r.qid for r in runs], [r.docno for r in runs],
-                                  [r.score for r in runs], qrels.qid, qrels.docno, qrels.rel)
+                                  [r.score for r in runs], qrels.qid, qrels.docno, qrels.rel,
+                                  compat=compat)

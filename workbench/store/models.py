@@ -70,6 +70,9 @@ class Campaign(Base):
     # assessor left), not judging (`workbench campaign --idle-cap SECONDS`).
     idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=DEFAULT_IDLE_CAP,
                                                   server_default=str(DEFAULT_IDLE_CAP))
+    # The trec_eval version whose score order the stored runs follow: 10 compares scores
+    # as doubles, 9 as floats (`workbench campaign --compat`; store/run_arrays.resort_runs).
+    score_compat: Mapped[int] = mapped_column(Integer, default=10, server_default="10")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -114,7 +117,7 @@ class System(Base):
 
 
 class RunArrays(Base):
-    """A system's results as arrays, in trec_eval's order (query, score desc as float32,
+    """A system's results as arrays, in trec_eval 10's order (query, score desc as double,
     docno desc): the one stored copy of a run (store/run_arrays.py). Since revision 0005
     there is no row per result: runs do not change after import, and every reader wants
     them whole, as arrays."""

@@ -72,14 +72,38 @@ def write_run_arrays(session: Session, system_id: int, query_id, document_id, sc
     )])
 
 
-def write_run(session: Session, system_id: int, query_id, document_id, score) -> None:
+def write_run(session: Session, system_id: int, query_id, document_id, score, compat: int = 10) -> None:
     """(Re)write one system's run from results in any order (database ids): put here in
-    trec_eval's order, ties by the documents' external ids, queries by database id."""
+    trec_eval `compat`'s order, ties by the documents' external ids, queries by database id."""
     query_id = np.asarray(query_id, dtype=np.int64)
     document_id = np.asarray(document_id, dtype=np.int64)
     score = np.asarray(score, dtype=np.float64)
-    order = trec_order(query_id, score, id_names(session.connection(), Document).of(document_id))
+    order = trec_order(query_id, score, id_names(session.connection(), Document).of(document_id),
+                       compat=compat)
     write_run_arrays(session, system_id, query_id[order], document_id[order], score[order])
+
+
+def resort_runs(session: Session, compat: int) -> int:
+    """Put every stored run in trec_eval `compat`'s order (10: scores compared as doubles,
+    9: as floats), from its stored float64 scores; returns how many runs changed. One run
+    in memory at a time; a run already in that order is not rewritten."""
+    conn = session.connection()
+    names = id_names(conn, Document)
+    systems = [sid for (sid,) in conn.execute(
+        select(RunArrays.system_id).where(RunArrays.encoding == ENCODING).order_by(RunArrays.system_id))]
+    changed = 0
+    for sid in systems:
+        q, d, s = conn.execute(select(RunArrays.query_ids, RunArrays.document_ids, RunArrays.scores)
+                               .where(RunArrays.system_id == sid)).one()
+        qid = np.frombuffer(q, dtype="<i4").astype(np.int64)
+        did = np.frombuffer(d, dtype="<i4").astype(np.int64)
+        score = np.frombuffer(s, dtype="<f8")
+        order = trec_order(qid, score, names.of(did), compat=compat)
+        if np.array_equal(order, np.arange(order.size)):
+            continue
+        write_run_arrays(session, sid, qid[order], did[order], score[order])
+        changed += 1
+    return changed
 
 
 def _row(system_id: int, query_id: np.ndarray, document_id: np.ndarray, score: np.ndarray) -> dict:
@@ -175,4 +199,4 @@ def _load_once(conn: Connection, scores: bool) -> StoredRuns | None:
 
 
 __all__ = ["ENCODING", "IdNames", "StoredRuns", "id_names", "load_stored_runs",
-           "query_names", "runs_token", "write_run", "write_run_arrays"]
+           "query_names", "resort_runs", "runs_token", "write_run", "write_run_arrays"]

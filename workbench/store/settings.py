@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from workbench.store.models import Campaign
 
 SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind", "guidelines",
-                   "idle_cap_seconds")
+                   "idle_cap_seconds", "score_compat")
 
 
 def read_settings(read: sessionmaker[Session]) -> dict[str, object] | None:
@@ -32,4 +32,10 @@ def write_settings(s: Session, **values: object) -> None:
     s.execute(update(Campaign).where(Campaign.id == 1).values(**values))
 
 
-__all__ = ["SETTING_COLUMNS", "read_settings", "write_settings"]
+def score_compat(session: Session) -> int:
+    """The campaign's score order (trec_eval 10 or 9), read in the caller's transaction."""
+    value = session.execute(select(Campaign.score_compat).where(Campaign.id == 1)).scalar()
+    return 10 if value is None else int(value)
+
+
+__all__ = ["SETTING_COLUMNS", "read_settings", "score_compat", "write_settings"]

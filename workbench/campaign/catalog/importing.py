@@ -39,6 +39,7 @@ from workbench.store.ext_ids import id_map, insert_texts, update_texts
 from workbench.store.imported_grades import assessor_judgments
 from workbench.store.run_arrays import write_run_arrays
 from workbench.store.runs import create_system, run_size, system_id_of
+from workbench.store.settings import score_compat
 
 BATCH = 10_000
 
@@ -229,7 +230,7 @@ def _line_of(path: str, parsed, index: int) -> int | None:
 
 def trec_order_ranks(q_codes: np.ndarray, docno: np.ndarray, score: np.ndarray) -> np.ndarray:
     """1-based ranks in trec_eval's order (metrics.ranking.trec_order: per query, score
-    descending as float32, ties by docno descending). The file's own rank column is
+    descending as doubles, ties by docno descending). The file's own rank column is
     ignored, as trec_eval does."""
     return _ranks_of(q_codes, trec_order(q_codes, score, docno))
 
@@ -298,7 +299,7 @@ class _ParsedRun:
     tag: str
     queries: Column
     docno: np.ndarray  # S, one per row
-    order: np.ndarray  # the rows in trec_eval's order (metrics.ranking.trec_order)
+    order: np.ndarray  # the rows in trec_eval 10's order (metrics.ranking.trec_order)
     scores: np.ndarray
 
     @property
@@ -379,8 +380,11 @@ def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
     q_ids, stub_q = maps.ids("query", run.queries.distinct)
     q_ids = q_ids[run.queries.codes]
     d_ids, stub_d = maps.ids("document", run.docno)
-    # trec_eval's order, its queries regrouped by database id (as the stored arrays keep them)
-    stored = run.order[np.argsort(q_ids[run.order], kind="stable")]
+    # trec_eval's order (the campaign's score order: read here, in the write transaction
+    # that `campaign --compat` re-sorts the stored runs in), queries regrouped by database id
+    compat = score_compat(session)
+    order = run.order if compat == 10 else trec_order(run.queries.codes, run.scores, run.docno, compat=compat)
+    stored = order[np.argsort(q_ids[order], kind="stable")]
     write_run_arrays(session, system_id, q_ids[stored], d_ids[stored], run.scores[stored])
     progress("writing", n, n)
     return ImportSummary(

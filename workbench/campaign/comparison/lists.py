@@ -76,7 +76,7 @@ def _nanmean(values: list[float]) -> float:
 
 def ordered(docnos, scores) -> list[str]:
     """Documents in trec_eval's order (metrics.ranking.trec_order: score descending as
-    float32, ties by docno descending), as eval and the stored runs order them."""
+    double, ties by docno descending), as eval and the stored runs order them."""
     docnos = np.asarray(docnos).astype(str)
     if docnos.size == 0:
         return []

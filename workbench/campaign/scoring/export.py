@@ -24,7 +24,9 @@ from workbench.formats.score_tables import SCORE_TABLE_FORMATS, ScoresGrid, rend
 
 def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
     """Unjudged documents in the system's top k, summed over its evaluated queries:
-    sum of (1 - Judged@k) * k (Judged@k divides by k; a run shorter than k counts its gap too)."""
+    sum of (1 - Judged@k) * k. Judged@k (ir_measures') divides by min(k, retrieved), so for
+    a query the run answered with fewer than k documents this counts the unjudged share of
+    the gap too (JudgedTrec@k would count the whole gap)."""
     i = table.row(system)
     values = table.values[table.measure(judged)][i, table.present[i]]
     return round(sum((1.0 - v) * k for v in values.tolist()))

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.metrics.judged_only import judged_only
 from workbench.metrics.kernels.context import INFAP_EPSILON, MIN_GEO_MEAN, Context
 from workbench.metrics.qrels_index import QrelsIndex
 from workbench.metrics.ranking import Ranking
@@ -38,6 +39,9 @@ def compute(measure: Measure, index: QrelsIndex, rk: Ranking, level: int, compat
     (num_docs: trec_eval's -N, the collection size utility uses)."""
     lvl = level if measure.rel is None else measure.rel
     cache = _ctx_cache if _ctx_cache is not None else {}
-    if lvl not in cache:
-        cache[lvl] = Context(index, rk, lvl, compat, num_docs)
-    return measure.spec.kernel(cache[lvl], measure)
+    key = (lvl, measure.judged_only)
+    if key not in cache:
+        # judged_only=True (ir_measures): trec_eval's -J for this measure only
+        cache[key] = Context(index, judged_only(rk) if measure.judged_only else rk, lvl, compat,
+                             num_docs)
+    return measure.spec.kernel(cache[key], measure)

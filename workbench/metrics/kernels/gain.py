@@ -198,12 +198,57 @@ def normalized_dcg(ctx: Context, m: Measure) -> np.ndarray:
 
     Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
     ACM TOIS 20(4)."""
+    if m.params:  # nDCG(gains={0:0,1:1,2:3,3:7})
+        return _mapped_ndcg(ctx, m)
     args = _formulation(m)
     return safe_div(_dcg(ctx, *args), _idcg(ctx, *args))
 
 
 # ---- gain parameters (gain_init.c)
 
+
+
+def _map_gains(grade: np.ndarray, pairs) -> np.ndarray:
+    """Each grade's gain: the gain named for it (``gains={0:0,1:1,2:3,3:7}``), else the
+    grade itself; unjudged documents (negative codes) gain 0."""
+    gain = np.where(grade > 0, grade, 0).astype(np.float64)
+    for key, value in pairs:
+        gain[grade == int(float(key))] = float(value)
+    return gain
+
+
+def _mapped_ndcg(ctx: Context, m: Measure) -> np.ndarray:
+    """nDCG(@k) with grades mapped to gains before anything else, as ir_measures maps the
+    qrels (``nDCG(gains=…)``): DCG = Σ gain_i / log2(i + 1) over the (top k) ranking,
+    the ideal = the query's positive gains sorted descending (cut at k), 0 when it is 0."""
+    rk, k = ctx.rk, m.cutoff
+    keep = rk.rel >= 0 if k is None else (rk.rel >= 0) & (rk.rank <= k)
+    g = _map_gains(rk.rel[keep], m.params)
+    dcg = np.bincount(rk.grp[keep], weights=g / rank_discounts(rk.rank[keep], "log2", 2.0),
+                      minlength=ctx.nq)
+    index = ctx.index
+    judged = index.rel >= 0
+    ig, iq = _map_gains(index.rel[judged], m.params), index.qcode[judged]
+    pos = ig > 0
+    ig, iq = ig[pos], iq[pos]
+    order = np.lexsort((-ig, iq))
+    ig, iq = ig[order], iq[order]
+    irank = _ranks(iq, ctx.nq)
+    if k is not None:
+        cut = irank <= k
+        ig, iq, irank = ig[cut], iq[cut], irank[cut]
+    idcg = np.bincount(iq, weights=ig / rank_discounts(irank, "log2", 2.0), minlength=ctx.nq)
+    return safe_div(dcg, idcg)
+
+
+def expected_reciprocal_rank(ctx: Context, m: Measure) -> np.ndarray:
+    """ERR@k = Σ_{i<=k} R_i / i · Π_{j<i} (1 − R_j), R_i = (2^g_i − 1) / 16 (metrics.err).
+
+    Chapelle, Metzler, Zhang & Grinspan (2009), "Expected reciprocal rank for graded
+    relevance", CIKM; as gdeval.pl computes it."""
+    from workbench.metrics.err import err
+
+    return err(ctx.rk, m.cutoff)
 
 def grade_counts(qcode: np.ndarray, rel: np.ndarray, nq: int) -> np.ndarray:
     """(nq, top + 1) int64: judged qrels documents of each query at each grade 0..top

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.metrics.kernels.context import MIN_GEO_MEAN, Context, safe_div
+from workbench.metrics.qrels_index import NONPOOL
 from workbench.metrics.ranking import Ranking
 from workbench.metrics.segments import per_query_sum
 
@@ -61,8 +62,8 @@ def set_recall(ctx: Context, m: Measure) -> np.ndarray:
     return safe_div(ctx.num_rel_ret(), ctx.Rf)
 
 
-def _f(P: np.ndarray, Rc: np.ndarray, beta: float, nrr: np.ndarray) -> np.ndarray:
-    x = beta * beta
+def _f(P: np.ndarray, Rc: np.ndarray, x: float, nrr: np.ndarray) -> np.ndarray:
+    """F from precision, recall and x = β²."""
     with np.errstate(divide="ignore", invalid="ignore"):
         v = (x + 1.0) * P * Rc / (x * P + Rc)
     return np.where(nrr > 0, v, 0.0)
@@ -76,7 +77,7 @@ def f_measure(ctx: Context, m: Measure) -> np.ndarray:
     k = m.cutoff
     nrr = ctx.num_rel_ret(k)
     ret = ctx.rk.num_ret if k is None else np.full(ctx.nq, float(k))
-    return _f(safe_div(nrr, ret), safe_div(nrr, ctx.Rf), m.beta, nrr)
+    return _f(safe_div(nrr, ret), safe_div(nrr, ctx.Rf), m.beta_squared, nrr)
 
 
 def r_precision(ctx: Context, m: Measure) -> np.ndarray:
@@ -90,15 +91,40 @@ def r_precision(ctx: Context, m: Measure) -> np.ndarray:
 
 
 def judged(ctx: Context, m: Measure) -> np.ndarray:
-    """Judged@k = |judged in the top k| / k (whole ranking: / |retrieved|).
+    """Judged@k = |documents of the top k with a qrels line| / min(k, |retrieved|) (whole
+    ranking: / |retrieved|; 0 when nothing is retrieved). A negative grade is a
+    judgment here.
 
     MacAvaney, Macdonald & Ounis (2022), "Streamlining evaluation with ir-measures",
-    ECIR (ir_measures' Judged)."""
+    ECIR (ir_measures' Judged, its judged_provider)."""
+    rk, k = ctx.rk, m.cutoff
+    isjudged = rk.rel != NONPOOL
+    if k is None:
+        return safe_div(ctx.per_query(1.0, isjudged), rk.num_ret)
+    return safe_div(ctx.per_query(1.0, isjudged & (rk.rank <= k)), np.minimum(rk.num_ret, k))
+
+
+def judged_trec(ctx: Context, m: Measure) -> np.ndarray:
+    """JudgedTrec@k = |documents of the top k with a grade >= 0| / k (whole ranking:
+    / |retrieved|): as trec_eval counts judgments (a negative grade is "in the pool but
+    unjudged"), and a run shorter than k counts its gap as unjudged.
+
+    Buckley & Voorhees (2004), "Retrieval evaluation with incomplete information", SIGIR
+    (judged = in the pool); trec_eval m_unjudged.c counts the same documents (unj)."""
     rk, k = ctx.rk, m.cutoff
     isjudged = rk.rel >= 0
     if k is None:
         return safe_div(ctx.per_query(1.0, isjudged), rk.num_ret)
     return ctx.per_query(1.0, isjudged & (rk.rank <= k)) / k
+
+
+def hits(ctx: Context, m: Measure) -> np.ndarray:
+    """hits@k = |relevant documents in the top k| (whole ranking without k): P@k · k.
+
+    Bassani (2022), "ranx: a blazing-fast Python library for ranking evaluation and
+    comparison", ECIR (ranx's hits)."""
+    k = m.cutoff
+    return ctx.per_query(1.0, ctx.isrel if k is None else ctx.isrel & (ctx.rk.rank <= k))
 
 
 def Rprec_mult(ctx: Context, m: Measure) -> np.ndarray:
@@ -218,13 +244,13 @@ def _utility(rk: Ranking, R: np.ndarray, level: int, coefficients=UTILITY_COEFFI
     a = relevant retrieved, b = retrieved non-relevant (unjudged included),
     c = relevant not retrieved, d = num_docs + a - num_ret - R (the collection size is
     trec_eval's ``-N``, 0 by default). Averaged over queries. A query the run lacks
-    (``rk.present`` false; averaged in with ``-c``) scores 0, as trec_eval sets it, not
-    p3 · R."""
+    (averaged in with ``-c``) scores what an empty retrieval scores, p3·R + p4·(N − R):
+    trec_eval 10 scores its stand-in one-document ranking there (and 0 for the default
+    coefficients only), a defect, not a definition."""
     p1, p2, p3, p4 = (float(x) for x in coefficients)
     a, ret = _num_rel_ret_rows(rk, level), _num_ret(rk)
     Rf = np.asarray(R, dtype=np.float64)
-    value = p1 * a + p2 * (ret - a) + p3 * (Rf - a) + p4 * (float(num_docs) + a - ret - Rf)
-    return np.where(rk.present, value, 0.0)
+    return p1 * a + p2 * (ret - a) + p3 * (Rf - a) + p4 * (float(num_docs) + a - ret - Rf)
 
 
 def _unj(rk: Ranking, cutoffs=UNJ_CUTOFFS) -> np.ndarray:
