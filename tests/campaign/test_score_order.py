@@ -11,6 +11,7 @@ from tests.stored_runs import stored_results
 from workbench.campaign.catalog.importing import import_qrels, import_run
 from workbench.campaign.pooling.assign import build_pool
 from workbench.campaign.scoring.scores import score_campaign
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.settings import campaign_settings, set_score_compat
 from workbench.errors import UsageError
 from workbench.store.run_arrays import runs_token
@@ -37,14 +38,14 @@ def test_the_campaign_orders_as_trec_eval_10_then_9_and_back(db, tmp_path):
     _campaign(db, tmp_path)
     assert campaign_settings(db).score_compat == 10
     assert _first_of_348(db) == "D7800"  # the higher double first
-    rr = score_campaign(db, ["recip_rank"], assessor="ann")
+    rr = score_campaign(db, ["recip_rank"], QrelsSource.assessor("ann"))
     assert rr.value("neural", "348", "recip_rank") == 0.5  # trec_eval 10's value
     with db.read() as s:
         token = runs_token(s.connection())
 
     assert set_score_compat(db, 9).score_compat == 9
     assert _first_of_348(db) == "FT9-19747"  # a float tie: docno descending
-    rr = score_campaign(db, ["recip_rank"], assessor="ann")
+    rr = score_campaign(db, ["recip_rank"], QrelsSource.assessor("ann"))
     assert rr.value("neural", "348", "recip_rank") == 1.0  # trec_eval 9's value
     with db.read() as s:
         assert runs_token(s.connection()) != token  # a cached copy is not reused

@@ -95,7 +95,13 @@ def rbp(ctx: Context, m: Measure) -> np.ndarray:
     (gains outside [0, 1] rescaled), p = 0.9 unless ``rbp.p=…``.
 
     Moffat & Zobel (2008), "Rank-biased precision for measurement of retrieval
-    effectiveness", ACM TOIS 27(1) (rbp.rbp)."""
+    effectiveness", ACM TOIS 27(1) (rbp.rbp). With ``rel=`` (ir_measures'
+    ``RBP(rel=2,p=0.8)``) the gains are binary: 1 for a grade >= rel, else 0."""
+    if m.rel is not None:
+        rk, p = ctx.rk, rbp_persistence(m)
+        hit = rk.rel >= m.rel
+        w = (1.0 - p) * np.power(p, (rk.rank[hit] - 1).astype(np.float64))
+        return np.bincount(rk.grp[hit], weights=w, minlength=rk.nq)
     return _rbp_values(ctx.rk, _tables(ctx, m), rbp_persistence(m))
 
 
