@@ -50,12 +50,14 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     database = Database.open(resolve_db(ctx, db), create=False)
     on_wait = _say_waiting if sys.stderr.isatty() else None
     try:
+        before = queue_counts(database) if repeat else {}
         run = make_pool(database, method, depth=depth, budget=budget, assessors=assessors,
                         overlap=overlap, repeat=repeat, seed=seed, on_wait=on_wait)
         click.echo(_describe(run))
         counts = queue_counts(database)
     finally:
         database.close()
+    _say_no_repeats(before, counts, assessors, repeat)
     if not counts:
         click.echo("no assessor has a queue yet (use --assessor NAME)")
         return
@@ -63,6 +65,20 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     for name, (items, repeats) in counts.items():
         table.add_row(Text(name), str(items), str(repeats), str(items + repeats))
     Console(soft_wrap=True).print(table)
+
+
+def _say_no_repeats(before, after, assessors, repeat) -> None:
+    """--repeat draws among the documents a call adds to a queue (the positions already in
+    a queue never move, so a repeat cannot be slipped in among them): an assessor whose queue
+    existed and got nothing new gets no repeats. Say so rather than print 0 silently."""
+    for name in dict.fromkeys(assessors):
+        old, new = before.get(name), after.get(name)
+        if old is None or new is None or new[1] > old[1]:
+            continue
+        click.echo(f"workbench: {name} already had a queue and got no new documents: --repeat "
+                   f"{repeat} picks among newly added documents only, so {name} got no new "
+                   "repeats (give --repeat with the first pool, or deepen the pool with "
+                   "--depth to add documents)", err=True)
 
 
 def _describe(run) -> str:

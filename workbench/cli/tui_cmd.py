@@ -103,11 +103,30 @@ def demo(directory: Path | None, assessor: str | None) -> None:
 
 
 @click.command()
-@click.option("--assessor", required=True, callback=checked_name, help="Who is judging (created on first use).")
+@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
+              help="Who is judging: an assessor of the pool (`pool -a NAME`).")
+@click.option("--new", is_flag=True,
+              help="NAME is a new assessor: create it (and give it the whole pool). Without "
+                   "it, once a pool exists, a name that is not an assessor is refused.")
 @db_option
 @click.pass_context
-def judge(ctx: click.Context, assessor: str, db: str | None) -> None:
+def judge(ctx: click.Context, assessor: str, new: bool, db: str | None) -> None:
     """Open the judging screen for an assessor, at their first unjudged document."""
     db = resolve_db(ctx, db)
     confirm_new_database(db)
+    _check_assessor(db, assessor, new)
     open_tui(db, assessor=assessor, lead=False)
+
+
+def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
+    """Refuse a typo before the screen opens (campaign.judging.assessing.check_assessor)."""
+    from workbench.campaign.database import Database, missing_database_file
+    from workbench.campaign.judging.assessing import check_assessor
+
+    if missing_database_file(db) is not None:
+        return  # a new database (confirmed above): no pool, nothing to check
+    database = Database.open(db, create=False)
+    try:
+        check_assessor(database, assessor, new=new)
+    finally:
+        database.close()

@@ -73,8 +73,9 @@ def listing(db: Database, what: str) -> Listing:
                      *assessor_watch.list_values(watch.of(name))))
     return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
                          "cant_judge", *assessor_watch.LIST_COLUMNS), rows,
-                   f"seconds per document count up to the idle cap, {describe_idle_cap(cap)} "
-                   "(workbench campaign --idle-cap)")
+                   "assigned counts documents (first showings); the judging screen counts "
+                   "items, assigned + hidden repeats; seconds per document count up to the "
+                   f"idle cap, {describe_idle_cap(cap)} (workbench campaign --idle-cap)")
 
 
 def _share(part, whole) -> float:

@@ -81,16 +81,18 @@ def watch_assessors(db: Database, *, idle_cap: float = IDLE_CAP_SECONDS, window:
 def read_watch(session, *, idle_cap: float = IDLE_CAP_SECONDS, window: int = WINDOW) -> Watch:
     """watch_assessors inside an open read session (one snapshot with the caller's counts)."""
     from workbench.store.grade_history import grade_history
-    from workbench.store.judgment_arrays import current_judgments
+    from workbench.store.judgment_arrays import current_judgments, lead_only_ids
     from workbench.store.scale_levels import scale_grades
 
     history = grade_history(session)
     current = current_judgments(session)
     scale = scale_grades(session)
-    return compute_watch(history, current, scale, idle_cap=idle_cap, window=window)
+    return compute_watch(history, current, scale, idle_cap=idle_cap, window=window,
+                         leads=lead_only_ids(session))
 
 
-def compute_watch(history, current, scale, *, idle_cap: float, window: int) -> Watch:
+def compute_watch(history, current, scale, *, idle_cap: float, window: int,
+                  leads: set[int] = frozenset()) -> Watch:
     """The Watch from loaded arrays: `history` a store GradeHistory, `current` the current
     Judgments (query_id, document_id, assessor_id, grade), `scale` the scale's grades."""
     if not idle_cap > 0:
@@ -101,6 +103,8 @@ def compute_watch(history, current, scale, *, idle_cap: float, window: int) -> W
     current_item = current.query_id * span + current.document_id
     out = []
     for i, name in enumerate(history.assessors):
+        if int(history.assessor_ids[i]) in leads:  # a lead who only adjudicated
+            continue
         mine = np.flatnonzero(history.assessor == i)
         position = np.arange(1, mine.size + 1)
         secs = history.seconds[mine]

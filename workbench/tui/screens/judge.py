@@ -247,7 +247,7 @@ class JudgeScreen(Screen):
         where = f"query {ids.index(self.query_ext) + 1}/{len(ids)}" if self.query_ext in ids else ""
         text = (
             f"{self.assessor} · {self.query_ext} {judged}/{len(self.items)} judged · "
-            f"{where} · overall {total_j}/{total_p} · idle cap {describe_idle_cap(self.idle_cap)}"
+            f"{where} · overall {total_j}/{total_p} items · idle cap {describe_idle_cap(self.idle_cap)}"
         )
         self.query_one("#status", StatusLine).show(text, state, error=error)
 
