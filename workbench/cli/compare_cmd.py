@@ -28,7 +28,24 @@ TESTS = click.Choice(["t", "randomization", "bootstrap"])
 CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 
-@click.command("compare", context_settings={"ignore_unknown_options": True})
+class _FilesCommand(click.Command):
+    """`compare`: --qrels and --run take the files after them (parsed by _split_files, not
+    by click), so they are added to the help's option list by hand."""
+
+    FILE_OPTIONS = [
+        ("--qrels FILE [FILE ...]", "On files: qrels, one source each (the first the "
+                                    "reference); the files follow the flag."),
+        ("--run FILE [FILE ...]", "On files: run files, one system each."),
+    ]
+
+    def format_options(self, ctx, formatter) -> None:
+        rows = [r for p in self.get_params(ctx)
+                if isinstance(p, click.Option) and (r := p.get_help_record(ctx)) is not None]
+        with formatter.section("Options"):
+            formatter.write_dl(self.FILE_OPTIONS + rows)
+
+
+@click.command("compare", cls=_FilesCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("files", nargs=-1, type=click.UNPROCESSED)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to rank by (default: the campaign's first default measure; "

@@ -73,14 +73,19 @@ def run(ctx, tag, output, db):
 
 @export.command("qrels")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="This assessor's current grades.")
-@click.option("--consensus", type=CONSENSUS, default=None, help="A consensus over all assessors.")
+@click.option("--consensus", type=CONSENSUS, default=None,
+              help="A consensus over all assessors (default majority, as `score`; the rules: "
+                   "`workbench score --help`).")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
 def qrels(ctx, assessor, consensus, output, db):
-    """TREC qrels `qid 0 docno rel`, sorted by qid then docno."""
-    if (assessor is None) == (consensus is None):
-        raise click.UsageError("give exactly one of --assessor NAME or --consensus METHOD")
+    """TREC qrels `qid 0 docno rel`, sorted by qid then docno; the majority consensus
+    unless --assessor or --consensus says otherwise."""
+    if assessor is not None and consensus is not None:
+        raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
+    if assessor is None and consensus is None:
+        consensus = "majority"  # as `score` and `export scores` default
     from workbench.campaign.catalog.exporting import export_qrels, write_output
 
     database = _open(ctx, db)

@@ -202,7 +202,8 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 
 @import_.command()
 @click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
-@click.option("--assessor", required=True, callback=checked_name, help="Whose judgments these are.")
+@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
+              help="Whose judgments these are.")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:
