@@ -257,6 +257,18 @@ def _print_tables(report) -> None:
     console = Console()
     if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
         console.width = 120
+    # coverage first: what each ranking below stands on
+    if report.coverage:
+        cov = Table(title="Coverage of each qrels source", title_justify="left",
+                    box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("source", "queries judged", "Judged@10 (mean)"):
+            cov.add_column(col, justify="left" if col == "source" else "right")
+        for source, c in report.coverage.items():
+            cov.add_row(Text(source), str(c["queries"]), _fmt(c["judged_at_10"]))
+        console.print(cov)
+        if report.common_queries is not None:
+            console.print(Text(f"Every source is compared on the {report.common_queries} queries all of "
+                               "them judged (--all-queries: each on its own).", style="dim"))
     sources = list(report.rankings)
     ranks = Table(title=f"Systems ranked by {report.measure}", title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
@@ -275,17 +287,6 @@ def _print_tables(report) -> None:
                 cells += ["", ""]
         ranks.add_row(*cells)
     console.print(ranks)
-    if report.coverage:
-        cov = Table(title="Coverage of each qrels source", title_justify="left",
-                    box=box.SIMPLE_HEAD, pad_edge=False)
-        for col in ("source", "queries judged", "Judged@10 (mean)"):
-            cov.add_column(col, justify="left" if col == "source" else "right")
-        for source, c in report.coverage.items():
-            cov.add_row(Text(source), str(c["queries"]), _fmt(c["judged_at_10"]))
-        console.print(cov)
-        if report.common_queries is not None:
-            console.print(Text(f"Every source is compared on the {report.common_queries} queries all of "
-                               "them judged (--all-queries: each on its own).", style="dim"))
     if depth == 0:
         console.print(Text("No system could be scored: no stored runs, or no judgments yet."))
         return

@@ -25,9 +25,9 @@ RUN_FLAG_HELP = ("The RUN files follow (optional: files after --qrels FILE are r
                  "the same spelling as `compare --qrels FILE --run RUN...`.")
 
 
-def _stored_depth(ctx, db, qrels) -> int | None:
-    """The stored campaign's own pool depth (None on files)."""
-    if qrels:
+def _stored_depth(ctx, db, qrels, runs) -> int | None:
+    """The stored campaign's own pool depth (None on files: _collection checks them)."""
+    if qrels or runs:
         return None
     from workbench.campaign.database import Database
     from workbench.campaign.settings import campaign_pool_depth
@@ -107,7 +107,7 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
         raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
     budgets = _budgets(budget)
     if depth is None:
-        depth = _stored_depth(ctx, db, qrels)
+        depth = _stored_depth(ctx, db, qrels, runs)
     c = _collection(ctx, qrels, runs, db)
     results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
     if fmt == "json":
@@ -149,7 +149,7 @@ def reusability(ctx, runs, qrels, run_flag, depth, measure, groups, level, fmt, 
     from workbench.planning.reusability import reusability as run_test
 
     if depth is None:
-        depth = _stored_depth(ctx, db, qrels) or 100
+        depth = _stored_depth(ctx, db, qrels, runs) or 100
     c = _collection(ctx, qrels, runs, db)
     result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
     if fmt == "json":

@@ -55,8 +55,8 @@ class PlanningScreen(LeadScreen):
         self.query_one("#pl-plot", FoundPlot).draw(report.simulations)
         tau = "–" if r.kendall_tau_b != r.kendall_tau_b else f"{r.kendall_tau_b:.4f}"
         self.query_one("#pl-loo-title", Static).update(Text(
-            f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau}, "
-            f"largest drop {r.max_drop} places"))
+            f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau} (full against "
+            f"left-out scores), largest drop {r.max_drop} place{'' if r.max_drop == 1 else 's'}"))
         dt = self.query_one("#pl-runs", DataTable)
         if not dt.columns:
             for key, label in (("run", "run"), ("full", "full"), ("rank", "rank"), ("loo", "left out"),
