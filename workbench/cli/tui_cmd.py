@@ -92,14 +92,25 @@ def fresh_sample_copy(target_dir: Path | None = None) -> Path:
 
 @click.command()
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to put the copy (default: a new temporary folder).")
+              help="Where to put the copy, kept after exit (default: a new temporary "
+                   "folder, removed at exit).")
 @click.option("--assessor", default=None, callback=checked_name,
               help="Open straight on this assessor's judging screen.")
 def demo(directory: Path | None, assessor: str | None) -> None:
     """Open the TUI on a fresh copy of the sample database."""
     copy = fresh_sample_copy(directory)
-    click.echo(f"demo database: {copy}", err=True)
-    open_tui(str(copy), assessor=assessor)
+    if directory is not None:
+        click.echo(f"demo database: {copy}", err=True)
+        open_tui(str(copy), assessor=assessor)
+        return
+    # A temporary copy is removed at exit, so that demos do not pile up in /tmp;
+    # --dir DIR keeps one.
+    click.echo(f"demo database: {copy} (a temporary copy, removed at exit; --dir DIR keeps it)",
+               err=True)
+    try:
+        open_tui(str(copy), assessor=assessor)
+    finally:
+        shutil.rmtree(copy.parent, ignore_errors=True)
 
 
 @click.command()
