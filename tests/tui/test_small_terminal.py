@@ -1,0 +1,36 @@
+"""The lead's screens on a small terminal (80 x 24, what a new lead's terminal often is):
+nothing drawn over anything else."""
+
+from __future__ import annotations
+
+from tests.tui.helpers import screen_text
+from tests.tui.lead_helpers import open_mode, sample_db  # noqa: F401
+from workbench.tui.app import make_app
+from workbench.tui.screens.agreement import AgreementScreen
+
+
+async def test_agreement_at_80x24_stacks_its_panels(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_mode(app, pilot, "f3", AgreementScreen)
+        await pilot.pause(0.2)
+        lines = screen_text(app).splitlines()
+        text = "\n".join(lines)
+        # the matrix keeps its header and names; the all-assessors table starts its own lines
+        assert any(line.strip().startswith("κ Cohen / κw linear") for line in lines), text
+        assert any(line.strip().startswith("all assessors") for line in lines), text
+        assert any(line.strip().startswith("Fleiss' κ") for line in lines), text
+        assert "κall assessors" not in text and "aFleiss" not in text
+        matrix = next(i for i, line in enumerate(lines) if "κ Cohen / κw linear" in line)
+        overall = next(i for i, line in enumerate(lines) if line.strip().startswith("all assessors"))
+        assert overall > matrix + 3  # under the three assessors' rows, not beside them
+        # the reading is whole: "methodology problem (below 2/3)", wrapped at most
+        assert "methodology problem (below" in text
+
+
+async def test_agreement_side_by_side_on_a_wide_terminal(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=(150, 40)) as pilot:
+        await open_mode(app, pilot, "f3", AgreementScreen)
+        lines = screen_text(app).splitlines()
+        assert any("κ Cohen / κw linear" in line and "all assessors" in line for line in lines)
