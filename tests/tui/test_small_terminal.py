@@ -34,3 +34,43 @@ async def test_agreement_side_by_side_on_a_wide_terminal(sample_db):
         await open_mode(app, pilot, "f3", AgreementScreen)
         lines = screen_text(app).splitlines()
         assert any("κ Cohen / κw linear" in line and "all assessors" in line for line in lines)
+
+
+async def test_palette_has_judge_and_no_screenshot(sample_db):
+    from tests.tui.helpers import settle
+
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        commands = {str(c.title): c for c in app.get_system_commands(app.screen)}
+        assert "Screenshot" not in commands  # Textual's: fails without ~/Downloads
+        assert "Judge (F1)" in commands and "Scores (F2)" in commands
+        await pilot.press("f2")
+        await settle(app, pilot)
+        commands["Judge (F1)"].callback()
+        await settle(app, pilot)
+        assert app.current_mode == "assess"
+    judge = make_app(sample_db, assessor="alice")
+    async with judge.run_test(size=(120, 40)) as pilot:
+        await settle(judge, pilot)
+        assert "Screenshot" not in {str(c.title) for c in judge.get_system_commands(judge.screen)}
+
+
+async def test_guidelines_are_rendered_markdown_in_a_centred_box(campaign):
+    from tests.tui.helpers import settle
+    from workbench.campaign.settings import set_guidelines
+    from workbench.tui.screens.guidelines import GuidelinesScreen
+
+    db, _ = campaign
+    set_guidelines(db, "# Guidelines\n\n- **0**: not relevant\n- **3**: [b]answers[/b] it\n")
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=(150, 44)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, GuidelinesScreen)
+        text = screen_text(app)
+        assert "# Guidelines" not in text and "Guidelines" in text
+        assert "**0**" not in text and "0: not relevant" in text  # bold, not asterisks
+        assert "[b]answers[/b]" in text  # Rich markup in them stays text
+        box = app.screen.query_one("#guidelines-dialog").region
+        assert abs(box.x - (150 - box.right)) <= 1  # as much room left as right
+        assert box.y > 0

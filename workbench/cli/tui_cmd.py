@@ -130,13 +130,13 @@ def judge(ctx: click.Context, assessor: str, new: bool, db: str | None) -> None:
 
 
 def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
-    """Refuse a typo before the screen opens (campaign.judging.assessing.check_assessor)."""
-    from workbench.campaign.database import Database, missing_database_file
+    """Refuse a typo before the screen opens (campaign.judging.assessing.check_assessor).
+    The database is opened as the TUI opens it next (a new one confirmed above is created
+    then: it has no pool, so any name passes)."""
+    from workbench.campaign.database import Database
     from workbench.campaign.judging.assessing import check_assessor
 
-    if missing_database_file(db) is not None:
-        return  # a new database (confirmed above): no pool, nothing to check
-    database = Database.open(db, create=False)
+    database = Database.open(db)
     try:
         check_assessor(database, assessor, new=new)
     finally:

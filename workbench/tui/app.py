@@ -121,7 +121,9 @@ class WorkbenchApp(App):
         return self._score_dirty.setdefault(assessor, set())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's "Screenshot" writes to ~/Downloads and fails where that folder does not
+        # exist; the screens' own `e` exports are the way to save what is shown.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Screenshot")
         if self.lead:
             from workbench.tui.screens.lead_modes import lead_commands
 

@@ -48,6 +48,8 @@ def register_lead_modes(app) -> None:
 
 
 def lead_commands(app) -> Iterable[tuple[str, str, Callable[[], object]]]:
-    """Command palette entries for the lead modes."""
+    """Command palette entries for the lead modes, the judging screens (F1) first."""
+    yield "Judge (F1)", "The judging screens: pick an assessor, judge their queue", (
+        lambda: app.switch_mode("assess"))
     for mode, (key, title, help_text, _target) in LEAD_MODES.items():
         yield f"{title} ({key.upper()})", help_text, (lambda m=mode: app.switch_mode(m))
