@@ -74,3 +74,28 @@ async def test_guidelines_are_rendered_markdown_in_a_centred_box(campaign):
         box = app.screen.query_one("#guidelines-dialog").region
         assert abs(box.x - (150 - box.right)) <= 1  # as much room left as right
         assert box.y > 0
+
+
+async def test_share_plots_end_their_y_axis_at_one():
+    """Precision and the share of equal grades are shares: the y axis runs 0 … 1.00 with
+    ticks at fifths, never to 1.02."""
+    from textual.app import App
+
+    from workbench.tui.widgets.pr_curve import PRCurvePlot
+    from workbench.tui.widgets.trend_plot import TrendPlot
+
+    class Plots(App):
+        def compose(self):
+            yield PRCurvePlot()
+            yield TrendPlot()
+
+    app = Plots()
+    async with app.run_test(size=(80, 48)) as pilot:
+        app.query_one(PRCurvePlot).draw({"a": [1 - i / 10 for i in range(11)]}, "P-R")
+        app.query_one(TrendPlot).draw({"ann": ([1, 2, 3], [0.5, 1.0, 0.75])}, "agreement",
+                                      "share equal", ylim=(0, 1))
+        await pilot.pause(0.2)
+        text = app.screen._compositor.render_strips()
+        text = "\n".join(strip.text for strip in text)
+        assert "1.02" not in text
+        assert text.count("1.00┤") == 2 and text.count("0.20┤") == 2
