@@ -89,8 +89,8 @@ def _describe(run) -> str:
     else:
         deep = f" depth {plan.depth}" if plan.depth is not None else ""
         head = f"pool {plan.method}{deep}{budget}, seed {plan.seed}"
-    text = (f"{head}: {run.n_entries} documents over {run.n_queries} queries "
-            f"({run.n_added} new)")
+    text = (f"{head}: {_count(run.n_entries, 'document')} over "
+            f"{_count(run.n_queries, 'query', 'queries')} ({run.n_added} new)")
     if plan.adaptive and plan.budget is not None and run.n_entries >= plan.budget:
         # a pool only grows: an earlier, larger pool leaves the method nothing to choose
         text += (f"; the budget is spent: the pool already holds {run.n_entries} documents, "
@@ -98,6 +98,10 @@ def _describe(run) -> str:
     elif plan.adaptive:
         text += "; the next documents are chosen as grades come in"
     return text
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def _say_waiting() -> None:
