@@ -34,7 +34,8 @@ class WorkbenchApp(App):
     MODES = {"assess": AssessorScreen}
     # mode name -> key that switches to it (e.g. "scores": "f2"); none for assessors.
     MODE_KEYS: dict[str, str] = {}
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    # Quit is shown in every screen's footer (a new user looks there first).
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit")]
 
     def __init__(
         self,

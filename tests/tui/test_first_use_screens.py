@@ -1,5 +1,6 @@
-"""The lead's screens on a small terminal (80 x 24, what a new lead's terminal often is):
-nothing drawn over anything else."""
+"""What a new lead trips over on the screens: the agreement screen at 80 x 24, the palette,
+the guidelines, the plots, the footers (quit everywhere, nothing cut at 160 columns), the
+F-keys from a text box, and messages kept off the judging status line."""
 
 from __future__ import annotations
 
@@ -99,3 +100,71 @@ async def test_share_plots_end_their_y_axis_at_one():
         text = "\n".join(strip.text for strip in text)
         assert "1.02" not in text
         assert text.count("1.00┤") == 2 and text.count("0.20┤") == 2
+
+
+def _footer(app) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def test_judging_footer_fits_160_columns_with_quit(sample_db):
+    from tests.tui.helpers import settle
+    from workbench.tui.screens.judge import JudgeScreen
+
+    for lead in (False, True):
+        app = make_app(sample_db, assessor="carol", lead=lead)
+        async with app.run_test(size=(160, 30)) as pilot:
+            await settle(app, pilot)
+            assert isinstance(app.screen, JudgeScreen)
+            footer = _footer(app)
+            assert "esc Queries" in footer and "^q Quit" in footer, footer
+            assert "f2 Scores" not in footer  # the lead's F-keys: on the lead screens' footers
+
+
+async def test_quit_is_in_every_footer(sample_db):
+    from tests.tui.helpers import settle
+    from workbench.tui.screens.lead_modes import LEAD_MODES
+
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(app, pilot)
+        assert "^q Quit" in _footer(app)  # the assessor picker
+        for key, *_ in LEAD_MODES.values():
+            await pilot.press(key)
+            await settle(app, pilot)
+            footer = _footer(app)
+            assert "^q Quit" in footer and "f1 Judge" in footer and "f8 Pace" in footer, (key, footer)
+
+
+async def test_f7_from_the_quick_screens_grades_box(sample_db):
+    from textual.widgets import TextArea
+
+    from tests.tui.helpers import settle
+    from workbench.tui.screens.planning import PlanningScreen
+    from workbench.tui.screens.quick import QuickScreen
+
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("f6")
+        await settle(app, pilot)
+        assert isinstance(app.screen, QuickScreen)
+        app.screen.query_one("#qk-grades", TextArea).focus()
+        await settle(app, pilot)
+        assert "f7 Planning" in _footer(app)  # not hidden by the text box's own F6/F7
+        await pilot.press("f7")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PlanningScreen)
+
+
+async def test_messages_stay_above_the_judging_status_line(sample_db):
+    from textual.widgets._toast import Toast
+
+    from tests.tui.helpers import settle
+
+    app = make_app(sample_db, assessor="carol")
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.notify("a message for the assessor", timeout=30)
+        await pilot.pause(0.3)
+        toasts = list(app.screen.query(Toast))
+        status = app.screen.query_one("#status").region
+        assert toasts and all(t.region.bottom <= status.y for t in toasts)
