@@ -94,7 +94,7 @@ def fresh_sample_copy(target_dir: Path | None = None) -> Path:
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the copy, kept after exit (default: a new temporary "
                    "folder, removed at exit).")
-@click.option("--assessor", default=None, callback=checked_name,
+@click.option("--assessor", "-a", default=None, metavar="NAME", callback=checked_name,
               help="Open straight on this assessor's judging screen.")
 def demo(directory: Path | None, assessor: str | None) -> None:
     """Open the TUI on a fresh copy of the sample database."""
