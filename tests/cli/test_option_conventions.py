@@ -88,3 +88,26 @@ def test_simulate_defaults_to_the_campaign_pool_depth(sample):
                              "--depth", "15")
     assert default != cli_ok(sample, "simulate", "--method", "mtf", "--budget", "400",
                              "--depth", "100")
+
+
+def test_the_agree_json_example_in_the_docs_is_the_samples(sample):
+    """docs/json-outputs.md shows `agree --format json` on the sample: every key the command
+    prints (the intervals, `self`, `warnings` included) with its numbers to 4 decimals."""
+    import json
+    import re
+
+    doc = (REPO / "docs" / "json-outputs.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## `workbench agree --format json`"):]
+    shown = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+    actual = json.loads(cli_ok(sample, "agree", "--format", "json"))
+
+    def rounded(value):
+        if isinstance(value, float):
+            return round(value, 4)
+        if isinstance(value, list):
+            return [rounded(v) for v in value]
+        if isinstance(value, dict):
+            return {k: rounded(v) for k, v in value.items()}
+        return value
+
+    assert rounded(actual) == shown
