@@ -3,7 +3,7 @@
 Run through `workbench init` (which passes a live connection) or the alembic CLI with
 `-x db=URL`. Foreign keys are switched off on SQLite while migrating: batch mode rebuilds a
 table by dropping it, which would otherwise fire ON DELETE CASCADE on child tables
-(DESIGN §7). `PRAGMA foreign_key_check` runs after, and any violation aborts.
+(docs/architecture.md#known-pitfalls). `PRAGMA foreign_key_check` runs after, and any violation aborts.
 """
 
 from __future__ import annotations

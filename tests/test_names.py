@@ -83,3 +83,15 @@ def test_assessor_names_that_are_refused(value, reason):
 def test_the_limit_is_the_stores_column_width():
     for column in (Query.ext_id, Document.ext_id, System.tag, Assessor.name):
         assert column.type.length == MAX_LENGTH
+
+
+@pytest.mark.parametrize("bad", ["\u202e", "\u202a", "\u2066", "\u2069", "\ud83d"])
+def test_bidi_controls_and_lone_surrogates_are_refused_in_ids_and_names(bad):
+    """A run tag or name with a bidi override showed reversed text on every screen (issue 27
+    #1); the screens make it visible, and ids and names refuse it at the door."""
+    from workbench.names import check_name, first_invalid_id, id_problem
+
+    assert "control character" in id_problem(f"run{bad}x", "run tag")
+    assert first_invalid_id(["ok", f"b{bad}"], "document id")[0] == 1
+    with pytest.raises(ValueError):
+        check_name(f"ann{bad}lee")

@@ -1,4 +1,4 @@
-"""Errors shared by every layer; the CLI maps them to exit codes (DESIGN §4)."""
+"""Errors shared by every layer; the CLI maps them to exit codes (docs/architecture.md#command-line-contract)."""
 
 from __future__ import annotations
 

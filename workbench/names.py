@@ -26,10 +26,15 @@ from workbench.errors import WorkbenchError
 MAX_LENGTH = 200  # = the store's String(200) for ext_id, tag and assessor name
 
 # Python's \s is every character str.isspace() accepts (U+00A0, U+2028... too);
-# \x00-\x1f and \x7f-\x9f are the control characters (Unicode category Cc).
-_NOT_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
+# \x00-\x1f and \x7f-\x9f are the control characters (Unicode category Cc); the bidi
+# embeddings, overrides and isolates reorder what a reader sees around them (a run tag
+# "abc\u202e..." shows reversed on every screen: issue 27 #1), and a lone surrogate is no
+# text at all.
+_BIDI_AND_SURROGATES = "\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_NOT_IN_ID = re.compile(f"[\\s\\x00-\\x1f\\x7f-\\x9f{_BIDI_AND_SURROGATES}]")
 _PRINTABLE_ASCII = bytes(range(33, 127))  # what an ASCII id may hold
-_NOT_IN_NAME = re.compile(r"[^\S ]|[\x00-\x1f\x7f-\x9f]")  # whitespace but the space; controls
+# whitespace but the space; controls, bidi controls, lone surrogates
+_NOT_IN_NAME = re.compile(f"[^\\S ]|[\\x00-\\x1f\\x7f-\\x9f{_BIDI_AND_SURROGATES}]")
 
 
 class InvalidName(WorkbenchError, ValueError):

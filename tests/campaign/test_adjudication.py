@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.tui.factory import build_campaign
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.agreement import adjudication as adj
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.scoring.qrels import derive_qrels
@@ -57,15 +58,15 @@ def test_lists_only_items_graded_differently(graded):
 def test_adjudicate_writes_row_and_event_and_changes_adjudicated_qrels(graded):
     db, camp, d, e = graded
     q1 = camp.queries[0]
-    before = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="adjudicated").rows())
+    before = dict(((q, doc), g) for q, doc, g in derive_qrels(db, QrelsSource.consensus("adjudicated")).rows())
     assert before[(q1, d[2])] == 0  # the majority until a lead decides
     rec = adj.adjudicate(db, "lead", q1, d[2], 2, note="partly on topic")
     assert (rec.old_grade, rec.new_grade, rec.adjudicator) == (None, 2, "lead")
-    after = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="adjudicated").rows())
+    after = dict(((q, doc), g) for q, doc, g in derive_qrels(db, QrelsSource.consensus("adjudicated")).rows())
     assert after[(q1, d[2])] == 2
     assert {k: v for k, v in after.items() if k != (q1, d[2])} == {
         k: v for k, v in before.items() if k != (q1, d[2])}
-    majority = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="majority").rows())
+    majority = dict(((q, doc), g) for q, doc, g in derive_qrels(db, QrelsSource.consensus("majority")).rows())
     assert majority[(q1, d[2])] == 0  # other sources untouched
     # change, then remove: each an `adjudicate` event with old -> new
     adj.adjudicate(db, "lead", q1, d[2], 3)
@@ -83,7 +84,7 @@ def test_adjudicate_writes_row_and_event_and_changes_adjudicated_qrels(graded):
         ("adjudicate", 2, 3, "", "lead"),
         ("adjudicate", 3, None, "", "lead"),
     ]
-    final = dict(((q, doc), g) for q, doc, g in derive_qrels(db, consensus="adjudicated").rows())
+    final = dict(((q, doc), g) for q, doc, g in derive_qrels(db, QrelsSource.consensus("adjudicated")).rows())
     assert final == before
 
 
@@ -94,10 +95,10 @@ def test_adjudicated_scores_follow_the_final_grade(graded):
     adj.adjudicate(db, "lead", q1, d[2], 0)
     adj.adjudicate(db, "lead", q1, d[0], 0)
     # every q1 item but d3 (alice 3) is now non-relevant; scores computed by the CLI's path
-    table = score_campaign(db, ["num_rel", "P@10"], consensus="adjudicated")
+    table = score_campaign(db, ["num_rel", "P@10"], QrelsSource.consensus("adjudicated"))
     values = [table.value(system, q1, "num_rel") for system in table.systems]
     assert [v for v in values if v is not None] and all(v in (None, 1) for v in values)
-    maj = score_campaign(db, ["num_rel"], consensus="majority")
+    maj = score_campaign(db, ["num_rel"], QrelsSource.consensus("majority"))
     some = next(v for v in (maj.value(s, q1, "num_rel") for s in maj.systems) if v is not None)
     assert some == 3  # d0 (2), d1 (1), d3 (3); d2's majority is 0
 

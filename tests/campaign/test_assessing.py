@@ -22,9 +22,9 @@ def test_queue_in_assignment_order_with_only_this_assessors_grades(db):
     assert queue.query.title == "Title of q1" and queue.query.narrative == "Narrative of q1"
     assert queue.first_unjudged() == 0
     # blind: the record has no field that could carry a system, rank or score (cant_judge is
-    # this assessor's own mark, a bool)
+    # this assessor's own mark, a bool; listed_blind and grade_hidden hide more, bools too)
     assert set(vars(queue.items[0])) == {"position", "document", "title", "text", "grade", "repeat", "note",
-                                         "cant_judge"}
+                                         "cant_judge", "listed_blind", "grade_hidden"}
 
 
 def test_progress_and_resume(db):

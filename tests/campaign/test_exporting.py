@@ -9,6 +9,7 @@ import json
 import pytest
 from sqlalchemy import select
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.catalog.exporting import (
     atomic_output,
     export_judgments,
@@ -97,29 +98,30 @@ def test_judgment_rows_records(graded):
 
 def test_qrels_export_sorted_and_round_trips_through_import(graded, tmp_path):
     out = io.StringIO()
-    assert export_qrels(graded, out, assessor="alice") == 3
+    assert export_qrels(graded, out, QrelsSource.assessor("alice")) == 3
     # sorted by qid then docno as plain strings ("q10" < "q2")
     assert out.getvalue() == "q1 0 d1 1\nq1 0 d2 3\nq10 0 d3 2\n"
     path = tmp_path / "alice.qrels"
     path.write_text(out.getvalue())
     import_qrels(graded, path, assessor="alice-copy")
-    a = derive_qrels(graded, assessor="alice")
-    b = derive_qrels(graded, assessor="alice-copy")
+    a = derive_qrels(graded, QrelsSource.assessor("alice"))
+    b = derive_qrels(graded, QrelsSource.assessor("alice-copy"))
     assert a.rows() == b.rows() == [("q1", "d1", 1), ("q1", "d2", 3), ("q10", "d3", 2)]
 
 
 def test_consensus_qrels_export(graded):
     out = io.StringIO()
-    export_qrels(graded, out, consensus="mean")
+    export_qrels(graded, out, QrelsSource.consensus("mean"))
     # q1 d1: alice 1, bob 3 -> mean 2
     assert out.getvalue() == "q1 0 d1 2\nq1 0 d2 3\nq10 0 d3 2\nq2 0 d1 0\n"
     out = io.StringIO()
-    export_qrels(graded, out, consensus="majority")  # tie 1 vs 3 -> the lower
+    export_qrels(graded, out, QrelsSource.consensus("majority"))  # tie 1 vs 3 -> the lower
     assert out.getvalue().splitlines()[0] == "q1 0 d1 1"
+    default = io.StringIO()
+    export_qrels(graded, default)  # no source: the people's majority
+    assert default.getvalue() == out.getvalue()
     with pytest.raises(UsageError):
-        export_qrels(graded, io.StringIO())
-    with pytest.raises(UsageError):
-        export_qrels(graded, io.StringIO(), assessor="alice", consensus="mean")
+        QrelsSource.of_options(assessor="alice", consensus="mean")
 
 
 def test_scores_export_matches_hand_computed_values(graded):
@@ -133,7 +135,7 @@ def test_scores_export_matches_hand_computed_values(graded):
         write_results(s, [(system.id, q1, docs[doc], score)
                           for doc, score in [("d2", 3.0), ("d3", 2.0), ("d1", 1.0)]])
     out = io.StringIO()
-    export_scores(graded, out, measures=["P@2", "num_ret"], assessor="alice", per_query=True)
+    export_scores(graded, out, measures=["P@2", "num_ret"], source=QrelsSource.assessor("alice"), per_query=True)
     assert out.getvalue().splitlines() == [
         "system,query,measure,value",
         "sys,q1,P@2,0.500000",  # the names and order the user asked for

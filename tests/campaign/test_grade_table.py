@@ -1,4 +1,4 @@
-"""campaign.scoring.scores.GradeTable: run rows find their grade by integer ids, exactly as the
+"""evaluation.stored.GradeTable: run rows find their grade by integer ids, exactly as the
 metrics' key lookup finds it, and scores are the same with the table as without it."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.database import Database
-from workbench.campaign.scoring.scores import GradeTable, ScoreTracker, id_keys
+from workbench.campaign.scoring.scores import ScoreTracker
+from workbench.evaluation.stored import GradeTable, id_keys
 from workbench.metrics.qrels_index import NONPOOL, UNJUDGED, QrelsIndex
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
@@ -50,9 +52,9 @@ def test_scores_are_the_same_with_and_without_the_table(tmp_path, monkeypatch, c
     db = Database.open(str(copy), create=False)
     try:
         measures = ["map", "ndcg_cut.10", "P.10", "bpref", "infAP", "recall.100"]
-        with_table = ScoreTracker(db, measures, consensus=consensus).load()
+        with_table = ScoreTracker(db, measures, QrelsSource.consensus(consensus)).load()
         monkeypatch.setattr(GradeTable, "build", classmethod(lambda cls, *a: None))
-        without = ScoreTracker(db, measures, consensus=consensus).load()
+        without = ScoreTracker(db, measures, QrelsSource.consensus(consensus)).load()
     finally:
         db.close()
     assert with_table.systems == without.systems and with_table.queries == without.queries

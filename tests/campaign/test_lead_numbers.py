@@ -14,7 +14,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.agreement.per_query import confusion
 from workbench.campaign.scoring.judged_depth import judged_depth
 from workbench.campaign.scoring.curves import pr_curves
-from workbench.campaign.scoring.sources import qrels_sources, split_source
+from workbench.campaign.scoring.sources import QrelsSource, qrels_sources
 from workbench.campaign.catalog.queries import query_titles
 from workbench.campaign.scoring.scores import score_campaign
 from workbench.errors import UsageError
@@ -32,8 +32,8 @@ def sample(tmp_path):
 
 
 def test_pr_curves_are_the_iprec_means_of_score(sample):
-    curves = pr_curves(sample, assessor="bob")
-    table = score_campaign(sample, ["iprec_at_recall"], assessor="bob")
+    curves = pr_curves(sample, QrelsSource.assessor("bob"))
+    table = score_campaign(sample, ["iprec_at_recall"], QrelsSource.assessor("bob"))
     assert sorted(curves) == sorted(table.systems)
     for system, values in curves.items():
         assert values == [table.mean(system, m) for m in table.measures]
@@ -56,12 +56,12 @@ def test_judged_depth_sources_and_split(sample):
     assert judged_depth(["AP", "bpref"]) == 10
     with pytest.raises(UsageError):
         judged_depth(["nope"])
-    assert qrels_sources(sample) == [
+    assert [s.label for s in qrels_sources(sample)] == [
         "consensus:majority", "consensus:mean", "consensus:adjudicated",
         "assessor:alice", "assessor:bob", "assessor:carol"]
-    assert split_source("assessor:a:b") == {"assessor": "a:b"}
+    assert QrelsSource.parse("assessor:a:b") == QrelsSource.assessor("a:b")
     with pytest.raises(UsageError):
-        split_source("qrels:x")
+        QrelsSource.parse("qrels:x")
 
 
 def test_query_titles_in_import_order(sample):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sqlalchemy import insert, select
 
 from tests.tui.factory import build_campaign
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging.assessing import record_repeat
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.scoring.qrels import derive_qrels, majority_grade, mean_grade
@@ -47,17 +48,17 @@ def judged(db):
 
 
 def test_assessor_qrels(judged):
-    qrels = derive_qrels(judged, assessor="a")
+    qrels = derive_qrels(judged, QrelsSource.assessor("a"))
     assert qrels.rows() == [("q1", "d001", 1), ("q1", "d002", 3), ("q2", "d003", 0)]
-    assert derive_qrels(judged, assessor="a", queries=["q2"]).rows() == [("q2", "d003", 0)]
+    assert derive_qrels(judged, QrelsSource.assessor("a"), queries=["q2"]).rows() == [("q2", "d003", 0)]
 
 
 def test_consensus_methods(judged):
-    assert derive_qrels(judged, consensus="majority").rows() == [
+    assert derive_qrels(judged, QrelsSource.consensus("majority")).rows() == [
         ("q1", "d001", 3), ("q1", "d002", 1), ("q2", "d003", 0),
     ]
     # mean: d001 (1+3+3)/3 = 2.33 -> 2; d002 (3+2+1)/3 = 2
-    assert derive_qrels(judged, consensus="mean").rows() == [
+    assert derive_qrels(judged, QrelsSource.consensus("mean")).rows() == [
         ("q1", "d001", 2), ("q1", "d002", 2), ("q2", "d003", 0),
     ]
 
@@ -72,18 +73,18 @@ def test_adjudicated_overrides_majority(judged):
             {"query_id": qid, "document_id": d2, "grade": 3, "adjudicator_id": aid},
             {"query_id": qid, "document_id": d9, "grade": 2, "adjudicator_id": aid},
         ])
-    assert derive_qrels(judged, consensus="adjudicated").rows() == [
+    assert derive_qrels(judged, QrelsSource.consensus("adjudicated")).rows() == [
         ("q1", "d001", 3), ("q1", "d002", 3), ("q1", "d009", 2), ("q2", "d003", 0),
     ]
 
 
 def test_bad_sources(judged):
     with pytest.raises(NotFoundError):
-        derive_qrels(judged, assessor="nobody")
+        derive_qrels(judged, QrelsSource.assessor("nobody"))
     with pytest.raises(UsageError):
-        derive_qrels(judged, consensus="median")
+        derive_qrels(judged, QrelsSource.consensus("median"))
     with pytest.raises(UsageError):
-        derive_qrels(judged, assessor="a", consensus="mean")
+        QrelsSource.of_options(assessor="a", consensus="mean")
 
 
 @settings(max_examples=200, deadline=None)
@@ -112,7 +113,7 @@ def test_rows_sort_by_code_point_like_python(db, tmp_path):
     path.write_text("".join(f"{q} 0 {d} {i % 3}\n" for q in ("q9", "q10")
                             for i, d in enumerate(docs)), encoding="utf-8")
     import_qrels(db, path, assessor="a")
-    qrels = derive_qrels(db, assessor="a")
+    qrels = derive_qrels(db, QrelsSource.assessor("a"))
     expected = sorted((q, d, i % 3) for q in ("q9", "q10") for i, d in enumerate(docs))
     assert qrels.rows() == expected
     assert expected[:4] == [("q10", "Z", 0), ("q10", "a", 2), ("q10", "é", 1), ("q10", "𝔸", 0)]

@@ -4,6 +4,7 @@ the stored run, with the source's grade and every assessor's."""
 from __future__ import annotations
 
 from tests.tui.factory import build_campaign
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.catalog.importing import import_run
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.comparison.ranked_lists import grades_of_ranked_list, ranked_list
@@ -21,7 +22,7 @@ def test_ranked_list_is_trec_order_with_ties_by_docno_descending(sqlite_db, tmp_
     import_run(db, run)
     record_grade(db, "alice", q, docs[-2], 2)
     record_grade(db, "bob", q, docs[-2], 0)
-    items = ranked_list(db, "tied", q, assessor="alice")
+    items = ranked_list(db, "tied", q, QrelsSource.assessor("alice"))
     assert [d.document for d in items] == docs[::-1]
     assert [d.rank for d in items] == [1, 2, 3, 4]
     assert [d.title for d in items] == [f"Document {d}" for d in docs[::-1]]
@@ -29,10 +30,10 @@ def test_ranked_list_is_trec_order_with_ties_by_docno_descending(sqlite_db, tmp_
     assert items[1].grade == 2 and items[1].grades == (("alice", 2), ("bob", 0))
     assert items[0].grade is None and items[0].grades == ()
     assert all(d.final is None for d in items)
-    majority = ranked_list(db, "tied", q, consensus="majority")
+    majority = ranked_list(db, "tied", q, QrelsSource.consensus("majority"))
     assert majority[1].grade == 0  # tie 2/0 goes to the lower grade
     assert grades_of_ranked_list(items) == [0, 2, 0, 0]
     adjudicate(db, "lead", q, docs[-2], 3)
-    adjudicated = ranked_list(db, "tied", q, consensus="adjudicated")
+    adjudicated = ranked_list(db, "tied", q, QrelsSource.consensus("adjudicated"))
     assert adjudicated[1].final == 3 and adjudicated[1].grade == 3
     assert [d.document for d in ranked_list(db, "tied", other)] == [docs[0]]

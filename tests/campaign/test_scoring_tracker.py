@@ -7,6 +7,7 @@ import pytest
 import pytrec_eval
 
 from tests.tui.factory import build_campaign, stored_runs
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.scoring.scores import ScoreTracker, score_campaign
 
@@ -25,13 +26,13 @@ def _grade_some(db, camp, who="alice", seed=3):
 def test_values_match_pytrec_eval(db):
     camp = build_campaign(db, n_queries=4, n_systems=3, depth=12)
     _grade_some(db, camp)
-    table = score_campaign(db, ["nDCG@10", "AP", "bpref", "P@10"], assessor="alice")
+    table = score_campaign(db, ["nDCG@10", "AP", "bpref", "P@10"], QrelsSource.assessor("alice"))
     assert table.labels == ("nDCG@10", "AP", "bpref", "P@10")  # as asked, in that order
     assert table.systems == tuple(camp.systems)
     from workbench.campaign.scoring.qrels import derive_qrels
 
     qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in derive_qrels(db, assessor="alice").rows():
+    for q, d, g in derive_qrels(db, QrelsSource.assessor("alice")).rows():
         qrels.setdefault(q, {})[d] = g
     assert sorted(table.queries) == sorted(qrels) == ["q1", "q2", "q3"]
     for tag, run in stored_runs(db).items():
@@ -55,7 +56,7 @@ def same_scores(a, b) -> bool:
 
 def test_incremental_update_equals_full_reload(db):
     camp = build_campaign(db, n_queries=3, n_systems=4, depth=8)
-    tracker = ScoreTracker(db, assessor="alice")
+    tracker = ScoreTracker(db, source=QrelsSource.assessor("alice"))
     empty = tracker.load()
     assert empty.queries == () and not empty.n_queries.any()
     order = camp.queues["q2"]["alice"]
@@ -63,11 +64,11 @@ def test_incremental_update_equals_full_reload(db):
         record_grade(db, "alice", "q2", d, i % 4)
         tracker.mark_dirty("q2")
         live = tracker.refresh()
-        full = ScoreTracker(db, assessor="alice").load()
+        full = ScoreTracker(db, source=QrelsSource.assessor("alice")).load()
         assert same_scores(live, full)
     record_grade(db, "alice", "q1", camp.queues["q1"]["alice"][0], 3)
     live = tracker.update_query("q1")
-    full = ScoreTracker(db, assessor="alice").load()
+    full = ScoreTracker(db, source=QrelsSource.assessor("alice")).load()
     assert live.queries == full.queries == ("q1", "q2")
     assert same_scores(live, full)
 
@@ -77,7 +78,7 @@ def test_consensus_source_and_campaign_default_measures(db):
     for who, g in (("a", 1), ("b", 3)):
         for d in camp.queues["q1"][who]:
             record_grade(db, who, d and "q1", d, g)
-    table = score_campaign(db, consensus="mean")  # campaign default: nDCG@10 AP bpref P@10
+    table = score_campaign(db, source=QrelsSource.consensus("mean"))  # campaign default: nDCG@10 AP bpref P@10
     assert table.labels == ("nDCG@10", "AP", "bpref", "P@10")  # the campaign's names and order
     assert table.source == "consensus:mean" and table.queries == ("q1",)
     # mean of 1 and 3 is 2: every pooled doc relevant; all docs of each run are pooled

@@ -42,7 +42,7 @@ def test_json_on_files_has_the_design_keys_and_the_notes_values(notes_files):
         "assessors", "n_items", "pairs", "fleiss_kappa", "krippendorff_alpha_nominal",
         "krippendorff_alpha_ordinal", "krippendorff_alpha_interval", "fleiss_kappa_ci",
         "krippendorff_alpha_nominal_ci", "krippendorff_alpha_ordinal_ci",
-        "krippendorff_alpha_interval_ci", "self", "warnings",
+        "krippendorff_alpha_interval_ci", "self", "pairs_without_common_items", "warnings",
     ]
     assert out["assessors"] == [a, b]
     assert out["n_items"] == 400

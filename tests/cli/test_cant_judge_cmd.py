@@ -65,7 +65,7 @@ def test_cant_judge_on_a_graded_document_clears_the_grade_and_says_so(campaign):
 def test_cant_judge_usage_and_refusals(campaign):
     assert run(campaign, "grade", "-a", "ann", "--cant-judge", "q1", "d1", "2").exit_code == 2
     outside = run(campaign, "grade", "-a", "ann", "--cant-judge", "q2", "d9")
-    assert outside.exit_code == 1 and "q2 d9 is not in the pool: pass --anywhere" in str(outside.exception)
+    assert outside.exit_code == 1 and "q2 d9 is not in ann's assignment: pass --anywhere" in str(outside.exception)
     unknown = run(campaign, "grade", "-a", "ann", "--cant-judge", "--anywhere", "q2", "d9")
     assert unknown.exit_code == 1 and "unknown document 'd9'" in str(unknown.exception)
     assert json.loads(cli_ok(campaign, "list", "cant-judge", "--format", "json")) == []

@@ -1,4 +1,4 @@
-"""Exit codes (DESIGN §4): 1 for bad data or state, 2 for a malformed command line, one line
+"""Exit codes (docs/architecture.md#command-line-contract): 1 for bad data or state, 2 for a malformed command line, one line
 and no traceback either way. Each case here once gave a traceback or the other code."""
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def test_single_grade_is_stored_with_its_event(campaign):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["q1", "d2", "7"], "grade 7 is not on the campaign scale [0, 1, 2, 3]"),
+        (["q1", "d2", "7"], "grade 7 is not on the campaign scale (0, 1, 2, 3)"),
         (["q1", "d9", "1"], "unknown document 'd9'"),
         (["qx", "d1", "1"], "unknown query 'qx'"),
         (["q1", "d1", "two"], "grade 'two' is not an integer"),
@@ -106,7 +106,7 @@ def test_batch_reports_bad_lines_with_numbers_and_keeps_going(campaign, tmp_path
     assert result.stderr.splitlines() == [
         f"{path}:4: expected `query doc grade [note]`, got 2 columns",
         f"{path}:5: grade 'high' is not an integer",
-        f"{path}:6: grade 5 is not on the campaign scale [0, 1, 2, 3]",
+        f"{path}:6: grade 5 is not on the campaign scale (0, 1, 2, 3)",
         f"{path}:7: unknown query 'q7'",
     ]
     assert result.exit_code == 1
@@ -153,7 +153,7 @@ def test_subprocess_exit_codes_and_messages(campaign):
     assert proc.returncode == 1
     assert proc.stdout == "ok q1 d1\nok q2 d2\n"
     assert proc.stderr.splitlines() == [
-        "<stdin>:2: grade 9 is not on the campaign scale [0, 1, 2, 3]",
+        "<stdin>:2: grade 9 is not on the campaign scale (0, 1, 2, 3)",
         "workbench: 1 line of <stdin> failed",
     ]
     proc = subprocess.run([WORKBENCH, "grade", "-a", "carol", "q1", "d3", "2"],

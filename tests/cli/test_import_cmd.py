@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.cli import main
 
 
@@ -154,7 +155,7 @@ def test_several_runs_in_one_command_are_one_transaction(tmp_path, capsys):
     database = Database.open(db)
     try:
         record_grade(database, "ann", "q1", "d2", 1)
-        table = score_campaign(database, ["P.1"], assessor="ann")
+        table = score_campaign(database, ["P.1"], source=QrelsSource.assessor("ann"))
     finally:
         database.close()
     assert table.systems == ("A", "B")

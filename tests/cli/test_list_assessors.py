@@ -12,7 +12,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import record_grade
 from workbench.cli import cli
 
-HEADER = ["assessor", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge", "docs_per_hour",
+HEADER = ["assessor", "kind", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge", "docs_per_hour",
           "median_seconds", "capped", "grades_first_quarter", "grades_last_quarter", "drift_chi2",
           "drift_df", "drift_p"]
 
@@ -58,13 +58,13 @@ def test_list_assessors_pace_and_drift(campaign):
     table = run(campaign, "list", "assessors").splitlines()
     assert table[0].split() == HEADER
     cells = table[1].split()
-    assert cells[0] == "ann" and cells[6:10] == ["0", "49.4", "40.0", "1"]
-    assert cells[10:14] == ["0:100%", "1:0%", "2:0%", "3:0%"] and cells[-3:] == ["4.0", "1", "0.046"]
+    assert cells[:2] == ["ann", "human"] and cells[7:11] == ["0", "49.4", "40.0", "1"]
+    assert cells[11:15] == ["0:100%", "1:0%", "2:0%", "3:0%"] and cells[-3:] == ["4.0", "1", "0.046"]
     assert table[2].split()[-3:] == ["–", "0", "–"]
 
     lines = run(campaign, "list", "assessors", "--format", "csv").splitlines()
     assert lines[0].split(",") == HEADER
-    assert lines[1].split(",")[10:12] == ["0:100% 1:0% 2:0% 3:0%", "0:0% 1:0% 2:100% 3:0%"]
+    assert lines[1].split(",")[11:13] == ["0:100% 1:0% 2:0% 3:0%", "0:0% 1:0% 2:100% 3:0%"]
     assert lines[2].endswith(",,,,0,")
 
 

@@ -114,8 +114,16 @@ def test_grades_outside_the_assignment_are_refused_unless_anywhere(campaign, cap
     before = count(campaign, Judgment)
     assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "q1", "d1", "1"]) == 1
     assert "q1 d1 is not in cat's assignment: pass --anywhere" in capsys.readouterr().err
+    # q2/d4 is pooled, q2/d3 is in no pool: one message, so that the answer does not tell
+    # cat whether some system ranked the document (issue 27 #6)
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "q2", "d4", "1"]) == 1
+    pooled = capsys.readouterr().err
     assert main(["--db", campaign, "grade", "--assessor", "ann", "q2", "d3", "1"]) == 1
-    assert "q2 d3 is not in the pool" in capsys.readouterr().err
+    assert "q2 d3 is not in ann's assignment" in capsys.readouterr().err
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "q2", "d3", "1"]) == 1
+    unpooled = capsys.readouterr().err
+    assert unpooled == pooled.replace("d4", "d3")
+    assert unpooled.startswith("workbench: q2 d3 is not in cat's assignment: pass --anywhere")
     assert count(campaign, Judgment) == before
     assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "--anywhere", "q1", "d1", "1"]) == 0
     assert "graded anyway (--anywhere)" in capsys.readouterr().err
@@ -123,6 +131,6 @@ def test_grades_outside_the_assignment_are_refused_unless_anywhere(campaign, cap
     batch.write_text("q1 d3 1\nq2 d3 2\n")  # cat: both outside her (empty) assignment
     assert main(["--db", campaign, "grade", "--assessor", "cat", "--batch", str(batch)]) == 1
     err = capsys.readouterr().err
-    assert f"{batch}:1: q1 d3 is not in cat's assignment" in err and f"{batch}:2: q2 d3 is not in the pool" in err
+    assert f"{batch}:1: q1 d3 is not in cat's assignment" in err and f"{batch}:2: q2 d3 is not in cat's assignment" in err
     people = {r["assessor"]: r for r in listing(campaign, "assessors")}
     assert people["cat"]["outside_assignment"] == 1 and count(campaign, Judgment) == before + 1

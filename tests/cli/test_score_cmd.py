@@ -8,6 +8,7 @@ import pytest
 import pytrec_eval
 
 from tests.tui.factory import build_campaign, stored_runs
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.cli import main
@@ -43,7 +44,7 @@ def test_trec_format_matches_pytrec_eval(scored, capsys):
     blocks = _trec(capsys.readouterr().out)
     assert list(blocks) == camp.systems
     qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in derive_qrels(db, assessor="alice").rows():
+    for q, d, g in derive_qrels(db, source=QrelsSource.assessor("alice")).rows():
         qrels.setdefault(q, {})[d] = g
     for tag, run in stored_runs(db).items():
         oracle = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5", "num_rel_ret"}).evaluate(run)
@@ -86,7 +87,7 @@ def test_trec_output_is_what_eval_prints_for_the_same_data(scored, capsys, tmp_p
     """Same numbers and layout as `workbench eval` on the derived qrels and stored runs."""
     db, camp = scored
     qrels = tmp_path / "qrels"
-    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in derive_qrels(db, assessor="alice").rows()))
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in derive_qrels(db, source=QrelsSource.assessor("alice")).rows()))
     runs = stored_runs(db)
     measures = ["-m", "map", "-m", "ndcg_cut.10", "-m", "bpref", "-m", "P.10", "-m", "num_ret"]
     assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec", *measures]) == 0
@@ -115,7 +116,7 @@ def test_all_trec_scores_every_numeric_family(scored, capsys):
             "num_nonrel_judged_ret"} <= names
     assert not any(m.startswith("relstring") for m in names)
     qrels: dict[str, dict[str, int]] = {}
-    for q, d, g in derive_qrels(db, assessor="alice").rows():
+    for q, d, g in derive_qrels(db, source=QrelsSource.assessor("alice")).rows():
         qrels.setdefault(q, {})[d] = g
     measures = {"G", "binG", "Rndcg", "ndcg_rel", "Rprec_mult", "utility", "set_map",
                 "num_nonrel_judged_ret"}
@@ -132,3 +133,32 @@ def test_text_only_measure_is_refused(scored, capsys):
     assert main(["score", "--db", db.url, "--assessor", "alice", "-m", "relstring.5"]) == 2
     err = capsys.readouterr().err
     assert "relstring.5: text per query, not a score" in err and "workbench eval" in err
+
+
+def test_score_csv_and_export_scores_are_one_writer(sqlite_db, capsys):
+    """`score --format csv -q` and `export scores -q` write the same rows: the same
+    precision (0.9263 against 0.926334 before), the same order (queries by name: q1, q10,
+    q11, q2... although the database holds them q1, q2, ..., q11) and no float noise."""
+    import re
+
+    camp = build_campaign(sqlite_db, n_queries=11, n_systems=2, depth=5)
+    for q in camp.queries:
+        for i, d in enumerate(camp.queues[q]["alice"]):
+            record_grade(sqlite_db, "alice", q, d, (i * 7 + len(q)) % 4)
+    measures = ["-m", "nDCG@10", "-m", "P@3", "-m", "num_rel"]
+    assert main(["score", "--db", sqlite_db.url, "--format", "csv", "-q", *measures]) == 0
+    scored = capsys.readouterr().out
+    assert main(["export", "scores", "--db", sqlite_db.url, "-q", *measures]) == 0
+    exported = capsys.readouterr().out
+    assert scored == exported
+    rows = [line.split(",") for line in scored.splitlines()[1:]]
+    assert [q for s, q, m, _ in rows if s == camp.systems[0] and m == "P@3"] == [
+        "q1", "q10", "q11", *(f"q{i}" for i in range(2, 10)), "all"]
+    for _, _, m, v in rows:
+        assert re.fullmatch(r"\d+" if m == "num_rel" else r"\d\.\d{6}", v), (m, v)
+    # the mean P@3 of 11 queries is a sum of thirds over 11: float noise before (repr)
+    assert main(["export", "scores", "--db", sqlite_db.url, *measures]) == 0
+    for line in capsys.readouterr().out.splitlines()[1:]:
+        source, system, n, ndcg, p3, num_rel, judged, unjudged = line.split(",")
+        assert re.fullmatch(r"\d\.\d{6}", p3) and re.fullmatch(r"\d\.\d{6}", judged), line
+        assert p3 == next(v for s, q, m, v in rows if (s, q, m) == (system, "all", "P@3"))

@@ -197,3 +197,34 @@ def test_a_temporary_demo_copy_is_removed_at_exit(tmp_path, monkeypatch, capsys)
     assert main(["demo"]) == 1  # click turns Ctrl-C into "aborted"
     assert not seen[-1].parent.exists()
     assert list(tmp_path.glob("workbench-demo-*")) == []
+
+
+@pytest.mark.parametrize("stdin_tty", [False, True])
+def test_judge_refuses_without_a_terminal_instead_of_spinning(tmp_path, stdin_tty):
+    """`echo | workbench judge --assessor ann` spun at 100 % CPU forever (issue 27, item 9);
+    stdout to a pipe too. It must exit 2 at once, saying what a terminal is needed for."""
+    import subprocess
+    import sys
+
+    db = str(tmp_path / "x.sqlite")
+    assert main(["init", "--db", db]) == 0
+    master = slave = None
+    if stdin_tty:
+        master, slave = os.openpty()
+        stdin = slave
+    else:
+        stdin = None
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "workbench", "judge", "--db", db, "--assessor", "ann"],
+            **({"stdin": stdin} if stdin_tty else {"input": b"\n"}),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30, env=env,
+        )
+    finally:
+        for fd in (master, slave):
+            if fd is not None:
+                os.close(fd)
+    assert proc.returncode == 2, proc.stderr
+    which = "stdout" if stdin_tty else "stdin"
+    assert f"need a terminal, but {which} is not one" in proc.stderr.decode()

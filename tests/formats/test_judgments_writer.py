@@ -85,10 +85,15 @@ _text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(_text, _text, _text, st.one_of(st.none(), st.integers(-3, 10)), _text), max_size=5))
 def test_csv_round_trips_any_text(values):
+    """Any text comes back as stored, but a formula-like text cell with its leading '
+    (workbench.formats.csv_cells, issue 27 #3)."""
+    from workbench.formats.csv_cells import csv_cell
+
     rows = [JudgmentRow(q, d, a, g, n, 1.5, T0) for q, d, a, g, n in values]
     out = io.StringIO()
     write_judgments_csv(rows, out)
     back = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert [(r["query"], r["document"], r["assessor"], r["grade"], r["note"]) for r in back] == [
-        (q, d, a, "" if g is None else str(g), n) for q, d, a, g, n in values
+        (csv_cell(q), csv_cell(d), csv_cell(a), "" if g is None else str(g), csv_cell(n))
+        for q, d, a, g, n in values
     ]

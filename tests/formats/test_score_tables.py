@@ -50,10 +50,11 @@ def test_latex_escapes_and_bolds():
         "a\\_b\\&c\\%d\\$e\\#f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\textbackslash{}")
 
 
-def test_csv_and_json_keep_full_precision():
+def test_csv_has_six_decimals_and_json_full_precision():
     lines = render_scores(GRID, "csv").splitlines()
     assert lines[0] == "source,system,queries,map,P_5,num_rel"
-    assert lines[1] == f"{GRID.source},bm25,10,0.81283,0.94,145"
+    assert lines[1] == f"{GRID.source},bm25,10,0.812830,0.940000,145"
+    assert lines[2] == f"{GRID.source},run|x_1,9,0.500000,0.940000,145"  # no 0.94000000001
     assert lines[3] == f"{GRID.source},zero,0,,,0"
     data = json.loads(render_scores(GRID, "json"))
     assert data["systems"][1] == {"system": "run|x_1", "n_queries": 9,

@@ -18,7 +18,7 @@ from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
 from workbench.metrics import agreement as ag
 
-# DESIGN §6: 400 items; both relevant 300, both non-relevant 70, judge A relevant / B not 20,
+# docs/architecture.md#worked-examples: 400 items; both relevant 300, both non-relevant 70, judge A relevant / B not 20,
 # A not / B relevant 10.
 A400 = np.array([1] * 300 + [0] * 70 + [1] * 20 + [0] * 10)
 B400 = np.array([1] * 300 + [0] * 70 + [0] * 20 + [1] * 10)

@@ -18,7 +18,7 @@ from workbench.metrics import correlation as c
 
 
 def test_notes_kendall_example():
-    # DESIGN §6: [1,3,2,4] against [1,2,3,4]: 5 concordant, 1 discordant of 6 -> 0.667
+    # docs/architecture.md#worked-examples: [1,3,2,4] against [1,2,3,4]: 5 concordant, 1 discordant of 6 -> 0.667
     assert c.kendall_tau([1, 3, 2, 4], [1, 2, 3, 4], "a") == pytest.approx(4 / 6)
     assert round(c.kendall_tau([1, 3, 2, 4], [1, 2, 3, 4]), 3) == 0.667
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tests.metrics.pytrec_cases import collections, flat
 from workbench.metrics.evaluate import evaluate
-from workbench.metrics.kernels_set import MIN_GEO_MEAN
+from workbench.metrics.kernels.context import MIN_GEO_MEAN
 from workbench.metrics.measures import parse_measures
 
 # trec_eval 9's all_trec, less what pytrec_eval cannot give per query: runid and num_q

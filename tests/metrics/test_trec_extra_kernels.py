@@ -1,4 +1,5 @@
-"""The kernels of trec_eval's remaining families (kernels_gain, kernels_set, rbp):
+"""The kernels of trec_eval's remaining families (kernels.gain, kernels.precision,
+kernels.rbp, kernels.counts):
 trec_eval 10's own quicktest files, worked examples written as arithmetic, and a
 differential test against pytrec-eval-terrier (trec_eval's C code) for the families it has.
 """
@@ -17,15 +18,15 @@ from hypothesis import strategies as st
 from tests.metrics.pytrec_cases import collections, flat
 from workbench.formats.trec import read_qrels, read_run
 from workbench.formats.zscores import read_zscores
-from workbench.metrics import kernels_gain as kg
-from workbench.metrics import kernels_set as ks
-from workbench.metrics import rbp as rb
+from workbench.metrics.kernels import counts as kc
+from workbench.metrics.kernels import gain as kg
+from workbench.metrics.kernels import precision as ks
+from workbench.metrics.kernels import rbp as rb
 from workbench.metrics.evaluate import aggregate, evaluate
 from workbench.metrics.judged_only import judged_only
 from workbench.metrics.measures import parse_measure
 from workbench.metrics.qrels_index import QrelsIndex
 from workbench.metrics.ranking import rank_run
-from workbench.metrics.relstring import relstring
 from workbench.metrics.zscore import MISSING_ZSCORE, zscores
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval_quicktest"
@@ -47,18 +48,18 @@ def _all_families(index, rk, level, gains=(), utility=ks.UTILITY_COEFFICIENTS,
     R, _ = index.counts(level)
     tables = kg.gain_tables(_counts(index), gains)
     out = {
-        "G": kg.G(rk, tables), "binG": kg.binG(rk, R, level), "ndcg": kg.ndcg(rk, tables),
-        "ndcg_rel": kg.ndcg_rel(rk, tables), "Rndcg": kg.Rndcg(rk, tables, R),
-        "set_map": ks.set_map(rk, R, level), "set_relative_P": ks.set_relative_P(rk, R, level),
-        "num_nonrel_judged_ret": ks.num_nonrel_judged_ret(rk, level),
-        "utility": ks.utility(rk, R, level, utility),
-        "rbp": rb.rbp(rk, tables), "rbp_resid": rb.rbp_resid(rk),
+        "G": kg._G_values(rk, tables), "binG": kg._binG_values(rk, R, level), "ndcg": kg._ndcg_values(rk, tables),
+        "ndcg_rel": kg._ndcg_rel_values(rk, tables), "Rndcg": kg._Rndcg_values(rk, tables, R),
+        "set_map": ks._set_map(rk, R, level), "set_relative_P": ks._set_relative_P(rk, R, level),
+        "num_nonrel_judged_ret": kc._num_nonrel_judged_ret(rk, level),
+        "utility": ks._utility(rk, R, level, utility),
+        "rbp": rb._rbp_values(rk, tables), "rbp_resid": rb._rbp_resid_values(rk),
     }
-    for m, v in zip(multiples, ks.Rprec_mult(rk, R, level, multiples)):
+    for m, v in zip(multiples, ks._Rprec_mult(rk, R, level, multiples)):
         out[f"Rprec_mult_{m:.2f}"] = v
-    for k, v in zip(ks.RELATIVE_P_CUTOFFS, ks.relative_P(rk, R, level)):
+    for k, v in zip(ks.RELATIVE_P_CUTOFFS, ks._relative_P(rk, R, level)):
         out[f"relative_P_{k}"] = v
-    for k, v in zip(ks.UNJ_CUTOFFS, ks.unj(rk)):
+    for k, v in zip(ks.UNJ_CUTOFFS, ks._unj(rk)):
         out[f"unj_{k}"] = v
     return out
 
@@ -180,21 +181,21 @@ def tiny():
 
 def test_worked_set_families(tiny):
     _, rk, R, _ = tiny
-    assert ks.set_map(rk, R, 1)[0] == pytest.approx(2 * 2 / (5 * 3))
-    assert ks.set_relative_P(rk, R, 1)[0] == pytest.approx(2 / min(5, 3))
-    assert ks.num_nonrel_judged_ret(rk, 1)[0] == 1  # b; x and e are not judged
-    assert ks.num_nonrel_judged_ret(rk, 3)[0] == 3  # b, c and a are below grade 3
-    assert ks.relative_P(rk, R, 1, (2, 4, 10))[:, 0] == pytest.approx([1 / 2, 2 / 3, 2 / 3])
+    assert ks._set_map(rk, R, 1)[0] == pytest.approx(2 * 2 / (5 * 3))
+    assert ks._set_relative_P(rk, R, 1)[0] == pytest.approx(2 / min(5, 3))
+    assert kc._num_nonrel_judged_ret(rk, 1)[0] == 1  # b; x and e are not judged
+    assert kc._num_nonrel_judged_ret(rk, 3)[0] == 3  # b, c and a are below grade 3
+    assert ks._relative_P(rk, R, 1, (2, 4, 10))[:, 0] == pytest.approx([1 / 2, 2 / 3, 2 / 3])
     # multiples 0.5, 1, 2 of R = 3 stand for ranks (long)(1.5 + .9) = 2, 3 and 6 (> 5)
     assert ks.Rprec_mult_cutoffs(R, (0.5, 1.0, 2.0))[:, 0].tolist() == [2, 3, 6]
-    assert ks.Rprec_mult(rk, R, 1, (0.5, 1.0, 2.0))[:, 0] == pytest.approx([1 / 2, 1 / 3, 2 / 6])
+    assert ks._Rprec_mult(rk, R, 1, (0.5, 1.0, 2.0))[:, 0] == pytest.approx([1 / 2, 1 / 3, 2 / 6])
     # a = 2 relevant retrieved, b = 3 others retrieved, c = 1 relevant missed
-    assert ks.utility(rk, R, 1)[0] == 2 - 3
-    assert ks.utility(rk, R, 1, (2, -1, 0, 0))[0] == 2 * 2 - 3
-    assert ks.utility(rk, R, 1, (0, 0, -1, 0))[0] == -1
-    assert ks.utility(rk, R, 1, (0, 0, 0, 1), num_docs=100)[0] == 100 + 2 - 5 - 3
+    assert ks._utility(rk, R, 1)[0] == 2 - 3
+    assert ks._utility(rk, R, 1, (2, -1, 0, 0))[0] == 2 * 2 - 3
+    assert ks._utility(rk, R, 1, (0, 0, -1, 0))[0] == -1
+    assert ks._utility(rk, R, 1, (0, 0, 0, 1), num_docs=100)[0] == 100 + 2 - 5 - 3
     # x (rank 2) and e (rank 5) have no judgment; a short run is padded with judged docs
-    assert ks.unj(rk, (1, 2, 5, 10))[:, 0] == pytest.approx([0, 1 / 2, 2 / 5, 2 / 10])
+    assert ks._unj(rk, (1, 2, 5, 10))[:, 0] == pytest.approx([0, 1 / 2, 2 / 5, 2 / 10])
 
 
 def test_worked_geometric_mean():
@@ -205,7 +206,7 @@ def test_worked_geometric_mean():
 def test_worked_binG(tiny):
     _, rk, R, _ = tiny
     # a at rank 1 (no non-relevant above), c at rank 4 (x and b above)
-    assert kg.binG(rk, R, 1)[0] == pytest.approx((1 / L2(2) + 1 / L2(4)) / 3)
+    assert kg._binG_values(rk, R, 1)[0] == pytest.approx((1 / L2(2) + 1 / L2(4)) / 3)
 
 
 IDCG = (3 / L2(2), 3 / L2(2) + 2 / L2(3), 3 / L2(2) + 2 / L2(3) + 1 / L2(4))  # @1, @2, @3
@@ -214,15 +215,15 @@ DCG_END = 2 / L2(2) + 1 / L2(5)
 
 def test_worked_ndcg_family(tiny):
     _, rk, R, tables = tiny
-    assert kg.ideal_dcg(tables)[0] == pytest.approx(IDCG[2])
-    assert kg.dcg(rk, tables)[0] == pytest.approx(DCG_END)
-    assert kg.ndcg(rk, tables)[0] == pytest.approx(DCG_END / IDCG[2])
+    assert kg._ideal_dcg_values(tables)[0] == pytest.approx(IDCG[2])
+    assert kg._dcg_values(rk, tables)[0] == pytest.approx(DCG_END)
+    assert kg._ndcg_values(rk, tables)[0] == pytest.approx(DCG_END / IDCG[2])
     # ndcg_rel: at a (rank 1) and c (rank 4), and once more for d, never retrieved
-    assert kg.ndcg_rel(rk, tables)[0] == pytest.approx(
+    assert kg._ndcg_rel_values(rk, tables)[0] == pytest.approx(
         ((2 / L2(2)) / IDCG[0] + DCG_END / IDCG[2] + DCG_END / IDCG[2]) / 3)
     # Rndcg: the ideal gain changes after ranks 1 (3 -> 2), 2 (2 -> 1) and 3 (1 -> 0); the
     # run (5 long) is longer than L + 1 = 4, so its end counts too
-    assert kg.Rndcg(rk, tables, R)[0] == pytest.approx(
+    assert kg._Rndcg_values(rk, tables, R)[0] == pytest.approx(
         (2 / IDCG[0] + 2 / IDCG[1] + 2 / IDCG[2] + DCG_END / IDCG[2]) / 4)
 
 
@@ -231,39 +232,39 @@ def test_Rndcg_leaves_out_a_run_exactly_one_longer_than_the_ideal():
     documents remain after that."""
     index, rk = _setup(*TINY_QRELS, ["q"] * 4, ["a", "x", "b", "c"], [5.0, 4.0, 3.0, 2.0])
     R, _ = index.counts(1)
-    got = kg.Rndcg(rk, kg.gain_tables(_counts(index)), R)[0]
+    got = kg._Rndcg_values(rk, kg.gain_tables(_counts(index)), R)[0]
     assert got == pytest.approx((2 / IDCG[0] + 2 / IDCG[1] + 2 / IDCG[2]) / 3)
-    assert kg.Rndcg(rk, kg.gain_tables(_counts(index)), R * 0)[0] == 0.0
+    assert kg._Rndcg_values(rk, kg.gain_tables(_counts(index)), R * 0)[0] == 0.0
 
 
 def test_worked_G(tiny):
     _, rk, _, tables = tiny
     # ideal gains 3, 2, 1, then 0: cost = 3, 5, 6, 7, 8; the run's gains 2, 0, 0, 1, 0
     want = (2 / L2(2 + 3 - 2) + 1 / L2(2 + 7 - 3)) / (3 + 2 + 1)
-    assert kg.G(rk, tables)[0] == pytest.approx(want)
+    assert kg._G_values(rk, tables)[0] == pytest.approx(want)
 
 
 def test_worked_rbp(tiny):
     _, rk, _, tables = tiny
     # gains grade / top grade: a = 2/3 at rank 1, c = 1/3 at rank 4
-    assert rb.rbp(rk, tables, 0.5)[0] == pytest.approx(0.5 * (2 / 3 + (1 / 3) * 0.5**3))
+    assert rb._rbp_values(rk, tables, 0.5)[0] == pytest.approx(0.5 * (2 / 3 + (1 / 3) * 0.5**3))
     # x (rank 2) and e (rank 5) unjudged, plus everything past rank 5
-    assert rb.rbp_resid(rk, 0.5)[0] == pytest.approx(0.5**5 + 0.5 * (0.5**1 + 0.5**4))
-    assert rb.rbp(rk, tables)[0] == pytest.approx(0.1 * (2 / 3 + (1 / 3) * 0.9**3))
+    assert rb._rbp_resid_values(rk, 0.5)[0] == pytest.approx(0.5**5 + 0.5 * (0.5**1 + 0.5**4))
+    assert rb._rbp_values(rk, tables)[0] == pytest.approx(0.1 * (2 / 3 + (1 / 3) * 0.9**3))
 
 
 def test_rbp_gains_in_unit_interval_are_kept():
     index, rk = _setup(["q"] * 3, ["a", "b", "c"], [1, 0, 1], ["q"] * 3, ["c", "b", "a"],
                        [3.0, 2.0, 1.0])
     tables = kg.gain_tables(_counts(index))
-    assert rb.rbp(rk, tables, 0.5)[0] == pytest.approx(0.5 * (1 + 0.25))
-    assert rb.rbp_resid(rk, 0.5)[0] == 0.0  # all judged: trec_eval prints 0, not p^n
+    assert rb._rbp_values(rk, tables, 0.5)[0] == pytest.approx(0.5 * (1 + 0.25))
+    assert rb._rbp_resid_values(rk, 0.5)[0] == 0.0  # all judged: trec_eval prints 0, not p^n
     # a gain parameter above 1 rescales the table: 0 -> 0, 1 -> 1/4, 4 -> 1
     tables = kg.gain_tables(_counts(index), [("1", 4.0)])
-    assert rb.rbp(rk, tables, 0.5)[0] == pytest.approx(0.5 * (1 + 0.25))
+    assert rb._rbp_values(rk, tables, 0.5)[0] == pytest.approx(0.5 * (1 + 0.25))
     tables = kg.gain_tables(_counts(index), [("1", 0.5), ("0", 2.0), ("p", 0.8)])
     # gains 0.5 (grade 1) and 2 (grade 0): (g - 0.5) / 1.5 -> grade 1: 0, grade 0: 1
-    assert rb.rbp(rk, tables, 0.5)[0] == pytest.approx(0.5 * 0.5)
+    assert rb._rbp_values(rk, tables, 0.5)[0] == pytest.approx(0.5 * 0.5)
 
 
 def test_judged_only_drops_unjudged_and_reranks(tiny):
@@ -272,8 +273,8 @@ def test_judged_only_drops_unjudged_and_reranks(tiny):
     # a, b, c kept at ranks 1, 2, 3 (x and e had no judgment)
     assert j.rank.tolist() == [1, 2, 3] and j.rel.tolist() == [2, 0, 1]
     assert j.num_ret.tolist() == [3] and j.present.tolist() == [True]
-    assert ks.unj(j, (5,))[0, 0] == 0.0
-    assert kg.dcg(j, tables)[0] == pytest.approx(2 / L2(2) + 1 / L2(4))
+    assert ks._unj(j, (5,))[0, 0] == 0.0
+    assert kg._dcg_values(j, tables)[0] == pytest.approx(2 / L2(2) + 1 / L2(4))
     assert judged_only(j) is j
 
 
@@ -310,7 +311,7 @@ def test_gain_parameters(tiny):
     assert kg.row_gains(rk, tables).tolist() == [9.0, 0.0, 0.0, 3.0, 0.0]
     assert tables.ideal_gain.tolist() == [9.0, 3.0, 3.0]
     idcg = 9 / L2(2) + 3 / L2(3) + 3 / L2(4)
-    assert kg.ndcg(rk, tables)[0] == pytest.approx((9 / L2(2) + 3 / L2(5)) / idcg)
+    assert kg._ndcg_values(rk, tables)[0] == pytest.approx((9 / L2(2) + 3 / L2(5)) / idcg)
 
 
 def test_gain_below_one_ties_with_zero_and_empties_the_ideal():
@@ -319,11 +320,11 @@ def test_gain_below_one_ties_with_zero_and_empties_the_ideal():
     the run has gain."""
     index, rk = _setup(["q"] * 2, ["a", "b"], [1, 0], ["q"] * 2, ["a", "b"], [2.0, 1.0])
     tables = kg.gain_tables(_counts(index), [("1", 0.5)])
-    assert kg.dcg(rk, tables)[0] == pytest.approx(0.5)
-    assert kg.ideal_dcg(tables)[0] == 0.0
-    assert kg.ndcg(rk, tables)[0] == 0.0
+    assert kg._dcg_values(rk, tables)[0] == pytest.approx(0.5)
+    assert kg._ideal_dcg_values(tables)[0] == 0.0
+    assert kg._ndcg_values(rk, tables)[0] == 0.0
     tables = kg.gain_tables(_counts(index), [("1", 1.5)])
-    assert kg.ndcg(rk, tables)[0] == pytest.approx(1.0)
+    assert kg._ndcg_values(rk, tables)[0] == pytest.approx(1.0)
 
 
 def test_negative_gain_parameter_names_unjudged_documents(tiny):
@@ -337,8 +338,8 @@ def test_queries_with_different_top_grades_get_their_own_tables():
                        ["1", "2", "2"], ["a", "a", "b"], [1.0, 2.0, 1.0])
     tables = kg.gain_tables(_counts(index))
     assert tables.ideal_len.tolist() == [1, 2]
-    assert kg.ndcg(rk, tables) == pytest.approx([1.0, 1.0])
-    assert rb.rbp(rk, tables, 0.5) == pytest.approx([0.5, 0.5 * (1 + 0.5 / 3)])
+    assert kg._ndcg_values(rk, tables) == pytest.approx([1.0, 1.0])
+    assert rb._rbp_values(rk, tables, 0.5) == pytest.approx([0.5, 0.5 * (1 + 0.5 / 3)])
 
 
 def test_empty_ranking_scores_zero():
@@ -384,7 +385,7 @@ def test_quicktest_relstring(case, length, name):
     expected, qrels, run, _, depth, _ = case
     want = _expected(expected)
     _, _, index, rk = _quicktest(qrels, run, depth)
-    got = relstring(rk, length)
+    got = kc.relstring_text(rk, length)
     for i, qid in enumerate(index.qids.astype(str)):
         assert f"'{got[i]}'" == want[(name, qid)], qid  # 302 is missing from results.trunc: ''
 
@@ -392,13 +393,13 @@ def test_quicktest_relstring(case, length, name):
 def test_relstring_codes():
     index, rk = _setup(["q"] * 5, ["a", "b", "c", "d", "e"], [12, 0, 3, -1, 1],
                        ["q"] * 6, ["a", "b", "c", "d", "x", "e"], [6.0, 5.0, 4.0, 3.0, 2.0, 1.0])
-    assert relstring(rk) == [">03.-1"]
-    assert relstring(rk, 3) == [">03"]
-    assert relstring(rk, 0) == [""]
+    assert kc.relstring_text(rk) == [">03.-1"]
+    assert kc.relstring_text(rk, 3) == [">03"]
+    assert kc.relstring_text(rk, 0) == [""]
 
 
 def test_utility_of_a_query_missing_from_the_run_is_zero():
     """trec_eval -c zeroes utility for a query the run lacks, whatever the coefficients."""
     index, rk = _setup(["1", "2"], ["a", "b"], [1, 1], ["1"], ["a"], [1.0])
     R, _ = index.counts(1)
-    assert ks.utility(rk, R, 1, (1, -1, -1, 0)).tolist() == [1.0, 0.0]
+    assert ks._utility(rk, R, 1, (1, -1, -1, 0)).tolist() == [1.0, 0.0]

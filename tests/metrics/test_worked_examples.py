@@ -1,4 +1,4 @@
-"""DESIGN §6 worked examples (ranking ones), through the evaluation core and `quick`.
+"""docs/architecture.md#worked-examples worked examples (ranking ones), through the evaluation core and `quick`.
 
 Expected values are written as the arithmetic a reader can check.
 """
@@ -156,3 +156,55 @@ def test_iprec_half_rounds_away_from_zero():
     ranking = [0, 1, 0, 1, 1, 0, 1, 1]
     assert value("iprec_at_recall.0.5", ranking) == max(3 / 5, 4 / 7, 5 / 8)
     assert value("iprec_at_recall.0.1", ranking) == max(1 / 2, 2 / 4, 3 / 5, 4 / 7, 5 / 8)
+
+
+def _by_hand(grades, k, level, num_rel, judged, f):
+    """quick's summary written out in plain Python: the reference the kernels must equal."""
+    n = len(grades)
+    pool = list(judged) if judged is not None else list(grades)
+    R = sum(g >= level for g in pool) if num_rel is None else num_rel
+    ideal = sorted(pool + [level] * (R - sum(g >= level for g in pool)), reverse=True)
+
+    def gain(g):
+        g = max(g, 0)
+        return 2.0 ** g - 1.0 if f.gain == "exp" else float(g)
+
+    def disc(i):  # rank i = 1, 2, ...
+        return math.log2(i + 1) if f.discount == "log2" else max(1.0, math.log(i) / math.log(f.base))
+
+    dcg = sum(gain(g) / disc(i + 1) for i, g in enumerate(grades[:k]))
+    idcg = sum(gain(g) / disc(i + 1) for i, g in enumerate(ideal[:k]))
+    rel = [g >= level for g in grades[:k]]
+    ap = sum(sum(rel[: i + 1]) / (i + 1) for i in range(len(rel)) if rel[i]) / R if R else 0.0
+    first = next((i + 1 for i, r in enumerate(rel) if r), None)
+    return {
+        "cg": float(sum(max(g, 0) for g in grades[:k])), "dcg": dcg, "idcg": idcg,
+        "ndcg": dcg / idcg if idcg > 0 else 0.0, "p": sum(rel) / k, "ap": ap,
+        "rr": 1.0 / first if first else 0.0, "R": R, "n": n,
+    }
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_quick_goes_through_the_kernels_and_equals_the_formulas(seed):
+    """quick_summary is a one-query evaluation by the kernels `eval` uses: on random lists,
+    depths, levels, R and judged pools it equals the formulas written out by hand."""
+    import random
+
+    rnd = random.Random(seed)
+    grades = [rnd.randint(0, 4) for _ in range(rnd.randint(1, 12))]
+    k = rnd.randint(1, len(grades) + 3)
+    level = rnd.randint(1, 3)
+    judged = None
+    if seed % 3 == 1:  # a ranked list's query: the listed grades and judged ones not listed
+        judged = tuple(grades + [rnd.randint(0, 4) for _ in range(rnd.randint(0, 6))])
+    known = sum(g >= level for g in (judged if judged is not None else grades))
+    num_rel = known + rnd.randint(0, 3) if seed % 3 == 2 else None
+    forms = list(FORMULATIONS) + [Formulation("linear", "jk", math.e)]
+    s = quick_summary(grades, k=k, rel_level=level, num_rel=num_rel, judged=judged,
+                      formulations=forms)
+    for f in forms:
+        want = _by_hand(grades, k, level, num_rel, judged, f)
+        assert s.dcg[f] == pytest.approx((want["dcg"], want["idcg"], want["ndcg"]), rel=1e-12)
+    assert (s.num_rel, s.k) == (want["R"], k)
+    assert s.cg == want["cg"]
+    assert (s.precision, s.ap, s.rr) == pytest.approx((want["p"], want["ap"], want["rr"]), rel=1e-12)

@@ -2,7 +2,7 @@
 campaign.judging.grades.record_grade), on SQLite and on PostgreSQL when WORKBENCH_TEST_PG_URL is set.
 
 Each writer is a separate process, so this is the real multi-process locking of SQLite WAL
-with BEGIN IMMEDIATE (DESIGN §7), not threads sharing one connection pool.
+with BEGIN IMMEDIATE (docs/architecture.md#known-pitfalls), not threads sharing one connection pool.
 """
 
 from __future__ import annotations

@@ -130,3 +130,29 @@ def test_every_other_write_waits_too(short_busy_db, tmp_path, action):
             assert s.scalar(select(func.count()).where(Assessor.name == "zoe")) == 1
         if action == "import":
             assert s.scalar(select(RunArrays.n_rows)) == 2
+
+
+@pytest.mark.parametrize("setting", ["blind", "name", "idle_cap", "guidelines"])
+def test_settings_changes_wait_too(short_busy_db, setting):
+    """`campaign --not-blind` (and every other settings change) waits for another writer
+    like a grade: the settings used to open their own transaction, and failed with
+    "database is locked" after the busy timeout."""
+    from workbench.campaign import settings
+
+    db, path = short_busy_db
+    write = {
+        "blind": lambda: settings.set_blind(db, False),
+        "name": lambda: settings.rename_campaign(db, "tuning"),
+        "idle_cap": lambda: settings.set_idle_cap(db, 90),
+        "guidelines": lambda: settings.set_guidelines(db, "judge the topic, not the words"),
+    }[setting]
+    out, elapsed = _grade_while_locked(db, path, write)
+    assert "error" not in out, out.get("error")
+    assert elapsed >= HOLD_S
+    now = settings.campaign_settings(db)
+    assert (now.blind, now.name, now.idle_cap_seconds, now.guidelines) == {
+        "blind": (False, "campaign", 300, ""),
+        "name": (True, "tuning", 300, ""),
+        "idle_cap": (True, "campaign", 90, ""),
+        "guidelines": (True, "campaign", 300, "judge the topic, not the words"),
+    }[setting]

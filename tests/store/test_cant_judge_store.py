@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.marks import (
     clear_cant_judge,
@@ -43,7 +44,7 @@ def test_a_mark_is_listed_settles_the_item_and_is_no_grade(camp):
     assert list_cant_judge(db, "bob") == [] and list_cant_judge(db, "nobody") == []
     # not a grade: no judgment, nothing in the qrels
     assert judgments(db, "alice") == {}
-    assert (q1, d[1]) not in {(q, doc) for q, doc, _ in derive_qrels(db, assessor="alice").rows()}
+    assert (q1, d[1]) not in {(q, doc) for q, doc, _ in derive_qrels(db, source=QrelsSource.assessor("alice")).rows()}
     # settled in the queue and counted done
     queue = assessing.load_queue(db, "alice", q1)
     marked = [it for it in queue.items if it.document == d[1]][0]
@@ -114,3 +115,29 @@ def test_removing_an_assessor_takes_the_marks_and_archives_their_history(camp):
     mark_cant_judge(db, "bob", q1, c.queues[q1]["bob"][0], reason="x")
     assert "1 history event archived" in remove(db, "assessor", "bob")
     assert _marks(db) == []
+
+
+def test_an_imported_grade_clears_the_mark_like_any_grade(camp, tmp_path):
+    """Issue 23, fault 1: `grade --cant-judge q d`, then `import qrels` with `q 0 d 2` for
+    the same assessor, left both the grade and the mark. A grade clears a mark, whoever
+    writes it: the import goes through the judging rule (its clear event comes first)."""
+    from workbench.campaign.catalog.importing import import_qrels
+
+    db, c = camp
+    q1 = c.queries[0]
+    d = c.queues[q1]["alice"]
+    mark_cant_judge(db, "alice", q1, d[0], reason="broken")
+    mark_cant_judge(db, "bob", q1, d[0], reason="bob's own")  # another assessor's stays
+    mark_cant_judge(db, "alice", q1, d[2], reason="not in the file")  # stays too
+    qrels = tmp_path / "alice.qrels"
+    qrels.write_text(f"{q1} 0 {d[0]} 2\n{q1} 0 {d[1]} 1\n")
+    import_qrels(db, qrels, assessor="alice")
+    assert judgments(db, "alice") == {(q1, d[0]): 2, (q1, d[1]): 1}
+    assert sorted((r.document, r.assessor) for r in list_cant_judge(db)) == sorted(
+        [(d[0], "bob"), (d[2], "alice")])
+    ev = events(db, "alice")
+    assert ev[-3:-2] == [("cant_judge_clear", q1, d[0], None, None)]
+    assert sorted(ev[-2:]) == sorted([("set", q1, d[0], None, 2), ("set", q1, d[1], None, 1)])
+    queue = assessing.load_queue(db, "alice", q1)
+    first = [it for it in queue.items if it.document == d[0]][0]
+    assert (first.grade, first.cant_judge) == (2, False)

@@ -1,6 +1,6 @@
 """Alembic migrations on SQLite and PostgreSQL: the initial revision creates exactly the
 models' schema, upgrade/downgrade round-trips, and batch table rebuilds on SQLite never
-cascade-delete child rows (DESIGN §7)."""
+cascade-delete child rows (docs/architecture.md#known-pitfalls)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import func, inspect, select, text
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging.grades import record_grade
 from workbench.store.engine import make_engine
 from workbench.store.models import Base, Document, Judgment, PoolEntry, Query, ScaleLevel, System
@@ -222,7 +223,7 @@ def _scores(url):
 
     db = Database.open(url)
     try:
-        return score_campaign(db, MEASURES, assessor="ann")
+        return score_campaign(db, MEASURES, source=QrelsSource.assessor("ann"))
     finally:
         db.close()
 

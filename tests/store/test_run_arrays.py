@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.catalog.importing import import_qrels, import_run
 from workbench.campaign.scoring.scores import score_campaign
 from workbench.store.models import Document, RunArrays
@@ -57,10 +58,10 @@ def test_arrays_are_written_with_the_run_in_trec_eval_order(db, tmp_path):
 def test_a_replaced_run_is_never_read_stale(db, tmp_path):
     import_qrels(db, _write(tmp_path, "q.txt", QRELS), assessor="ann")
     import_run(db, _write(tmp_path, "a.txt", RUN_A))
-    before = score_campaign(db, ["P.1"], assessor="ann")
+    before = score_campaign(db, ["P.1"], source=QrelsSource.assessor("ann"))
     import_run(db, _write(tmp_path, "a2.txt", RUN_A2), replace=True)
     assert _stored(db) == {"A": ["c", "a", "b"]}
-    after = score_campaign(db, ["P.1"], assessor="ann")
+    after = score_campaign(db, ["P.1"], source=QrelsSource.assessor("ann"))
     assert before.value("A", "q1", "P_1") == 0.0  # b (grade 0) at rank 1
     assert after.value("A", "q1", "P_1") == 1.0  # c (grade 2) at rank 1
 
@@ -118,7 +119,7 @@ def test_a_session_cache_reuses_runs_until_a_run_changes(db, tmp_path):
         first = cache(s)
     with db.read() as s:
         assert cache(s) is first  # nothing changed: not read again
-    tracker = ScoreTracker(db, ["P.1"], assessor="ann", runs=cache)
+    tracker = ScoreTracker(db, ["P.1"], source=QrelsSource.assessor("ann"), runs=cache)
     assert tracker.load().value("A", "q1", "P_1") == 0.0
     import_run(db, _write(tmp_path, "a2.txt", RUN_A2), replace=True)  # same tag, new content
     with db.read() as s:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.database import Database
 from workbench.campaign.pooling.assign import build_pool
 from workbench.campaign.scoring.qrels import derive_qrels
@@ -132,8 +133,8 @@ def test_three_assessors_overlapping_carol_unfinished(sample):
 
 
 def test_realistic_disagreement_between_alice_and_bob(sample):
-    a = dict(((q, d), g) for q, d, g in derive_qrels(sample, assessor="alice").rows())
-    b = dict(((q, d), g) for q, d, g in derive_qrels(sample, assessor="bob").rows())
+    a = dict(((q, d), g) for q, d, g in derive_qrels(sample, QrelsSource.assessor("alice")).rows())
+    b = dict(((q, d), g) for q, d, g in derive_qrels(sample, QrelsSource.assessor("bob")).rows())
     common = sorted(set(a) & set(b))
     assert len(common) >= 200
     agree = np.mean([a[k] == b[k] for k in common])
@@ -170,7 +171,7 @@ def test_system_quality_order_is_plausible(sample):
 
     runs = {tag: [(q, d, score) for q, docs in per_query.items() for d, score in docs.items()]
             for tag, per_query in stored_runs(sample).items()}
-    ndcg = _ndcg10(runs, derive_qrels(sample, consensus="majority").rows())
+    ndcg = _ndcg10(runs, derive_qrels(sample, QrelsSource.consensus("majority")).rows())
     assert ndcg["bm25"] > ndcg["qld"] > ndcg["tfidf"] > ndcg["doclen"]
     assert ndcg["bm25"] - ndcg["doclen"] > 0.5
     assert ndcg["bm25"] == pytest.approx(0.851, abs=0.001)  # the value at commit time (repeats 10 apart)

@@ -8,6 +8,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.agreement.adjudication import list_disagreements, read_item
 from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.store.models import Adjudication, Assessor, JudgmentEvent
@@ -19,7 +20,7 @@ from workbench.tui.screens.scoreboard import ScoreboardScreen
 
 
 def _qrels(db, method):
-    return {(q, d): g for q, d, g in derive_qrels(db, consensus=method).rows()}
+    return {(q, d): g for q, d, g in derive_qrels(db, QrelsSource.consensus(method)).rows()}
 
 
 async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db):
@@ -79,7 +80,7 @@ async def test_adjudicate_a_disagreement_changes_qrels_and_scoreboard(sample_db)
 
         # scoreboard, source adjudicated: the CLI's numbers, which now differ from majority
         board_screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
-        board_screen.query_one("#sb-source", Select).value = "consensus:adjudicated"
+        board_screen.query_one("#sb-source", Select).value = QrelsSource.consensus("adjudicated")
         await wait_for(app, pilot, lambda: board_screen.data.table.source == "consensus:adjudicated")
         await settle(app, pilot)
         adjudicated = {s["system"]: s["mean"] for s in cli_json(db, "score", "--consensus", "adjudicated")["systems"]}
@@ -125,7 +126,7 @@ async def test_clearing_a_final_grade_and_pending_filter(sample_db):
         await pilot.press("7")
         await settle(app, pilot)
         assert isinstance(app.screen, AdjudicateScreen)
-        assert "7 is not on the scale" in screen_text(app)
+        assert "grade 7 is not on the campaign scale (0, 1, 2, 3)" in screen_text(app)
 
 
 async def test_export_adjudicated_qrels_and_history_from_the_screen(sample_db, tmp_path):

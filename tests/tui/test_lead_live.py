@@ -7,6 +7,7 @@ from textual.widgets import DataTable, Select
 
 from tests.tui.helpers import settle
 from tests.tui.lead_helpers import SIZE, cli_json, open_mode, rows, sample_db, wait_for  # noqa: F401
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.agreement.adjudication import list_disagreements
 from workbench.campaign.database import Database
 from workbench.campaign.comparison.ranked_lists import ranked_list
@@ -24,7 +25,7 @@ async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample
         app = make_app(db, lead=True)
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
-            screen.query_one("#sb-source", Select).value = "assessor:alice"
+            screen.query_one("#sb-source", Select).value = QrelsSource.assessor("alice")
             await wait_for(app, pilot, lambda: screen.data.table.source == "assessor:alice")
             await settle(app, pilot)
             dt = screen.query_one("#sb-table", DataTable)
@@ -33,7 +34,7 @@ async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample
             before_key = cursor_key(dt)
             before = {r[1]: r[3] for r in rows(dt)}
             # alice's top-ranked relevant document of bm25 on the first query -> grade 0
-            top = next(d for d in ranked_list(db, "bm25", "101", assessor="alice")
+            top = next(d for d in ranked_list(db, "bm25", "101", source=QrelsSource.assessor("alice"))
                        if d.grade is not None and d.grade >= 1)
             record_grade(other, "alice", "101", top.document, 0)
             took = await wait_for(app, pilot, lambda: {r[1]: r[3] for r in rows(dt)} != before,

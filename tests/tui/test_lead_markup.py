@@ -1,5 +1,5 @@
 """Imported names and texts with markup-like brackets show literally on every lead screen
-(DESIGN §7: `[/x]` crashed Static, DataTable and notify)."""
+(docs/architecture.md#known-pitfalls: `[/x]` crashed Static, DataTable and notify)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from textual.widgets import DataTable, Input, Select
 
 from tests.tui.helpers import settle
 from tests.tui.lead_helpers import SIZE, cli_json, header, open_mode, rows, sample_db, wait_for  # noqa: F401
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.tui.app import make_app
 from workbench.tui.screens.pr_curve import PRCurveScreen
 from workbench.tui.screens.query_detail import QueryDetailScreen
@@ -49,7 +50,7 @@ async def test_scoreboard_shows_the_cli_scores_for_each_source(sample_db):
         assert order == sorted(expected, key=lambda s: -expected[s]["nDCG@10"])
 
         # another source: alice's own grades
-        screen.query_one("#sb-source", Select).value = "assessor:alice"
+        screen.query_one("#sb-source", Select).value = QrelsSource.assessor("alice")
         await wait_for(app, pilot, lambda: screen.data.table.source == "assessor:alice")
         await settle(app, pilot)
         alice = _means(cli_json(sample_db, "score", "--assessor", "alice"))

@@ -1,6 +1,6 @@
 """Campaign-wide settings and the rules on them.
 
-Blindness (DESIGN §5): a campaign is blind unless a lead says otherwise. Blind, the judging
+Blindness (docs/architecture.md#rules-that-hold-everywhere): a campaign is blind unless a lead says otherwise. Blind, the judging
 screen shows no per-system number of any kind; not blind (a Quepid-style tuning session,
 where the people judging own the systems), it may show live scores under the real run tags.
 
@@ -15,17 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.campaign.database import Database
+from workbench.campaign.writing import write_transaction
+from workbench.store.models import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # a new campaign's, one owner
 from workbench.store.settings import read_settings, write_settings
 
 
-DEFAULT_IDLE_CAP = 300  # seconds: five minutes on one document is not judging any more
 
 
 @dataclass(frozen=True)
 class CampaignSettings:
     name: str = "campaign"
     relevance_threshold: int = 1
-    default_measures: str = "nDCG@10 AP bpref P@10"
+    default_measures: str = DEFAULT_MEASURES
     pool_depth: int = 10
     blind: bool = True
     guidelines: str = ""
@@ -48,12 +49,18 @@ def campaign_settings(db: Database) -> CampaignSettings:
     )
 
 
+def _write(db: Database, **values: object) -> None:
+    """Every settings change waits for other writers like a grade (writing.py's rule)."""
+    with write_transaction(db) as s:
+        write_settings(s, **values)
+
+
 def _or(value, default):
     return default if value is None else value
 
 
 def campaign_measures(db: Database) -> list[str]:
-    """The campaign's default measures, else nDCG@10 AP bpref P@10."""
+    """The campaign's default measures, else DEFAULT_MEASURES (nDCG@10 AP bpref P@10)."""
     return campaign_settings(db).default_measures.split() or CampaignSettings().default_measures.split()
 
 
@@ -72,7 +79,7 @@ def is_blind(db: Database) -> bool:
 
 
 def set_blind(db: Database, blind: bool) -> CampaignSettings:
-    write_settings(db.write, blind=bool(blind))
+    _write(db, blind=bool(blind))
     return campaign_settings(db)
 
 
@@ -82,7 +89,7 @@ def rename_campaign(db: Database, name: str) -> CampaignSettings:
     name = name.strip()
     if not name or len(name) > 200 or not name.isprintable():
         raise UsageError("a campaign name is 1-200 printable characters")
-    write_settings(db.write, name=name)
+    _write(db, name=name)
     return campaign_settings(db)
 
 
@@ -93,7 +100,7 @@ def guidelines(db: Database) -> str:
 
 def set_guidelines(db: Database, text: str) -> None:
     """Replace the campaign's judging guidelines (an empty text removes them)."""
-    write_settings(db.write, guidelines=text)
+    _write(db, guidelines=text)
 
 
 def idle_cap(db: Database) -> int:
@@ -106,7 +113,7 @@ def set_idle_cap(db: Database, seconds: int) -> CampaignSettings:
 
     if int(seconds) < 1:
         raise UsageError(f"the idle cap is a number of seconds >= 1, not {seconds}")
-    write_settings(db.write, idle_cap_seconds=int(seconds))
+    _write(db, idle_cap_seconds=int(seconds))
     return campaign_settings(db)
 
 

@@ -1,4 +1,4 @@
-"""The `workbench` command (DESIGN §4).
+"""The `workbench` command (docs/architecture.md#command-line-contract).
 
 Subcommands live one per module in this package and are imported only when run, so that
 `workbench eval` never imports Textual or SQLAlchemy. Exit codes: 0 ok, 1 bad input,
@@ -8,7 +8,6 @@ Subcommands live one per module in this package and are imported only when run, 
 from __future__ import annotations
 
 import importlib
-import re
 import sys
 
 import click
@@ -38,8 +37,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": ("workbench.cli.score_cmd", "score", "Score stored systems against stored judgments."),
     "agree": ("workbench.cli.agree_cmd", "agree", "Agreement between assessors (kappa, alpha)."),
     "compare": ("workbench.cli.compare_cmd", "compare", "Compare systems: rankings, correlation, significance."),
+    "autojudge": ("workbench.cli.autojudge_cmd", "autojudge", "Label the pool with a model (an OpenAI-compatible endpoint)."),
     "simulate": ("workbench.cli.planning_cmd", "simulate", "Replay judging with known qrels: what a budget finds."),
     "reusability": ("workbench.cli.planning_cmd", "reusability", "Leave-one-out test: is the pool fair to new runs?"),
+    "calibrate": ("workbench.cli.calibrate_cmd", "calibrate", "Calibrate a machine assessor against people: kappa, confusion, rankings."),
 }
 
 
@@ -76,6 +77,9 @@ class LazyGroup(click.Group):
 def _checked_db(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """A `--db` the workbench cannot open is a malformed command line (exit 2), said while
     parsing, before any command opens or reads anything."""
+    if value is not None and not value.strip():
+        # '' used to mean ./workbench.sqlite, which `init` then created (issue 27 #2)
+        raise click.BadParameter("is empty: give a SQLite path or a postgresql:// URL")
     if value:
         from workbench.store.urls import check_url  # no SQLAlchemy: cheap for `eval`
 
@@ -120,24 +124,39 @@ def checked_name(ctx: click.Context, param: click.Parameter, value):
     return None if value is None else check_name(value)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
 def table_text(text: str) -> str:
     """Free text (a title, a reason) for one cell of a plain table on a terminal: runs of
-    whitespace become one space and other control characters U+FFFD, so that imported text
-    cannot move the cursor, recolour or retitle the terminal. (Rich tables strip control
-    codes themselves; csv and json outputs keep the text as stored.)"""
-    return _CONTROL.sub("\ufffd", " ".join(text.split()))
+    whitespace become one space, and the rest goes through the screens' one sanitiser
+    (workbench.visible: ESC shows as ␛, C1 and bidi controls as U+FFFD), so that imported
+    text cannot move the cursor, recolour or retitle the terminal. (csv and json outputs keep
+    the text as stored.)"""
+    from workbench.visible import visible
+
+    return visible(" ".join(text.split()))
+
+
+def rich_console(**kwargs):
+    """The one way a command makes a Rich console: names, tags and titles in its tables are
+    data, never markup (`[/x]` in a run tag crashed `compare` with a MarkupError, `[red]b`
+    recoloured), nor emoji codes or highlighting (issue 27 #10)."""
+    from rich.console import Console
+
+    return Console(markup=False, emoji=False, highlight=False, **kwargs)
 
 
 def echo_table(header, cells, right) -> None:
     """Rows of text cells as a plain table, columns two spaces apart; `right(j, cell)`
-    says which cells are right-aligned (numbers)."""
-    widths = [max([len(h)] + [len(r[j]) for r in cells]) for j, h in enumerate(header)]
+    says which cells are right-aligned (numbers). Widths are terminal cells, not
+    characters: a CJK title takes two cells per character (issue 27 #19)."""
+    from rich.cells import cell_len
+
+    widths = [max([cell_len(h)] + [cell_len(r[j]) for r in cells]) for j, h in enumerate(header)]
     for r in [list(header), *cells]:
-        click.echo("  ".join(c.rjust(w) if right(j, c) else c.ljust(w)
-                             for j, (c, w) in enumerate(zip(r, widths))).rstrip())
+        line = []
+        for j, (c, w) in enumerate(zip(r, widths)):
+            pad = " " * (w - cell_len(c))
+            line.append(pad + c if right(j, c) else c + pad)
+        click.echo("  ".join(line).rstrip())
 
 
 def resolve_db(ctx: click.Context, db: str | None) -> str | None:

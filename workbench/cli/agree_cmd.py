@@ -5,12 +5,11 @@
 
 Formats: `table` (rich, with a reading next to each coefficient), `csv` (one row per
 coefficient: query,a,b,n,coefficient,value,interpretation; empty query = all queries,
-empty a/b = all assessors) and `json` (DESIGN §4).
+empty a/b = all assessors) and `json` (docs/architecture.md#command-line-contract).
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import sys
@@ -18,6 +17,7 @@ import sys
 import click
 
 from workbench.cli import db_option, resolve_db
+from workbench.formats.csv_cells import csv_writer
 
 FORMATS = click.Choice(["table", "csv", "json"])
 
@@ -125,7 +125,7 @@ def _csv_rows(report, confusion: bool = False):
 
 
 def _write_csv(report, out, confusion: bool = False) -> None:
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(["query", "a", "b", "n", "coefficient", "value", "interpretation"])
     for query, a, b, n, name, value, reading in _csv_rows(report, confusion):
         if isinstance(value, int):
@@ -137,11 +137,11 @@ def _write_csv(report, out, confusion: bool = False) -> None:
 
 def _print_table(report, confusion: bool = False) -> None:
     from rich import box
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = rich_console()
     if not console.is_terminal:  # piped: no width to fit; never cut a reading short
         console.width = 200
     title = "Agreement between assessors"

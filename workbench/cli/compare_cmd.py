@@ -2,19 +2,18 @@
 those rankings, and the significance of every system pair.
 
     workbench compare [-m MEASURE] [--by-assessor] [--assessor NAME ...]
-                      [--consensus majority|mean|adjudicated] [--test t|randomization|bootstrap]
+                      [--consensus majority|mean|adjudicated | --source SPEC] [--test t|randomization|bootstrap]
                       [-n N] [--seed S] [--rbo-p P] [--format table|csv|json] [--db URL]
 
     workbench compare --qrels A.txt [B.txt ...] --run r1 r2 [...] [-m MEASURE] [-l N] [...]
 
 On files each qrels file is a source (the first one is the reference and the one the tests
-use) and each run file a system. Formats: `table` (rich), `json` (DESIGN §4) and `csv` (one
+use) and each run file a system. Formats: `table` (rich), `json` (docs/architecture.md#command-line-contract) and `csv` (one
 value per row: kind,source,a,b,statistic,value).
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import sys
@@ -22,6 +21,7 @@ import sys
 import click
 
 from workbench.cli import db_option, resolve_db
+from workbench.formats.csv_cells import csv_writer
 
 FORMATS = click.Choice(["table", "csv", "json"])
 TESTS = click.Choice(["t", "randomization", "bootstrap"])
@@ -57,8 +57,10 @@ class _FilesCommand(click.Command):
               help="Also rank under each assessor's own grades and correlate the rankings.")
 @click.option("--assessor", "-a", "assessors", multiple=True, metavar="NAME",
               help="Rank under these assessors' grades (repeatable; implies --by-assessor).")
-@click.option("--consensus", type=CONSENSUS, default="majority", show_default=True,
-              help="The consensus qrels: the first source, and the one tests use.")
+@click.option("--consensus", type=CONSENSUS, default=None,
+              help="The consensus qrels: the first source, and the one tests use (default majority).")
+@click.option("--source", "source", default=None, metavar="SPEC",
+              help="Instead of --consensus, the first qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("--test", "test", type=TESTS, default="t", show_default=True,
               help="Paired significance test between systems (two-sided, Holm-corrected).")
 @click.option("-n", "--resamples", type=click.IntRange(min=1), default=None, metavar="N",
@@ -77,7 +79,7 @@ class _FilesCommand(click.Command):
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
-def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test, resamples,
+def compare(ctx, files, measures, level, by_assessor, assessors, consensus, source, test, resamples,
             seed, rbo_p, lists, depth, all_queries, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
@@ -104,14 +106,17 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, test
 
     from workbench.campaign.comparison.systems import compare_systems
     from workbench.campaign.database import Database
+    from workbench.cli.sources import qrels_source
     from workbench.campaign.settings import campaign_measures
+
+    chosen = qrels_source(source=source, consensus=consensus)
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         if measure is None:
             measure = campaign_measures(database)[0]
         report = compare_systems(
-            database, measure, by_assessor=by_assessor, consensus=consensus,
+            database, measure, by_assessor=by_assessor, source=chosen,
             other_measures=others,
             assessors=list(assessors) or None, test=test, seed=seed,
             n_resamples=resamples, rbo_p=rbo_p, all_queries=all_queries,
@@ -152,7 +157,7 @@ def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
         click.echo(json.dumps(report.to_json(), indent=2))
         return
     if fmt == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer = csv_writer(sys.stdout)
         writer.writerow(["query", "n_a", "n_b", "shared", "kendall_tau_b", "rbo"])
         for r in report.rows:
             writer.writerow([r.query, r.n_a, r.n_b, r.shared,
@@ -160,11 +165,11 @@ def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
                              f"{r.rbo:.6f}"])
         return
     from rich import box
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = rich_console()
     if not console.is_terminal:
         console.width = 120
     cut = f", top {depth}" if depth else ""
@@ -238,7 +243,7 @@ def _csv_rows(report):
 
 
 def _write_csv(report, out) -> None:
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(["kind", "source", "a", "b", "statistic", "value"])
     for kind, source, a, b, name, value in _csv_rows(report):
         if isinstance(value, int):
@@ -250,11 +255,11 @@ def _write_csv(report, out) -> None:
 
 def _print_tables(report) -> None:
     from rich import box
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = rich_console()
     if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
         console.width = 120
     # coverage first: what each ranking below stands on

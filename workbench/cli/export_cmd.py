@@ -1,4 +1,4 @@
-"""`workbench export qrels|judgments|scores` (DESIGN §4). `-o FILE` goes through
+"""`workbench export qrels|judgments|scores` (docs/architecture.md#command-line-contract). `-o FILE` goes through
 formats.output.atomic_output (a file replaced atomically, a FIFO written in place);
 without it, or with `-o -`, the export goes to stdout."""
 
@@ -74,25 +74,29 @@ def run(ctx, tag, output, db):
 @export.command("qrels")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="This assessor's current grades.")
 @click.option("--consensus", type=CONSENSUS, default=None,
-              help="A consensus over all assessors (default majority, as `score`; the rules: "
-                   "`workbench score --help`).")
+              help="A consensus over the people's grades (default majority, as `score`; the "
+                   "rules: `workbench score --help`).")
+@click.option("--source", "source", default=None, metavar="SPEC",
+              help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
-def qrels(ctx, assessor, consensus, output, db):
-    """TREC qrels `qid 0 docno rel`, sorted by qid then docno; the majority consensus
-    unless --assessor or --consensus says otherwise."""
-    if assessor is not None and consensus is not None:
-        raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
-    if assessor is None and consensus is None:
+def qrels(ctx, assessor, consensus, source, output, db):
+    """TREC qrels `qid iter docno rel`, sorted by qid then docno; `iter` is 0, or M where
+    the grade is a machine's label (hybrid:MACHINE, a machine assessor). The majority
+    consensus unless --assessor, --consensus or --source says otherwise."""
+    if not (assessor or consensus or source):
         consensus = "majority"  # as `score` and `export scores` default
     from workbench.campaign.catalog.exporting import export_qrels, write_output
+    from workbench.cli.sources import qrels_source
+
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
 
     database = _open(ctx, db)
     try:
         count = write_output(
             output,
-            lambda out: export_qrels(database, out, assessor=assessor, consensus=consensus),
+            lambda out: export_qrels(database, out, chosen),
             sys.stdout,
         )
     finally:
@@ -105,6 +109,8 @@ def qrels(ctx, assessor, consensus, output, db):
               help="Measure name (repeatable; default: the campaign's measures).")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="Score against this assessor's grades.")
 @click.option("--consensus", type=CONSENSUS, default=None, help="Score against a consensus (default majority).")
+@click.option("--source", "source", default=None, metavar="SPEC",
+              help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-q", "per_query", is_flag=True,
               help="Long CSV rows system,query,measure,value with every query (query `all` = the mean).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "json", "markdown", "latex"]), default="csv",
@@ -113,11 +119,12 @@ def qrels(ctx, assessor, consensus, output, db):
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
-def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):
+def scores(ctx, measures, assessor, consensus, source, per_query, fmt, output, db):
     """Scores of every stored system: the scoreboard's table (measures, Judged@k and
     unjudged@k; the qrels source named in the file), or with -q long per-query rows."""
-    if assessor is not None and consensus is not None:
-        raise click.UsageError("give either --assessor NAME or --consensus METHOD, not both")
+    from workbench.cli.sources import qrels_source
+
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
     if per_query and fmt != "csv":
         raise click.UsageError("-q (per-query rows) needs --format csv")
     from workbench.campaign.catalog.exporting import export_scores, write_output
@@ -126,9 +133,9 @@ def scores(ctx, measures, assessor, consensus, per_query, fmt, output, db):
     def write(out):
         if not per_query:
             return export_score_table(database, out, fmt, measures=list(measures) or None,
-                                      assessor=assessor, consensus=consensus)
+                                      source=chosen)
         return export_scores(database, out, measures=list(measures) or None,
-                             assessor=assessor, consensus=consensus, per_query=True)
+                             source=chosen, per_query=True)
 
     database = _open(ctx, db)
     try:

@@ -1,6 +1,6 @@
 """`workbench grade`: record grades without the TUI, through the same code path
 (campaign.judging.grades.record_grade): one transaction per grade, `ok query doc` printed and
-flushed only after its commit (DESIGN §4, §5). With an adaptive pool (`pool --method
+flushed only after its commit (docs/architecture.md#command-line-contract, #rules-that-hold-everywhere). With an adaptive pool (`pool --method
 mtf|bandit`) each grade that finishes the assessor's queue on a query serves the next
 document of that query (campaign/adaptive.py).
 
@@ -102,8 +102,16 @@ def grade(ctx, assessor, new, batch, note, cant_judge, anywhere, args, db):
             raise InputError("GRADE", None, str(exc)) from None
         database = Database.open(resolve_db(ctx, db), create=False)
         try:
-            _check_assignment(database, assessor, query, doc, anywhere)
-            _record(database, assessor, query, doc, value, note)
+            from workbench.campaign.writing import OUTAGE_RETRY_S, through_outages
+            from workbench.errors import one_line
+
+            through_outages(
+                lambda: (_check_assignment(database, assessor, query, doc, anywhere),
+                         _record(database, assessor, query, doc, value, note)),
+                on_retry=lambda exc: click.echo(
+                    f"workbench: the database cannot be reached ({one_line(exc)}); retrying for "
+                    f"up to {OUTAGE_RETRY_S:g} s", err=True),
+            )
         except InputError as exc:  # "grade: ..." would name no file: give just the reason
             raise WorkbenchError(exc.reason) from None
         finally:
@@ -206,6 +214,7 @@ def _ok(query: str, doc: str) -> None:
 def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False) -> int:
     """Grade every line of `stream`; return the number of lines that failed."""
     from workbench.campaign.database import Database
+    from workbench.campaign.writing import OUTAGE_RETRY_S, through_outages
     from workbench.errors import InputError, WorkbenchError, is_driver_error, one_line
     from workbench.formats.textlines import iter_stream_lines
 
@@ -220,8 +229,14 @@ def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False
                 if parsed is None:
                     continue
                 query, doc, value, note = parsed
-                _check_assignment(database, assessor, query, doc, anywhere, f"{name}:{number}: ")
-                _record(database, assessor, query, doc, value, note)
+                where = f"{name}:{number}: "
+                through_outages(
+                    lambda: (_check_assignment(database, assessor, query, doc, anywhere, where),
+                             _record(database, assessor, query, doc, value, note)),
+                    on_retry=lambda exc: click.echo(
+                        f"{where}the database cannot be reached ({one_line(exc)}); retrying for "
+                        f"up to {OUTAGE_RETRY_S:g} s", err=True),
+                )
             except ValueError as exc:
                 reason = str(exc)
             except InputError as exc:

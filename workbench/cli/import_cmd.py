@@ -33,12 +33,12 @@ def _progress(enabled: bool | None = None):
     if not enabled:
         yield None
         return
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     bar = Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+        TimeElapsedColumn(), console=rich_console(stderr=True), transient=True,
     )
     tasks: dict[str, int] = {}
 
@@ -202,14 +202,44 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 
 @import_.command()
 @click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
-@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
-              help="Whose judgments these are.")
+@click.option("--assessor", "-a", default=None, metavar="NAME", callback=checked_name,
+              help="Whose judgments these are (required for people; a machine's defaults to --model).")
+@click.option("--machine", is_flag=True,
+              help="The labels are a model's, made elsewhere (UMBRELA, another tool, a previous "
+                   "year): stored as a machine assessor with its provenance.")
+@click.option("--model", default=None, metavar="NAME", help="With --machine: the model that made the labels.")
+@click.option("--prompt", "prompt_file", default=None, metavar="FILE", type=click.Path(dir_okay=False),
+              help="With --machine: the prompt the labels were made with (stored with its sha256).")
+@click.option("--endpoint", default=None, metavar="URL",
+              help="With --machine: where the model ran (stored without credentials).")
 @db_option
 @click.pass_context
-def qrels(ctx: click.Context, file: str, assessor: str, db: str | None) -> None:
-    """Import TREC qrels (qid iter docno grade) as one assessor's judgments."""
+def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, model: str | None,
+          prompt_file: str | None, endpoint: str | None, db: str | None) -> None:
+    """Import TREC qrels (qid iter docno grade) as one assessor's judgments; with --machine
+    --model NAME, as a machine assessor's labels (docs/machine-assessors.md)."""
+    import os
+
     from workbench.campaign.catalog.importing import import_qrels
     from workbench.formats.kinds import check_kind
 
+    provenance = None
+    if machine:
+        if not model:
+            raise click.UsageError("--machine needs --model NAME (the model that made the labels)")
+        from workbench.campaign.machine.provenance import make_provenance
+
+        prompt = ""
+        if prompt_file is not None:
+            from workbench.cli.autojudge_cmd import read_prompt
+
+            prompt = read_prompt(prompt_file, check=False)
+        provenance = make_provenance(model, endpoint=endpoint or "", prompt=prompt,
+                                     origin=f"import {os.path.basename(file)}")
+        assessor = assessor or checked_name(ctx, None, model)
+    elif model or prompt_file or endpoint:
+        raise click.UsageError("--model, --prompt and --endpoint describe a machine: add --machine")
+    elif assessor is None:
+        raise click.UsageError("Missing option '--assessor' (whose judgments these are)")
     check_kind(file, "qrels")
-    _run(ctx, db, import_qrels, file, assessor=assessor)
+    _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance)

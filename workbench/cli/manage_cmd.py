@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import sys
@@ -15,6 +14,7 @@ import sys
 import click
 
 from workbench.cli import db_option, echo_table, resolve_db, table_text
+from workbench.formats.csv_cells import csv_writer
 
 
 def _open(ctx, db):
@@ -38,7 +38,9 @@ def _shares_text(shares: dict) -> str:
 
 
 def _json_value(v):
-    return None if isinstance(v, float) and math.isnan(v) else v
+    from workbench.formats.output import json_number
+
+    return json_number(v) if isinstance(v, float) else v
 
 
 @click.command("list")
@@ -53,7 +55,7 @@ def list_(ctx, what, fmt, db) -> None:
     queries:   pool size, documents judged (by anyone), judgments, assessors, share done
     docs:      queries whose pool holds it, judgments
     runs:      queries and results stored
-    assessors: assigned, judged, share of the assignment done (can't-judge marks
+    assessors: kind (human or machine), assigned, judged, share of the assignment done (can't-judge marks
                count as done), grades outside the assignment, repeat grades,
                can't-judge marks, documents per hour and median seconds per document
                (seconds above the campaign's idle cap, 300 unless `campaign --idle-cap`,
@@ -74,7 +76,7 @@ def list_(ctx, what, fmt, db) -> None:
         click.echo(json.dumps([{k: _json_value(v) for k, v in zip(table.header, row)} for row in table.rows], indent=2))
         return
     if fmt == "csv":
-        w = csv.writer(sys.stdout, lineterminator="\n")
+        w = csv_writer(sys.stdout)
         w.writerow(table.header)
         for row in table.rows:
             w.writerow(["" if isinstance(v, float) and math.isnan(v) else _shares_text(v) if isinstance(v, dict) else v

@@ -72,7 +72,7 @@ def _rows() -> list[dict]:
 
 
 def _table(rows: list[dict]) -> None:
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
@@ -88,7 +88,7 @@ def _table(rows: list[dict]) -> None:
             ir += f"  ({', '.join(params)})"
         table.add_row(Text(trec), Text(defaults), Text(ir), Text(r["aggregation"]),
                       Text(r["definition"]))
-    Console().print(table)
+    rich_console().print(table)
 
 
 @click.command(name="measures")

@@ -69,9 +69,15 @@ def _budgets(text: str) -> list[int]:
 
 
 def _plain(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
-             for r in [header, *rows]]
+    from rich.cells import cell_len  # terminal cells: a CJK run tag takes two per character
+
+    widths = [max(cell_len(str(x)) for x in col) for col in zip(header, *rows)]
+
+    def cell(i: int, c, w: int) -> str:
+        pad = " " * (w - cell_len(str(c)))
+        return pad + str(c) if i else str(c) + pad
+
+    lines = ["  ".join(cell(i, c, w) for i, (c, w) in enumerate(zip(r, widths))) for r in [header, *rows]]
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -1,4 +1,4 @@
-"""`workbench pool`: build the judging pool and fill assessors' queues (DESIGN §4)."""
+"""`workbench pool`: build the judging pool and fill assessors' queues (docs/architecture.md#command-line-contract)."""
 
 from __future__ import annotations
 
@@ -29,22 +29,39 @@ from workbench.cli import checked_name, db_option, resolve_db
               help="Share of each assessor's documents shown a second time, unmarked, later in the queue.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the split, the per-(assessor, query) shuffles and the adaptive choices.")
+@click.option("--validate", "validate", default=None, metavar="MACHINE",
+              help="Instead: choose --budget of this machine assessor's labelled items for "
+                   "the --assessor people to judge (a validation sample for `calibrate`).")
+@click.option("--strategy", type=click.Choice(["stratified", "disagreement"]), default=None,
+              help="With --validate: stratified (by machine grade, with inclusion "
+                   "probabilities; the default) or disagreement (where machines disagree "
+                   "with each other or with --against).")
+@click.option("--against", default=None, metavar="SOURCE",
+              help="With --validate --strategy disagreement: qrels to disagree with "
+                   "(majority, mean, adjudicated, assessor:NAME).")
 @db_option
 @click.pass_context
-def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
+def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate, strategy, against, db):
     """Pool the top K of every system per query (deduplicated) and assign it, or start an
     adaptive pool (--method mtf|bandit) that grows one document per grade.
 
-    Re-running is safe: documents already pooled or assigned stay where they are and new
-    ones are appended to the queues.
+    Re-running is safe: documents already pooled stay pooled; in each queue what the assessor
+    reached (up to the last graded document) stays in place, and the documents not reached
+    yet are shuffled together with the new ones (so deeper documents do not come last).
     """
-    from rich.console import Console
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
     from workbench.campaign.database import Database
     from workbench.campaign.pooling.build import make_pool
     from workbench.campaign.pooling.assign import queue_counts
 
+    if validate is not None:
+        _validate(ctx, db, validate, budget, strategy or "stratified", assessors, seed, against,
+                  method, depth, overlap, repeat)
+        return
+    if strategy is not None or against is not None:
+        raise click.UsageError("--strategy and --against go with --validate MACHINE")
     if (overlap is not None or repeat) and not assessors:
         raise click.UsageError("--overlap and --repeat need at least one --assessor")
     database = Database.open(resolve_db(ctx, db), create=False)
@@ -64,7 +81,37 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, db):
     table = Table("assessor", "assigned", "repeats", "total items")
     for name, (items, repeats) in counts.items():
         table.add_row(Text(name), str(items), str(repeats), str(items + repeats))
-    Console(soft_wrap=True).print(table)
+    rich_console(soft_wrap=True).print(table)
+
+
+def _validate(ctx, db, machine, budget, strategy, assessors, seed, against, method, depth,
+              overlap, repeat) -> None:
+    """`pool --validate MACHINE --budget N [--strategy S] --assessor NAME ...`."""
+    from workbench.campaign.database import Database
+    from workbench.campaign.pooling.validation import validate_machine
+    from workbench.cli.sources import qrels_source
+
+    if budget is None:
+        raise click.UsageError("--validate needs --budget N (how many items people judge)")
+    if method != "depth" or depth is not None or overlap is not None or repeat:
+        raise click.UsageError("--validate takes --budget, --strategy, --against, --assessor and --seed only")
+    if not assessors:
+        raise click.UsageError("--validate needs at least one --assessor (the people who judge the sample)")
+    source = qrels_source(source=against) if against else None
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        sample = validate_machine(database, machine, budget=budget, strategy=strategy,
+                                  assessors=assessors, seed=seed, against=source,
+                                  on_wait=_say_waiting if sys.stderr.isatty() else None)
+    finally:
+        database.close()
+    click.echo(f"validation sample of {machine} ({strategy}, seed {seed}): {sample.n_items} items"
+               + ("" if sample.n_items >= budget else f" (budget {budget}: no more candidates)"))
+    for s in sample.strata:
+        prob = "" if s.probability != s.probability else f", inclusion probability {s.probability:.4f}"
+        click.echo(f"  machine grade {s.grade}: {s.sampled} of {s.population}{prob}")
+    for name, added in sample.queued.items():
+        click.echo(f"  {name}: {added} added to the queue")
 
 
 def _say_no_repeats(before, after, assessors, repeat) -> None:

@@ -9,15 +9,17 @@ prints one run; `score` prints every stored system).
 
 from __future__ import annotations
 
-import csv
 import json
+from typing import TYPE_CHECKING
 import sys
 
 import click
 import numpy as np
 
 from workbench.cli import db_option, resolve_db
-from workbench.errors import UsageError
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.scoring.scores import ScoreTable
 
 FORMATS = ("trec", "table", "csv", "json")
 
@@ -26,19 +28,8 @@ def _value(measure, value: float) -> str:
     return str(int(round(value))) if measure.is_count else f"{value:.4f}"
 
 
-def _rows(table, per_query: bool):
-    """(system, query, measure, value) in output order; query 'all' for the means."""
-    for i, tag in enumerate(table.systems):
-        if per_query:
-            for j in np.flatnonzero(table.present[i]).tolist():
-                for m in table.measures:
-                    yield tag, table.queries[j], m, table.values[m][i, j]
-        for m in table.measures:
-            yield tag, "all", m, table.means[m][i]
-
-
-def _print_table(table, per_query: bool) -> None:
-    from rich.console import Console
+def _print_table(table: ScoreTable, per_query: bool) -> None:
+    from workbench.cli import rich_console
     from rich.table import Table
     from rich.text import Text
 
@@ -57,10 +48,10 @@ def _print_table(table, per_query: bool) -> None:
         cells = [Text(tag)] + ([Text("all")] if per_query else [])
         grid.add_row(*cells, str(int(table.n_queries[i])),
                      *[_value(m, table.means[m][i]) for m in table.measures])
-    Console().print(grid)
+    rich_console().print(grid)
 
 
-def _json(table, per_query: bool) -> dict:
+def _json(table: ScoreTable, per_query: bool) -> dict:
     def values(i: int, j: int | None) -> dict:
         if j is None:
             return {label: float(table.means[m][i]) for label, m in zip(table.labels, table.measures)}
@@ -95,22 +86,24 @@ def _json(table, per_query: bool) -> dict:
                    "most frequent grade of an item, a tie going to the lower grade; mean: the "
                    "mean grade rounded half up (1.5 -> 2); adjudicated: the lead's final grade "
                    "where there is one, else the majority.")
+@click.option("--source", "source", default=None, metavar="SPEC",
+              help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-q", "per_query", is_flag=True, help="Also print per-query values.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @db_option
 @click.pass_context
-def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
+def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
+    from workbench.cli.sources import qrels_source
 
-    if assessor and consensus:
-        raise UsageError("give either --assessor or --consensus, not both")
+    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         # an unknown measure name raises metrics' MeasureError: a usage error, exit 2
-        tracker = ScoreTracker(database, names, assessor=assessor, consensus=consensus)
+        tracker = ScoreTracker(database, names, chosen)
         table = tracker.load()
     finally:
         database.close()
@@ -122,10 +115,9 @@ def score(ctx, measures, assessor, consensus, per_query, fmt, db) -> None:
         write_trec(sys.stdout, tracker.evaluations(), per_query, runid_first=True)
     elif fmt == "json":
         click.echo(json.dumps(_json(table, per_query), indent=2))
-    elif fmt == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(["system", "query", "measure", "value"])
-        for tag, q, m, v in _rows(table, per_query):
-            writer.writerow([tag, q, table.name_of(m), _value(m, v)])
+    elif fmt == "csv":  # the same writer as `export scores -q`
+        from workbench.campaign.scoring.export import write_long_scores
+
+        write_long_scores(table, sys.stdout, per_query)
     else:
         _print_table(table, per_query)

@@ -130,14 +130,22 @@ def judge(ctx: click.Context, assessor: str, new: bool, db: str | None) -> None:
 
 
 def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
-    """Refuse a typo before the screen opens (campaign.judging.assessing.check_assessor).
-    The database is opened as the TUI opens it next (a new one confirmed above is created
-    then: it has no pool, so any name passes)."""
-    from workbench.campaign.database import Database
-    from workbench.campaign.judging.assessing import check_assessor
+    """Before the screen opens: judging under a machine assessor's name would show its
+    labels, refused; and once a pool exists a name that is not an assessor (a typo) is
+    refused with the nearest name (campaign.judging.assessing.check_assessor) unless --new.
+    A database that does not exist yet, or is empty, has neither machine nor pool."""
+    from workbench.campaign.database import Database, missing_database_file
+    from workbench.campaign.judging.assessing import check_assessor, machine_names, machine_refusal
 
-    database = Database.open(db)
+    if missing_database_file(db) is not None:
+        return
     try:
+        database = Database.open(db, create=False)
+    except DatabaseError:  # empty, older...: the TUI says what to do; it has no machine
+        return
+    try:
+        if assessor in machine_names(database):
+            raise click.UsageError(machine_refusal(assessor))
         check_assessor(database, assessor, new=new)
     finally:
         database.close()

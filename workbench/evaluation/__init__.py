@@ -1,4 +1,8 @@
-"""The headless evaluation engine: TREC files or arrays in, `Evaluation` records out.
+"""The headless evaluation engines: TREC files or arrays in, `Evaluation` records out.
+
+`stored.py` evaluates the campaign's stored runs (arrays the store hands out) against qrels
+given as database ids, for `workbench score` and the live panels (campaign/scoring drives
+it); the file engine is below.
 
 `evaluate_files` and `evaluate_arrays` (in `engine`) are the entry points; they pick the
 strategy (`strategy`): this process with threads reading ahead (`threads`), forked

@@ -9,7 +9,9 @@ No Python object is created per line. Every problem is an ``InputError(path, lin
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from functools import lru_cache
 from typing import BinaryIO, Iterable
 
@@ -70,12 +72,18 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
         fh.seek(byte_range[0])
         first = byte_range[0] == 0  # a BOM can only start the file
         left = max(0, byte_range[1] - byte_range[0])
-    carry = b""
+    # The bytes after the last newline, carried into the next chunk. A file without newlines
+    # carries everything: each read then asks for as much as is carried, so the buffer
+    # doubles and the copies add up to O(n); a fixed read size copied the growing carry on
+    # every read (256 MB took 31 s, issue 27 #14).
+    carry = np.empty(0, dtype=np.uint8)
     while True:
-        want = max(chunk_bytes, len(_BOM)) if first else chunk_bytes  # (a whole BOM)
+        want = max(chunk_bytes, carry.size)
+        if first:
+            want = max(want, len(_BOM))  # (a whole BOM)
         if left is not None:
             want = min(want, left)
-        c = len(carry)
+        c = carry.size
         buf = np.empty(FRONT + c + want + _PAD, dtype=np.uint8)
         got = fh.readinto(memoryview(buf)[FRONT + c:FRONT + c + want]) if want else 0
         if not got:
@@ -89,19 +97,19 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
                 skip = len(_BOM)
         buf = buf[skip:]
         buf[:FRONT] = 0
-        buf[FRONT:FRONT + c] = np.frombuffer(carry, dtype=np.uint8)
+        buf[FRONT:FRONT + c] = carry
         n = c + got - skip
         _lone_crs_to_newlines(buf[FRONT:FRONT + n], final=left == 0)
         cut = _last_newline(buf[FRONT:FRONT + n])
         if cut < 0:
-            carry = buf[FRONT:FRONT + n].tobytes()
+            carry = buf[FRONT:FRONT + n]  # a view: copied once into the next, larger buffer
             continue
         size = cut + 1
-        carry = buf[FRONT + size:FRONT + n].tobytes()
+        carry = buf[FRONT + size:FRONT + n].copy()
         buf[FRONT + size:FRONT + size + _PAD] = 0
         yield buf[:FRONT + size + _PAD], size
-    if carry:
-        yield _padded(carry + b"\n"), len(carry) + 1
+    if carry.size:
+        yield _padded(carry.tobytes() + b"\n"), carry.size + 1
 
 
 def _lone_crs_to_newlines(a: np.ndarray, final: bool) -> None:
@@ -424,14 +432,43 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     return values, ok
 
 
+# One digit rule for numbers in qrels and runs, on the fast path and the error path alike
+# (issue 27 #13): ASCII digits only, an optional sign, integers within int64, floats in
+# decimal or exponent notation and finite. Python's int() and float() (and numpy's
+# conversion, which uses them) also take Unicode digits ("٣"), underscores ("1_000") and
+# integers of any size, so the error path found no bad token and named the wrong line.
+# trec_eval's atoi/atof would read "1_000" as 1; the workbench refuses it with file:line.
+_INT_SYNTAX = re.compile(rb"[-+]?[0-9]+")
+_FLOAT_SYNTAX = re.compile(rb"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_INT64_MAX = 2**63 - 1
+
+
+def ascii_int(token: bytes) -> int:
+    """The integer `token` spells under the digit rule above; ValueError otherwise."""
+    if _INT_SYNTAX.fullmatch(token) is None:
+        raise ValueError(token)
+    value = int(token)
+    if not -_INT64_MAX - 1 <= value <= _INT64_MAX:
+        raise ValueError(token)
+    return value
+
+
+def ascii_float(token: bytes) -> float:
+    """The finite number `token` spells under the digit rule above; ValueError otherwise."""
+    if _FLOAT_SYNTAX.fullmatch(token) is None:
+        raise ValueError(token)
+    value = float(token)
+    if not math.isfinite(value):
+        raise ValueError(token)
+    return value
+
+
 def _first_bad(values: np.ndarray, convert) -> int:
-    """Index of the first element `convert` rejects (slow path, errors only)."""
+    """Index of the first element `convert` (ascii_int, ascii_float) rejects (errors only)."""
     for i, v in enumerate(values):
         try:
-            x = convert(v)
+            convert(v)
         except (ValueError, OverflowError):
-            return i
-        if isinstance(x, float) and not np.isfinite(x):
             return i
     return -1
 
@@ -460,31 +497,30 @@ def _fast_ints(tokens: np.ndarray) -> np.ndarray | None:
 
 def _tokens_to_int(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
     fast = _fast_ints(tokens)
-    if fast is not None:
+    if fast is not None and tokens.dtype.itemsize < 19:  # (19 digits may overflow int64)
         return fast
-    try:
-        out = tokens.astype(np.int64)
-    except (ValueError, OverflowError):
-        i = _first_bad(tokens, lambda b: int(b.decode("utf-8", "replace"), 10))
+    i = _first_bad(tokens, ascii_int)
+    if i >= 0:
         raise InputError(
             path, int(lines[i]),
-            f"{column} must be an integer, found {tokens[i].decode('utf-8', 'replace')!r}",
-        ) from None
-    return out
+            f"{column} must be an integer, "
+            f"found {tokens[i].decode('utf-8', 'replace')!r}",
+        )
+    return np.array([ascii_int(t) for t in tokens], dtype=np.int64)
 
 
 def _tokens_to_float(tokens: np.ndarray, lines: np.ndarray, path: str, column: str) -> np.ndarray:
-    try:
-        out = tokens.astype(np.float64)
-    except (ValueError, OverflowError):
-        out = None
-    if out is not None:
-        bad = ~np.isfinite(out)
-        if not bad.any():
-            return out
-        i = int(np.argmax(bad))
-    else:
-        i = _first_bad(tokens, lambda b: float(b))
+    out = None
+    if tokens.size and not (tokens.view(np.uint8) == 95).any():  # "_": numpy reads 1_000
+        try:
+            out = tokens.astype(np.float64)
+        except (ValueError, OverflowError):
+            out = None
+    if out is not None and np.isfinite(out).all():
+        return out
+    i = _first_bad(tokens, ascii_float)
+    if i < 0:  # (numpy refused what the rule accepts: not expected; read them one by one)
+        return np.array([ascii_float(t) for t in tokens], dtype=np.float64)
     raise InputError(
         path, int(lines[i]),
         f"{column} must be a finite number, found {tokens[i].decode('utf-8', 'replace')!r}",

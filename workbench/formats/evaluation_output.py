@@ -15,10 +15,11 @@ module (and `workbench eval` in any other format) stays light.
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Sequence
 from typing import TextIO
+
+from workbench.formats.csv_cells import csv_writer
 
 __all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
 
@@ -103,7 +104,7 @@ def _value(m, ev, v):
 def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
               uppers: Sequence | None = None) -> None:
     """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows."""
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(["run", "query", "measure", "value"] + (["upper"] if uppers else []))
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
@@ -161,7 +162,9 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    from workbench.visible import visible  # run names and query ids come from files
+
+    console = Console(markup=False, emoji=False, highlight=False)  # names are data
     ms = [m for m in evs[0].measures if m.aggregation != "runid"]
     z = bool(evs[0].settings.get("zscores"))
     caption = f"ties: {settings['ties']} · relevance >= {settings['rel_level']}"
@@ -185,7 +188,7 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         table.add_column(m.label, justify="right")
     for k, (ev, name) in enumerate(zip(evs, names)):
         up = uppers[k] if uppers else None
-        table.add_row(Text(name), *[
+        table.add_row(Text(visible(name)), *[
             cell(m, ev, ev.summary[m], up, up.summary[m] if up else None) for m in summary
         ])
     console.print(table)
@@ -193,12 +196,12 @@ def write_table(evs: Sequence, names: Sequence[str], per_query: bool, uppers: Se
         pq = [m for m in ms if not m.summary_only]
         for k, (ev, name) in enumerate(zip(evs, names)):
             up = uppers[k] if uppers else None
-            t = Table(title=Text(f"{name}: per query"), caption=caption)
+            t = Table(title=Text(visible(f"{name}: per query")), caption=caption)
             t.add_column("query", no_wrap=True)
             for m in pq:
                 t.add_column(m.label, justify="right")
             for i, q in enumerate(ev.qids):
-                t.add_row(Text(q), *[
+                t.add_row(Text(visible(q)), *[
                     cell(m, ev, ev.per_query[m][i], up, up.per_query[m][i] if up else None)
                     for m in pq
                 ])

@@ -1,4 +1,4 @@
-"""Writers for `workbench export judgments` (DESIGN §4): CSV and JSON lines.
+"""Writers for `workbench export judgments` (docs/architecture.md#command-line-contract): CSV and JSON lines.
 
 CSV header: `query,document,assessor,grade,note,seconds,updated_at`; with history, one row
 per event and an `event` column at the end (`set`, `change`, `clear`, `undo`, ...; the
@@ -8,12 +8,13 @@ Times are ISO 8601 in UTC; naive datetimes (SQLite gives those back) are taken a
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TextIO
+
+from workbench.formats.csv_cells import csv_writer
 
 COLUMNS = ("query", "document", "assessor", "grade", "note", "seconds", "updated_at")
 HISTORY_COLUMNS = COLUMNS + ("event",)
@@ -63,7 +64,7 @@ def _values(row: JudgmentRow, history: bool) -> list:
 
 def write_judgments_csv(rows: Iterable[JudgmentRow], out: TextIO, *, history: bool = False) -> int:
     """Write the header and one line per row to `out`; return the number of rows."""
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(HISTORY_COLUMNS if history else COLUMNS)
     count = 0
     for row in rows:

@@ -25,7 +25,13 @@ from typing import TextIO
 
 from workbench.errors import OutputError
 
-__all__ = ["atomic_output"]
+__all__ = ["atomic_output", "json_number"]
+
+
+def json_number(value: float | None) -> float | None:
+    """A number for JSON output: NaN (undefined) and None become null, anything else a
+    plain float (never numpy's). The one NaN -> null rule of every JSON writer."""
+    return None if value is None or value != value else float(value)
 
 
 @contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 
 from workbench.errors import InputError
@@ -81,6 +82,9 @@ def iter_json_objects(path: str) -> Iterator[tuple[int, dict]]:
         yield number, obj
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def pick(path: str, line: int, obj: dict, names: tuple[str, ...], *, what: str) -> str | None:
     """The first of `names` present in `obj` as a string (numbers become strings)."""
     for name in names:
@@ -90,6 +94,10 @@ def pick(path: str, line: int, obj: dict, names: tuple[str, ...], *, what: str) 
                 raise InputError(path, line, f"{what} ({name!r}) must be a string, found {type(value).__name__}")
             if isinstance(value, str) and "\x00" in value:
                 raise InputError(path, line, f"{what} ({name!r}) contains a NUL character")
+            if isinstance(value, str) and _SURROGATE.search(value):
+                # JSON's "\\ud83d" without its pair: no UTF-8 exists for it (issue 27 #11)
+                raise InputError(path, line, f"{what} ({name!r}) contains a lone surrogate "
+                                 f"(U+{ord(_SURROGATE.search(value).group()):04X}): not valid Unicode text")
             return value if isinstance(value, str) else str(value)
     return None
 

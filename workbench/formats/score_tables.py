@@ -1,21 +1,46 @@
 """A systems × measures table of scores rendered as CSV, JSON, Markdown or LaTeX.
 
 Pure (no database): the caller gives a `ScoresGrid` of plain values. Means are printed
-with 4 decimals like trec_eval (CSV and JSON keep full precision: they are for programs),
-counts (num_rel, ...) as integers. In Markdown and LaTeX the best value of each measure
+with 4 decimals like trec_eval; every CSV of scores (this grid and the long
+`system,query,measure,value` rows of `score --format csv` and `export scores -q`) has one
+writer here, with CSV_DECIMALS decimals (more than trec_eval's 4, without float noise such as
+0.8400000000000001); JSON keeps full precision. Counts (num_rel, ...) are integers. In Markdown and LaTeX the best value of each measure
 column is bold (the highest; counts are not marked), so a table pasted into a report or a
 paper reads at a glance.
 """
 
 from __future__ import annotations
 
-import csv
+import html
 import io
 import json
 import math
 from dataclasses import dataclass
 
+from workbench.formats.csv_cells import csv_writer
+
 SCORE_TABLE_FORMATS = ("csv", "json", "markdown", "latex")
+CSV_DECIMALS = 6
+LONG_SCORE_COLUMNS = ("system", "query", "measure", "value")
+
+
+def csv_value(value: float | None, count: bool = False) -> str:
+    """One score in a CSV: a count as an integer, else CSV_DECIMALS decimals; "" for none."""
+    if value is None or math.isnan(value):
+        return ""
+    return str(int(round(value))) if count else f"{float(value):.{CSV_DECIMALS}f}"
+
+
+def write_score_rows(out, rows) -> int:
+    """The long CSV `system,query,measure,value` from (system, query, measure, value,
+    is_count) rows, in the order given; return the number of rows."""
+    w = csv_writer(out)
+    w.writerow(LONG_SCORE_COLUMNS)
+    count = 0
+    for system, query, measure, value, count_measure in rows:
+        w.writerow([system, query, measure, csv_value(value, count_measure)])
+        count += 1
+    return count
 
 
 @dataclass(frozen=True)
@@ -62,13 +87,11 @@ def _is_best(best: float | None, value: float, grid: ScoresGrid, measure: str) -
 
 def _csv(grid: ScoresGrid) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out)
     w.writerow(["source", "system", "queries", *grid.measures])  # every row names its qrels
     for system, n, values in grid.rows:
         w.writerow([grid.source, system, n, *(
-            _fmt(grid, m, v) if m in grid.counts else ("" if v is None or math.isnan(v) else repr(float(v)))
-            for m, v in zip(grid.measures, values)
-        )])
+            csv_value(v, m in grid.counts) for m, v in zip(grid.measures, values))])
     return out.getvalue()
 
 
@@ -89,6 +112,9 @@ def _json(grid: ScoresGrid) -> str:
 
 
 def _md_cell(text: str) -> str:
+    """A name in a Markdown table cell: pipes and backslashes escaped, and HTML too (a run tag
+    `<script>` would run in a Markdown viewer that renders inline HTML, issue 27 #3)."""
+    text = html.escape(text, quote=False)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 

@@ -1,6 +1,6 @@
 """TREC qrels and run files: vectorised readers and plain writers.
 
-Formats (DESIGN §3):
+Formats (docs/architecture.md#measure-semantics):
 
 - qrels: ``qid iter docno rel`` — ``iter`` ignored, ``rel`` an integer (negative = in the
   pool but unjudged), ``#`` lines are comments;
@@ -275,12 +275,14 @@ def _texts(values, what: str) -> list[str]:
     return out
 
 
-def write_qrels(path_or_file, qid, docno, rel, *, iteration: str = "0") -> None:
-    """Write ``qid iter docno rel`` lines; path_or_file is a path or a text stream."""
+def write_qrels(path_or_file, qid, docno, rel, *, iteration="0") -> None:
+    """Write ``qid iter docno rel`` lines; path_or_file is a path or a text stream.
+    `iteration` is one string for every line or one per line (trec_eval ignores it)."""
     rel = [int(r) for r in (rel.tolist() if isinstance(rel, np.ndarray) else rel)]
+    iters = [str(iteration)] * len(rel) if isinstance(iteration, str) else [str(i) for i in iteration]
     lines = [
-        f"{q} {iteration} {d} {r}\n"
-        for q, d, r in zip(_texts(qid, "query id"), _texts(docno, "document id"), rel)
+        f"{q} {i} {d} {r}\n"
+        for q, i, d, r in zip(_texts(qid, "query id"), iters, _texts(docno, "document id"), rel)
     ]
     _write(path_or_file, lines)
 

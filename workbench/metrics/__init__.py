@@ -1,4 +1,4 @@
-"""Evaluation measures: pure numpy, no database, no files (DESIGN §1, §3).
+"""Evaluation measures: pure numpy, no database, no files (docs/architecture.md#layers, #measure-semantics).
 
 Ranking measures (trec_eval-exact), one registry of measure names, array kernels:
 
@@ -36,7 +36,9 @@ Ranking measures (trec_eval-exact), one registry of measure names, array kernels
 - ``workbench.metrics.ranking``: ``QrelsIndex`` (qrels encoded once), ``rank_run``
   (trec_eval ordering + grade lookup -> flat ``Ranking``), NONPOOL/UNJUDGED codes.
 - ``workbench.metrics.kernels``: ``compute(measure, index, ranking, level, compat)``, and
-  one kernel per family (docstring: formula and citation).
+  one module per measure family (``counts``, ``precision``, ``average_precision``,
+  ``gain``, ``rbp``) whose kernels all take ``(ctx, measure)`` (docstring: formula and
+  citation); the DCG formula is ``kernels.gain``'s, used by every DCG measure and ``quick``.
 - ``workbench.metrics.curves``: ``precision_recall(...)`` -> per-query ``PRPoints``
   (recall and precision at each relevant retrieved document, for plotting) and
   ``interpolated_curve(...)`` (the 11-point interpolated precision averaged over queries).

@@ -17,6 +17,7 @@ Everything is vectorised: categories are coded once, contingency tables come fro
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,8 @@ __all__ = [
     "observed_agreement",
     "expected_agreement",
     "cohen_kappa",
+    "kappa_from_tables",
+    "weighted_kappa_from_tables",
     "pooled_kappa",
     "scott_pi",
     "weighted_kappa",
@@ -233,6 +236,34 @@ def weighted_kappa(a, b, weights: str = "linear", *, categories=None) -> float:
     return _weighted_from_table(table, cats, weights)
 
 
+def kappa_from_tables(tables) -> np.ndarray:
+    """Cohen's kappa of each k x k contingency table in a stack (..., k, k) of counts or
+    weighted counts: (P(A) - P(E)) / (1 - P(E)) with P(E) from the table's own margins,
+    NaN where undefined. What bootstrap resamples and per-query tables are scored with."""
+    t = np.asarray(tables, dtype=np.float64)
+    n = t.sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = t / n[..., None, None]
+        observed = np.trace(p, axis1=-2, axis2=-1)
+        expected = (p.sum(axis=-1) * p.sum(axis=-2)).sum(axis=-1)
+        kappa = (observed - expected) / (1 - expected)
+    return np.where((n > 0) & (expected < 1), kappa, np.nan)
+
+
+def weighted_kappa_from_tables(tables, categories, weights: str = "linear") -> np.ndarray:
+    """Weighted kappa (as `weighted_kappa`) of each table in a stack (..., k, k) whose rows
+    and columns are `categories` (values, for the disagreement weights)."""
+    t = np.asarray(tables, dtype=np.float64)
+    w = _weights(np.asarray(categories), weights)
+    n = t.sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = t / n[..., None, None]
+        expected = p.sum(axis=-1)[..., :, None] * p.sum(axis=-2)[..., None, :]
+        den = (w * expected).sum(axis=(-2, -1))
+        out = 1.0 - (w * p).sum(axis=(-2, -1)) / den
+    return np.where((n > 0) & (den != 0), out, np.nan)
+
+
 @dataclass(frozen=True)
 class PairAgreement:
     """Every pairwise coefficient for raters `a` and `b` over their `n` common items."""
@@ -369,7 +400,7 @@ class QueryAgreement:
     """Agreement within one query: `n_items` with >= 2 labels, mean pairwise P(A),
     Fleiss' kappa (= pooled kappa for two raters) and nominal alpha."""
 
-    query: object
+    query: Hashable  # the caller's query id (str or int)
     n_items: int
     observed: float
     fleiss_kappa: float

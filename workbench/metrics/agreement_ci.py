@@ -27,7 +27,7 @@ RESAMPLES = 1000
 _CHUNK_CELLS = 4_000_000  # resample weights per batch (resamples x items)
 
 __all__ = ["SMALL_N", "RESAMPLES", "bootstrap_intervals", "cohen_kappa_ci", "fleiss_kappa_ci",
-           "krippendorff_alpha_ci"]
+           "group_resamples", "krippendorff_alpha_ci", "percentile_interval", "resample_counts"]
 
 
 def cohen_kappa_ci(a, b, confidence: float = 0.95, *, categories=None) -> tuple[float, float]:
@@ -62,6 +62,37 @@ def _weights(n_items: int, resamples: int, seed: int):
         idx = rng.integers(0, n_items, size=(b, n_items))
         idx += np.arange(b)[:, None] * n_items  # one bincount for the whole batch
         yield np.bincount(idx.ravel(), minlength=b * n_items).reshape(b, n_items).astype(np.float64)
+
+
+def resample_counts(n_items: int, resamples: int = RESAMPLES, seed: int = 0) -> np.ndarray:
+    """(resamples x n_items) bootstrap weights: how often each item is drawn in each
+    resample of n_items drawn with replacement (for small n: queries, systems)."""
+    if n_items == 0:
+        return np.zeros((resamples, 0))
+    return np.concatenate(list(_weights(n_items, resamples, seed)))
+
+
+def group_resamples(sizes, resamples: int = RESAMPLES, seed: int = 0, strata=None) -> np.ndarray:
+    """(resamples x groups) counts of a bootstrap over items that fall into a few groups
+    of interchangeable items (e.g. the cells of a confusion table): drawing n items with
+    replacement is drawing multinomial(n, sizes / n) group counts, whatever n is. With
+    `strata` (one label per group) each stratum is resampled on its own, keeping its size
+    (the bootstrap of a stratified sample)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    out = np.zeros((resamples, sizes.size))
+    labels = np.zeros(sizes.size, np.int64) if strata is None else np.asarray(strata)
+    for label in np.unique(labels).tolist():
+        cols = np.flatnonzero(labels == label)
+        n = int(sizes[cols].sum())
+        if n:
+            out[:, cols] = rng.multinomial(n, sizes[cols] / n, size=resamples)
+    return out
+
+
+def percentile_interval(values, confidence: float = 0.95) -> tuple[float, float]:
+    """The percentile bootstrap interval of resampled values (NaNs left out)."""
+    return _percentiles(np.asarray(values, dtype=np.float64), confidence)
 
 
 def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:

@@ -27,6 +27,9 @@ __all__ = [
     "average_ranks",
     "order_scores",
     "kendall_tau_lists",
+    "kendall_tau_b_rows",
+    "tau_ap_rows",
+    "rbo_rows",
 ]
 
 def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
@@ -270,3 +273,86 @@ def kendall_tau_lists(a: Sequence, b: Sequence, variant: str = "b") -> float:
     in_b = set(b)
     shared = [item for item in a if item in in_b]
     return kendall_tau(order_scores(a, shared), order_scores(b, shared), variant)
+
+
+# ---------------------------------------------------------------- many resamples at once
+
+
+_ROWS_CELLS = 2_000_000  # rows x pairs per batch: a few tens of MB
+
+
+def _row_batches(n_rows: int, per_row: int):
+    size = max(1, _ROWS_CELLS // max(per_row, 1))
+    for start in range(0, n_rows, size):
+        yield slice(start, min(start + size, n_rows))
+
+
+def kendall_tau_b_rows(x, y) -> np.ndarray:
+    """`kendall_tau(x[r], y[r], "b")` for every row r of two (rows x items) arrays (e.g.
+    bootstrap resamples of system means), by the pairwise signs:
+    sum sign(dx) sign(dy) / sqrt(#pairs untied in x * #pairs untied in y)."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    n = x.shape[1]
+    i, j = np.triu_indices(n, k=1)
+    out = np.full(x.shape[0], math.nan)
+    if n < 2:
+        return out
+    for rows in _row_batches(x.shape[0], i.size):
+        sx = np.sign(x[rows][:, i] - x[rows][:, j])
+        sy = np.sign(y[rows][:, i] - y[rows][:, j])
+        den = np.sqrt(np.abs(sx).sum(axis=1) * np.abs(sy).sum(axis=1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[rows] = np.where(den > 0, (sx * sy).sum(axis=1) / den, math.nan)
+    return out
+
+
+def tau_ap_rows(x, y) -> np.ndarray:
+    """`tau_ap(x[r], y[r])` for every row r (ties counted one half, as `tau_ap`): items in
+    x's order (descending, stable), C(i) = sum over the items j above i of
+    [y_j > y_i and x_j != x_i] + ([y_j == y_i] + [x_j == x_i] - [both equal]) / 2."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    n = x.shape[1]
+    out = np.full(x.shape[0], math.nan)
+    if n < 2:
+        return out
+    j, i = np.triu_indices(n, k=1)  # j above i in x's order
+    weight = 1.0 / np.arange(1, n)  # 1 / (position of i), positions 1..n-1 (0-based)
+    for rows in _row_batches(x.shape[0], i.size):
+        order = np.argsort(-x[rows], axis=1, kind="stable")
+        xs = np.take_along_axis(x[rows], order, axis=1)
+        ys = np.take_along_axis(y[rows], order, axis=1)
+        tx = xs[:, j] == xs[:, i]
+        ty = ys[:, j] == ys[:, i]
+        pair = ((ys[:, j] > ys[:, i]) & ~tx) + 0.5 * (ty.astype(np.float64) + tx - (tx & ty))
+        # C(i) for every row: the pair values summed by i, one bincount for the batch
+        flat = (np.arange(pair.shape[0])[:, None] * n + i[None, :]).ravel()
+        c = np.bincount(flat, weights=pair.ravel(), minlength=pair.shape[0] * n).reshape(-1, n)
+        out[rows] = 2.0 / (n - 1) * (c[:, 1:] * weight).sum(axis=1) - 1.0
+    return out
+
+
+def rbo_rows(names: Sequence[str], x, y, p: float = 0.9) -> np.ndarray:
+    """`rbo(rank_order(names, x[r]), rank_order(names, y[r]), p)` for every row r: two
+    orderings of the same items (ties by name), so RBO_ext is
+    (1-p)/p * sum_{d=1..n} X_d/d p^d + X_n/n p^n, X_d the items in both top-d prefixes."""
+    if not 0.0 < p < 1.0:
+        raise ValueError("p must be in (0, 1)")
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    rows, n = x.shape
+    if n == 0:
+        return np.ones(rows)
+    by_name = np.argsort(np.argsort(np.asarray(list(names)).astype(str), kind="stable"), kind="stable")
+    name_key = np.broadcast_to(by_name, x.shape)
+
+    def positions(v):
+        order = np.lexsort((name_key, -v), axis=-1)  # best first, ties by name
+        pos = np.empty_like(order)
+        np.put_along_axis(pos, order, np.arange(1, n + 1)[None, :].repeat(rows, axis=0), axis=1)
+        return pos
+
+    seen = np.maximum(positions(x), positions(y))  # depth at which each item is in both
+    counts = np.zeros((rows, n + 1))
+    np.add.at(counts, (np.arange(rows)[:, None], seen), 1)
+    big_x = np.cumsum(counts[:, 1:], axis=1)  # X_d, d = 1..n
+    d = np.arange(1, n + 1, dtype=np.float64)
+    return (1 - p) / p * (big_x / d * p**d).sum(axis=1) + big_x[:, -1] / n * p**n

@@ -22,9 +22,12 @@ such queries: we print 0). Run queries absent from the qrels are ignored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 from workbench.metrics.judged_only import judged_only as _judged_only
 from workbench.metrics.kernels import compute
@@ -47,11 +50,11 @@ __all__ = ["Evaluation", "RunArrays", "evaluate", "evaluate_many", "SubsetEvalua
 class RunArrays:
     """One run as arrays (what ``evaluate_many`` takes); rank only for ties='rank'."""
 
-    qid: object
-    docno: object
-    score: object
+    qid: ArrayLike  # str, bytes or int ids
+    docno: ArrayLike | None  # None: the caller gives the grades (per_query_values)
+    score: ArrayLike | None  # None: the rows are in rank order already
     tag: str = ""
-    rank: object = None
+    rank: ArrayLike | None = None
 
 
 @dataclass(frozen=True)

@@ -68,9 +68,17 @@ def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return _sort_groups(keys & _HASH_MASK, starts, np.diff(np.append(starts, n)), gprefix)[1]
 
 
+def _float32(score: np.ndarray) -> np.ndarray:
+    """score as trec_eval stores it (a C float): beyond float32's range it becomes ±inf, as
+    C's conversion gives, without numpy's overflow RuntimeWarning (it printed source paths
+    on the user's terminal, issue 27 #19)."""
+    with np.errstate(over="ignore"):
+        return score.astype(np.float32)
+
+
 def _desc_float32_key(score: np.ndarray) -> np.ndarray:
     """uint32 keys whose ascending order is the descending order of float32(score)."""
-    bits = score.astype(np.float32).view(np.uint32)
+    bits = _float32(score).view(np.uint32)
     neg = (bits >> np.uint32(31)).astype(bool)
     key = np.where(neg, ~bits, bits | np.uint32(0x80000000))
     key = np.where(key == np.uint32(0x7FFFFFFF), np.uint32(0x80000000), key)  # -0.0 == +0.0
@@ -95,7 +103,7 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
     if starts is not None:
         # float32 comparisons order as the keys below do (-0.0 == +0.0); a NaN fails
         # them and takes the sorting path
-        s32 = score.astype(np.float32)
+        s32 = _float32(score)
         ok = s32[1:] <= s32[:-1]
         ok[starts[1:] - 1] = True  # a new query may start anywhere
         if ok.all():

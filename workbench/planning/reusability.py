@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.planning.collection import Collection
 from workbench.planning.scoring import RunScorer, place_among, places
 
@@ -48,9 +49,7 @@ class Reusability:
     max_drop: int
 
     def to_json(self) -> dict:
-        def num(x: float):
-            return None if x != x else float(x)
-
+        num = json_number
         return {
             "measure": self.measure,
             "depth": self.depth,

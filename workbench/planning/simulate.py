@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.planning.budget import shares
 from workbench.planning.collection import Collection
 from workbench.planning.methods import judging_order
@@ -38,9 +39,7 @@ class Simulation:
     points: tuple[SimulationPoint, ...]
 
     def to_json(self) -> dict:
-        def num(x: float):
-            return None if x != x else float(x)
-
+        num = json_number
         return {
             "method": self.method,
             "measure": self.measure,

@@ -22,6 +22,7 @@ from workbench.store.models import (
     RunArrays,
     System,
 )
+from workbench.store.queues import kept_repeat
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def assessor_counts(session: Session) -> Counts:
         "judged": select(Judgment.assessor_id, func.count()).group_by(Judgment.assessor_id),
         "outside": select(Judgment.assessor_id, func.count())
         .where(~select(Assignment.id).where(assigned).exists()).group_by(Judgment.assessor_id),
-        "repeats": select(JudgmentEvent.assessor_id, func.count()).where(JudgmentEvent.kind == "repeat")
+        "repeats": select(JudgmentEvent.assessor_id, func.count()).where(kept_repeat())
         .group_by(JudgmentEvent.assessor_id),
         "cant_judge": select(CantJudge.assessor_id, func.count()).group_by(CantJudge.assessor_id),
     })
@@ -129,7 +130,7 @@ def repeat_pairs(session: Session) -> RepeatPairs:
     assessors = assessors_by_id(session)
     rows = session.execute(
         select(JudgmentEvent.assessor_id, JudgmentEvent.old_grade, JudgmentEvent.new_grade)
-        .where(JudgmentEvent.kind == "repeat", JudgmentEvent.old_grade.is_not(None),
+        .where(kept_repeat(), JudgmentEvent.old_grade.is_not(None),
                JudgmentEvent.new_grade.is_not(None))
         .order_by(JudgmentEvent.id)
     ).all()

@@ -28,6 +28,12 @@ class Database:
         return cls(engine, write_sessions(engine), read_sessions(engine))
 
     @property
+    def concurrent_writers(self) -> bool:
+        """Whether several transactions can write at once (PostgreSQL; SQLite has one
+        write lock)."""
+        return self.engine.dialect.name != "sqlite"
+
+    @property
     def url(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
 

@@ -11,9 +11,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from workbench.store.external_ids import assessors_by_id
+from workbench.store.event_kinds import GRADE_KINDS
 from workbench.store.models import JudgmentEvent
 
-GRADE_KINDS = ("set", "change", "repeat")  # the events that give a grade (undo restores one)
 
 
 @dataclass(frozen=True)

@@ -47,12 +47,21 @@ class Judgments:
     grade: np.ndarray
 
 
+def _people():
+    """The ids of human assessors (machine assessors' labels are kept apart: a consensus,
+    an agreement report or a disagreement list counts people unless a machine is named)."""
+    return select(Assessor.id).where(Assessor.kind == "human")
+
+
 def judgment_grades(
-    session: Session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None
+    session: Session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None,
+    people_only: bool = False,
 ) -> ItemGrades:
-    """Current grades, of one assessor or of all (then an item appears once per assessor),
-    of some queries or all; in no particular order."""
+    """Current grades, of one assessor or of all (then an item appears once per assessor;
+    `people_only`: every human assessor), of some queries or all; in no particular order."""
     stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade)
+    if people_only:
+        stmt = stmt.where(Judgment.assessor_id.in_(_people()))
     if assessor_id is not None:
         stmt = stmt.where(Judgment.assessor_id == assessor_id)
     if query_ids is not None:
@@ -73,10 +82,13 @@ def current_judgments(
     *,
     assessor_ids: Sequence[int] | None = None,
     query_ids: Sequence[int] | None = None,
+    people_only: bool = False,
 ) -> Judgments:
-    """Current judgments with their assessor, of some assessors or all, of some queries or
-    all; in no particular order."""
+    """Current judgments with their assessor, of some assessors or all (`people_only`:
+    humans only), of some queries or all; in no particular order."""
     stmt = select(Judgment.query_id, Judgment.document_id, Judgment.assessor_id, Judgment.grade)
+    if people_only:
+        stmt = stmt.where(Judgment.assessor_id.in_(_people()))
     if assessor_ids is not None:
         stmt = stmt.where(Judgment.assessor_id.in_(list(assessor_ids)))
     if query_ids is not None:
@@ -84,18 +96,20 @@ def current_judgments(
     return Judgments(*int_columns(session.connection(), stmt, 4))
 
 
-def grading_assessors(session: Session) -> list[str]:
-    """Names of the assessors with at least one current grade, by name."""
-    return list(session.scalars(
-        select(Assessor.name).where(_has_grade()).order_by(Assessor.name)
-    ))
+def grading_assessors(session: Session, *, people_only: bool = False) -> list[str]:
+    """Names of the assessors (`people_only`: humans) with at least one current grade, by name."""
+    stmt = select(Assessor.name).where(_has_grade())
+    if people_only:
+        stmt = stmt.where(Assessor.kind == "human")
+    return list(session.scalars(stmt.order_by(Assessor.name)))
 
 
-def assessors_not_only_adjudicating(session: Session) -> AssessorNames:
-    """Every assessor except the leads (lead_only_ids), by name."""
-    rows = session.execute(
-        select(Assessor.id, Assessor.name).where(~_lead_only()).order_by(Assessor.name)
-    ).all()
+def assessors_not_only_adjudicating(session: Session, *, people_only: bool = False) -> AssessorNames:
+    """Every assessor (`people_only`: every human) except the leads (lead_only_ids), by name."""
+    stmt = select(Assessor.id, Assessor.name).where(~_lead_only())
+    if people_only:
+        stmt = stmt.where(Assessor.kind == "human")
+    rows = session.execute(stmt.order_by(Assessor.name)).all()
     return AssessorNames.of_rows(rows)
 
 

@@ -40,6 +40,30 @@ def is_lock_busy(exc: BaseException) -> bool:
     return any(m in str(orig) for m in _SQLITE_BUSY)
 
 
+# SQLSTATEs of a server that went away: class 08 (connection exception), and 57P01-57P03
+# (terminated by an administrator, crash shutdown, cannot connect now: a restart).
+_PG_GONE = ("57P01", "57P02", "57P03")
+
+
+def is_connection_lost(exc: BaseException) -> bool:
+    """True when `exc` says the PostgreSQL server could not be reached or dropped the
+    connection (a restart, a network cut), as opposed to a refusal of what was sent.
+    SQLite has no server: never true there."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    orig = exc.orig
+    if type(orig).__module__.split(".")[0] != "psycopg":
+        return False
+    state = getattr(orig, "sqlstate", None)
+    if state is None:  # no answer from a server at all: connecting failed, or the socket broke
+        import psycopg
+
+        return isinstance(orig, psycopg.OperationalError)
+    return state.startswith("08") or state in _PG_GONE
+
+
 def bound_lock_waits(conn: Connection, seconds: float) -> None:
     """PostgreSQL: any lock wait in this transaction gives up after `seconds` (SQLite waits
     at BEGIN IMMEDIATE only, bounded by its busy timeout)."""

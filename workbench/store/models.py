@@ -1,4 +1,4 @@
-"""The campaign's tables (DESIGN §2). One database = one evaluation campaign.
+"""The campaign's tables (docs/architecture.md#data-model). One database = one evaluation campaign.
 
 External ids (`ext_id`, `tag`, `name`) are what users and files use; integer ids are
 internal. Every grade change is appended to `judgment_event`, which is never updated.
@@ -43,6 +43,12 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+# A new campaign's settings. campaign/settings.py reads them from here (one owner), and
+# also falls back on them for a row that lacks a value.
+DEFAULT_MEASURES = "nDCG@10 AP bpref P@10"
+DEFAULT_IDLE_CAP = 300  # seconds: five minutes on one document is not judging any more
+
+
 class Campaign(Base):
     """Campaign-wide settings: a single row with id 1."""
 
@@ -53,7 +59,7 @@ class Campaign(Base):
     # Grades >= threshold count as relevant for binary measures (trec_eval's -l).
     relevance_threshold: Mapped[int] = mapped_column(Integer, default=1)
     # Space-separated measure names shown by default (live panel, scoreboard).
-    default_measures: Mapped[str] = mapped_column(String(500), default="nDCG@10 AP bpref P@10")
+    default_measures: Mapped[str] = mapped_column(String(500), default=DEFAULT_MEASURES)
     pool_depth: Mapped[int] = mapped_column(Integer, default=10)
     # Blind (the default): the judging screen shows no per-system number. A lead turns it
     # off for tuning sessions where the people judging own the systems (`workbench campaign`).
@@ -62,7 +68,8 @@ class Campaign(Base):
     guidelines: Mapped[str] = mapped_column(Text, default="", server_default="")
     # Seconds spent on one document count up to this cap: time above it is idle time (the
     # assessor left), not judging (`workbench campaign --idle-cap SECONDS`).
-    idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=300, server_default="300")
+    idle_cap_seconds: Mapped[int] = mapped_column(Integer, default=DEFAULT_IDLE_CAP,
+                                                  server_default=str(DEFAULT_IDLE_CAP))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -128,11 +135,64 @@ class RunArrays(Base):
 
 
 class Assessor(Base):
+    """A person (`human`, the default) or a model (`machine`, with its `MachineProvenance`)."""
+
     __tablename__ = "assessor"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(10), default="human", server_default="human")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MachineProvenance(Base):
+    """How a machine assessor's labels were made: one row per machine assessor, written
+    when it is created and never changed (another prompt or model is another assessor).
+
+    `endpoint` is the base URL without credentials ('' for imported labels); `prompt` is
+    the full template and `prompt_sha256` its digest ('' when none was given); `parameters`
+    is JSON (temperature, max_tokens, seed, ...); `origin` says where the labels came from
+    (`autojudge`, or `import FILE`); `version` is the workbench version that made them.
+    No API key is ever stored."""
+
+    __tablename__ = "machine_provenance"
+
+    assessor_id: Mapped[int] = mapped_column(
+        ForeignKey("assessor.id", ondelete="CASCADE"), primary_key=True
+    )
+    model: Mapped[str] = mapped_column(String(200))
+    endpoint: Mapped[str] = mapped_column(Text, default="")
+    prompt: Mapped[str] = mapped_column(Text, default="")
+    prompt_sha256: Mapped[str] = mapped_column(String(64), default="")
+    parameters: Mapped[str] = mapped_column(Text, default="{}")
+    origin: Mapped[str] = mapped_column(Text, default="autojudge")
+    version: Mapped[str] = mapped_column(String(50), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MachineCall(Base):
+    """Every call a machine assessor made, kept for audit (`export judgments --history`):
+    the raw answer and its outcome, `label` (the grade it gave, also written as a judgment)
+    or `failure` (no grade in the answer, or the call failed: `error` says why, `raw` keeps
+    what came back). Append-only."""
+
+    __tablename__ = "machine_call"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    outcome: Mapped[str] = mapped_column(String(10))
+    grade: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    raw: Mapped[str] = mapped_column(Text, default="")
+    error: Mapped[str] = mapped_column(Text, default="")
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_machine_call_item", "assessor_id", "query_id", "document_id"),
+    )
 
 
 class Judgment(Base):
@@ -223,6 +283,22 @@ class CantJudge(Base):
     )
 
 
+class JudgingLease(Base):
+    """The one open judging session of an assessor (campaign/judging/session.py): the
+    newest screen (terminal or browser) holds it; every write of a session checks it holds
+    it, so an older screen cannot overwrite or undo the newer one's work. Removing the
+    assessor removes it."""
+
+    __tablename__ = "judging_session"
+
+    assessor_id: Mapped[int] = mapped_column(
+        ForeignKey("assessor.id", ondelete="CASCADE"), primary_key=True
+    )
+    token: Mapped[str] = mapped_column(String(64))
+    holder: Mapped[str] = mapped_column(String(200), default="")  # where: "host pid 123"
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class PoolEntry(Base):
     """A (query, document) pair in the judging pool; `best_rank` is its best rank in any run."""
 
@@ -296,3 +372,28 @@ class EventArchive(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     removed: Mapped[str] = mapped_column(String(250))
     removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ValidationItem(Base):
+    """An item that `pool --validate MACHINE` chose for people to judge, so that the
+    machine's labels can be checked (`workbench calibrate`). `strategy` is stratified or
+    disagreement; `stratum` the machine's grade when sampled; `inclusion_probability` the
+    chance the stratified design had of choosing the item (None for a disagreement sample,
+    which is no probability sample). The assessors' queues hold the item like any other:
+    nothing here is ever shown to them."""
+
+    __tablename__ = "validation_item"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    machine_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id", ondelete="CASCADE"))
+    strategy: Mapped[str] = mapped_column(String(20))
+    stratum: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    inclusion_probability: Mapped[float | None] = mapped_column(Float, nullable=True)
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("machine_id", "query_id", "document_id"),
+    )

@@ -6,11 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from workbench.store.bulk import bulk_insert, int_columns
-from workbench.store.models import Assessor, Assignment, Campaign, Document, PoolEntry, Query
+from workbench.store.models import (
+    Assessor,
+    Assignment,
+    Campaign,
+    CantJudge,
+    Document,
+    Judgment,
+    PoolEntry,
+    Query,
+)
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,33 @@ def assignments_of(session: Session, assessor_ids: list[int]) -> list[tuple[int,
     )]
 
 
+def queue_rows(session: Session, assessor_ids: list[int]) -> list[tuple[int, int, int, int, int, bool, bool]]:
+    """The assessors' queue items as (row id, assessor id, query id, document id, position,
+    is repeat, settled), settled = the assessor graded or marked that document."""
+    settled = (
+        select(Judgment.id).where(
+            Judgment.assessor_id == Assignment.assessor_id, Judgment.query_id == Assignment.query_id,
+            Judgment.document_id == Assignment.document_id,
+        ).exists()
+        | select(CantJudge.id).where(
+            CantJudge.assessor_id == Assignment.assessor_id, CantJudge.query_id == Assignment.query_id,
+            CantJudge.document_id == Assignment.document_id,
+        ).exists()
+    )
+    return [tuple(r) for r in session.execute(
+        select(
+            Assignment.id, Assignment.assessor_id, Assignment.query_id, Assignment.document_id,
+            Assignment.position, Assignment.repeat, settled,
+        ).where(Assignment.assessor_id.in_(assessor_ids))
+    )]
+
+
+def remove_assignments(session: Session, row_ids: list[int]) -> None:
+    """Delete queue items by row id (re-pooling puts them back at new positions)."""
+    for at in range(0, len(row_ids), 10_000):  # (bound parameters per statement)
+        session.execute(delete(Assignment).where(Assignment.id.in_(row_ids[at:at + 10_000])))
+
+
 ASSIGNMENT_COLUMNS = ("assessor_id", "query_id", "document_id", "position", "repeat")
 
 
@@ -125,5 +161,5 @@ def queue_sizes_by_name(session: Session) -> list[tuple[str, bool, int]]:
 
 
 __all__ = ["ASSIGNMENT_COLUMNS", "PoolArrays", "add_assignments", "add_pool_entries", "assignments_of",
-           "lower_best_ranks", "pool_arrays", "pool_documents", "pool_sizes", "query_names", "queue_sizes", "queue_sizes_by_name",
+           "queue_rows", "remove_assignments", "lower_best_ranks", "pool_arrays", "pool_documents", "pool_sizes", "query_names", "queue_sizes", "queue_sizes_by_name",
            "record_pool_depth"]

@@ -2,7 +2,7 @@
 repeat), progress per query, and who has work at all.
 
 Everything is filtered by one assessor id: no other assessor's grade, no system, rank or
-score leaves these functions (the judging screen is blind, DESIGN §5).
+score leaves these functions (the judging screen is blind, docs/architecture.md#rules-that-hold-everywhere).
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from sqlalchemy import and_, bindparam, case, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
+from workbench.store.event_kinds import EventKind
 from workbench.store.models import (
     Assessor,
     Assignment,
@@ -43,12 +44,23 @@ _QUEUE = (
 _JUDGMENTS = select(Judgment.document_id, Judgment.grade, Judgment.note).where(
     Judgment.assessor_id == bindparam("assessor_id"), Judgment.query_id == bindparam("query_id")
 )
+def kept_repeat(event=JudgmentEvent):
+    """`event` is a repeat's grade or mark that no undo took back (an undo of a repeat is
+    an `undo` event on the same item naming it; found through the item index)."""
+    undo = aliased(JudgmentEvent)
+    taken_back = select(undo.id).where(
+        undo.query_id == event.query_id, undo.document_id == event.document_id,
+        undo.assessor_id == event.assessor_id, undo.reverts_event_id == event.id,
+    ).exists()
+    return and_(event.kind == EventKind.REPEAT, ~taken_back)
+
+
 _REPEATS = (
     select(JudgmentEvent.document_id, JudgmentEvent.new_grade)
     .where(
         JudgmentEvent.assessor_id == bindparam("assessor_id"),
         JudgmentEvent.query_id == bindparam("query_id"),
-        JudgmentEvent.kind == "repeat",
+        kept_repeat(),
     )
     .order_by(JudgmentEvent.id)
 )
@@ -65,7 +77,7 @@ def item_done(assessor_id):
 
     graded = select(Judgment.id).where(*of(Judgment)).exists()
     marked = select(CantJudge.id).where(*of(CantJudge)).exists()
-    regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), JudgmentEvent.kind == "repeat").exists()
+    regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), kept_repeat()).exists()
     return case(
         (and_(Assignment.repeat.is_(True), regraded), 1),
         (and_(Assignment.repeat.is_(False), or_(graded, marked)), 1),
@@ -140,12 +152,15 @@ class ProgressCounts:
 
 
 def assessors_with_work(session: Session) -> tuple[str, ...]:
-    """Names of assessors with a queue or grades, sorted."""
+    """Names of the people with a queue or grades, sorted: who may open the judging screen
+    (a machine assessor's labels are not a person's work, and its name is not offered)."""
     has_work = or_(
         select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists(),
         select(Assignment.id).where(Assignment.assessor_id == Assessor.id).exists(),
     )
-    return tuple(session.scalars(select(Assessor.name).where(has_work).order_by(Assessor.name)))
+    return tuple(session.scalars(
+        select(Assessor.name).where(has_work, Assessor.kind == "human").order_by(Assessor.name)
+    ))
 
 
 def query_text(session: Session, ext_id: str) -> QueryText | None:

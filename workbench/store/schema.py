@@ -146,6 +146,12 @@ def _reader(engine: Engine) -> Iterator[Connection]:
         with engine.execution_options(sqlite_begin="DEFERRED").connect() as conn:
             yield conn
         return
+    from workbench.store.engine import read_only_reason
+
+    if read_only_reason(engine) is not None:  # its own connections never write
+        with engine.connect() as conn:
+            yield conn
+        return
     probe = create_engine(
         "sqlite://", poolclass=NullPool,
         creator=lambda: sqlite3.connect(path, timeout=10, isolation_level=None),

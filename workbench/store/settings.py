@@ -19,16 +19,17 @@ def read_settings(read: sessionmaker[Session]) -> dict[str, object] | None:
     return None if row is None else dict(zip(SETTING_COLUMNS, row))
 
 
-def write_settings(write: sessionmaker[Session], **values: object) -> None:
-    """Change the named settings in one transaction (the row is created if missing)."""
+def write_settings(s: Session, **values: object) -> None:
+    """Change the named settings inside the caller's write transaction (the row is created
+    if missing). The caller owns the transaction, so a settings change waits for other
+    writers like every write (campaign/writing.py)."""
     unknown = set(values) - set(SETTING_COLUMNS)
     if unknown:
         raise ValueError(f"unknown campaign settings: {sorted(unknown)}")
-    with write.begin() as s:
-        if s.get(Campaign, 1) is None:
-            s.add(Campaign(id=1))
-            s.flush()
-        s.execute(update(Campaign).where(Campaign.id == 1).values(**values))
+    if s.get(Campaign, 1) is None:
+        s.add(Campaign(id=1))
+        s.flush()
+    s.execute(update(Campaign).where(Campaign.id == 1).values(**values))
 
 
 __all__ = ["SETTING_COLUMNS", "read_settings", "write_settings"]

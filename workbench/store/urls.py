@@ -11,9 +11,10 @@ line: one line, exit code 2.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
-from workbench.errors import UsageError
+from workbench.errors import DatabaseError, UsageError
 
 DEFAULT_DB = "workbench.sqlite"
 SUPPORTED = "sqlite:///PATH, a bare PATH, postgresql://... or postgresql+psycopg://..."
@@ -38,8 +39,47 @@ def check_url(value: str) -> str:
 
 
 def resolve_url(db: str | None = None) -> str:
-    """`--db` value, else $WORKBENCH_DB, else ./workbench.sqlite; a bare path means SQLite."""
+    """`--db` value, else $WORKBENCH_DB, else ./workbench.sqlite; a bare path means SQLite.
+    A SQLite path that exists and is not a regular file is refused here, before any engine
+    or connection exists (refuse_non_file)."""
+    if db is not None and not db.strip():
+        raise UsageError("--db is empty: give a SQLite path or a postgresql:// URL")
     value = check_url(db or os.environ.get("WORKBENCH_DB") or DEFAULT_DB)
     if "://" in value:
+        if value.startswith("sqlite:///"):
+            refuse_non_file(value[len("sqlite:///"):].split("?", 1)[0])
         return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
+    path = Path(value).expanduser()
+    refuse_non_file(str(path))
+    return f"sqlite:///{path.resolve()}"
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISBLK, "a block device"), (stat.S_ISCHR, "a character device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def refuse_non_file(path: str) -> None:
+    """DatabaseError when `path` (or what a symlink at it points to) exists and is not a
+    regular file. A block device reports size 0 and so looked like a new database: `init`
+    wrote a SQLite header over its data; /dev/null left a /dev/null-journal behind; a
+    directory said "unable to open database file" and a FIFO "disk I/O error" (issue 27 #2,
+    #19). A path that does not exist yet is fine: it becomes a new database."""
+    if not path or path == ":memory:":
+        return
+    try:
+        info = os.stat(path)  # follows symlinks: what SQLite would open
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise DatabaseError(f"cannot use {path} as a database: {(exc.strerror or str(exc)).lower()}") from None
+    if stat.S_ISREG(info.st_mode):
+        return
+    kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
+    via = f" (through the symlink {path})" if os.path.islink(path) else ""
+    raise DatabaseError(
+        f"{os.path.realpath(path) if via else path} is {kind}{via}, not a database file: give the "
+        "path of a SQLite file (a new one is created there) or a postgresql:// URL"
+    )

@@ -5,13 +5,14 @@ AssessorScreen -> QueryListScreen -> JudgeScreen (started for one assessor, the 
 is that assessor's QueryListScreen). Team-lead modes (scores, agreement, disagreements,
 systems, quick) are registered by `screens/lead_modes.py` only when the app runs with
 lead=True (bare `workbench`, `workbench demo`); `workbench judge` runs with lead=False, so
-an assessor's app has no lead mode, key or palette entry at all (blind, DESIGN §5).
+an assessor's app has no lead mode, key or palette entry at all (blind, docs/architecture.md#rules-that-hold-everywhere).
 A screen reaches the database as `self.app.db`; judging writes go through
 `self.app.background` (one writer thread, see background.py).
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,9 +22,28 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from workbench.campaign.database import Database
+from workbench.errors import UsageError
 from workbench.tui.background import Background
 from workbench.tui.screens.assessor_select import AssessorScreen
 from workbench.tui.settings import remember_assessor
+
+
+# Textual's own terminal drivers: they read keys from stdin and draw on stdout.
+_TERMINAL_DRIVERS = ("textual.drivers.linux_driver", "textual.drivers.windows_driver")
+
+
+def require_terminal() -> None:
+    """UsageError unless stdin and stdout are both terminals."""
+    for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
+        try:
+            tty = stream is not None and stream.isatty()
+        except (AttributeError, ValueError):  # a closed or replaced stream
+            tty = False
+        if not tty:
+            raise UsageError(
+                f"the workbench screens need a terminal, but {name} is not one (a pipe or a "
+                "file): run it in a terminal, or grade without one with `workbench grade`"
+            )
 
 
 class WorkbenchApp(App):
@@ -36,6 +56,13 @@ class WorkbenchApp(App):
     MODE_KEYS: dict[str, str] = {}
     # Quit is shown in every screen's footer (a new user looks there first).
     BINDINGS = [Binding("ctrl+q", "quit", "Quit")]
+
+    def notify(self, message: str, *, title: str = "", markup: bool = False, **kwargs) -> None:
+        """Every notification passes the one sanitiser and is never markup: messages quote
+        names, ids and errors that came from outside (workbench.visible, issue 27 #1)."""
+        from workbench.tui.text import safe
+
+        super().notify(safe(message), title=safe(title), markup=False, **kwargs)
 
     def __init__(
         self,
@@ -64,6 +91,7 @@ class WorkbenchApp(App):
         self._owns_db = owns_db
         # The judging screen's writes run here, in key order (see background.py).
         self.background = Background()
+        self._quitting = False  # Ctrl+Q came while a grade was being saved
         self._trackers: dict = {}
         self._runs_cache = None
         self._trackers_lock = threading.RLock()  # workers ask for trackers and the runs cache
@@ -71,7 +99,43 @@ class WorkbenchApp(App):
         for mode, key in self.MODE_KEYS.items():
             self.bind(key, f"switch_mode('{mode}')", description=mode.title())
 
+    def run(self, *args, headless: bool = False, **kwargs):
+        """Run on the terminal. With stdin or stdout not a terminal (`echo | workbench
+        judge`, output to a file) Textual's terminal driver waits for keys that never come
+        and spins at 100 % CPU: refuse instead. Another driver (a web server's, set through
+        TEXTUAL_DRIVER) brings its own input and is left alone."""
+        if not headless and self.driver_class.__module__ in _TERMINAL_DRIVERS:
+            require_terminal()
+        return super().run(*args, headless=headless, **kwargs)
+
+    def on_resize(self, event) -> None:
+        self._cover_when_too_small(event.size.width, event.size.height)
+
+    def _cover_when_too_small(self, width: int, height: int) -> None:
+        """Cover the app while the terminal cannot show a document (screens/too_small.py)."""
+        from workbench.tui.screens.too_small import TooSmallScreen, too_small
+
+        covered = isinstance(self.screen, TooSmallScreen)
+        if too_small(width, height) and not covered:
+            self.push_screen(TooSmallScreen())
+        elif covered and not too_small(width, height):
+            self.pop_screen()
+
+    def push_screen(self, screen, *args, **kwargs):
+        """A screen opened while the app is covered (the judging screen after its query
+        list loaded) goes under the cover, which stays on top."""
+        from workbench.tui.screens.too_small import TooSmallScreen
+
+        covered = isinstance(self.screen, TooSmallScreen) and not isinstance(screen, TooSmallScreen)
+        if covered:
+            self.pop_screen()
+        result = super().push_screen(screen, *args, **kwargs)
+        if covered:
+            super().push_screen(TooSmallScreen())
+        return result
+
     def on_mount(self) -> None:
+        self.call_after_refresh(lambda: self._cover_when_too_small(*self.size))
         if self.start_assessor:
             remember_assessor(self.db.url, self.start_assessor)
             self.sub_title = self.start_assessor
@@ -99,11 +163,12 @@ class WorkbenchApp(App):
         """One cached ScoreTracker per assessor (the live panel's scores from their grades).
         Imported here: scoring pulls in numpy, which startup does not need."""
         from workbench.campaign.scoring.scores import ScoreTracker
+        from workbench.campaign.scoring.sources import QrelsSource
 
         with self._trackers_lock:  # called from worker threads
             if assessor not in self._trackers:
                 self._trackers[assessor] = ScoreTracker(
-                    self.db, self.measures, assessor=assessor, runs=self.runs_cache
+                    self.db, self.measures, QrelsSource.assessor(assessor), runs=self.runs_cache
                 )
             return self._trackers[assessor]
 
@@ -134,6 +199,23 @@ class WorkbenchApp(App):
         if palette is not None:
             for title, help_text, callback in palette():
                 yield SystemCommand(title, help_text, callback)
+
+    async def action_quit(self) -> None:
+        """Quit once the writer thread is idle. A grade waiting for a lock (another writer)
+        used to leave a blank terminal for up to 37 s after Ctrl+Q (issue 27 #18): the
+        screen stays up and says why until the grade is on disk (or its wait gives up)."""
+        if not self.background.busy:
+            self.exit()
+            return
+        self.notify("A grade is being saved (waiting for the database); quitting as soon as "
+                    "it is on disk.", severity="warning", timeout=60, markup=False)
+        if not self._quitting:
+            self._quitting = True
+            self.run_worker(self._quit_when_saved(), group="quit")  # the screen stays live
+
+    async def _quit_when_saved(self) -> None:
+        await self.background.wait_idle()
+        self.exit()
 
     async def on_unmount(self) -> None:
         self.background.shutdown()  # a grade in flight is committed before we close

@@ -18,11 +18,11 @@ def export_dir(db_url: str) -> Path:
 
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     """Rows as CSV text (quoted where needed: ids may hold commas)."""
-    import csv
+    from workbench.formats.csv_cells import csv_writer
     import io
 
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out)
     writer.writerow(header)
     writer.writerows(rows)
     return out.getvalue()

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from workbench.campaign.judging.assessing import QueryProgress, Queue, ScaleEntry
+from workbench.campaign.judging.assessing import QueryProgress, Queue
 from workbench.campaign.judging.grades import GradeRecord
 
 if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
+    from workbench.campaign.judging.session import Opening, Poll
     from workbench.campaign.judging.marks import MarkRecord
     from workbench.campaign.scoring.scores import ScoreTable
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:  # scoring pulls in numpy: imported when the panel first opens
 @dataclass
 class AssessorsLoaded(Message):
     names: list[str]
+    machines: list[str] = field(default_factory=list)  # names a person may not take
 
 
 @dataclass
@@ -27,15 +29,25 @@ class WriteWaiting(Message):
 
 @dataclass
 class QueueLoaded(Message):
-    """A query's queue and the assessor's progress over all queries."""
+    """A query's queue and what goes with it (progress, scale, settings), as the judging
+    session read it."""
 
-    queue: Queue
-    progress: list[QueryProgress]
-    levels: list[ScaleEntry] | None = None
-    blind: bool = True  # the campaign's setting, read with the queue
-    guidelines: str = ""  # the campaign's judging guidelines
-    first_start: bool = False  # the assessor has judged nothing yet
-    idle_cap: int = 300  # seconds on one document count up to this (campaign setting)
+    opening: "Opening"
+
+
+@dataclass
+class SessionPolled(Message):
+    """The judging session's state in the database: ended ("" while it goes on) and the
+    progress counts as stored."""
+
+    poll: "Poll"
+
+
+@dataclass
+class JudgingStopped(Message):
+    """The judging session ended (assessor removed, or another session took over)."""
+
+    reason: str
 
 
 @dataclass

@@ -9,6 +9,8 @@ from typing import Any
 
 from textual.widgets import DataTable
 
+from workbench.tui.text import safe
+
 
 @dataclass(frozen=True)
 class TablePlace:
@@ -35,7 +37,7 @@ def fill_table(table: DataTable, rows: Iterable[tuple[str, Sequence[Any]]],
     scroll_x, scroll_y = place.scroll_x, place.scroll_y
     table.clear()
     for row_key, cells in rows:
-        table.add_row(*cells, key=row_key)
+        table.add_row(*(safe(c) for c in cells), key=row_key)
     if not table.row_count:
         return
     try:

@@ -20,3 +20,20 @@ def num(value: float | None, count: bool = False, places: int = 4) -> str:
     if value is None or value != value:  # None or NaN
         return "–"
     return str(int(round(value))) if count else f"{value:.{places}f}"
+
+
+def safe(content):
+    """Outside text for a screen, through the one sanitiser (workbench.visible): a str
+    comes back as a str, a rich Text as a copy with the same styles, anything else (a table,
+    a group) as it is. Every widget that shows data passes its content through here."""
+    from rich.text import Text
+
+    from workbench.visible import UNSAFE, visible
+
+    if isinstance(content, str):
+        return visible(content)
+    if isinstance(content, Text) and UNSAFE.search(content.plain):
+        shown = content.copy()
+        shown.plain = visible(content.plain)  # same length: the spans stay where they were
+        return shown
+    return content

@@ -26,7 +26,8 @@ import numpy as np
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import majority_grade
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError, UsageError, WorkbenchError
+from workbench.errors import NotFoundError, UsageError, WorkbenchError
+from workbench.campaign.catalog.scale import check_grade
 from workbench.names import check_name
 from workbench.store import external_ids
 from workbench.store.adjudications import (
@@ -34,9 +35,9 @@ from workbench.store.adjudications import (
     final_grade,
     item_grades,
     item_text,
-    scale_grades,
     write_adjudication,
 )
+from workbench.store.event_kinds import EventKind
 from workbench.store.judgment_arrays import (
     adjudicated_grades,
     assessors_not_only_adjudicating,
@@ -44,7 +45,7 @@ from workbench.store.judgment_arrays import (
     grading_assessors,
 )
 
-ADJUDICATE = "adjudicate"
+ADJUDICATE = EventKind.ADJUDICATE
 _RETRIES = 5  # two leads adjudicating the same item first race on the primary key
 
 
@@ -117,7 +118,7 @@ def list_disagreements(
             if found is None:
                 return []
             query_ids = [found]
-        given = current_judgments(s, query_ids=query_ids)
+        given = current_judgments(s, query_ids=query_ids, people_only=True)  # people disagree
         final = adjudicated_grades(s, query_ids=query_ids)
         # one item = the rows of one (query, document), consecutive once sorted
         order = np.lexsort((given.document_id, given.query_id))
@@ -201,14 +202,6 @@ def _item_ids(session, query: str, document: str) -> tuple[int, int]:
     return qid, did
 
 
-def _check_grade(session, grade: int | None) -> None:
-    if grade is None:
-        return
-    allowed = scale_grades(session)
-    if grade not in allowed:
-        raise InputError("grade", None, f"grade {grade} is not on the campaign scale {allowed}")
-
-
 def lead_name(name: str | None) -> str:
     """The lead's name, checked as every assessor name is (InvalidName); UsageError when
     there is none: adjudication needs the lead's own name."""
@@ -256,7 +249,7 @@ def adjudicate(
         try:
             with write_transaction(db) as s:
                 qid, did = _item_ids(s, query, document)
-                _check_grade(s, grade)
+                check_grade(s, grade)
                 if not same_person:
                     _check_not_a_grader(s, lead, query, document, qid, did)
                 aid = _lead_id(s, lead)
@@ -269,15 +262,16 @@ def adjudicate(
     raise AssertionError("unreachable")
 
 
-def judging_assessors(db: Database) -> list[str]:
+def judging_assessors(db: Database, *, machines: bool = False) -> list[str]:
     """Assessors with at least one current grade, by name (a lead who only adjudicated
-    is an `assessor` row too, but has nothing to agree or disagree with)."""
+    is an `assessor` row too, but has nothing to agree or disagree with); people only
+    unless `machines` (machine assessors are compared only where the lead names them)."""
     with db.read() as s:
-        return grading_assessors(s)
+        return grading_assessors(s, people_only=not machines)
 
 
 def assessor_names(db: Database) -> list[str]:
-    """Every assessor by name except leads who only adjudicated (no grade of their own):
-    the default set for agreement and comparison."""
+    """Every human assessor by name except leads who only adjudicated (no grade of their
+    own): the default set for agreement and comparison (machines only when named)."""
     with db.read() as s:
-        return assessors_not_only_adjudicating(s).names.tolist()
+        return assessors_not_only_adjudicating(s, people_only=True).names.tolist()

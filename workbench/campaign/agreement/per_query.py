@@ -5,8 +5,12 @@ campaign.agreement.report and metrics.agreement, the CLI's own paths)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.agreement.report import AgreementReport
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ def reading(value: float) -> str:
     return one_reading(value)
 
 
-def judges_agreement(db: Database, *, binary: bool = False):
+def judges_agreement(db: Database, *, binary: bool = False) -> AgreementReport | None:
     """`workbench agree --per-query` over the assessors who graded something (a lead who
     only adjudicated is left out), or None when fewer than two did."""
     from workbench.campaign.agreement.adjudication import judging_assessors

@@ -8,13 +8,13 @@ graded; Fleiss' kappa and alpha use every item at least two assessors graded (`n
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.campaign.database import Database
 from workbench.campaign.settings import campaign_threshold
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
@@ -82,6 +82,9 @@ class AgreementReport:
     # "krippendorff_alpha_<level>" -> (lo, hi) (metrics.agreement_ci)
     ci: dict = field(default_factory=dict)
     self_consistency: list[SelfRow] = field(default_factory=list)
+    # pairs of assessors who graded no item in common: counted, not listed (with 302
+    # assessors that was 45 000 rows of "n 0 undefined", issue 27 #15)
+    pairs_without_common_items: int = 0
 
     def warnings(self) -> list[str]:
         """Values to read with care: pairs (or the whole) with fewer than SMALL_N items."""
@@ -91,13 +94,17 @@ class AgreementReport:
                for p in self.pairs if 0 < p.stats.n < SMALL_N]
         out += [f"{r.assessor} repeated only {r.n} items (under {SMALL_N}): their self-consistency is unreliable"
                 for r in self.self_consistency if 0 < r.n < SMALL_N]
+        if self.pairs_without_common_items:
+            n = self.pairs_without_common_items
+            out.append(f"{n} pair{'s' if n != 1 else ''} of assessors share{'' if n != 1 else 's'} no graded "
+                       "item: not listed")
         if 0 < self.n_items < SMALL_N:
             out.append(f"only {self.n_items} items are graded by two assessors or more (under {SMALL_N}): "
                        "Fleiss' kappa and alpha are unreliable")
         return out
 
     def to_json(self, *, confusion: bool = False) -> dict:
-        """The DESIGN §4 `agree --format json` object (NaN -> null); `per_query` only if
+        """The docs/architecture.md#command-line-contract `agree --format json` object (NaN -> null); `per_query` only if
         it was computed, `confusion` (each pair's matrix) only if asked for."""
         out = {
             "assessors": list(self.assessors),
@@ -126,6 +133,7 @@ class AgreementReport:
             out[f"{key}_ci"] = _interval(self.ci.get(key))
         out["self"] = [{"assessor": r.assessor, "n": r.n, "observed": _num(r.observed),
                         "cohen_kappa": _num(r.cohen_kappa)} for r in self.self_consistency]
+        out["pairs_without_common_items"] = self.pairs_without_common_items
         out["warnings"] = self.warnings()
         if confusion:
             out["confusion"] = [
@@ -147,8 +155,7 @@ class AgreementReport:
         return out
 
 
-def _num(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+_num = json_number
 
 
 def _interval(pair) -> list | None:
@@ -207,8 +214,10 @@ def compute_agreement(
         )
     grades = ag.binarize(labels.grades, threshold) if binary else labels.grades
     categories = ag.categories_of(grades)
+    listed = _pairs_with_common_items(grades)
+    n_assessors = len(labels.assessors)
     pairs = []
-    for i, j in itertools.combinations(range(len(labels.assessors)), 2):
+    for i, j in listed:
         matrix, _ = ag.confusion_matrix(grades[:, i], grades[:, j], categories)
         pairs.append(PairRow(
             labels.assessors[i],
@@ -222,7 +231,7 @@ def compute_agreement(
 
     intervals = {
         "cohen_kappa": [ci.cohen_kappa_ci(grades[:, i], grades[:, j], categories=categories)
-                        for i, j in itertools.combinations(range(len(labels.assessors)), 2)],
+                        for i, j in listed],
         **ci.bootstrap_intervals(grades),
     }
     return AgreementReport(
@@ -237,14 +246,25 @@ def compute_agreement(
         alpha_interval=ag.krippendorff_alpha(grades, "interval"),
         per_query=ag.per_query_agreement(labels.queries, grades) if per_query else [],
         ci=intervals,
+        pairs_without_common_items=n_assessors * (n_assessors - 1) // 2 - len(listed),
     )
+
+
+def _pairs_with_common_items(grades: np.ndarray) -> list[tuple[int, int]]:
+    """(i, j), i < j, of the assessor columns that graded at least one item in common, in
+    the order itertools.combinations gives: one matrix product instead of a pass per pair."""
+    present = (grades >= 0).astype(np.float32)  # counts are exact below 2**24 items
+    common = present.T @ present
+    i, j = np.nonzero(np.triu(common, 1) > 0)
+    return list(zip(i.tolist(), j.tolist()))
 
 
 # ---------------------------------------------------------------- database
 
 
 def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
-    """Every assessor's current grades (or only `assessors`, in that order) as Labels.
+    """Every human assessor's current grades (or only `assessors`, in that order, machines
+    included when named) as Labels.
 
     Only `judgment` rows count (current grades); repeats and history do not.
     """
@@ -258,10 +278,15 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
             names = list(dict.fromkeys(assessors))
             ids = np.array([id_of[name] for name in names], dtype=np.int64)
         else:
-            # Not a lead who only adjudicated: they have nothing to agree on.
-            people = assessors_not_only_adjudicating(s)
+            # Not a lead who only adjudicated: they have nothing to agree on. Not a machine
+            # either: machines are compared only when named (or by `calibrate`). Nor anyone
+            # without a grade (302 such assessors took 30 s, issue 27 #15).
+            people = assessors_not_only_adjudicating(s, people_only=True)
             names, ids = people.names.tolist(), people.ids
         given = current_judgments(s, assessor_ids=ids.tolist())
+        if not assessors:
+            graded = np.isin(ids, given.assessor_id)
+            names, ids = [n for n, keep in zip(names, graded.tolist()) if keep], ids[graded]
         q = external_ids.query_ext_ids(s, given.query_id)
         d = external_ids.document_ext_ids(s, given.document_id)
     # column of each row's assessor in `names` order
@@ -297,13 +322,15 @@ def self_consistency(db: Database, assessors: Sequence[str], *, binary: bool = F
     (blind repeats, campaign/pooling.py): n, observed agreement, Cohen's kappa; assessors
     without repeats are left out."""
     from workbench.store.catalog import repeat_pairs
+    from workbench.store.machine import MACHINE, assessor_kinds
 
     with db.read() as s:
         pairs = repeat_pairs(s)
+        kinds = assessor_kinds(s)
     rows = []
     for name in assessors:
-        if name not in pairs.assessors:
-            continue
+        if name not in pairs.assessors or kinds.get(name) == MACHINE:
+            continue  # self-consistency is about people
         mine = pairs.assessor == pairs.assessors.index(name)
         first, again = pairs.first[mine], pairs.repeat[mine]
         if binary:

@@ -1,4 +1,4 @@
-"""Exports (DESIGN §4): judgments (current or full history) as CSV/JSONL, qrels as TREC
+"""Exports (docs/architecture.md#command-line-contract): judgments (current or full history) as CSV/JSONL, qrels as TREC
 text, scores as CSV. Rows are plain records streamed from one read transaction; the
 writers live in `formats/` (judgments.py, trec.py).
 
@@ -9,19 +9,24 @@ FIFO or device is written in place, and `-` or no path means stdout.
 
 from __future__ import annotations
 
-import csv
+import heapq
 import os
+from datetime import datetime, timezone
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring.qrels import QrelsArrays, derive_qrels
+import numpy as np
+
+from workbench.campaign.scoring.qrels import derive_qrels
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.errors import NotFoundError, UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
 from workbench.store.export_rows import current_judgment_rows, judgment_event_rows
 from workbench.store.external_ids import assessor_id
+from workbench.store.machine import call_rows
 
 JUDGMENT_FORMATS = ("csv", "jsonl")
 
@@ -41,8 +46,18 @@ def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
 
 
 def _history_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
-    for q, d, a, grade, note, seconds, at, kind in judgment_event_rows(session, aid):
-        yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
+    """Every judgment event and every machine call (event `call:label`, `call:failure` or
+    `call:error`, the raw answer as the note: kept for audit), in the order they happened."""
+    events = (JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
+              for q, d, a, grade, note, seconds, at, kind in judgment_event_rows(session, aid))
+    calls = (JudgmentRow(c.query, c.document, c.assessor, c.grade, c.raw or c.error, c.seconds,
+                         c.at, f"call:{c.outcome}")
+             for c in call_rows(session, aid))
+    return heapq.merge(events, calls, key=lambda row: _utc(row.updated_at))
+
+
+def _utc(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
 
 
 def judgment_rows(
@@ -74,25 +89,17 @@ def export_judgments(
         return write_judgments(rows, out, format=format, history=history)
 
 
-def qrels_for(
-    db: Database, *, assessor: str | None = None, consensus: str | None = None
-) -> QrelsArrays:
-    """The qrels of exactly one source (campaign.scoring.qrels), sorted by qid then docno."""
-    if (assessor is None) == (consensus is None):
-        raise UsageError("give exactly one of --assessor NAME or --consensus METHOD")
-    return derive_qrels(db, assessor=assessor, consensus=consensus)
-
-
-def export_qrels(
-    db: Database, out: TextIO, *, assessor: str | None = None, consensus: str | None = None
-) -> int:
-    """Write TREC qrels lines `qid 0 docno rel` for one source; return the line count."""
-    qrels = qrels_for(db, assessor=assessor, consensus=consensus)
-    write_qrels(out, qrels.qid, qrels.docno, qrels.rel)
+def export_qrels(db: Database, out: TextIO, source: QrelsSource | None = None) -> int:
+    """Write TREC qrels lines `qid iter docno rel` for one source (default: the people's
+    majority); return the line count. `iter`, which trec_eval reads and ignores, is `0`,
+    or `M` on a line whose grade is a machine's label (a hybrid or machine source)."""
+    qrels = derive_qrels(db, source)
+    iteration = np.where(qrels.machine, MACHINE_ITER, "0") if qrels.machine is not None else "0"
+    write_qrels(out, qrels.qid, qrels.docno, qrels.rel, iteration=iteration)
     return len(qrels)
 
 
-SCORE_COLUMNS = ("system", "query", "measure", "value")
+MACHINE_ITER = "M"  # the qrels `iter` of a machine's label in an exported qrels file
 
 
 def export_scores(
@@ -100,39 +107,16 @@ def export_scores(
     out: TextIO,
     *,
     measures: list[str] | None = None,
-    assessor: str | None = None,
-    consensus: str | None = None,
+    source: QrelsSource | None = None,
     per_query: bool = False,
 ) -> int:
     """CSV `system,query,measure,value` of every stored system (query `all` = the mean,
     as in trec_eval), from campaign.scoring.scores; return the row count."""
+    from workbench.campaign.scoring.export import write_long_scores
     from workbench.campaign.scoring.scores import score_campaign
 
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
-    table = score_campaign(db, measures, assessor=assessor, consensus=consensus)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SCORE_COLUMNS)
-    count = 0
-    by_name = sorted(range(len(table.queries)), key=table.queries.__getitem__)
-    for i, system in enumerate(table.systems):
-        if per_query:
-            for j in by_name:
-                if not table.present[i, j]:
-                    continue
-                for label, measure in zip(table.labels, table.measures):
-                    writer.writerow([system, table.queries[j], label,
-                                     _value(measure, table.values[measure][i, j])])
-                    count += 1
-        for label, measure in zip(table.labels, table.measures):
-            writer.writerow([system, "all", label, _value(measure, table.means[measure][i])])
-            count += 1
-    return count
-
-
-def _value(measure, v: float) -> str:
-    """Counts as integers, everything else with 6 decimals (more than trec_eval's 4)."""
-    return str(int(v)) if measure.is_count else f"{float(v):.6f}"
+    table = score_campaign(db, measures, source)
+    return write_long_scores(table, out, per_query)
 
 
 def write_output(path: str | os.PathLike | None, write: Callable[[TextIO], int], stdout: TextIO) -> int:

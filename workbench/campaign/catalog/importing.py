@@ -17,7 +17,7 @@ rows are created for them (and counted in the summary), to be filled by a later
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -25,7 +25,8 @@ import numpy as np
 
 from workbench.campaign.database import Database
 from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_valid
-from workbench.campaign.judging.grades import get_or_create_assessor, scale_grades
+from workbench.campaign.catalog.scale import not_on_scale, off_scale, scale_grades
+from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents
@@ -35,7 +36,7 @@ from workbench.metrics.encode import as_bytes
 from workbench.metrics.ranking import trec_order
 from workbench.names import check_name, first_invalid_id, id_problem
 from workbench.store.ext_ids import id_map, insert_texts, update_texts
-from workbench.store.imported_grades import GradeWriter, assessor_judgments
+from workbench.store.imported_grades import assessor_judgments
 from workbench.store.run_arrays import write_run_arrays
 from workbench.store.runs import create_system, run_size, system_id_of
 
@@ -390,13 +391,20 @@ def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
 
 def import_qrels(
     db: Database, path: str | os.PathLike, *, assessor: str, note: str | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, machine=None,
 ) -> ImportSummary:
     """Import a TREC qrels file as `assessor`'s judgments.
 
     Each row sets the assessor's grade and appends a judgment_event (`set` for a new
-    judgment, `change` when it replaces a different grade; an equal grade is left alone).
+    judgment, `change` when it replaces a different grade; an equal grade is left alone),
+    and a grade removes the assessor's can't-judge mark on the item: the judging rules
+    (judging.grades.write_imported_grades).
     Grades outside the campaign scale are refused with their line.
+
+    `machine` (a store.machine.Provenance): the labels are a model's, made elsewhere; the
+    assessor is a machine assessor with that provenance (created in the same transaction,
+    refused when the name is a person's or a machine made with another model or prompt).
+    Without it, a machine assessor's name is refused.
     """
     path = os.fspath(path)
     progress = progress or _no_progress
@@ -410,15 +418,16 @@ def import_qrels(
     rel = np.asarray(qrels.rel, dtype=np.int64)
     with _import_transaction(db, progress, lambda: n) as session:
         allowed = scale_grades(session)
-        bad = np.flatnonzero(~np.isin(rel, allowed))
+        bad = off_scale(rel, allowed)
         if len(bad):
             i = int(bad[0])
-            raise InputError(
-                path, _line_of(path, qrels, i),
-                f"grade {int(rel[i])} is not on the campaign scale "
-                f"({', '.join(str(g) for g in allowed)})",
-            )
-        aid = get_or_create_assessor(session, assessor)
+            raise InputError(path, _line_of(path, qrels, i), not_on_scale(int(rel[i]), allowed))
+        if machine is None:
+            aid = get_or_create_assessor(session, assessor)
+        else:
+            from workbench.campaign.machine.provenance import ensure_machine
+
+            aid = ensure_machine(session, assessor, machine)
         _check_ids(path, qrels, qrels.qid, "query id")
         _check_ids(path, qrels, qrels.docno, "document id")
         queries = column(qrels.qid)
@@ -447,12 +456,10 @@ def import_qrels(
         is_new, is_change = is_new[by_key], is_change[by_key]
         old_grade, old_id = old_grade[by_key], old_id[by_key]
 
-        writer = GradeWriter(session, aid, note)
-        for start in range(0, n, BATCH):
-            part = slice(start, min(start + BATCH, n))
-            writer.write(q_ids[part], d_ids[part], rel[part], is_new[part], is_change[part],
-                         old_grade[part], old_id[part])
-            progress("writing", part.stop, n)
+        # the judging rules decide what each row writes (and that a grade clears a mark)
+        write_imported_grades(session, aid, note, q_ids, d_ids, rel, is_new, is_change,
+                              old_grade, old_id, batch=BATCH,
+                              progress=lambda done, total: progress("writing", done, total))
         progress("writing", n, n)
     return ImportSummary(
         "qrels", path, n, inserted=inserted, updated=updated, unchanged=unchanged,

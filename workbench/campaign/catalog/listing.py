@@ -35,6 +35,7 @@ def listing(db: Database, what: str) -> Listing:
     """The rows of `workbench list WHAT`."""
     from workbench.campaign.judging import pace as assessor_watch
     from workbench.store import catalog
+    from workbench.store.machine import HUMAN, assessor_kinds
 
     if what not in LISTS:
         raise UsageError(f"list what? one of {', '.join(LISTS)}")
@@ -64,14 +65,16 @@ def listing(db: Database, what: str) -> Listing:
             return Listing(what, ("run", "queries", "results"), rows)
         c = catalog.assessor_counts(s)
         watch = assessor_watch.read_watch(s, idle_cap=cap)
+        kinds = assessor_kinds(s)
     rows = []
     for i, name in enumerate(c.names):
         col = {k: int(v[i]) for k, v in c.columns.items()}
         done = col["judged"] - col["outside"] + col["cant_judge"]  # a mark settles an item too
-        rows.append((name, col["assigned"], col["judged"], _share(done, col["assigned"]),
+        rows.append((name, kinds.get(name, HUMAN), col["assigned"], col["judged"], _share(done, col["assigned"]),
                      col["outside"], col["repeats"], col["cant_judge"],
-                     *assessor_watch.list_values(watch.of(name))))
-    return Listing(what, ("assessor", "assigned", "judged", "done", "outside_assignment", "repeats",
+                     *(assessor_watch.list_values(watch.of(name)) if watch.watched(name)
+                       else assessor_watch.NOT_WATCHED)))
+    return Listing(what, ("assessor", "kind", "assigned", "judged", "done", "outside_assignment", "repeats",
                          "cant_judge", *assessor_watch.LIST_COLUMNS), rows,
                    "assigned counts documents (first showings); the judging screen counts "
                    "items, assigned + hidden repeats; seconds per document count up to the "

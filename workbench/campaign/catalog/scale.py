@@ -1,17 +1,33 @@
 """The campaign's relevance scale: shown, or set before the first grade.
 
 A scale is written `0=Not relevant,1=Related,2=Relevant,3=Highly relevant` (grades are
-whole numbers from 0, labels free text without `,` or `=`), or named: `binary`
-(0 Not relevant, 1 Relevant), `0-3` (the default four levels) or `0-4` (five). Grades
-outside the scale are refused when judging. The scale cannot change once a grade exists:
-the grades already given would change meaning.
+whole numbers from 0, at most 0-9: one judging key each; labels free text without `,`
+or `=`), or named: `binary` (0 Not relevant, 1 Relevant), `0-3` (the default four levels)
+or `0-4` (five). The scale cannot change once a grade exists: the grades already given
+would change meaning.
+
+"Is this grade on the scale?" has one owner, here: every write of a grade (judging, `grade`,
+adjudication, `import qrels`) checks it with `check_grade` or `off_scale`, and the screens
+ask `on_scale` before they write, all with one message.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import UsageError
+from workbench.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from workbench.store.database import Session
+
+MAX_LEVELS = 10  # grades 0-9: the judging keys
+_GRADE = re.compile("[0-9]+")
 
 PRESETS = {
     "binary": "0=Not relevant,1=Relevant",
@@ -20,13 +36,48 @@ PRESETS = {
 }
 
 
+def scale_grades(session: Session) -> list[int]:
+    """The grades on the campaign scale, ascending."""
+    from workbench.store.scale_levels import scale_grades as stored
+
+    return stored(session).tolist()
+
+
+def not_on_scale(grade: int, allowed: Iterable[int]) -> str:
+    """The one message for a grade off the scale."""
+    return f"grade {grade} is not on the campaign scale ({', '.join(str(g) for g in allowed)})"
+
+
+def on_scale(grade: int, allowed: Iterable[int]) -> bool:
+    """Whether a screen may write `grade`: on the scale, or any grade when the screen has no
+    scale to check (the write checks again)."""
+    allowed = list(allowed)
+    return not allowed or grade in allowed
+
+
+def off_scale(grades: np.ndarray, allowed: Iterable[int]) -> np.ndarray:
+    """Indices of the grades that are not on the scale (an import checks every row)."""
+    return np.flatnonzero(~np.isin(np.asarray(grades, dtype=np.int64), list(allowed)))
+
+
+def check_grade(session: Session, grade: int | None) -> None:
+    """InputError unless `grade` is on the campaign scale (None, a clear, always passes)."""
+    if grade is None:
+        return
+    allowed = scale_grades(session)
+    if grade not in allowed:
+        raise InputError("grade", None, not_on_scale(grade, allowed))
+
+
 def parse_scale(spec: str) -> list[tuple[int, str, str]]:
     """(grade, label, "") levels from a spec or a preset name; UsageError when malformed."""
     text = PRESETS.get(spec.strip(), spec)
     levels = []
     for part in (p.strip() for p in text.split(",")):
         grade, sep, label = part.partition("=")
-        if not sep or not grade.strip().isdigit() or not label.strip():
+        # ASCII digits only: str.isdigit() also takes "²", which int() then refused with a
+        # traceback (issue 27 #12)
+        if not sep or not _GRADE.fullmatch(grade.strip()) or not label.strip():
             raise UsageError(
                 f"bad scale level {part!r}: write GRADE=LABEL, e.g. "
                 f"\"0=Not relevant,1=Relevant\" (or one of {', '.join(PRESETS)})"
@@ -39,6 +90,10 @@ def parse_scale(spec: str) -> list[tuple[int, str, str]]:
         raise UsageError(f"scale grades must be 0, 1, 2 ... without gaps; got {sorted(grades)}")
     if len(levels) < 2:
         raise UsageError("a scale needs at least two levels")
+    if len(levels) > MAX_LEVELS:
+        # the judging screen grades with the keys 0-9: an 11th level could not be given
+        raise UsageError(f"a scale has at most {MAX_LEVELS} levels (0-9, one judging key each); "
+                         f"got {len(levels)}")
     return sorted(levels)
 
 

@@ -3,11 +3,17 @@ judging assessor, with the CLI's seed so randomization/bootstrap p-values match 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.campaign.database import Database
+from workbench.campaign.scoring.sources import QrelsSource
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.comparison.systems import ComparisonReport
 
 
 def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
-                        consensus: str = "majority"):
+                        source: QrelsSource | None = None) -> ComparisonReport:
     """The comparison on `measure` (default: the campaign's first measure)."""
     from workbench.campaign.agreement.adjudication import judging_assessors
     from workbench.campaign.comparison.systems import compare_systems
@@ -17,7 +23,7 @@ def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
 
     measure = measure or campaign_measures(db)[0]
     try:
-        return compare_systems(db, measure, consensus=consensus,
+        return compare_systems(db, measure, source=source,
                                assessors=judging_assessors(db) or None, test=test)
     except (MeasureError, ValueError) as exc:
         raise UsageError(str(exc)) from None

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
+from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics.ranking import trec_order
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.database import Database
 
 __all__ = ["ListRow", "ListComparison", "compare_lists", "ordered", "lists_from_db", "lists_from_run"]
 
@@ -48,9 +52,7 @@ class ListComparison:
         return _nanmean([r.kendall_tau_b for r in self.rows])
 
     def to_json(self) -> dict:
-        def num(v: float):
-            return None if math.isnan(v) else float(v)
-
+        num = json_number
         return {
             "a": self.a,
             "b": self.b,
@@ -121,7 +123,7 @@ def lists_from_run(run) -> dict[str, list[str]]:
     }
 
 
-def lists_from_db(db, system: str) -> dict[str, list[str]]:
+def lists_from_db(db: Database, system: str) -> dict[str, list[str]]:
     """Per-query ordered lists of a stored system (by tag), as stored: trec_eval's order."""
     from workbench.errors import NotFoundError
     from workbench.store.runs import ranked_lists

@@ -13,7 +13,8 @@ import numpy as np
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
-from workbench.store.rankings import query_grades, system_ranking
+from workbench.campaign.scoring.sources import QrelsSource
+from workbench.store.rankings import query_grades, query_id_of, system_ranking
 
 
 @dataclass(frozen=True)
@@ -31,16 +32,13 @@ def ranked_list(
     db: Database,
     system: str,
     query: str,
-    *,
-    assessor: str | None = None,
-    consensus: str | None = None,
+    source: QrelsSource | None = None,
 ) -> list[RankedDoc]:
     """`system`'s results for `query` in evaluation order, with the source's grade."""
     with db.read() as s:
         ranking = system_ranking(s, system, query)
         given = query_grades(s, ranking.query_id)
-        _, source_doc, source_grade = qrels_ids(
-            s, assessor=assessor, consensus=consensus, query_ids=[ranking.query_id])
+        _, source_doc, source_grade = qrels_ids(s, source, query_ids=[ranking.query_id])
     source = _lookup(source_doc, source_grade, ranking.document_id)
     final = _lookup(given.adjudicated_document_id, given.adjudicated_grade, ranking.document_id)
     grades: dict[int, list[tuple[str, int]]] = {}
@@ -67,3 +65,11 @@ def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> list[in
 def grades_of_ranked_list(items: list[RankedDoc]) -> list[int]:
     """A ranked list's grades for the calculator (unjudged -> 0, as trec_eval counts them)."""
     return [0 if d.grade is None or d.grade < 0 else d.grade for d in items]
+
+
+def judged_grades(db: Database, query: str, source: QrelsSource | None = None) -> tuple[int, ...]:
+    """The source's grade of every judged document of `query`, retrieved or not: what the
+    calculator needs to count R and build the ideal ordering as `workbench score` does."""
+    with db.read() as s:
+        _, _, grade = qrels_ids(s, source, query_ids=[query_id_of(s, query)])
+    return tuple(grade.tolist())

@@ -20,12 +20,17 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from workbench.campaign.scoring.sources import QrelsSource
+from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics import significance as sig
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.scoring.scores import ScoreTable
 
 __all__ = [
     "SourceScores",
@@ -98,7 +103,7 @@ class ComparisonReport:
     common_queries: int | None = None  # compared on the queries every source judged
 
     def to_json(self) -> dict:
-        """DESIGN §4 `compare --format json` (NaN -> null), plus `test`, `tests_source`
+        """docs/architecture.md#command-line-contract `compare --format json` (NaN -> null), plus `test`, `tests_source`
         and `means` after the contract's keys."""
         return {
             "measure": self.measure,
@@ -134,8 +139,7 @@ class ComparisonReport:
         }
 
 
-def _num(value: float) -> float | None:
-    return None if value is None or math.isnan(value) else float(value)
+_num = json_number
 
 
 def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationRow:
@@ -244,7 +248,7 @@ def measure_label(measure: str) -> str:
     return parsed[0].label or str(parsed[0])
 
 
-def source_scores(table, measure: str, queries: Sequence[str] | None = None) -> SourceScores:
+def source_scores(table: ScoreTable, measure: str, queries: Sequence[str] | None = None) -> SourceScores:
     """One measure out of a `campaign.scoring.scores.ScoreTable`, on all its queries or only on
     `queries` (then each system's mean is re-averaged over those, trec_eval's way). Systems
     scored on no query are left out of the means (they cannot be ranked). The table labels
@@ -265,7 +269,7 @@ def source_scores(table, measure: str, queries: Sequence[str] | None = None) -> 
     return SourceScores(table.source, tuple(table.systems), values, present, means, scored)
 
 
-def coverage(table, judged: str = "Judged@10") -> dict:
+def coverage(table: ScoreTable, judged: str = "Judged@10") -> dict:
     """How much of a source is judged: its queries with judgments, and the systems' mean
     Judged@10 (the share of each system's top 10 that is judged, averaged)."""
     m = table.measure(judged)
@@ -279,7 +283,7 @@ def compare_systems(
     measure: str,
     *,
     by_assessor: bool = False,
-    consensus: str = "majority",
+    source: QrelsSource | None = None,
     assessors: Sequence[str] | None = None,
     other_measures: Sequence[str] = (),
     test: str = "t",
@@ -288,7 +292,7 @@ def compare_systems(
     rbo_p: float = 0.9,
     all_queries: bool = False,
 ) -> ComparisonReport:
-    """Score every stored system under the consensus (and, `by_assessor`, each assessor's
+    """Score every stored system under `source` (default: the people's majority; and, `by_assessor`, each assessor's
     qrels, or only `assessors`) and compare: the use case behind `workbench compare`.
 
     `other_measures` adds, for each, the ranking by that measure under the consensus as
@@ -304,7 +308,7 @@ def compare_systems(
         measure_label(name)  # one measure each, or a usage error before any work
     with db.read() as s:
         runs = load_runs(s, scores=False)  # once, shared by every source (scores read only the order)
-    tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], consensus=consensus, runs=runs)]
+    tables = [score_campaign(db, [measure, *other_measures, "Judged@10"], source, runs=runs)]
     if by_assessor or assessors:
         with db.read() as s:
             known = stored_assessors(s).names.tolist()
@@ -317,7 +321,7 @@ def compare_systems(
         for name in names:
             if name not in known:
                 raise NotFoundError(f"unknown assessor {name!r}")
-            tables.append(score_campaign(db, [measure, "Judged@10"], assessor=name, runs=runs))
+            tables.append(score_campaign(db, [measure, "Judged@10"], QrelsSource.assessor(name), runs=runs))
     # An unfinished assessor ranked on fewer queries than the others would differ for lack
     # of judgments, not by disagreeing: by default every source is compared on the
     # queries all of them judged.

@@ -1,7 +1,7 @@
 """What an assessor sees and does: read models for the judging screens, plus the two
 assessor actions judging.py does not cover (a note, a blind repeat grade).
 
-Everything here is BLIND (DESIGN §5): no system, original rank, score or other assessor's
+Everything here is BLIND (docs/architecture.md#rules-that-hold-everywhere): no system, original rank, score or other assessor's
 grade ever leaves these functions. Records are plain frozen dataclasses.
 
 A queue is an assessor's assignments for one query in assignment order. A repeat item
@@ -18,9 +18,12 @@ from dataclasses import dataclass, field
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
+    Guard,
+    assessor_for_write,
     check_grade,
     get_or_create_assessor,
     item_ids,
+    machine_refusal,
     record_grade,
 )
 from workbench.campaign.writing import write_transaction
@@ -28,6 +31,7 @@ from workbench.errors import NotFoundError
 from workbench.store.cant_judge import queue_marks
 from workbench.store.external_ids import assessor_id
 from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
+from workbench.store.event_kinds import EventKind
 from workbench.store.models import utcnow
 from workbench.store.queues import (
     OpenItems,
@@ -90,6 +94,10 @@ class QueueItem:
     repeat: bool = False
     note: str = ""
     cant_judge: bool = False
+    # What a screen may show (session.hide_repeat_pairs): list it without its title / show
+    # no grade, so that nothing pairs a hidden repeat with its first showing.
+    listed_blind: bool = False
+    grade_hidden: bool = False
 
     @property
     def judged(self) -> bool:
@@ -121,9 +129,18 @@ def first_unjudged(items, start: int = 0) -> int | None:
 
 
 def list_assessors(db: Database) -> list[str]:
-    """Assessors with a queue or grades (a lead who only adjudicated is not one)."""
+    """People with a queue or grades (a lead who only adjudicated is not one, nor is a
+    machine assessor)."""
     with db.read() as s:
         return list(assessors_with_work(s))
+
+
+def machine_names(db: Database) -> list[str]:
+    """The machine assessors' names: the start screen refuses them as a person's name."""
+    from workbench.store.machine import MACHINE, assessor_kinds
+
+    with db.read() as s:
+        return sorted(n for n, kind in assessor_kinds(s).items() if kind == MACHINE)
 
 
 def scale(db: Database) -> list[ScaleEntry]:
@@ -166,22 +183,46 @@ def load_queue(db: Database, assessor: str, query: str) -> Queue:
         aid = assessor_id(s, assessor)
         if aid is None:
             return Queue(view)
-        judged = current_grades(s, aid, q.id)
-        repeated = repeat_grades(s, aid, q.id)
-        marks = queue_marks(s, aid, q.id)
         rows = queue_rows(s, aid, q.id)
-    grades = _by_document(judged)
-    repeats = _by_document(repeated)
-    items = []
-    for pos, rep, did, ext, title, text in zip(
-        rows.positions.tolist(), rows.repeat.tolist(), rows.document_ids.tolist(),
-        rows.documents, rows.titles, rows.texts,
-    ):
+        states = _item_states(s, aid, q.id, rows.repeat.tolist(), rows.document_ids.tolist())
+    items = [
+        QueueItem(pos, ext, title, text, grade, rep, note, marked)
+        for pos, rep, ext, title, text, (grade, note, marked) in zip(
+            rows.positions.tolist(), rows.repeat.tolist(), rows.documents, rows.titles,
+            rows.texts, states,
+        )
+    ]
+    return Queue(view, tuple(items))
+
+
+def _item_states(s, aid: int, qid: int, repeat: list[bool],
+                 document_ids: list[int]) -> list[tuple[int | None, str, bool]]:
+    """(grade, note, marked can't judge) of each queue item: a repeat item shows the grade
+    given at the repeat (note ""), any other item the judgment's grade and note."""
+    grades = _by_document(current_grades(s, aid, qid))
+    repeats = _by_document(repeat_grades(s, aid, qid))
+    marks = queue_marks(s, aid, qid)
+    states = []
+    for rep, did in zip(repeat, document_ids):
         grade, note = (repeats if rep else grades).get(did, (None, ""))
         # a repeat without a grade was marked can't judge; otherwise the mark's own row
         marked = (did in repeats and grade is None) if rep else did in marks
-        items.append(QueueItem(pos, ext, title, text, grade, rep, note, marked))
-    return Queue(view, tuple(items))
+        states.append((grade, note, marked))
+    return states
+
+
+def queue_states(db: Database, assessor: str, query: str) -> dict[int, tuple[int | None, str, bool]]:
+    """queue position -> (grade, note, marked) as stored now, without the documents' texts
+    (what a judging screen reads again to refresh its counts)."""
+    from workbench.store.queue_counts import queue_positions
+
+    with db.read() as s:
+        aid, q = assessor_id(s, assessor), query_text(s, query)
+        if aid is None or q is None:
+            return {}
+        positions, repeat, document_ids = queue_positions(s, aid, q.id)
+        states = _item_states(s, aid, q.id, repeat, document_ids)
+    return dict(zip(positions, states))
 
 
 @dataclass(frozen=True)
@@ -253,7 +294,7 @@ def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
 
 def record_repeat(
     db: Database, assessor: str, query: str, document: str, grade: int | None, *,
-    seconds: float = 0.0, note: str = "",
+    seconds: float = 0.0, note: str = "", guard: Guard | None = None,
 ) -> GradeRecord:
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
     current judgment's grade) and never changes the judgment. grade None: the repeat
@@ -261,18 +302,20 @@ def record_repeat(
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
         check_grade(s, grade)
-        aid = get_or_create_assessor(s, assessor)
+        aid = assessor_for_write(s, assessor, guard)
         row = current_judgment(s, qid, did, aid)
         old = row.grade if row is not None else None
         now = utcnow()
         event_id = append_event(
-            s, qid, did, aid, kind="repeat", old_grade=old, new_grade=grade, seconds=seconds,
+            s, qid, did, aid, kind=EventKind.REPEAT, old_grade=old, new_grade=grade, seconds=seconds,
             note=note, at=now,
         )
-        return GradeRecord(query, document, assessor, old, grade, event_id, "repeat", now)
+        return GradeRecord(query, document, assessor, old, grade, event_id, EventKind.REPEAT, now,
+                           repeat=True)
 
 
-def set_note(db: Database, assessor: str, query: str, document: str, note: str) -> GradeRecord:
+def set_note(db: Database, assessor: str, query: str, document: str, note: str, *,
+             guard: Guard | None = None) -> GradeRecord:
     """Attach `note` to the assessor's judgment (if any) and append a `note` event.
 
     On a document not judged yet only the event is stored; pass the note again with the
@@ -280,16 +323,16 @@ def set_note(db: Database, assessor: str, query: str, document: str, note: str) 
     """
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
-        aid = get_or_create_assessor(s, assessor)
+        aid = assessor_for_write(s, assessor, guard)
         row = current_judgment(s, qid, did, aid)
         grade = row.grade if row is not None else None
         now = utcnow()
         if row is not None:
             set_judgment_note(s, row.id, note, now)
         event_id = append_event(
-            s, qid, did, aid, kind="note", old_grade=grade, new_grade=grade, note=note, at=now,
+            s, qid, did, aid, kind=EventKind.NOTE, old_grade=grade, new_grade=grade, note=note, at=now,
         )
-        return GradeRecord(query, document, assessor, grade, grade, event_id, "note", now)
+        return GradeRecord(query, document, assessor, grade, grade, event_id, EventKind.NOTE, now)
 
 
 def grade_item(
@@ -301,11 +344,14 @@ def grade_item(
     *,
     seconds: float = 0.0,
     note: str | None = None,
+    guard: Guard | None = None,
 ) -> GradeRecord:
     """Grade a queue item: a repeat item gets a repeat event, anything else a judgment."""
     if item.repeat:
-        return record_repeat(db, assessor, query, item.document, grade, seconds=seconds)
-    return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds)
+        return record_repeat(db, assessor, query, item.document, grade, seconds=seconds,
+                             guard=guard)
+    return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds,
+                        guard=guard)
 
 
 def ensure_assessor(
@@ -365,13 +411,13 @@ def ensure_assignments(
 def outside_assignment(db: Database, assessor: str, query: str, document: str) -> str | None:
     """Why grading this item would be outside the assessor's work, or None: once a pool
     exists, a grade belongs to a document of the pool assigned to this assessor. (Before
-    any pool, grades are free: a campaign judged from scratch.)"""
+    any pool, grades are free: a campaign judged from scratch.) One message whether or not
+    the document is pooled: "not in the pool" against "not in your assignment" told an
+    assessor whether some system ranked the document high (blind, issue 27 #6)."""
     from workbench.store.queues import assignment_state
 
     with db.read() as s:
         has_pool, pooled, mine = assignment_state(s, assessor, query, document)
     if not has_pool or mine:
         return None
-    if not pooled:
-        return f"{query} {document} is not in the pool"
     return f"{query} {document} is not in {assessor}'s assignment"

@@ -1,24 +1,26 @@
 """Recording grades: one transaction per grade, every change appended to the history.
 
 This is the only code path that writes judgments: the TUI, `workbench grade` and the
-batch mode all call it, so that "on disk before the screen says so" (DESIGN §5) holds
+batch mode all call it, so that "on disk before the screen says so" (docs/architecture.md#rules-that-hold-everywhere) holds
 everywhere.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import InputError, NotFoundError, WriteConflict
+from workbench.errors import NotFoundError, UsageError, WriteConflict
 from workbench.names import check_name
 from workbench.store.cant_judge import current_mark, delete_mark, insert_mark
 from workbench.store.external_ids import (
     add_assessor,
-    assessor_id,
     document_ext_id,
     document_id,
     query_ext_id,
@@ -33,20 +35,22 @@ from workbench.store.judgment_writes import (
     last_undoable_event,
     update_judgment,
 )
+from workbench.store.event_kinds import UNDOABLE_ACTIONS, EventKind
+from workbench.store.imported_grades import GradeWriter, assessor_marks
+from workbench.store.machine import MACHINE, assessor_id_and_kind
 from workbench.store.models import utcnow
-from workbench.store.scale_levels import scale_grades as stored_scale_grades
+from workbench.campaign.catalog.scale import check_grade
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
 
+# A judging session's check, run first in each of its write transactions: the assessor's
+# id, or an error that stops the session (campaign/judging/session.py). Without one, a
+# write creates the assessor on first use.
+Guard = Callable[["Session"], int]
+
 # Concurrent first grades of the same item race on the unique key (PostgreSQL): retry.
 _RETRIES = 5
-# Events that change a grade and so can be undone.
-UNDOABLE = ("set", "change", "clear")
-# The history of "can't judge" marks (campaign/cant_judge.py): set, removed.
-CANT_JUDGE, CANT_JUDGE_CLEAR = "cant_judge", "cant_judge_clear"
-# What `u` steps back through, one event at a time: grades and marks.
-UNDOABLE_ACTIONS = (*UNDOABLE, CANT_JUDGE, CANT_JUDGE_CLEAR)
 
 
 @dataclass(frozen=True)
@@ -59,25 +63,41 @@ class GradeRecord:
     old_grade: int | None
     new_grade: int | None
     event_id: int
-    kind: str
+    kind: EventKind
     at: datetime
     # an undo that removed (False) or restored (True) a can't-judge mark; None: no change
     cant_judge: bool | None = None
+    # the event is (or an undo took back) the grade of a hidden repeat showing
+    repeat: bool = False
 
 
-def get_or_create_assessor(session: Session, name: str) -> int:
+def assessor_for_write(session: Session, name: str, guard: Guard | None) -> int:
+    """The assessor's id for a write: the session's guard when there is one (it never
+    creates an assessor), else created on first use."""
+    return guard(session) if guard is not None else get_or_create_assessor(session, name)
+
+
+def machine_refusal(name: str) -> str:
+    """Why a person may not judge, grade or import under a machine assessor's name."""
+    return (f"{name!r} is a machine assessor: its labels come from `workbench autojudge` "
+            "or `import qrels --machine`; people judge under their own names")
+
+
+def get_or_create_assessor(session: Session, name: str, *, machine: bool = False) -> int:
     """The assessor's id; a new assessor row when the name is new. Every path that creates
     an assessor comes here: a new name is checked (workbench.names) before it is written
-    (a name stored before the check existed still finds its row)."""
+    (a name stored before the check existed still finds its row).
+
+    A machine assessor's name is refused unless `machine` (its labels come from autojudge
+    or `import qrels --machine` only): nobody judges, queues or imports as a machine, so
+    its labels and provenance stay one configuration's."""
     name = name.strip()
-    found = assessor_id(session, name) if name else None
+    found = assessor_id_and_kind(session, name) if name else None
     if found is not None:
-        return found
+        if found[1] == MACHINE and not machine:
+            raise UsageError(machine_refusal(name))
+        return found[0]
     return add_assessor(session, check_name(name))
-
-
-def scale_grades(session: Session) -> list[int]:
-    return stored_scale_grades(session).tolist()
 
 
 def item_ids(session: Session, query: str, document: str) -> tuple[int, int]:
@@ -91,17 +111,6 @@ def item_ids(session: Session, query: str, document: str) -> tuple[int, int]:
     return qid, did
 
 
-def check_grade(session: Session, grade: int | None) -> None:
-    """InputError unless `grade` is on the campaign scale (None, a clear, always passes)."""
-    if grade is None:
-        return
-    allowed = scale_grades(session)
-    if grade not in allowed:
-        raise InputError(
-            "grade", None, f"grade {grade} is not on the campaign scale {allowed}"
-        )
-
-
 
 def unmark(session: Session, qid: int, did: int, aid: int, at: datetime, *,
            reverts: int | None = None) -> bool:
@@ -111,7 +120,7 @@ def unmark(session: Session, qid: int, did: int, aid: int, at: datetime, *,
     if mark is None:
         return False
     delete_mark(session, mark.id)
-    append_event(session, qid, did, aid, kind=CANT_JUDGE_CLEAR, old_grade=None, new_grade=None,
+    append_event(session, qid, did, aid, kind=EventKind.CANT_JUDGE_CLEAR, old_grade=None, new_grade=None,
                  note=mark.reason, reverts_event_id=reverts, at=at)
     return True
 
@@ -131,7 +140,7 @@ def mark_item(session: Session, qid: int, did: int, aid: int, *, reason: str, at
     if old is not None:
         delete_mark(session, old.id)
     insert_mark(session, qid, did, aid, reason=reason, at=at)
-    event_id = append_event(session, qid, did, aid, kind=CANT_JUDGE, old_grade=cleared,
+    event_id = append_event(session, qid, did, aid, kind=EventKind.CANT_JUDGE, old_grade=cleared,
                             new_grade=None, note=reason, reverts_event_id=reverts, at=at)
     return event_id, cleared
 
@@ -153,7 +162,7 @@ def apply_grade(
     *,
     note: str | None,
     seconds: float,
-    kind: str | None = None,
+    kind: EventKind | None = None,
     reverts: int | None = None,
 ) -> Applied:
     """Set (or clear, grade=None) the judgment and append its event, in `session`: a new
@@ -168,22 +177,52 @@ def apply_grade(
     if grade is None:
         if row is not None:
             delete_judgment(session, row.id)
-        kind = kind or "clear"
+        kind = kind or EventKind.CLEAR
     elif row is None:
         insert_judgment(
             session, qid, did, aid, grade=grade, note=note or "", seconds=seconds, at=now
         )
-        kind = kind or "set"
+        kind = kind or EventKind.SET
     else:
         update_judgment(
             session, row.id, grade=grade, note=note, seconds=row.seconds + seconds, at=now
         )
-        kind = kind or "change"
+        kind = kind or EventKind.CHANGE
     event_id = append_event(
         session, qid, did, aid, kind=kind, old_grade=old, new_grade=grade, note=note or "",
         seconds=seconds, reverts_event_id=reverts, at=now,
     )
     return Applied(event_id, kind, old, now)
+
+
+def write_imported_grades(
+    session: Session, aid: int, note: str, q: np.ndarray, d: np.ndarray, g: np.ndarray,
+    is_new: np.ndarray, is_change: np.ndarray, old_grade: np.ndarray, old_id: np.ndarray,
+    *, batch: int, progress: Callable[[int, int], None],
+) -> None:
+    """The bulk form of `apply_grade`, for a qrels import of one assessor's grades (rows
+    query id, document id, grade; `is_new`: no judgment yet, `is_change`: a judgment with
+    another grade, whose id and grade are `old_id`, `old_grade`): the same rules, as arrays.
+
+    - a new judgment is a `set`, a new grade a `change`; an equal grade is left alone;
+    - a grade removes the assessor's "can't judge" mark on the item (a `cant_judge_clear`
+      event first, as `unmark` writes it): an item holds a grade or a mark, never both.
+    """
+    writer = GradeWriter(session, aid, note)
+    marks, reasons = assessor_marks(session, aid)
+    if len(marks):
+        width = int(max(d.max(initial=0), marks[:, 1].max())) + 1
+        hit = np.isin(marks[:, 0] * width + marks[:, 1], q * width + d)
+        writer.remove_marks(marks[hit], [r for r, h in zip(reasons, hit.tolist()) if h],
+                            EventKind.CANT_JUDGE_CLEAR)
+    n = len(q)
+    for start in range(0, n, batch):
+        part = slice(start, min(start + batch, n))
+        fresh, change = is_new[part], is_change[part]
+        kinds = np.where(fresh[fresh | change], EventKind.SET.value, EventKind.CHANGE.value)
+        writer.write(q[part], d[part], g[part], fresh, change, old_grade[part], old_id[part],
+                     kinds.tolist())
+        progress(part.stop, n)
 
 
 def record_grade(
@@ -195,6 +234,7 @@ def record_grade(
     *,
     note: str | None = None,
     seconds: float = 0.0,
+    guard: Guard | None = None,
 ) -> GradeRecord:
     """Set `assessor`'s grade for (query, document) by external ids and commit it.
 
@@ -208,7 +248,7 @@ def record_grade(
             with write_transaction(db) as session:
                 qid, did = item_ids(session, query, document)
                 check_grade(session, grade)
-                aid = get_or_create_assessor(session, assessor)
+                aid = assessor_for_write(session, assessor, guard)
                 done = apply_grade(session, qid, did, aid, grade, note=note, seconds=seconds)
                 return GradeRecord(
                     query, document, assessor, done.old_grade, grade,
@@ -220,7 +260,8 @@ def record_grade(
                 raise
 
 
-def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRecord | None:
+def undo_last(db: Database, assessor: str, query: str | None = None, *,
+              guard: Guard | None = None) -> GradeRecord | None:
     """Revert `assessor`'s most recent grade change or can't-judge mark not yet undone
     (optionally within one query), one step per call; None when there is nothing to undo.
     The undo is itself an event (never undone in turn).
@@ -228,9 +269,19 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
     - a grade (set, change, clear) goes back to the grade before it;
     - a mark goes, and the grade it cleared comes back (one step: the mark was one key);
     - a removed mark (by `c`, or by a grade that was undone before) comes back with its
-      reason."""
+      reason;
+    - the grade (or mark) given at a hidden repeat showing goes: the repeat is to judge
+      again, and the judgment (the first showing's) is left alone."""
     with write_transaction(db) as session:
-        aid = assessor_id(session, assessor)
+        if guard is not None:
+            aid = guard(session)
+        else:
+            found = assessor_id_and_kind(session, assessor)
+            if found is None:
+                return None
+            if found[1] == MACHINE:  # a machine's labels are not a person's to take back
+                get_or_create_assessor(session, assessor)  # raises the one message
+            aid = found[0]
         if aid is None:
             return None
         target = last_undoable_event(session, aid, UNDOABLE_ACTIONS, query)
@@ -238,12 +289,18 @@ def undo_last(db: Database, assessor: str, query: str | None = None) -> GradeRec
             return None
         qid, did = target.query_id, target.document_id
         names = query_ext_id(session, qid), document_ext_id(session, did)
-        if target.kind == CANT_JUDGE:
+        if target.kind == EventKind.CANT_JUDGE:
             return _undo_mark(session, aid, target, names, assessor)
-        if target.kind == CANT_JUDGE_CLEAR:
+        if target.kind == EventKind.CANT_JUDGE_CLEAR:
             return _undo_unmark(session, aid, target, names, assessor)
+        if target.kind == EventKind.REPEAT:
+            now = utcnow()
+            event_id = append_event(session, qid, did, aid, kind=EventKind.UNDO, old_grade=None,
+                                    new_grade=None, reverts_event_id=target.event_id, at=now)
+            return GradeRecord(*names, assessor, None, None, event_id, EventKind.UNDO, now,
+                               repeat=True)
         done = apply_grade(
-            session, qid, did, aid, target.old_grade, note=None, seconds=0.0, kind="undo",
+            session, qid, did, aid, target.old_grade, note=None, seconds=0.0, kind=EventKind.UNDO,
             reverts=target.event_id,
         )
         return GradeRecord(*names, assessor, done.old_grade, target.old_grade, done.event_id,
@@ -257,17 +314,17 @@ def _undo_mark(session: Session, aid: int, target, names, assessor: str) -> Grad
     qid, did = target.query_id, target.document_id
     now = utcnow()
     before = event_before(session, aid, qid, did, target.event_id)
-    if before is not None and before.kind == CANT_JUDGE and not before.reverted:
+    if before is not None and before.kind == EventKind.CANT_JUDGE and not before.reverted:
         event_id, _ = mark_item(session, qid, did, aid, reason=before.note, at=now,
                                 reverts=target.event_id)
-        return GradeRecord(*names, assessor, None, None, event_id, "undo", now, cant_judge=True)
+        return GradeRecord(*names, assessor, None, None, event_id, EventKind.UNDO, now, cant_judge=True)
     unmark(session, qid, did, aid, now, reverts=target.event_id)
     grade, event_id, at = None, target.event_id, now
-    if target.old_grade is not None and before is not None and before.kind == "clear":
+    if target.old_grade is not None and before is not None and before.kind == EventKind.CLEAR:
         done = apply_grade(session, qid, did, aid, target.old_grade, note=None, seconds=0.0,
-                           kind="undo", reverts=before.event_id)
+                           kind=EventKind.UNDO, reverts=before.event_id)
         grade, event_id, at = target.old_grade, done.event_id, done.at
-    return GradeRecord(*names, assessor, None, grade, event_id, "undo", at, cant_judge=False)
+    return GradeRecord(*names, assessor, None, grade, event_id, EventKind.UNDO, at, cant_judge=False)
 
 
 def _undo_unmark(session: Session, aid: int, target, names, assessor: str) -> GradeRecord:
@@ -276,4 +333,4 @@ def _undo_unmark(session: Session, aid: int, target, names, assessor: str) -> Gr
     now = utcnow()
     event_id, cleared = mark_item(session, target.query_id, target.document_id, aid,
                                   reason=target.note, at=now, reverts=target.event_id)
-    return GradeRecord(*names, assessor, cleared, None, event_id, "undo", now, cant_judge=True)
+    return GradeRecord(*names, assessor, cleared, None, event_id, EventKind.UNDO, now, cant_judge=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging.grades import get_or_create_assessor, item_ids, mark_item, unmark
+from workbench.campaign.judging.grades import Guard, assessor_for_write, item_ids, mark_item, unmark
 from workbench.campaign.writing import write_transaction
 from workbench.errors import WriteConflict
 from workbench.store.cant_judge import current_mark, mark_rows
@@ -54,7 +54,7 @@ class CantJudgeRow:
 
 
 def mark_cant_judge(db: Database, assessor: str, query: str, document: str, *,
-                    reason: str = "") -> MarkRecord:
+                    reason: str = "", guard: Guard | None = None) -> MarkRecord:
     """Mark (query, document) "can't judge" for `assessor` and commit it; a grade the
     assessor gave the item is cleared in the same transaction. Marking again replaces the
     reason. Unknown ids -> NotFoundError; nothing is written then."""
@@ -63,7 +63,7 @@ def mark_cant_judge(db: Database, assessor: str, query: str, document: str, *,
         try:
             with write_transaction(db) as s:
                 qid, did = item_ids(s, query, document)
-                aid = get_or_create_assessor(s, assessor)
+                aid = assessor_for_write(s, assessor, guard)
                 now = utcnow()
                 _, cleared = mark_item(s, qid, did, aid, reason=reason, at=now)
                 return MarkRecord(query, document, assessor, True, cleared, reason, now)
@@ -73,11 +73,12 @@ def mark_cant_judge(db: Database, assessor: str, query: str, document: str, *,
     raise AssertionError("unreachable")
 
 
-def clear_cant_judge(db: Database, assessor: str, query: str, document: str) -> MarkRecord:
+def clear_cant_judge(db: Database, assessor: str, query: str, document: str, *,
+                     guard: Guard | None = None) -> MarkRecord:
     """Remove the assessor's mark on (query, document) (the item is to judge again)."""
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
-        aid = get_or_create_assessor(s, assessor)
+        aid = assessor_for_write(s, assessor, guard)
         now = utcnow()
         mark = current_mark(s, qid, did, aid)
         unmark(s, qid, did, aid, now)
@@ -86,12 +87,12 @@ def clear_cant_judge(db: Database, assessor: str, query: str, document: str) -> 
 
 
 def mark_repeat_cant_judge(db: Database, assessor: str, query: str, document: str, *,
-                           reason: str = "") -> MarkRecord:
+                           reason: str = "", guard: Guard | None = None) -> MarkRecord:
     """A hidden repeat showing marked "can't judge": a `repeat` event without a grade."""
     from workbench.campaign.judging.assessing import record_repeat
 
     note = f"{REPEAT_PREFIX}: {reason.strip()}" if reason.strip() else REPEAT_PREFIX
-    record = record_repeat(db, assessor, query, document, None, note=note)
+    record = record_repeat(db, assessor, query, document, None, note=note, guard=guard)
     return MarkRecord(query, document, assessor, True, None, reason.strip(), record.at)
 
 

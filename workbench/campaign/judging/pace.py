@@ -71,6 +71,10 @@ class Watch:
     def of(self, name: str) -> AssessorWatch:
         return next(a for a in self.assessors if a.name == name)
 
+    def watched(self, name: str) -> bool:
+        """False for a machine assessor (pace and drift are about people)."""
+        return any(a.name == name for a in self.assessors)
+
 
 def watch_assessors(db: Database, *, idle_cap: float = IDLE_CAP_SECONDS, window: int = WINDOW) -> Watch:
     """Every assessor's pace and drift (assessors without a grade included, with NaNs)."""
@@ -82,19 +86,26 @@ def read_watch(session, *, idle_cap: float = IDLE_CAP_SECONDS, window: int = WIN
     """watch_assessors inside an open read session (one snapshot with the caller's counts)."""
     from workbench.store.grade_history import grade_history
     from workbench.store.judgment_arrays import current_judgments, lead_only_ids
+    from workbench.store.machine import machine_assessor_ids
     from workbench.store.scale_levels import scale_grades
 
     history = grade_history(session)
     current = current_judgments(session)
     scale = scale_grades(session)
     return compute_watch(history, current, scale, idle_cap=idle_cap, window=window,
-                         leads=lead_only_ids(session))
+                         machines=machine_assessor_ids(session), leads=lead_only_ids(session))
 
 
 def compute_watch(history, current, scale, *, idle_cap: float, window: int,
-                  leads: set[int] = frozenset()) -> Watch:
+                  machines: np.ndarray | None = None, leads: set[int] = frozenset()) -> Watch:
     """The Watch from loaded arrays: `history` a store GradeHistory, `current` the current
-    Judgments (query_id, document_id, assessor_id, grade), `scale` the scale's grades."""
+    Judgments (query_id, document_id, assessor_id, grade), `scale` the scale's grades.
+
+    Pace and drift are about people: the assessors in `machines` (ids) are left out, both
+    as assessors watched and as the "others" a person's agreement is measured against; the
+    `leads` (ids of leads who only adjudicated) are not assessors and are left out too."""
+    machines = np.asarray(machines if machines is not None else [], dtype=np.int64)
+    people = ~np.isin(current.assessor_id, machines)
     if not idle_cap > 0:
         raise ValueError(f"the idle cap must be positive seconds, not {idle_cap}")
     levels = np.union1d(np.asarray(scale, dtype=np.int64), history.grade)
@@ -103,7 +114,7 @@ def compute_watch(history, current, scale, *, idle_cap: float, window: int,
     current_item = current.query_id * span + current.document_id
     out = []
     for i, name in enumerate(history.assessors):
-        if int(history.assessor_ids[i]) in leads:  # a lead who only adjudicated
+        if history.assessor_ids[i] in machines or int(history.assessor_ids[i]) in leads:
             continue
         mine = np.flatnonzero(history.assessor == i)
         position = np.arange(1, mine.size + 1)
@@ -112,7 +123,7 @@ def compute_watch(history, current, scale, *, idle_cap: float, window: int,
         capped, _ = capped_seconds(secs[timed], idle_cap)
         kept = ~history.reverted[mine]
         drift = grade_drift(history.grade[mine][kept], levels)
-        others = current.assessor_id != history.assessor_ids[i]
+        others = people & (current.assessor_id != history.assessor_ids[i])
         n, same = agreement_with_others(item[mine][kept], history.grade[mine][kept],
                                         current_item[others], current.grade[others])
         compared = n > 0
@@ -133,6 +144,10 @@ LIST_COLUMNS = ("docs_per_hour", "median_seconds", "capped", "grades_first_quart
 def shares_text(shares: dict[int, float]) -> str:
     """{grade: share} as `0:80% 1:20%` (the table and CSV form; JSON keeps the object)."""
     return " ".join(f"{grade}:{share:.0%}" for grade, share in shares.items())
+
+
+# A machine assessor's LIST_COLUMNS: no pace, no drift.
+NOT_WATCHED = (float("nan"), float("nan"), 0, {}, {}, float("nan"), 0, float("nan"))
 
 
 def list_values(a: AssessorWatch) -> tuple:

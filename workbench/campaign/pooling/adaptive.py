@@ -33,6 +33,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.pooling.plan import PoolPlan, budget_caps, plan_in
 from workbench.campaign.pooling.assign import REPEAT_GAP, SERIALIZED, repeat_gap, stable_seed
 from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.pooling.query_lists import best_rank, cut, lists_by_query
 from workbench.campaign.settings import campaign_threshold
 from workbench.campaign.writing import write_transaction
@@ -112,7 +113,7 @@ class QueueServer:
         if cap is not None and len(pooled) >= cap:
             return None
         lists = cut(self.lists[qid], self.plan.depth)
-        _, docs, grades = qrels_ids(self.s, consensus="adjudicated", query_ids=[qid])
+        _, docs, grades = qrels_ids(self.s, QrelsSource.consensus("adjudicated"), query_ids=[qid])
         known = dict(zip(docs.tolist(), (grades >= self.threshold).tolist()))
         doc = next_choice(self.plan.method, lists, known, pending=pooled - known.keys(),
                           seed=query_seed(self.plan.seed, self.qname[qid]))

@@ -4,20 +4,26 @@ qrels (or one assessor's), for `simulate` and `reusability` on the database."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
-from workbench.campaign.scoring.scores import id_keys, load_runs
+from workbench.campaign.scoring.sources import QrelsSource
+from workbench.campaign.scoring.scores import load_runs
+from workbench.evaluation.stored import id_keys
 from workbench.planning.collection import Collection, collection_from_arrays
 
+if TYPE_CHECKING:
+    from workbench.planning.reusability import Reusability
+    from workbench.planning.simulate import Simulation
 
-def stored_collection(db: Database, *, assessor: str | None = None,
-                      consensus: str | None = None) -> Collection:
+
+def stored_collection(db: Database, source: QrelsSource | None = None) -> Collection:
     """Every stored run and the qrels of one source (default: the majority consensus).
     Documents are keyed by database id: the planning reports name runs, never documents."""
     with db.read() as s:
         runs = load_runs(s)
-        qi, di, g = qrels_ids(s, assessor=assessor, consensus=consensus)
+        qi, di, g = qrels_ids(s, source)
     stored = runs.stored
     bounds = stored.offsets.tolist()
     pieces = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
@@ -35,8 +41,8 @@ class PlanningReport:
     """What the lead's planning screen shows: each method's relevant-found curve and the
     leave-one-out test at one pool depth."""
 
-    simulations: tuple  # planning.simulate.Simulation, one per method
-    reusability: object  # planning.reusability.Reusability
+    simulations: tuple[Simulation, ...]  # one per method
+    reusability: Reusability
     n_queries: int
     n_runs: int
 

@@ -4,8 +4,11 @@
 Columns: the measures in the registry's order, Judged@k and unjudged@k (how much of each
 system's top k is judged under the source, as the scoreboard shows them); rows: systems best
 first by the first measure (ties by name), as the scoreboard sorts them by default. The qrels
-source is named in every format. The long CSV (`system,query,measure,value`, `-q`) stays
-in exporting.py.
+source is named in every format.
+
+The long CSV (`system,query,measure,value`) of `workbench score --format csv` and of
+`workbench export scores -q` is also written here, once (`write_score_rows`): systems in
+the table's order, each system's queries by name, then its `all` line.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from typing import TextIO
 
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.scores import ScoreTable, score_campaign
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.errors import UsageError
-from workbench.formats.score_tables import SCORE_TABLE_FORMATS, ScoresGrid, render_scores
+from workbench.formats.score_tables import SCORE_TABLE_FORMATS, ScoresGrid, render_scores, write_score_rows
 
 
 def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
@@ -24,6 +28,25 @@ def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
     i = table.row(system)
     values = table.values[table.measure(judged)][i, table.present[i]]
     return round(sum((1.0 - v) * k for v in values.tolist()))
+
+
+def score_rows(table: ScoreTable, per_query: bool):
+    """(system, query, measure label, value, is_count) in the long CSV's order: systems in
+    table order; with `per_query`, each system's evaluated queries by name; then `all`."""
+    by_name = sorted(range(len(table.queries)), key=table.queries.__getitem__)
+    for i, system in enumerate(table.systems):
+        if per_query:
+            for j in by_name:
+                if table.present[i, j]:
+                    for label, m in zip(table.labels, table.measures):
+                        yield system, table.queries[j], label, float(table.values[m][i, j]), m.is_count
+        for label, m in zip(table.labels, table.measures):
+            yield system, "all", label, float(table.means[m][i]), m.is_count
+
+
+def write_long_scores(table: ScoreTable, out: TextIO, per_query: bool) -> int:
+    """The long CSV of `table` on `out`; return the number of rows."""
+    return write_score_rows(out, score_rows(table, per_query))
 
 
 def ranked_systems(table: ScoreTable, column: str, *, reverse: bool = False) -> list[str]:
@@ -72,16 +95,15 @@ def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = 
     return render_scores(score_grid(table, systems, judged=judged, k=k), fmt)
 
 
-def scoreboard_table(db: Database, measures: list[str] | None = None, *, assessor: str | None = None,
-                     consensus: str | None = None) -> tuple[ScoreTable, str, int]:
+def scoreboard_table(db: Database, measures: list[str] | None = None,
+                     source: QrelsSource | None = None) -> tuple[ScoreTable, str, int]:
     """The scoreboard's numbers: (table of the measures plus Judged@k, Judged@k's label, k)."""
-    from workbench.campaign.scoring.judged_depth import judged_depth
+    from workbench.campaign.scoring.judged_depth import judged_column
     from workbench.campaign.settings import campaign_measures
 
     measures = list(measures) if measures else list(campaign_measures(db))
-    k = judged_depth(measures)
-    judged = f"Judged@{k}"
-    table = score_campaign(db, [*measures, judged], assessor=assessor, consensus=consensus)
+    judged, k = judged_column(measures)
+    table = score_campaign(db, [*measures, judged], source)
     label = next((m for m in table.labels if m == judged), judged)
     return table, label, k
 
@@ -92,15 +114,12 @@ def export_score_table(
     fmt: str,
     *,
     measures: list[str] | None = None,
-    assessor: str | None = None,
-    consensus: str | None = None,
+    source: QrelsSource | None = None,
 ) -> int:
     """Write the scoreboard's table in `fmt`; return the number of systems (rows)."""
     if fmt not in SCORE_TABLE_FORMATS:
         raise UsageError(f"unknown scores format {fmt!r}; expected {', '.join(SCORE_TABLE_FORMATS)}")
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either --assessor NAME or --consensus METHOD, not both")
-    table, judged, k = scoreboard_table(db, measures, assessor=assessor, consensus=consensus)
+    table, judged, k = scoreboard_table(db, measures, source)
     grid = score_grid(table, judged=judged, k=k)
     out.write(render_scores(grid, fmt))
     return len(grid.rows)

@@ -16,3 +16,10 @@ def judged_depth(measures: list[str] | tuple[str, ...]) -> int:
         raise UsageError(str(exc)) from None
     cutoffs = [m.cutoff for m in parsed if m.cutoff]
     return max(cutoffs) if cutoffs else 10
+
+
+def judged_column(measures: list[str] | tuple[str, ...]) -> tuple[str, int]:
+    """The scoreboard's coverage column for `measures`: (its name `Judged@k`, k). The one
+    owner of that rule for the scoreboard screen and its export."""
+    k = judged_depth(measures)
+    return f"Judged@{k}", k

@@ -1,12 +1,14 @@
 """Qrels derived from the stored judgments, as plain arrays (qid, docno, rel).
 
-Sources (the names `workbench score`, `export qrels` and the lead screens use):
-- an assessor's own current grades;
-- a consensus over every assessor's current grades:
+Sources (a `QrelsSource`: the names `workbench score`, `export qrels` and the lead screens use):
+- an assessor's own current grades (a person's or a machine's);
+- a consensus over the people's current grades (machine assessors never count in it):
   - ``majority``: the most frequent grade of the item; a tie goes to the LOWER of the tied
     grades (a cautious choice: two judges saying 1 and 3 give 1, never an inflated 3);
   - ``mean``: the mean grade rounded half up (1.5 -> 2, 2.5 -> 3), i.e. floor(mean + 0.5);
-  - ``adjudicated``: a lead's Adjudication grade where there is one, else the majority.
+  - ``adjudicated``: a lead's Adjudication grade where there is one, else the majority;
+- ``hybrid:MACHINE``: the people's majority where at least one person judged the item, the
+  machine's label elsewhere (`machine` marks the grades that are the machine's).
 
 Only `judgment` rows count: `repeat` events (self-consistency checks) never change qrels.
 `qrels_ids` gives database ids (what scoring reads); `qrels_arrays` external ids, sorted by
@@ -25,21 +27,27 @@ import numpy as np
 from workbench.campaign.database import Database
 from workbench.errors import NotFoundError, UsageError
 from workbench.store import external_ids
+from workbench.campaign.scoring.sources import CONSENSUS_METHODS, MAJORITY, QrelsSource
 from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
+from workbench.store.machine import MACHINE, assessor_kind, assessor_kinds
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
 
-CONSENSUS_METHODS = ("majority", "mean", "adjudicated")
+__all__ = ["CONSENSUS_METHODS", "QrelsArrays", "QrelsSource", "combine_grades", "derive_qrels",
+           "machine_assessors", "majority_grade", "mean_grade", "qrels_arrays", "qrels_ids",
+           "qrels_ids_with_origin"]
 
 
 @dataclass(frozen=True)
 class QrelsArrays:
-    """Parallel arrays: qid[i], docno[i] (external ids, str) and rel[i] (int64 grade)."""
+    """Parallel arrays: qid[i], docno[i] (external ids, str), rel[i] (int64 grade) and
+    machine[i] (True where the grade came from a machine assessor)."""
 
     qid: np.ndarray
     docno: np.ndarray
     rel: np.ndarray
+    machine: np.ndarray | None = None  # bool: the grade is a machine's label (hybrid)
 
     def __len__(self) -> int:
         return len(self.rel)
@@ -114,67 +122,89 @@ def _override(qi, di, g, aq, ad, ag):
 
 def qrels_ids(
     session: Session,
+    source: QrelsSource | None = None,
     *,
-    assessor: str | None = None,
-    consensus: str | None = None,
     query_ids: list[int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(query id, document id, grade) int64 arrays of database ids from exactly one source
-    (an assessor's grades or a consensus, default majority): what scoring reads."""
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either an assessor or a consensus, not both")
-    if assessor is not None:
-        aid = external_ids.assessor_id(session, assessor)
+    """(query id, document id, grade) int64 arrays of database ids from one source (default:
+    the people's majority), sorted by (query id, document id): what scoring reads."""
+    qi, di, g, _ = qrels_ids_with_origin(session, source, query_ids=query_ids)
+    return qi, di, g
+
+
+def qrels_ids_with_origin(
+    session: Session,
+    source: QrelsSource | None = None,
+    *,
+    query_ids: list[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """qrels_ids plus a bool array: True where the grade is a machine's label (a hybrid
+    source's items that no person judged; an assessor source that is a machine)."""
+    source = source or MAJORITY
+    if source.kind == "assessor":
+        aid = external_ids.assessor_id(session, source.name)
         if aid is None:
-            raise NotFoundError(f"unknown assessor {assessor!r}")
+            raise NotFoundError(f"unknown assessor {source.name!r}")
         own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
-        return own.query_id, own.document_id, own.grade
-    method = "majority" if consensus is None else consensus
-    if method not in CONSENSUS_METHODS:
-        raise UsageError(f"unknown consensus {method!r}; expected one of {', '.join(CONSENSUS_METHODS)}")
-    every = judgment_grades(session, query_ids=query_ids)
-    qi, di, g = combine_grades(every.query_id, every.document_id, every.grade,
-                               "mean" if method == "mean" else "majority")
-    if method == "adjudicated":
+        qi, di, g = _sorted(own.query_id, own.document_id, own.grade)
+        machine = assessor_kind(session, aid) == MACHINE
+        return qi, di, g, np.full(qi.size, machine)
+    # a consensus is the people's: machine labels count only where the lead names one
+    people = judgment_grades(session, query_ids=query_ids, people_only=True)
+    method = "mean" if source.name == "mean" else "majority"
+    qi, di, g = combine_grades(people.query_id, people.document_id, people.grade, method)
+    if source.kind == "consensus" and source.name == "adjudicated":
         final = adjudicated_grades(session, query_ids=query_ids)
         qi, di, g = _override(qi, di, g, final.query_id, final.document_id, final.grade)
-    return qi, di, g
+    if source.kind != "hybrid":
+        return qi, di, g, np.zeros(qi.size, dtype=bool)
+    aid = external_ids.assessor_id(session, source.name)
+    if aid is None:
+        raise NotFoundError(f"unknown assessor {source.name!r}")
+    if assessor_kind(session, aid) != MACHINE:
+        raise UsageError(f"hybrid:{source.name}: {source.name!r} is not a machine assessor")
+    labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
+    mq, md, mg = _sorted(labels.query_id, labels.document_id, labels.grade)
+    # the machine's labels, with the people's consensus wherever a person judged
+    hq, hd, hg = _override(mq, md, np.zeros(mq.size, dtype=np.int64), qi, di, np.ones(qi.size, dtype=np.int64))
+    _, _, grade = _override(mq, md, mg, qi, di, g)
+    return hq, hd, grade, hg == 0
+
+
+def _sorted(qi: np.ndarray, di: np.ndarray, g: np.ndarray):
+    order = np.lexsort((di, qi))
+    return qi[order], di[order], g[order]
+
+
+def machine_assessors(db: Database) -> list[str]:
+    """The machine assessors' names, by name (the hybrid sources a lead can choose)."""
+    with db.read() as session:
+        return sorted(name for name, kind in assessor_kinds(session).items() if kind == MACHINE)
 
 
 def qrels_arrays(
     session: Session,
+    source: QrelsSource | None = None,
     *,
-    assessor: str | None = None,
-    consensus: str | None = None,
     queries: Iterable[str] | None = None,
 ) -> QrelsArrays:
-    """The qrels of exactly one source (an assessor's grades or a consensus, default
-    majority) with external ids, sorted by (qid, docno), in `session`."""
-    if assessor is not None and consensus is not None:
-        raise UsageError("give either an assessor or a consensus, not both")
+    """The qrels of one source (default: the people's majority) with external ids, sorted
+    by (qid, docno), in `session`; `machine` says which grades are a machine's labels."""
     query_ids = None if queries is None else external_ids.query_ids(session, queries)
-    qi, di, g = qrels_ids(session, assessor=assessor, consensus=consensus, query_ids=query_ids)
+    qi, di, g, machine = qrels_ids_with_origin(session, source, query_ids=query_ids)
     qid = external_ids.query_ext_ids(session, qi)
     docno = external_ids.document_ext_ids(session, di)
     # numpy compares str by code point, as Python does
     order = np.lexsort((docno.astype(str), qid.astype(str)))
-    return QrelsArrays(qid[order], docno[order], g[order])
+    return QrelsArrays(qid[order], docno[order], g[order], machine[order])
 
 
 def derive_qrels(
     db: Database,
+    source: QrelsSource | None = None,
     *,
-    assessor: str | None = None,
-    consensus: str | None = None,
     queries: Iterable[str] | None = None,
 ) -> QrelsArrays:
-    """Qrels arrays for one assessor or a consensus (default: majority), sorted."""
+    """Qrels arrays of one source (default: the people's majority), sorted."""
     with db.read() as session:
-        return qrels_arrays(session, assessor=assessor, consensus=consensus, queries=queries)
-
-
-def source_label(assessor: str | None, consensus: str | None) -> str:
-    """A short name for a qrels source: 'assessor:NAME' or 'consensus:METHOD'."""
-    if assessor is not None:
-        return f"assessor:{assessor}"
-    return f"consensus:{consensus or 'majority'}"
+        return qrels_arrays(session, source, queries=queries)

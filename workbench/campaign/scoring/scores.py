@@ -16,20 +16,18 @@ trec_eval's `all` line).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 
 import numpy as np
 
 from workbench.campaign.database import Database
-from workbench.campaign.scoring.qrels import qrels_ids, source_label
+from workbench.campaign.scoring.qrels import qrels_ids
+from workbench.campaign.scoring.sources import MAJORITY, QrelsSource
 from workbench.campaign.settings import campaign_measures, campaign_threshold
-from workbench.cores import default_jobs
-from workbench.metrics.evaluate import RunArrays
+from workbench.evaluation.stored import LoadedRuns, evaluate_stored
 from workbench.metrics.measures import Measure
 from workbench.store.run_arrays import load_stored_runs, query_names, runs_token
 
-DEFAULT_MEASURES = ("nDCG@10", "AP", "bpref", "P@10")
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,15 +115,13 @@ class ScoreTracker:
         self,
         db: Database,
         measures: list[str] | tuple[str, ...] | None = None,
+        source: QrelsSource | None = None,
         *,
-        assessor: str | None = None,
-        consensus: str | None = None,
         relevance_level: int | None = None,
         runs: "LoadedRuns | RunsCache | None" = None,
     ) -> None:
         self.db = db
-        self.assessor = assessor
-        self.consensus = consensus
+        self.source = source or MAJORITY
         # Resolved on first load (in the caller's worker thread, not in the constructor).
         self._given_measures = tuple(measures) if measures else None
         self._given_level = relevance_level
@@ -157,7 +153,7 @@ class ScoreTracker:
                 given = self._given_runs
                 self._runs = (given(s) if isinstance(given, RunsCache)
                               else (given or load_runs(s, scores=False)))
-                qrels = qrels_ids(s, assessor=self.assessor, consensus=self.consensus)
+                qrels = qrels_ids(s, self.source)
             runs = self._runs
             self.systems = runs.stored.tags
             shape = (len(runs.stored.tags), runs.queries.ids.size)
@@ -180,9 +176,7 @@ class ScoreTracker:
             if cols.size:
                 ids = self._runs.queries.ids[cols].tolist()
                 with self.db.read() as s:
-                    qrels = qrels_ids(
-                        s, assessor=self.assessor, consensus=self.consensus, query_ids=ids
-                    )
+                    qrels = qrels_ids(s, self.source, query_ids=ids)
                 self._evaluate(qrels, cols)
             return self._table()
 
@@ -231,62 +225,12 @@ class ScoreTracker:
 
     def _evaluate(self, qrels, cols: np.ndarray | None) -> None:
         """Evaluate every system on the queries `cols` (None: all) against `qrels` (database
-        ids), writing their columns of the value matrices. One shared qrels index, then one
-        metrics call per system on its rows of those queries."""
-        from workbench.metrics.evaluate import QrelsIndex, per_query_values
-
-        runs = self._runs
-        qi, di, g = qrels
-        if cols is not None:
-            for m in self._values:
-                self._values[m][:, cols] = 0.0
-            self._present[:, cols] = False
-        if qi.size == 0:
-            return
-        order = np.lexsort((di, qi))  # each query's rows together
-        qi, di, g = qi[order], di[order], g[order]
-        index = QrelsIndex(runs.queries.of(qi), id_keys(di), g)
-        index_cols = runs.columns_of_names(index.qids)
-        parsed = self._evaluator.parsed
-        table = GradeTable.build(qi, di, g)
-
-        def one(i: int):
-            rows = runs.rows(i, cols)
-            if isinstance(rows, np.ndarray) and rows.size == 0:
-                return None
-            if table is None:  # documents found by key
-                grades, docno = None, runs.docno_bytes[rows]
-            else:
-                grades = table.lookup(runs.stored.query_id[rows], runs.stored.document_id[rows])
-                docno = None
-            # no scores: the stored order is the ranking
-            run = RunArrays(runs.qid_bytes_of(i, rows), docno, None)
-            # rows are stored in trec_eval's order already: keep it ("input")
-            return per_query_values(
-                index, run, parsed, rel_level=self.level, ties="input", check_duplicates=False,
-                grades=grades,
-            )
-
-        systems = range(len(runs.stored.tags))
-        # WORKBENCH_THREADS or the usable cores, as eval; one query's update is too small to share
-        jobs = default_jobs() if cols is None else 1
-        if jobs > 1 and len(systems) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(jobs) as pool:  # numpy's sorts and searches release the GIL
-                results = list(pool.map(one, systems))
-        else:
-            results = map(one, systems)
-        for i, result in zip(systems, results):
-            if result is None:
-                continue
-            values, present = result
-            for m in parsed:
-                self._values[m][i, index_cols] = values[m]
-            self._present[i, index_cols] = present
+        ids), writing their columns of the value matrices (evaluation.stored)."""
+        evaluate_stored(self._runs, qrels, self._evaluator.parsed, self.level, cols,
+                        self._values, self._present)
 
     def _table(self) -> ScoreTable:
-        source = source_label(self.assessor, self.consensus)
+        source = self.source.label
         parsed = self._evaluator.parsed if self._evaluator else ()
         runs = self._runs
         if runs is None:
@@ -305,115 +249,6 @@ class ScoreTracker:
             source=source,
             names=self._evaluator.names,
         )
-
-
-class GradeTable:
-    """The qrels as a dense (query, document id) table of grades, so that run rows find
-    their grade by two integer ids (one gather) instead of a sort and search of byte keys.
-    Used only while the table stays small (MAX_CELLS bytes); otherwise build gives None
-    and the metrics look documents up by key as before."""
-
-    MAX_CELLS = 64 << 20
-
-    def __init__(self, row_of_query: np.ndarray, grades: np.ndarray) -> None:
-        # query id -> table row; ids past the end (clipped to the last entry) and ids
-        # without qrels go to the last row, and documents past the last judged one to
-        # the last column: both NONPOOL, so a lookup is two clipped gathers
-        self._row_of_query = row_of_query
-        # grades: (queries with qrels + 1) x (largest judged document id + 2), row-major
-        self._flat = grades.ravel()
-        self._width = grades.shape[1]
-
-    @classmethod
-    def build(cls, qi: np.ndarray, di: np.ndarray, g: np.ndarray) -> "GradeTable | None":
-        from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
-
-        if qi.size == 0 or int(g.max()) > 127:
-            return None
-        queries = np.unique(qi)
-        width = int(di.max()) + 2
-        if (queries.size + 1) * width > cls.MAX_CELLS or int(queries.max()) > cls.MAX_CELLS:
-            return None
-        row_of_query = np.full(int(queries.max()) + 2, queries.size, dtype=np.int64)
-        row_of_query[queries] = np.arange(queries.size)
-        grades = np.full((queries.size + 1, width), NONPOOL, dtype=np.int8)
-        grades[row_of_query[qi], di] = np.where(g < 0, UNJUDGED, g)  # as QrelsIndex grades
-        return cls(row_of_query, grades)
-
-    def lookup(self, query_id: np.ndarray, document_id: np.ndarray) -> np.ndarray:
-        """Each (query id, document id) pair's grade; NONPOOL where the qrels lack it.
-        Ids are database ids (positive)."""
-        row = self._row_of_query.take(query_id, mode="clip")
-        col = np.asarray(document_id).clip(0, self._width - 1)
-        return self._flat.take(row * self._width + col).astype(np.int64)
-
-
-class LoadedRuns:
-    """The stored runs of a campaign, read once (store.run_arrays) and shared by trackers:
-    query and document ids as the `S` arrays the metrics read, and where each (system,
-    query) group of rows starts. Scores only if loaded with them (load_runs)."""
-
-    def __init__(self, stored, queries) -> None:
-        self.stored = stored
-        self.queries = queries
-        q = stored.query_id
-        n = q.size
-        # (system, query) groups: rows are sorted by system, then query id
-        new = np.ones(n, dtype=bool)
-        new[1:] = q[1:] != q[:-1]
-        starts = stored.offsets[:-1]
-        new[starts[starts < n]] = True
-        heads = np.flatnonzero(new)
-        self._group_start = heads
-        self._group_end = np.append(heads[1:], n)
-        self._group_query = q[heads].astype(np.int64)
-        self._system_groups = np.searchsorted(heads, stored.offsets)  # groups of system i
-        self._group_name = queries.of(self._group_query)
-        self._col_of_name = {name: j for j, name in enumerate(queries.names.tolist())}
-
-    @cached_property
-    def qid_bytes(self) -> np.ndarray:
-        """Every row's external query id (`S`), built on first use."""
-        return np.repeat(self._group_name, self._group_end - self._group_start)
-
-    def qid_bytes_of(self, system: int, rows) -> np.ndarray:
-        """qid_bytes[rows] for rows of `system` (LoadedRuns.rows), without building the
-        array of every row: scoring takes one system at a time, in small arrays that the
-        allocator reuses."""
-        if isinstance(rows, slice):
-            a, b = int(self._system_groups[system]), int(self._system_groups[system + 1])
-            return np.repeat(self._group_name[a:b], self._group_end[a:b] - self._group_start[a:b])
-        return self.queries.of(self.stored.query_id[rows])
-
-    @cached_property
-    def docno_bytes(self) -> np.ndarray:
-        """Documents by database id (id_keys): the rows are in trec_eval's order already, so
-        docnos are needed only to match qrels rows, and ids do that without reading the
-        document table. Built on first use: scoring joins grades by ids (GradeTable)."""
-        return id_keys(self.stored.document_id)
-
-    def columns_of(self, queries: list[str]) -> np.ndarray:
-        """Columns (positions in `queries.ids`) of external query ids; unknown ones skipped."""
-        return self.columns_of_names([q.encode("utf-8") for q in queries])
-
-    def columns_of_names(self, names) -> np.ndarray:
-        cols = [self._col_of_name.get(n) for n in (names.tolist() if hasattr(names, "tolist") else names)]
-        return np.array([c for c in cols if c is not None], dtype=np.int64)
-
-    def rows(self, system: int, cols: np.ndarray | None):
-        """The rows of `system` (a slice), or of its queries at `cols` (an index array)."""
-        if cols is None:
-            return slice(int(self.stored.offsets[system]), int(self.stored.offsets[system + 1]))
-        a, b = int(self._system_groups[system]), int(self._system_groups[system + 1])
-        queries = self._group_query[a:b]
-        wanted = self.queries.ids[cols]
-        at = np.minimum(np.searchsorted(queries, wanted), max(b - a - 1, 0))
-        groups = a + at[(b > a) & (queries[at] == wanted)] if b > a else at[:0]
-        lo, hi = self._group_start[groups], self._group_end[groups]
-        sizes = hi - lo
-        if not sizes.any():
-            return np.empty(0, dtype=np.int64)
-        return np.repeat(lo - np.cumsum(np.r_[0, sizes[:-1]]), sizes) + np.arange(sizes.sum())
 
 
 class RunsCache:
@@ -440,26 +275,16 @@ def load_runs(session, *, scores: bool = True) -> LoadedRuns:
     return LoadedRuns(load_stored_runs(conn, scores=scores), query_names(conn))
 
 
-def id_keys(ids: np.ndarray) -> np.ndarray:
-    """Database ids as fixed-width byte keys: the id's 8 little-endian bytes with the top bit
-    set, so that the last byte is never NUL (numpy drops trailing NULs from `S` values).
-    Equal ids, equal keys; a view of one integer array, no characters built."""
-    keys = np.asarray(ids).astype("<u8")  # ids are positive: no sign to extend
-    keys |= np.uint64(1 << 63)  # in place: one array of 5 M rows, not three
-    return keys.view("S8")
-
-
 def score_campaign(
     db: Database,
     measures: list[str] | None = None,
+    source: QrelsSource | None = None,
     *,
-    assessor: str | None = None,
-    consensus: str | None = None,
     runs: LoadedRuns | None = None,
 ) -> ScoreTable:
     """Every stored system's per-query and mean scores under one qrels source (`runs`:
     already loaded runs to share, e.g. between sources)."""
-    return ScoreTracker(db, measures, assessor=assessor, consensus=consensus, runs=runs).load()
+    return ScoreTracker(db, measures, source, runs=runs).load()
 
 
 def _refuse_text_only(names) -> None:

@@ -18,8 +18,9 @@ from textual.widgets import Input, Static
 
 from workbench.campaign.agreement import adjudication
 from workbench.campaign.agreement.adjudication import AdjudicationRecord, ItemView
+from workbench.campaign.catalog.scale import not_on_scale, on_scale
 from workbench.campaign.judging.assessing import ScaleEntry, scale
-from workbench.tui.text import describe
+from workbench.tui.text import describe, safe
 
 
 @dataclass
@@ -59,7 +60,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="adj-dialog"):
-            yield Static(Text(f"Adjudicate {self.query_ext} / {self.document}: loading…"), id="adj-query")
+            yield Static(safe(Text(f"Adjudicate {self.query_ext} / {self.document}: loading…")), id="adj-query")
             yield Static(id="adj-grades")
             with VerticalScroll(id="adj-text"):
                 yield Static(id="adj-doc")
@@ -87,7 +88,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
             if part:
                 query.append("\n")
                 query.append(part, style="dim")
-        self.query_one("#adj-query", Static).update(query)
+        self.query_one("#adj-query", Static).update(safe(query))
         grades = Text()
         for name, grade, note in item.grades:
             grades.append(f"{name}: ", style="bold")
@@ -104,13 +105,13 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
                 grades.append(f"  “{item.final_note}”", style="italic")
         keys = " · ".join(f"{e.grade} {e.label}" for e in self.levels)
         grades.append(f"\nkeys: {keys} · x clear final · n note · Esc back (as {self.lead})", style="dim")
-        self.query_one("#adj-grades", Static).update(grades)
+        self.query_one("#adj-grades", Static).update(safe(grades))
         doc = Text.assemble((f"{item.document} · ", "dim"), (item.title or "(no title)", "bold"), "\n")
         if item.url:
             doc.append(item.url + "\n", style="dim underline")
         doc.append("\n")
         doc.append(item.text)
-        self.query_one("#adj-doc", Static).update(doc)
+        self.query_one("#adj-doc", Static).update(safe(doc))
         if item.final_note and not self.query_one("#adj-note", Input).value:
             self.query_one("#adj-note", Input).value = item.final_note
 
@@ -123,8 +124,8 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
     def action_final(self, grade: int) -> None:
         if self.item is None or self._saving:
             return
-        if grade >= 0 and self.levels and grade not in {e.grade for e in self.levels}:
-            self._status(f"{grade} is not on the scale", error=True)
+        if grade >= 0 and not on_scale(grade, allowed := [e.grade for e in self.levels]):
+            self._status(not_on_scale(grade, allowed), error=True)
             return
         self._saving = True
         self._status("saving…")
@@ -149,7 +150,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
         self._status(message.error, error=True)
 
     def _status(self, text: str, error: bool = False) -> None:
-        self.query_one("#adj-status", Static).update(Text(text, style="bold red" if error else "dim"))
+        self.query_one("#adj-status", Static).update(safe(Text(text, style="bold red" if error else "dim")))
 
     def action_note(self) -> None:
         self.query_one("#adj-note", Input).focus()

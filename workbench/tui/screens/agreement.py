@@ -9,6 +9,7 @@ Bottom: agreement per query. `b` switches graded / binary (at the campaign thres
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -23,7 +24,10 @@ from textual.widgets import DataTable, Footer, Static
 from workbench.campaign.agreement.per_query import Confusion, confusion, judges_agreement, reading
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table
-from workbench.tui.text import describe, num
+from workbench.tui.text import describe, num, safe
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.agreement.report import AgreementReport
 
 
 @dataclass
@@ -86,16 +90,16 @@ class AgreementScreen(LeadScreen):
         self.query_one("#ag-top").set_class(narrow, "-stacked")
         self.query_one("#ag-bottom").set_class(narrow, "-stacked")
 
-    def show(self, report) -> None:
+    def show(self, report: AgreementReport | None) -> None:
         head = self.query_one("#ag-head", Static)
         if report is None:
             head.update(Text("Agreement needs at least two assessors with grades."))
             return
         kind = f"binary (relevant: grade ≥ {report.threshold})" if report.binary else "graded"
-        head.update(Text.assemble(
+        head.update(safe(Text.assemble(
             ("Agreement", "bold"), f" between {len(report.assessors)} assessors on "
             f"{report.n_items} items graded by two or more · labels: {kind} · b: switch · "
-            "reading: ≥ 2/3 acceptable with its Landis & Koch band, below a methodology problem (docs/agreement.md)"))
+            "reading: ≥ 2/3 acceptable with its Landis & Koch band, below a methodology problem (docs/agreement.md)")))
         self._matrix(report)
         overall = Table(box=None, show_header=True, pad_edge=False)
         overall.add_column("all assessors")
@@ -108,14 +112,14 @@ class AgreementScreen(LeadScreen):
             ("Krippendorff's α ordinal", "krippendorff_alpha_ordinal", report.alpha_ordinal),
             ("Krippendorff's α interval", "krippendorff_alpha_interval", report.alpha_interval),
         ):
-            overall.add_row(Text(name), Text(num(value)), Text(interval_text(report.ci.get(key))),
-                            Text(reading(value)))
+            overall.add_row(safe(Text(name)), safe(Text(num(value))), safe(Text(interval_text(report.ci.get(key)))),
+                            safe(Text(reading(value))))
         for r in report.self_consistency:
-            overall.add_row(Text(f"{r.assessor} vs own repeats (n={r.n})"), Text(num(r.cohen_kappa)),
-                            Text(""), Text(reading(r.cohen_kappa)))
+            overall.add_row(safe(Text(f"{r.assessor} vs own repeats (n={r.n})")), safe(Text(num(r.cohen_kappa))),
+                            Text(""), safe(Text(reading(r.cohen_kappa))))
         for warning in report.warnings():
-            overall.add_row(Text(f"⚠ {warning}", style="yellow"), Text(""), Text(""), Text(""))
-        self.query_one("#ag-overall", Static).update(overall)
+            overall.add_row(safe(Text(f"⚠ {warning}", style="yellow")), Text(""), Text(""), Text(""))
+        self.query_one("#ag-overall", Static).update(safe(overall))
         pairs = self.query_one("#ag-pairs", DataTable)
         if not pairs.columns:
             for col in ("a", "b", "n", "P(A)", "κ Cohen", "κ pooled", "κw linear", "κw quadr.", "reading"):
@@ -144,7 +148,7 @@ class AgreementScreen(LeadScreen):
             pairs.focus()
         self._load_confusion()
 
-    def _matrix(self, report) -> None:
+    def _matrix(self, report: AgreementReport) -> None:
         dt = self.query_one("#ag-matrix", DataTable)
         names = list(report.assessors)
         wanted = ["κ Cohen / κw linear", *names]
@@ -198,12 +202,12 @@ class AgreementScreen(LeadScreen):
             table.add_column(Text(str(g)), justify="right")
         table.add_column(Text("total"), justify="right")
         for g, row in zip(c.categories, c.counts):
-            table.add_row(Text(str(g)), *(Text(str(v), style="bold" if i == j else "")
+            table.add_row(safe(Text(str(g))), *(Text(str(v), style="bold" if i == j else "")
                                           for j, v in enumerate(row) for i in [c.categories.index(g)]),
-                          Text(str(sum(row))))
-        table.add_row(Text("total"), *(Text(str(sum(col))) for col in zip(*c.counts)), Text(str(c.n)))
+                          safe(Text(str(sum(row)))))
+        table.add_row(Text("total"), *(Text(str(sum(col))) for col in zip(*c.counts)), safe(Text(str(c.n))))
         title = Text(f"{c.a} (rows) × {c.b} (columns), {c.n} items", style="bold")
-        self.query_one("#ag-confusion-box", Static).update(Group(title, table))
+        self.query_one("#ag-confusion-box", Static).update(safe(Group(title, table)))
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a query: its disagreements (F4, filtered to that query)."""

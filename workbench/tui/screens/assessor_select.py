@@ -15,6 +15,7 @@ from workbench.campaign.judging import assessing
 from workbench.names import InvalidName, check_name
 from workbench.tui.messages import AssessorsLoaded
 from workbench.tui.settings import remembered_assessor
+from workbench.tui.text import safe
 
 
 class AssessorScreen(Screen):
@@ -25,6 +26,7 @@ class AssessorScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.names: list[str] = []
+        self.machines: list[str] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="assessor-box"):
@@ -37,17 +39,19 @@ class AssessorScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#assessor-db", Static).update(Text(f"database: {self.app.db.url}", style="dim"))
+        self.query_one("#assessor-db", Static).update(safe(Text(f"database: {self.app.db.url}", style="dim")))
         self._load()
 
     @work(thread=True, group="load")
     def _load(self) -> None:
-        self.post_message(AssessorsLoaded(assessing.list_assessors(self.app.db)))
+        db = self.app.db
+        self.post_message(AssessorsLoaded(assessing.list_assessors(db), assessing.machine_names(db)))
 
     def on_assessors_loaded(self, message: AssessorsLoaded) -> None:
         names = self.names = message.names
+        self.machines = message.machines
         options = self.query_one("#assessor-list", OptionList)
-        options.set_options(Option(Text(n)) for n in names)
+        options.set_options(Option(safe(Text(n))) for n in names)
         options.display = bool(names)
         remembered = remembered_assessor(self.app.db.url)
         if names:
@@ -69,6 +73,9 @@ class AssessorScreen(Screen):
             name = check_name(event.value)  # the rule of every entry point (workbench.names)
         except InvalidName as exc:
             self.notify(str(exc), severity="error", markup=False)
+            return
+        if name in self.machines:  # judging as a machine would show its labels
+            self.notify(assessing.machine_refusal(name), severity="error", markup=False)
             return
         event.input.value = ""
         self.app.open_assessor(name)

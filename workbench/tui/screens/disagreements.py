@@ -20,6 +20,7 @@ from workbench.campaign.agreement import adjudication
 from workbench.names import InvalidName, check_name, id_problem
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
+from workbench.tui.text import safe
 
 
 def open_adjudication(screen, query: str, document: str, done) -> None:
@@ -89,15 +90,15 @@ class DisagreementsScreen(LeadScreen):
     def show(self, data) -> None:
         items, assessors = data
         pending = sum(1 for i in items if i.final is None)
-        self.query_one("#dg-head", Static).update(Text.assemble(
+        self.query_one("#dg-head", Static).update(safe(Text.assemble(
             ("Disagreements", "bold"), f": {len(items)} items graded differently, {pending} not "
             "adjudicated yet · Enter: read and set the final grade (used by the "
             "consensus:adjudicated source)",
             ("" if items else "\nNothing to adjudicate with these filters: items two or more "
-             "assessors graded differently show up here as they are judged.", "yellow")))
-        self.query_one("#dg-filters", Static).update(Text(
+             "assessors graded differently show up here as they are judged.", "yellow"))))
+        self.query_one("#dg-filters", Static).update(safe(Text(
             f"query: {self.query_filter or 'all'} · spread ≥ {self.min_spread} (keys 1 2 3) · "
-            f"{'pending only' if self.pending_only else 'adjudicated too'} (u)"))
+            f"{'pending only' if self.pending_only else 'adjudicated too'} (u)")))
         dt = self.query_one("#dg-table", DataTable)
         place = table_place(dt)
         if assessors != self._assessors or not dt.columns:
@@ -177,6 +178,7 @@ class DisagreementsScreen(LeadScreen):
         import io
 
         from workbench.campaign.catalog.exporting import export_judgments, export_qrels
+        from workbench.campaign.scoring.sources import QrelsSource
         from workbench.tui.exports import csv_text
 
         if fmt != "csv":
@@ -184,7 +186,7 @@ class DisagreementsScreen(LeadScreen):
             if fmt.startswith("judgments"):
                 export_judgments(self.app.db, out, history=True)
             else:
-                export_qrels(self.app.db, out, consensus="adjudicated")
+                export_qrels(self.app.db, out, QrelsSource.consensus("adjudicated"))
             return out.getvalue()
 
         items, assessors = self.data

@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from workbench.tui.text import safe
+
 
 class GuidelinesScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,g,q", "close", "Close")]
@@ -27,7 +29,7 @@ class GuidelinesScreen(ModalScreen[None]):
         head.append("  (Esc or g closes; g shows them again)", style="dim")
         # The lead writes them in Markdown (examples/guidelines.md): headings, lists and
         # emphasis are rendered; Rich markup in them stays text, links are not followed.
-        body = (Markdown(self.guidelines, hyperlinks=False) if self.guidelines
+        body = (Markdown(safe(self.guidelines), hyperlinks=False) if self.guidelines
                 else Text("No campaign guidelines are set."))
         with VerticalScroll(id="guidelines-dialog"):
             yield Static(head, id="guidelines-head")
@@ -36,7 +38,7 @@ class GuidelinesScreen(ModalScreen[None]):
                 tail = Text()
                 tail.append(f"For query {self.query_name}: ", style="bold")
                 tail.append(self.narrative, style="italic")
-                yield Static(tail, id="guidelines-narrative")
+                yield Static(safe(tail), id="guidelines-narrative")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,6 +1,7 @@
 """Key help, generated from the bindings of the screen it is opened on (one registry)."""
 
 from __future__ import annotations
+from workbench.tui.text import safe
 
 from rich.table import Table
 from rich.text import Text
@@ -16,7 +17,7 @@ def bindings_table(rows: list[tuple[str, str]], extra: list[tuple[str, str]]) ->
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for key, desc in extra + rows:
-        table.add_row(Text(key), Text(desc))
+        table.add_row(safe(Text(key)), safe(Text(desc)))
     return table
 
 

@@ -1,6 +1,6 @@
 """The team-lead modes and how the app registers them (only when it runs with lead=True).
 
-Blindness (DESIGN §5): these screens show system names and every assessor's grades, so
+Blindness (docs/architecture.md#rules-that-hold-everywhere): these screens show system names and every assessor's grades, so
 `workbench judge --assessor NAME` runs the app with lead=False: the modes, their keys and
 their palette commands then do not exist at all.
 """
@@ -28,7 +28,14 @@ LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
                  "workbench.tui.screens.planning:PlanningScreen"),
     "pace": ("f8", "Pace", "Assessors' documents per hour, seconds per document, grade drift, agreement over time",
              "workbench.tui.screens.pace:PaceScreen"),
+    "calibration": ("f9", "Calibration", "A machine assessor against people: kappa, confusion, leniency, rankings",
+                    "workbench.tui.screens.calibration:CalibrationScreen"),
 }
+
+
+# The footer has room for F1-F8 at 160 columns; later modes keep their key, and are listed
+# in the help (?) and the command palette, but not in the footer.
+NOT_IN_FOOTER = {"calibration"}
 
 
 def _factory(target: str) -> Callable[[], Screen]:
@@ -52,11 +59,13 @@ def register_lead_modes(app) -> None:
 
 def mode_bindings() -> list:
     """The F-keys as shown in a lead screen's footer (LeadScreen.BINDINGS): lead screens
-    exist only in a lead app, so these never reach a blind `workbench judge`."""
+    exist only in a lead app, so these never reach a blind `workbench judge`. Modes in
+    NOT_IN_FOOTER keep their key (priority too) without a place in the footer."""
     from textual.binding import Binding
 
     return [Binding("f1", "app.switch_mode('assess')", "Judge", priority=True)] + [
-        Binding(key, f"app.switch_mode('{mode}')", title, priority=True)
+        Binding(key, f"app.switch_mode('{mode}')", title, priority=True,
+                show=mode not in NOT_IN_FOOTER)
         for mode, (key, title, _help, _target) in LEAD_MODES.items()
     ]
 

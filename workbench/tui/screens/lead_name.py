@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from workbench.campaign.agreement.adjudication import judging_assessors, lead_name
-from workbench.tui.text import describe
+from workbench.tui.text import describe, safe
 
 _ASK = "Your name, recorded as the adjudicator of every final grade  (Enter, Esc cancels)"
 
@@ -63,7 +63,7 @@ class LeadNameScreen(ModalScreen[tuple[str, bool] | None]):
     @work(thread=True, group="lead-name", exclusive=True)
     def _check(self, name: str) -> None:
         try:
-            self.post_message(NameChecked(name, name in judging_assessors(self.app.db)))
+            self.post_message(NameChecked(name, name in judging_assessors(self.app.db, machines=True)))
         except Exception as exc:  # noqa: BLE001
             self.post_message(NameRefused(describe(exc)))
 
@@ -95,7 +95,7 @@ class LeadNameScreen(ModalScreen[tuple[str, bool] | None]):
         self._status("")
 
     def _status(self, text: str, error: bool = False) -> None:
-        self.query_one("#lead-status", Static).update(Text(text, style="bold red" if error else ""))
+        self.query_one("#lead-status", Static).update(safe(Text(text, style="bold red" if error else "")))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

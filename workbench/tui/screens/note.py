@@ -9,6 +9,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from workbench.tui.text import safe
+
 
 class NoteScreen(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -23,8 +25,8 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog"):
-            yield Static(Text(self.heading))
-            yield Input(value=self.initial, placeholder=self.placeholder, id="note-input")
+            yield Static(safe(Text(self.heading)))
+            yield Input(value=safe(self.initial), placeholder=self.placeholder, id="note-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Static
 from workbench.campaign.judging.pace import DRIFT_ALPHA, LIST_COLUMNS, Watch, list_values, shares_text, watch_assessors
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 from workbench.tui.widgets.trend_plot import TrendPlot
 
 COLUMNS = (("assessor", "assessor"), ("grades", "grades"), ("per_hour", "docs/h"), ("median", "median s"),
@@ -56,12 +56,12 @@ class PaceScreen(LeadScreen):
 
     def show(self, watch: Watch) -> None:
         drifting = [a.name for a in watch.assessors if a.drifting]
-        self.query_one("#pc-head", Static).update(Text.assemble(
+        self.query_one("#pc-head", Static).update(safe(Text.assemble(
             ("Pace and drift", "bold"),
             f" · seconds above {watch.idle_cap:g} on one document are idle time: capped"
             f" · trends over {watch.window} grades · a: all/one assessor · e: export",
             (f"\nGrades drift (p < {DRIFT_ALPHA:g}): {', '.join(drifting)}" if drifting else "", "yellow"),
-            ("" if watch.assessors else "\nNo assessors yet.", "yellow")))
+            ("" if watch.assessors else "\nNo assessors yet.", "yellow"))))
         dt = self.query_one("#pc-table", DataTable)
         if not dt.columns:
             for key, label in COLUMNS:

@@ -14,10 +14,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.pooling.simulation import planning_report
+from workbench.campaign.pooling.simulation import PlanningReport, planning_report
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 from workbench.tui.widgets.found_plot import FoundPlot
 
 
@@ -45,18 +45,18 @@ class PlanningScreen(LeadScreen):
     def load(self, changes: Changes):
         return planning_report(self.app.db, depth=self.depth)
 
-    def show(self, report) -> None:
+    def show(self, report: PlanningReport) -> None:
         r = report.reusability
         self.depth = r.depth
-        self.query_one("#pl-head", Static).update(Text.assemble(
+        self.query_one("#pl-head", Static).update(safe(Text.assemble(
             ("Planning", "bold"), f" · {report.n_runs} runs, {report.n_queries} queries judged"
             f" · pool depth {r.depth} (+/-) · e: export",
-            ("" if report.n_runs else "\nNo runs yet: import them first.", "yellow")))
+            ("" if report.n_runs else "\nNo runs yet: import them first.", "yellow"))))
         self.query_one("#pl-plot", FoundPlot).draw(report.simulations)
         tau = "–" if r.kendall_tau_b != r.kendall_tau_b else f"{r.kendall_tau_b:.4f}"
-        self.query_one("#pl-loo-title", Static).update(Text(
+        self.query_one("#pl-loo-title", Static).update(safe(Text(
             f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau} (full against "
-            f"left-out scores), largest drop {r.max_drop} place{'' if r.max_drop == 1 else 's'}"))
+            f"left-out scores), largest drop {r.max_drop} place{'' if r.max_drop == 1 else 's'}")))
         dt = self.query_one("#pl-runs", DataTable)
         if not dt.columns:
             for key, label in (("run", "run"), ("full", "full"), ("rank", "rank"), ("loo", "left out"),

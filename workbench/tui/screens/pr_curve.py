@@ -11,10 +11,10 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.scoring.curves import pr_curves
-from workbench.campaign.scoring.sources import split_source
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 from workbench.tui.widgets.pr_curve import RECALL, PRCurvePlot
 
 
@@ -23,7 +23,7 @@ class PRCurveScreen(LeadScreen):
     export_formats = {"csv": "csv"}
     export_stem = "pr-curves"
 
-    def __init__(self, systems: list[str], source: str) -> None:
+    def __init__(self, systems: list[str], source: QrelsSource) -> None:
         super().__init__()
         self.systems = systems
         self.source = source
@@ -35,14 +35,14 @@ class PRCurveScreen(LeadScreen):
         yield Footer()
 
     def load(self, changes: Changes) -> dict[str, list[float]]:
-        curves = pr_curves(self.app.db, **split_source(self.source))
+        curves = pr_curves(self.app.db, self.source)
         return {s: curves[s] for s in self.systems if s in curves}
 
     def show(self, curves: dict[str, list[float]]) -> None:
-        self.query_one("#pr-head", Static).update(Text.assemble(
+        self.query_one("#pr-head", Static).update(safe(Text.assemble(
             ("Interpolated precision–recall", "bold"), " (mean over queries) against ",
-            (self.source, "bold"), " · mark systems with Space on the scoreboard · Esc: back"))
-        self.query_one("#pr-plot", PRCurvePlot).draw(curves, f"P–R against {self.source}")
+            (self.source.label, "bold"), " · mark systems with Space on the scoreboard · Esc: back")))
+        self.query_one("#pr-plot", PRCurvePlot).draw(curves, f"P–R against {self.source.label}")
         dt = self.query_one("#pr-table", DataTable)
         if not dt.columns:
             dt.add_column("system", key="system")

@@ -12,11 +12,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
-from workbench.campaign.scoring.sources import split_source
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.catalog.queries import query_titles
-from workbench.campaign.comparison.ranked_lists import RankedDoc, grades_of_ranked_list, ranked_list
+from workbench.campaign.comparison.ranked_lists import (
+    RankedDoc,
+    grades_of_ranked_list,
+    judged_grades,
+    ranked_list,
+)
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
+from workbench.tui.text import safe
 
 UNJUDGED = "·"
 
@@ -30,7 +36,7 @@ class QueryDetailScreen(LeadScreen):
     ]
     export_formats = {"csv": "csv"}
 
-    def __init__(self, system: str, query: str, source: str) -> None:
+    def __init__(self, system: str, query: str, source: QrelsSource) -> None:
         super().__init__()
         self.system = system
         self.query_id = query
@@ -43,21 +49,22 @@ class QueryDetailScreen(LeadScreen):
         yield DataTable(id="qd-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
-    def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str]:
+    def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str, tuple[int, ...]]:
         db = self.app.db
         from workbench.campaign.agreement.adjudication import judging_assessors
 
-        items = ranked_list(db, self.system, self.query_id, **split_source(self.source))
-        return items, judging_assessors(db), query_titles(db).get(self.query_id, "")
+        items = ranked_list(db, self.system, self.query_id, self.source)
+        return (items, judging_assessors(db), query_titles(db).get(self.query_id, ""),
+                judged_grades(db, self.query_id, self.source))
 
     def show(self, data) -> None:
-        items, assessors, title = data
+        items, assessors, title, _ = data
         judged = sum(1 for d in items if d.grade is not None)
-        self.query_one("#qd-head", Static).update(Text.assemble(
+        self.query_one("#qd-head", Static).update(safe(Text.assemble(
             (self.system, "bold"), " on query ", (self.query_id, "bold"), " ", (title, "italic"),
-            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source, "bold"),
+            f" · {judged}/{len(items)} retrieved documents judged under ", (self.source.label, "bold"),
             f" ({UNJUDGED} = unjudged) · Enter: read / set the final grade · c: quick scores · Esc: back",
-        ))
+        )))
         dt = self.query_one("#qd-table", DataTable)
         place = table_place(dt)
         if assessors != self._assessors or not dt.columns:
@@ -114,17 +121,18 @@ class QueryDetailScreen(LeadScreen):
 
         grades = grades_of_ranked_list(self.data[0])
         self.app.push_screen(QuickScreen(
-            " ".join(map(str, grades)), standalone=False, k=10,
-            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source} "
-                   "(unjudged as 0; the ideal uses only these grades; Esc goes back)"))
+            " ".join(map(str, grades)), standalone=False, k=10, judged=self.data[3],
+            origin=f"{self.system}'s ranked list for query {self.query_id} under {self.source.label} "
+                   "(unjudged as 0; R and the ideal come from every judged document of the "
+                   "query, as in the scoreboard; Esc goes back)"))
 
     def export_text(self, fmt: str) -> str:
-        import csv
+        from workbench.formats.csv_cells import csv_writer
         import io
 
-        items, assessors, _ = self.data
+        items, assessors, _, _ = self.data
         out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
+        w = csv_writer(out)
         w.writerow(["rank", "document", "score", "grade", *assessors, "final"])
         for d in items:
             grades = dict(d.grades)

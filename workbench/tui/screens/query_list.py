@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import QueryProgress
 from workbench.tui.messages import ProgressLoaded, WorkFailed
+from workbench.tui.text import safe
 
 BAR_WIDTH = 20
 
@@ -50,7 +51,7 @@ class QueryListScreen(Screen):
     def on_mount(self) -> None:
         table = self.query_one("#ql-table", DataTable)
         table.add_columns("query", "title", "progress", "judged")
-        self.query_one("#ql-head", Static).update(Text(f"{self.assessor}: loading…"))
+        self.query_one("#ql-head", Static).update(safe(Text(f"{self.assessor}: loading…")))
         if self.open_first:
             # Straight to judging (the judging screen assigns the pool if needed); this
             # list loads when the assessor comes back to it.
@@ -65,6 +66,10 @@ class QueryListScreen(Screen):
     _judge_opened = False
 
     def on_screen_resume(self) -> None:
+        # (a resume queued before the judging screen was pushed on top comes after it: the
+        # list must not read every query then, 10^6 of them in a big campaign)
+        if self.app.screen is not self:
+            return
         if self.progress or self._judge_opened:  # back from judging: counts changed
             self._load(assign=False)
 
@@ -93,23 +98,23 @@ class QueryListScreen(Screen):
         keep = table.cursor_row
         table.clear()
         for p in self.progress:
-            table.add_row(Text(p.query), Text(p.title, overflow="ellipsis", no_wrap=True),
-                          bar(p.judged, p.pooled), Text(f"{p.judged}/{p.pooled}"), key=p.query)
+            table.add_row(safe(Text(p.query)), safe(Text(p.title, overflow="ellipsis", no_wrap=True)),
+                          safe(bar(p.judged, p.pooled)), safe(Text(f"{p.judged}/{p.pooled}")), key=p.query)
         judged = sum(p.judged for p in self.progress)
         pooled = sum(p.pooled for p in self.progress)
         done = sum(1 for p in self.progress if p.done)
-        self.query_one("#ql-head", Static).update(Text(
+        self.query_one("#ql-head", Static).update(safe(Text(
             f"{self.assessor}: {judged}/{pooled} items judged · "
             f"{done}/{len(self.progress)} queries done   (Enter judges, r resumes)"
-        ))
+        )))
         self.query_one("#ql-overall", ProgressBar).update(total=max(pooled, 1), progress=judged)
         empty = self.query_one("#ql-empty", Static)
         empty.display = not self.progress
         table.display = bool(self.progress)
-        empty.update(Text(
+        empty.update(safe(Text(
             f"Nothing to judge for {self.assessor}: there is no pool yet. Import queries, documents "
             "and runs, then run `workbench pool --depth 10`."
-        ))
+        )))
         if self.progress:
             first = assessing.first_query_with_unjudged(self.progress)
             ids = [p.query for p in self.progress]

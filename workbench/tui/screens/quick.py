@@ -16,10 +16,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static, TextArea
 
-from workbench.campaign.scoring.quick import QuickResult, quick_score
+from workbench.campaign.scoring.quick import QuickResult, at_k_label, quick_score
 from workbench.tui.screens.lead_screen import LeadScreen
 from workbench.tui.tables import fill_table
-from workbench.tui.text import describe
+from workbench.tui.text import describe, safe
 
 EXAMPLE = "3 2 3 0 1 2"
 FORMULATIONS = [
@@ -38,9 +38,11 @@ class QuickScreen(LeadScreen):
     live = False
 
     def __init__(self, grades: str = EXAMPLE, *, standalone: bool = True, k: int | None = None,
-                 origin: str = "") -> None:
+                 origin: str = "", judged: tuple[int, ...] | None = None) -> None:
         super().__init__()
         self.initial = grades
+        # a system's ranked list: every judged grade of the query (R and the ideal, as scored)
+        self.judged = judged
         self.initial_k = k
         self.origin = origin  # where the grades came from (a ranked list), shown on top
         self.standalone = standalone  # False: pushed from a ranked list; Esc goes back
@@ -104,17 +106,14 @@ class QuickScreen(LeadScreen):
         try:
             gain, discount, base = FORMULATIONS[int(self.query_one("#qk-formulation", Select).value)][1]
             level = self._int("#qk-level")
-            k = self._int("#qk-k")
-            if k == 0:
-                raise ValueError("k must be at least 1")
             result = quick_score(
-                self.query_one("#qk-grades", TextArea).text, k=k,
+                self.query_one("#qk-grades", TextArea).text, k=self._int("#qk-k"),
                 rel_level=1 if level is None else level, num_rel=self._int("#qk-numrel"),
-                gain=gain, discount=discount, base=base,
+                judged=self.judged, gain=gain, discount=discount, base=base,
             )
         except Exception as exc:  # noqa: BLE001 - bad input is a message, never a crash
-            error.update(Text(describe(exc) if not isinstance(exc, ValueError) else str(exc),
-                              style="bold red"))
+            error.update(safe(Text(describe(exc) if not isinstance(exc, ValueError) else str(exc),
+                              style="bold red")))
             error.display = True
             return
         error.display = False
@@ -146,12 +145,13 @@ class QuickScreen(LeadScreen):
                                      Text(f"{idcg:.3f}", justify="right", style=bold),
                                      Text(f"{ndcg:.3f}", justify="right", style=bold)]))
         fill_table(self.query_one("#qk-summary", DataTable), summary)
-        self.query_one("#qk-measures", Static).update(Text.assemble(
+        self.query_one("#qk-measures", Static).update(safe(Text.assemble(
             (f"at k = {s.k}: ", "bold"),
             f"CG@{s.k} = {s.cg:g}   P@{s.k} = {s.precision:.3f}   ",
-            f"AP = {s.ap:.3f} (R = {s.num_rel})   RR = {float(s.rr):.3f}   ",
+            f"{at_k_label(result, 'AP')} = {s.ap:.3f} (R = {s.num_rel})   "
+            f"{at_k_label(result, 'RR')} = {float(s.rr):.3f}   ",
             (f"relevant: grade ≥ {s.rel_level}; per-rank table: {t.formulation.name}", "dim"),
-        ))
+        )))
 
     def action_back(self) -> None:
         if not self.standalone:

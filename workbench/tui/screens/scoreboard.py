@@ -18,15 +18,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
-from workbench.campaign.scoring.judged_depth import judged_depth
-from workbench.campaign.scoring.sources import qrels_sources, split_source
+from workbench.campaign.scoring.judged_depth import judged_column
+from workbench.campaign.scoring.sources import MAJORITY, QrelsSource, qrels_sources
 from workbench.campaign.live import DataVersion
 from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 
 SORT_MARK = {False: " ▼", True: " ▲"}
 
@@ -36,11 +36,11 @@ class Board:
     table: ScoreTable
     judged: str  # label of the Judged@k column
     k: int
-    sources: list[str]
+    sources: list[QrelsSource]
     measures: tuple[str, ...]  # as typed
     tracker: ScoreTracker | None = None  # the one that computed `table` (drill-down reuses it)
-    source: str = ""
-    key: tuple[str, tuple[str, ...]] = ("", ())  # the tracker's key in the screen's cache
+    source: QrelsSource = MAJORITY
+    key: tuple[QrelsSource, tuple[str, ...]] = (MAJORITY, ())  # the tracker's key in the screen's cache
     read_runs: bool = False  # the load re-read the runs because they had changed
 
 
@@ -60,20 +60,20 @@ class ScoreboardScreen(LeadScreen):
     export_stem = "scores"
     AUTO_FOCUS = "#sb-table"
 
-    def __init__(self, source: str = "consensus:majority", measures: list[str] | None = None) -> None:
+    def __init__(self, source: QrelsSource = MAJORITY, measures: list[str] | None = None) -> None:
         super().__init__()
         self.source = source
         self.measures: tuple[str, ...] | None = tuple(measures) if measures else None
         self.sort_column: int | None = None  # index into measure columns (None: first measure)
         self.sort_reverse = False
         self.marked: set[str] = set()
-        self._trackers: dict[tuple[str, tuple[str, ...]], ScoreTracker] = {}
+        self._trackers: dict[tuple[QrelsSource, tuple[str, ...]], ScoreTracker] = {}
         self._runs_stale = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="sb-head", classes="lead-head")
         with Horizontal(id="sb-controls"):
-            yield Select([(Text(self.source), self.source)], value=self.source, allow_blank=False,
+            yield Select([(safe(Text(self.source.label)), self.source)], value=self.source, allow_blank=False,
                          id="sb-source")
             yield Input(placeholder="measures, e.g. nDCG@10 AP bpref P@5 RR", id="sb-measures")
         yield Static(id="sb-error", classes="lead-error")
@@ -84,23 +84,22 @@ class ScoreboardScreen(LeadScreen):
     def on_mount(self) -> None:
         self.query_one("#sb-head", Static).update(Text("Scores: loading…"))
         self.query_one("#sb-error", Static).display = False
-        self.query_one("#sb-hint", Static).update(Text(
+        self.query_one("#sb-hint", Static).update(safe(Text(
             "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "
-            "m: measures · o: qrels source · e: export", style="dim"))
+            "m: measures · o: qrels source · e: export", style="dim")))
 
     # ---- loading ---------------------------------------------------------------------
 
     def load(self, changes: Changes) -> Board:
         db = self.app.db
         measures = self.measures or tuple(campaign_measures(db))
-        k = judged_depth(measures)  # also rejects unknown names early
-        judged = f"Judged@{k}"
+        judged, k = judged_column(measures)  # also rejects unknown names early
         typed = self.measures
         key = (self.source, typed or ())
         tracker = self._trackers.get(key)
         if tracker is None:  # kept in the cache by `keep`, on the main thread
             tracker = ScoreTracker(db, [*measures, judged], runs=self.app.runs_cache,
-                                   **split_source(self.source))
+                                   source=self.source)
         self._mark_changed_queries(changes)
         read_runs = self._runs_stale
         if not tracker.loaded or read_runs:
@@ -153,10 +152,10 @@ class ScoreboardScreen(LeadScreen):
         self.query_one("#sb-error", Static).display = False
         select = self.query_one("#sb-source", Select)
         options = board.sources if self.source in board.sources else [self.source, *board.sources]
-        if [str(o) for o in options] != getattr(self, "_options", None):
-            self._options = [str(o) for o in options]
+        if [o.label for o in options] != getattr(self, "_options", None):
+            self._options = [o.label for o in options]
             with select.prevent(Select.Changed):
-                select.set_options([(Text(o), o) for o in options])  # names are data, not markup
+                select.set_options([(safe(Text(o.label)), o) for o in options])  # names are data, not markup
                 select.value = self.source
         measures_box = self.query_one("#sb-measures", Input)
         if not measures_box.has_focus:
@@ -173,7 +172,7 @@ class ScoreboardScreen(LeadScreen):
         elif not judgments:
             head.append(f"\nNo judgments under {table.source} yet: every score would be 0. "
                         "Judge (F1) or pick another source (o).", style="yellow")
-        self.query_one("#sb-head", Static).update(head)
+        self.query_one("#sb-head", Static).update(safe(head))
         dt = self.query_one("#sb-table", DataTable)
         cols = self._columns(board)
         sort_col = self._sort_index(board)
@@ -221,7 +220,7 @@ class ScoreboardScreen(LeadScreen):
         message.stop()
         self._loading = False
         error = self.query_one("#sb-error", Static)
-        error.update(Text(message.error, style="bold red"))
+        error.update(safe(Text(message.error, style="bold red")))
         error.display = True
 
     # ---- actions ---------------------------------------------------------------------
@@ -305,9 +304,9 @@ class ScoreboardScreen(LeadScreen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if event.value is Select.BLANK or str(event.value) == self.source:
+        if event.value is Select.BLANK or event.value == self.source:
             return
-        self.source = str(event.value)
+        self.source = event.value
         self.query_one("#sb-table", DataTable).focus()
         self.reload()
 
@@ -320,7 +319,7 @@ class ScoreboardScreen(LeadScreen):
             from workbench.campaign.catalog.exporting import export_qrels
 
             out = io.StringIO()
-            export_qrels(self.app.db, out, **split_source(self.source))
+            export_qrels(self.app.db, out, self.source)
             return out.getvalue()
         # the file `workbench export scores` writes (same code), rows in the order shown
         return render_score_table(self.data.table, fmt, self.ordered_systems(self.data),

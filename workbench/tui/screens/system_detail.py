@@ -16,9 +16,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.catalog.queries import query_titles
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
+from workbench.campaign.scoring.sources import QrelsSource
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class SystemDetailScreen(LeadScreen):
     export_formats = {"csv": "csv"}
     AUTO_FOCUS = "#sd-table"
 
-    def __init__(self, system: str, source: str, tracker: ScoreTracker) -> None:
+    def __init__(self, system: str, source: QrelsSource, tracker: ScoreTracker) -> None:
         super().__init__()
         self.system = system
         self.source = source
@@ -63,10 +64,10 @@ class SystemDetailScreen(LeadScreen):
         table = data.table
         r = table.row(self.system) if self.system in table.systems else None
         n = int(table.n_queries[r]) if r is not None else 0
-        self.query_one("#sd-head", Static).update(Text.assemble(
+        self.query_one("#sd-head", Static).update(safe(Text.assemble(
             (self.system, "bold"), " per query against ", (table.source, "bold"),
             f" · {n} queries averaged · Enter: ranked list with grades · s/r: sort · Esc: back",
-        ))
+        )))
         dt = self.query_one("#sd-table", DataTable)
         place = table_place(dt)
         labels = ["query", "title"] + [
@@ -136,12 +137,12 @@ class SystemDetailScreen(LeadScreen):
         self.app.pop_screen()
 
     def export_text(self, fmt: str) -> str:
-        import csv
+        from workbench.formats.csv_cells import csv_writer
         import io
 
         table = self.data.table
         out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
+        w = csv_writer(out)
         w.writerow(["system", "query", *table.labels])
         i = table.row(self.system)
         for j in np.flatnonzero(table.present[i]).tolist():

@@ -10,6 +10,7 @@ Type a measure (m) and pick a test (t).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,7 +21,10 @@ from textual.widgets import DataTable, Footer, Input, Select, Static
 from workbench.campaign.comparison.by_assessor import compare_by_assessor
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
-from workbench.tui.text import num
+from workbench.tui.text import num, safe
+
+if TYPE_CHECKING:  # annotations only
+    from workbench.campaign.comparison.systems import ComparisonReport
 
 TESTS = [("paired t-test", "t"), ("randomization", "randomization"), ("bootstrap", "bootstrap")]
 ALPHA = 0.05
@@ -32,7 +36,7 @@ def p_text(p: float) -> str:
     return f"{p:.1e}" if p < 1e-3 else f"{p:.4f}"
 
 
-def coverage_text(report) -> Text:
+def coverage_text(report: ComparisonReport) -> Text:
     """Each source's judged queries and mean Judged@10, and which queries were compared:
     a source with fewer queries judged would differ for lack of judgments."""
     if not report.coverage:
@@ -80,17 +84,17 @@ class SystemsScreen(LeadScreen):
     def load(self, changes: Changes):
         return compare_by_assessor(self.app.db, self.measure, test=self.test)
 
-    def show(self, report) -> None:
+    def show(self, report: ComparisonReport) -> None:
         self.query_one("#sy-error", Static).update(Text(""))
         box = self.query_one("#sy-measure", Input)
         if not box.has_focus or not box.value:
             box.value = report.measure
-        self.query_one("#sy-head", Static).update(Text.assemble(
+        self.query_one("#sy-head", Static).update(safe(Text.assemble(
             ("Systems", "bold"), " ranked by ", (report.measure, "bold"),
             f" under {len(report.sources)} qrels sources · m: measure · t: test · e: export",
             ("" if report.means.get(report.sources[0]) else "\nNo system is scored yet: "
              "import runs and judge some of their documents first.", "yellow"),
-            coverage_text(report)))
+            coverage_text(report))))
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
         labels = ["#", *[c for s in sources for c in (s, "mean")]]
@@ -124,11 +128,11 @@ class SystemsScreen(LeadScreen):
         ])
         self._significance(report)
 
-    def _significance(self, report) -> None:
+    def _significance(self, report: ComparisonReport) -> None:
         test_name = dict((v, k) for k, v in TESTS).get(report.test, report.test)
-        self.query_one("#sy-sig-title", Static).update(Text(
+        self.query_one("#sy-sig-title", Static).update(safe(Text(
             f"Significance under {report.tests_source}: {test_name}, Holm-corrected p-values "
-            f"(row − column mean difference in brackets; bold: p < {ALPHA})"))
+            f"(row − column mean difference in brackets; bold: p < {ALPHA})")))
         ranking = report.rankings.get(report.tests_source) or report.rankings.get(report.sources[0], [])
         systems = list(ranking)
         pairs = {}
@@ -160,7 +164,7 @@ class SystemsScreen(LeadScreen):
         message.prevent_default()
         message.stop()
         self._loading = False
-        self.query_one("#sy-error", Static).update(Text(message.error, style="bold red"))
+        self.query_one("#sy-error", Static).update(safe(Text(message.error, style="bold red")))
 
     def action_edit_measure(self) -> None:
         self.query_one("#sy-measure", Input).focus()

@@ -13,6 +13,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from workbench.campaign.judging.assessing import QueueItem
+from workbench.tui.text import safe
 
 JUDGED = "✓"
 UNJUDGED = "·"
@@ -24,16 +25,17 @@ def item_prompt(number: int, item: QueueItem) -> Text:
     if item.cant_judge:
         text.append(f"{CANT_JUDGE} ", style="bold yellow")
         text.append(f"{number:>3} ", style="dim")
-        text.append(item.title or item.document, style="dim")
+        text.append("judged" if item.listed_blind else (item.title or item.document), style="dim")
     elif item.judged:
         text.append(f"{JUDGED} ", style="bold green")
         text.append(f"{number:>3} ", style="dim")
-        text.append(item.title or item.document)
+        # (the session hides titles while a hidden repeat would match one of them)
+        text.append("judged" if item.listed_blind else (item.title or item.document))
     else:
         text.append(f"{UNJUDGED} ", style="dim")
         text.append(f"{number:>3} ", style="dim")
         text.append("not judged yet", style="dim italic")
-    return text
+    return safe(text)
 
 
 class PoolList(OptionList):

@@ -7,6 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from workbench.campaign.judging.assessing import QueryView
+from workbench.tui.text import safe
 
 
 def query_text(view: QueryView) -> Text:
@@ -33,4 +34,4 @@ class QueryPanel(VerticalScroll, can_focus=False):
 
     def show(self, view: QueryView) -> None:
         self.view = view
-        self.query_one("#query-text", Static).update(query_text(view))
+        self.query_one("#query-text", Static).update(safe(query_text(view)))

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from workbench.campaign.judging.assessing import ScaleEntry
+from workbench.tui.text import safe
 
 
 def legend_text(levels: list[ScaleEntry]) -> Text:
@@ -20,4 +21,4 @@ def legend_text(levels: list[ScaleEntry]) -> Text:
 
 class ScaleLegend(Static):
     def show(self, levels: list[ScaleEntry]) -> None:
-        self.update(legend_text(levels))
+        self.update(safe(legend_text(levels)))

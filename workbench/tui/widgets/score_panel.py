@@ -6,6 +6,7 @@ never builds it.
 """
 
 from __future__ import annotations
+from workbench.tui.text import safe
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -72,9 +73,9 @@ class ScorePanel(VerticalScroll, can_focus=False):
         self.query_one("#score-query-head", Static).update(
             Text("This query, from your grades so far", style="bold"), layout=layout
         )
-        self.query_one("#score-query", Static).update(panel_renderable(table, query), layout=layout)
+        self.query_one("#score-query", Static).update(safe(panel_renderable(table, query)), layout=layout)
         self.query_one("#score-mean-head", Static).update(
-            Text(f"\nMean over {n} judged quer{'y' if n == 1 else 'ies'}", style="bold"),
+            safe(Text(f"\nMean over {n} judged quer{'y' if n == 1 else 'ies'}", style="bold")),
             layout=layout,
         )
-        self.query_one("#score-mean", Static).update(means_renderable(table), layout=layout)
+        self.query_one("#score-mean", Static).update(safe(means_renderable(table)), layout=layout)

@@ -1,6 +1,7 @@
 """One line of state: progress in the query, saving / saved / error."""
 
 from __future__ import annotations
+from workbench.tui.text import safe
 
 from rich.text import Text
 from textual.widgets import Static
@@ -13,4 +14,4 @@ class StatusLine(Static):
             text.append("   ")
             text.append(state, style="bold red" if error else "green")
         self.set_class(error, "error")
-        self.update(text, layout=False)  # always one line: no relayout per grade
+        self.update(safe(text), layout=False)  # always one line: no relayout per grade

@@ -1,41 +1,208 @@
-"""trec_eval's gain-based families with gain parameters: dcg, ideal_dcg, ndcg (with
-``-m ndcg.1=3,2=9``), ndcg_rel, Rndcg, G and binG, as pure array kernels.
+"""The gain family: DCG, IDCG, nDCG (trec_eval's ndcg, ndcg_cut, dcg, ideal_dcg, with or
+without gain parameters), CG and the DCG formulations (gain, discount, base), ndcg_rel,
+Rndcg, G and binG.
 
-trec_eval (gain_init.c) builds, per query, a table of (relevance level, gain, number of
-judged documents at that level): one entry per ``level=gain`` parameter (in command-line
-order; names that are not integers, such as rbp's ``p``, are skipped), then one entry per
-level 0 .. the query's highest judged grade that no parameter named, with gain = level.
-It sorts the table by gain with ``qsort`` and a comparator that returns the difference of
-the two gains converted to ``int`` (truncated toward zero): gains less than 1 apart compare
-equal, and their order is whatever the sort leaves. glibc's qsort is a top-down merge sort
-for tables this small (stable; ties keep the table's order); ``gain_tables`` runs the same
-merge sort with the same comparator, so ``-m ndcg.1=0.5`` puts level 1 (gain 0.5) *below*
-level 0 (gain 0, named later) and the ideal ranking stops at once, as in trec_eval.
+The DCG formula lives here once: ``gains`` (linear g or exponential 2^g − 1, negative
+grades count 0) and ``rank_discounts`` (log2(i + 1) at every rank, or Järvelin–Kekäläinen
+max(1, log_b(i))). trec_eval's kernels, the formulation kernels and the quick calculator
+(metrics/graded.py) all use them.
 
-The ideal ranking walks the sorted table from the top: each entry contributes its count
-of documents, entries with no documents are skipped, and the walk stops at the first
-entry with documents whose gain is <= 0 (or at once if the top entry's gain is <= 0).
-A retrieved document's gain is the gain of the first entry for its grade (0 for
-documents outside the qrels or unjudged, unless a parameter names -1 or -2).
+trec_eval's gain parameters (``-m ndcg.1=3,2=9``; gain_init.c) build, per query, a table of
+(relevance level, gain, number of judged documents at that level): one entry per
+``level=gain`` parameter (in command-line order; names that are not integers, such as
+rbp's ``p``, are skipped), then one entry per level 0 .. the query's highest judged grade
+that no parameter named, with gain = level. It sorts the table by gain with ``qsort`` and a
+comparator that returns the difference of the two gains converted to ``int`` (truncated
+toward zero): gains less than 1 apart compare equal, and their order is whatever the sort
+leaves. glibc's qsort is a top-down merge sort for tables this small (stable; ties keep the
+table's order); ``gain_tables`` runs the same merge sort with the same comparator, so
+``-m ndcg.1=0.5`` puts level 1 (gain 0.5) *below* level 0 (gain 0, named later) and the
+ideal ranking stops at once, as in trec_eval. The ideal ranking walks the sorted table from
+the top: each entry contributes its count of documents, entries with no documents are
+skipped, and the walk stops at the first entry with documents whose gain is <= 0. A
+retrieved document's gain is the gain of the first entry for its grade (0 for documents
+outside the qrels or unjudged, unless a parameter names -1 or -2).
 
-Kernels take the flat ``Ranking`` and a ``GainTables`` (from ``gain_tables``), and
-return one float64 per qrels query. Source: usnistgov/trec_eval, the m_<name>.c named
-in each docstring.
+One signature: ``kernel(ctx, measure)`` -> float64 per qrels query. Source:
+usnistgov/trec_eval, the m_<name>.c named in each docstring.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.metrics.kernels.context import Context, safe_div
+from workbench.metrics.qrels_index import _ranks
 from workbench.metrics.ranking import Ranking
 from workbench.metrics.segments import cumsum_within, first_rows, per_query_sum
 
-__all__ = [
-    "GainTables", "grade_counts", "gain_tables", "parse_gain_pairs", "trec_gain_order",
-    "row_gains", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "G", "binG",
-]
+if TYPE_CHECKING:  # measures imports the registry, which imports these kernels
+    from workbench.metrics.measures import Measure
+
+
+# ---- the DCG formula
+
+
+def gains(rel: np.ndarray, gain: str) -> np.ndarray:
+    """The gain of each grade: linear g, or exponential 2^g − 1 (`gain="exp"`); a
+    negative grade (in the pool but unjudged) gains 0."""
+    g = np.where(rel > 0, rel, 0).astype(np.float64)
+    return np.exp2(g) - 1.0 if gain == "exp" else g
+
+
+_DISC_TABLE: dict[tuple[str, float], np.ndarray] = {}
+
+
+def rank_discounts(rank: np.ndarray, discount: str, base: float) -> np.ndarray:
+    """The divisor at each rank: log2(rank + 1), or max(1, log_base(rank)) (J-K).
+
+    Looked up in a table of ranks (one log per distinct rank, not per row)."""
+    top = int(rank.max()) if rank.size else 0
+    key = (discount, base)
+    table = _DISC_TABLE.get(key)
+    if table is None or table.size <= top:
+        r = np.arange(max(top + 1, 1024), dtype=np.float64)
+        if discount == "log2":
+            table = np.log2(r + 1.0)
+        else:
+            with np.errstate(divide="ignore"):
+                table = np.maximum(1.0, np.log(r) / math.log(base))
+        _DISC_TABLE[key] = table
+    return table[rank]
+
+
+def _log2_discount(rank: np.ndarray) -> np.ndarray:
+    """trec_eval's discount: log2(rank + 1) at every rank, rank 1 included."""
+    return rank_discounts(np.asarray(rank, dtype=np.int64), "log2", 2.0)
+
+
+# ---- trec_eval's ndcg family and the formulations
+
+
+def _dcg(ctx: Context, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
+    # only rows with a positive grade have a gain; the others would add exactly 0.0
+    key = ("gain", gain)
+    if key not in ctx._cache:
+        rk = ctx.rk
+        if ctx.level == 1:  # the relevant rows are the positive ones
+            rows, grp, rank = ctx._rel()
+        else:
+            rows = np.flatnonzero(rk.rel > 0)
+            grp, rank = rk.grp[rows], rk.rank[rows]
+        ctx._cache[key] = (gains(rk.rel[rows], gain), grp, rank)
+    g, grp, rank = ctx._cache[key]
+    if cutoff is not None:
+        mask = rank <= cutoff
+        g, rank, grp = g[mask], rank[mask], grp[mask]
+    w = g if cumulative else g / rank_discounts(rank, discount, base)
+    return np.bincount(grp, weights=w, minlength=ctx.nq)
+
+
+def _idcg(ctx: Context, cutoff, gain="linear", discount="log2", base=2.0, cumulative=False) -> np.ndarray:
+    """Ideal DCG per query from all its judged documents (depends on the qrels only,
+    so it is computed once per qrels and reused for every run)."""
+    key = ("idcg", cutoff, gain, discount, base, cumulative)
+    cache = ctx.index.cache
+    if key in cache:
+        return cache[key]
+    out = np.zeros(ctx.nq)
+    step = 1 << 12  # queries at a time: the flat ideal rankings stay small
+    for lo in range(0, ctx.nq, step):
+        hi = min(lo + step, ctx.nq)
+        grp, grade = ctx.index.ideal(cutoff, lo, hi)
+        if grp.size == 0:
+            continue
+        grp = grp - lo
+        rank = _ranks(grp, hi - lo)
+        g = gains(grade, gain)
+        w = g if cumulative else g / rank_discounts(rank, discount, base)
+        out[lo:hi] = np.bincount(grp, weights=w, minlength=hi - lo)
+    cache[key] = out
+    return out
+
+
+def _trec_dcg(ctx: Context, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(DCG, ideal DCG) as trec_eval's ndcg family computes them (shared by four)."""
+    key = ("trec_dcg", k)
+    if key not in ctx._cache:
+        ctx._cache[key] = (_dcg(ctx, k), _idcg(ctx, k))
+    return ctx._cache[key]
+
+
+def trec_dcg(ctx: Context, m: Measure) -> np.ndarray:
+    """DCG = Σ_i g_i / log2(i + 1), g_i the grade (negative → 0).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4); log2(i+1) discount: Burges et al. (2005), ICML."""
+    if m.params:  # dcg.1=3,2=9: trec_eval's gain tables
+        return gain_dcg(ctx, m)
+    return _trec_dcg(ctx, m.cutoff)[0]
+
+
+def trec_ideal_dcg(ctx: Context, m: Measure) -> np.ndarray:
+    """IDCG = DCG of all judged documents of the query sorted by grade descending.
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    if m.params:
+        return gain_ideal_dcg(ctx, m)
+    return _trec_dcg(ctx, m.cutoff)[1]
+
+
+def trec_ndcg(ctx: Context, m: Measure) -> np.ndarray:
+    """nDCG(@k) = DCG(@k) / IDCG(@k), the ideal cut at the same k (DCG when IDCG = 0).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    if m.params:  # ndcg.1=3,2=9 (gains sorted as trec_eval's qsort leaves them)
+        return gain_ndcg(ctx, m)
+    dcg, idcg = _trec_dcg(ctx, m.cutoff)
+    return np.where(idcg > 0, safe_div(dcg, idcg), dcg)
+
+
+def _formulation(m: Measure) -> tuple:
+    return (m.cutoff, m.gain, m.discount, m.base)
+
+
+def cumulative_gain(ctx: Context, m: Measure) -> np.ndarray:
+    """CG@k = Σ_{i<=k} gain(g_i); gain linear g or exponential 2^g − 1.
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    return _dcg(ctx, *_formulation(m), cumulative=True)
+
+
+def discounted_cumulative_gain(ctx: Context, m: Measure) -> np.ndarray:
+    """DCG@k = Σ_{i<=k} gain(g_i) / disc(i); disc log2(i + 1), or Järvelin–Kekäläinen
+    max(1, log_b(i)).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4); exponential gain: Burges et al. (2005), ICML."""
+    return _dcg(ctx, *_formulation(m))
+
+
+def ideal_discounted_cumulative_gain(ctx: Context, m: Measure) -> np.ndarray:
+    """IDCG@k = DCG@k of the query's judged documents in the ideal (grade) order.
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    return _idcg(ctx, *_formulation(m))
+
+
+def normalized_dcg(ctx: Context, m: Measure) -> np.ndarray:
+    """nDCG@k = DCG@k / IDCG@k under the chosen gain and discount (0 when IDCG = 0).
+
+    Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques",
+    ACM TOIS 20(4)."""
+    args = _formulation(m)
+    return safe_div(_dcg(ctx, *args), _idcg(ctx, *args))
+
+
+# ---- gain parameters (gain_init.c)
 
 
 def grade_counts(qcode: np.ndarray, rel: np.ndarray, nq: int) -> np.ndarray:
@@ -217,13 +384,9 @@ def row_gains(rk: Ranking, tables: GainTables) -> np.ndarray:
     return out
 
 
-def _disc(rank: np.ndarray) -> np.ndarray:
-    return np.log2(rank.astype(np.float64) + 1.0)
-
-
 def _running_idcg(tables: GainTables) -> np.ndarray:
     """IDCG at each ideal position (inclusive), flat like tables.ideal_gain."""
-    return cumsum_within(tables.ideal_gain / _disc(tables.ideal_rank()), tables.ideal_rank())
+    return cumsum_within(tables.ideal_gain / _log2_discount(tables.ideal_rank()), tables.ideal_rank())
 
 
 def _idcg_at(tables: GainTables, grp: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -238,31 +401,43 @@ def _idcg_at(tables: GainTables, grp: np.ndarray, k: np.ndarray) -> np.ndarray:
     return out
 
 
-def dcg(rk: Ranking, tables: GainTables) -> np.ndarray:
+def _tables(ctx: Context, m: Measure) -> GainTables:
+    """trec_eval's gain tables of the qrels under the measure's gain pairs (cached on
+    the qrels index: the same for every run)."""
+    pairs = parse_gain_pairs(m.params)
+    key = ("gain_tables", pairs)
+    cache = ctx.index.cache
+    if key not in cache:
+        index = ctx.index
+        cache[key] = gain_tables(grade_counts(index.qcode, index.rel, index.nq), pairs)
+    return cache[key]
+
+
+def _dcg_values(rk: Ranking, tables: GainTables) -> np.ndarray:
     """DCG = sum over retrieved ranks i of gain_i / log2(i + 1) (m_ndcg.c, ``dcg``).
 
     Järvelin & Kekäläinen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS
     20(4), 2002; trec_eval's variant discounts every rank, rank 1 included."""
     g = row_gains(rk, tables)
     nz = g != 0
-    return per_query_sum(rk.grp, g / _disc(rk.rank), rk.nq, nz)
+    return per_query_sum(rk.grp, g / _log2_discount(rk.rank), rk.nq, nz)
 
 
-def ideal_dcg(tables: GainTables) -> np.ndarray:
+def _ideal_dcg_values(tables: GainTables) -> np.ndarray:
     """IDCG: the DCG of the ideal ranking of all judged documents, not cut to the run's
     length (m_ndcg.c, ``ideal_dcg``)."""
-    return per_query_sum(tables.ideal_grp, tables.ideal_gain / _disc(tables.ideal_rank()), tables.nq)
+    return per_query_sum(tables.ideal_grp, tables.ideal_gain / _log2_discount(tables.ideal_rank()), tables.nq)
 
 
-def ndcg(rk: Ranking, tables: GainTables) -> np.ndarray:
+def _ndcg_values(rk: Ranking, tables: GainTables) -> np.ndarray:
     """nDCG = DCG / IDCG, 0 when IDCG is 0 (m_ndcg.c, ``ndcg``; Järvelin & Kekäläinen 2002)."""
-    d, i = dcg(rk, tables), ideal_dcg(tables)
+    d, i = _dcg_values(rk, tables), _ideal_dcg_values(tables)
     out = np.zeros(rk.nq)
     np.divide(d, i, out=out, where=i > 0)
     return out
 
 
-def ndcg_rel(rk: Ranking, tables: GainTables) -> np.ndarray:
+def _ndcg_rel_values(rk: Ranking, tables: GainTables) -> np.ndarray:
     """nDCG averaged over the relevant documents (m_ndcg_rel.c).
 
     L = the ideal ranking's length (documents with positive gain). At each retrieved
@@ -271,7 +446,7 @@ def ndcg_rel(rk: Ranking, tables: GainTables) -> np.ndarray:
     (0 when the sum is not positive)."""
     nq = rk.nq
     g = row_gains(rk, tables)
-    run_dcg = cumsum_within(np.where(g != 0, g / _disc(rk.rank), 0.0), rk.rank)
+    run_dcg = cumsum_within(np.where(g != 0, g / _log2_discount(rk.rank), 0.0), rk.rank)
     L = tables.ideal_len
     pos = np.flatnonzero(g > 0)
     q = rk.grp[pos]
@@ -279,15 +454,15 @@ def ndcg_rel(rk: Ranking, tables: GainTables) -> np.ndarray:
         terms = run_dcg[pos] / _idcg_at(tables, q, rk.rank[pos])
         total = per_query_sum(q, terms, nq)
         nrr = np.bincount(q, minlength=nq)
-        end_dcg = per_query_sum(rk.grp, np.where(g != 0, g / _disc(rk.rank), 0.0), nq)
-        full = ideal_dcg(tables)
+        end_dcg = per_query_sum(rk.grp, np.where(g != 0, g / _log2_discount(rk.rank), 0.0), nq)
+        full = _ideal_dcg_values(tables)
         missing = (L - nrr).astype(np.float64)
         total = total + missing * end_dcg / full
         out = np.where(total > 0, total / L, 0.0)
     return out
 
 
-def Rndcg(rk: Ranking, tables: GainTables, R: np.ndarray) -> np.ndarray:
+def _Rndcg_values(rk: Ranking, tables: GainTables, R: np.ndarray) -> np.ndarray:
     """nDCG averaged at the R levels (m_Rndcg.c): at each position c where the ideal
     gain changes (after the last document of a gain level, and at the end of the ideal
     ranking, c = L), DCG@min(c, num_ret) / IDCG@c; plus DCG@num_ret / IDCG@L when the run
@@ -297,9 +472,9 @@ def Rndcg(rk: Ranking, tables: GainTables, R: np.ndarray) -> np.ndarray:
     """
     nq = rk.nq
     g = row_gains(rk, tables)
-    run_dcg = cumsum_within(np.where(g != 0, g / _disc(rk.rank), 0.0), rk.rank)
+    run_dcg = cumsum_within(np.where(g != 0, g / _log2_discount(rk.rank), 0.0), rk.rank)
     num_ret = np.bincount(rk.grp, minlength=nq)
-    end_dcg = per_query_sum(rk.grp, np.where(g != 0, g / _disc(rk.rank), 0.0), nq)
+    end_dcg = per_query_sum(rk.grp, np.where(g != 0, g / _log2_discount(rk.rank), 0.0), nq)
     # change points within the ideal ranking: c where gain[c] != gain[c - 1], and c = L
     ig, irank = tables.ideal_grp, tables.ideal_rank()
     nxt = np.append(ig[1:], -1)
@@ -321,14 +496,14 @@ def Rndcg(rk: Ranking, tables: GainTables, R: np.ndarray) -> np.ndarray:
         n = np.bincount(cq, minlength=nq).astype(np.float64)
         L = tables.ideal_len
         extra = (num_ret > L + 1) & (L > 0)
-        full = ideal_dcg(tables)
+        full = _ideal_dcg_values(tables)
         total[extra] += end_dcg[extra] / full[extra]
         n[extra] += 1
         out = total / n
     return np.where(np.asarray(R) > 0, out, 0.0)
 
 
-def G(rk: Ranking, tables: GainTables) -> np.ndarray:
+def _G_values(rk: Ranking, tables: GainTables) -> np.ndarray:
     """trec_eval's normalised gain G (m_G.c, Buckley 2008, experimental):
 
     G = sum over retrieved ranks i with gain_i != 0 of
@@ -355,7 +530,7 @@ def G(rk: Ranking, tables: GainTables) -> np.ndarray:
     return out
 
 
-def binG(rk: Ranking, R: np.ndarray, level: int) -> np.ndarray:
+def _binG_values(rk: Ranking, R: np.ndarray, level: int) -> np.ndarray:
     """Binary G (m_binG.c, Buckley 2008, experimental): the sum over relevant retrieved
     documents (grade >= level) of 1 / log2(2 + non-relevant documents above it),
     divided by R; 0 when none is retrieved."""
@@ -368,3 +543,49 @@ def binG(rk: Ranking, R: np.ndarray, level: int) -> np.ndarray:
     out = np.zeros(nq)
     np.divide(total, np.asarray(R, dtype=np.float64), out=out, where=np.asarray(R) > 0)
     return out
+
+
+def gain_dcg(ctx: Context, m: Measure) -> np.ndarray:
+    """dcg with gain parameters (_dcg_values)."""
+    return _dcg_values(ctx.rk, _tables(ctx, m))
+
+
+def gain_ideal_dcg(ctx: Context, m: Measure) -> np.ndarray:
+    """ideal_dcg with gain parameters (_ideal_dcg_values)."""
+    return _ideal_dcg_values(_tables(ctx, m))
+
+
+def gain_ndcg(ctx: Context, m: Measure) -> np.ndarray:
+    """ndcg with gain parameters (_ndcg_values)."""
+    return _ndcg_values(ctx.rk, _tables(ctx, m))
+
+
+def ndcg_rel(ctx: Context, m: Measure) -> np.ndarray:
+    """ndcg_rel = (1/L) Σ over the L documents of positive gain of DCG@i / IDCG@min(i, L),
+    i the rank where the document was retrieved (the run's end when it was not).
+
+    Järvelin & Kekäläinen (2002), ACM TOIS 20(4); averaged at relevant documents:
+    Buckley (2008), trec_eval's experimental m_ndcg_rel.c (_ndcg_rel_values)."""
+    return _ndcg_rel_values(ctx.rk, _tables(ctx, m))
+
+
+def Rndcg(ctx: Context, m: Measure) -> np.ndarray:
+    """Rndcg = mean of DCG@c / IDCG@c over the ranks c where the ideal gain changes.
+
+    Järvelin & Kekäläinen (2002), ACM TOIS 20(4); at R levels: Buckley (2008), trec_eval's
+    experimental m_Rndcg.c (_Rndcg_values)."""
+    return _Rndcg_values(ctx.rk, _tables(ctx, m), ctx.R)
+
+
+def G(ctx: Context, m: Measure) -> np.ndarray:
+    """G = Σ_i gain_i / log2(2 + ideal gain so far − gain so far) / Σ ideal gains.
+
+    Buckley (2008), trec_eval's experimental m_G.c (_G_values)."""
+    return _G_values(ctx.rk, _tables(ctx, m))
+
+
+def binG(ctx: Context, m: Measure) -> np.ndarray:
+    """binG = (1/R) Σ over relevant retrieved d of 1 / log2(2 + non-relevant above d).
+
+    Buckley (2008), trec_eval's experimental m_binG.c (_binG_values)."""
+    return _binG_values(ctx.rk, ctx.R, ctx.level)

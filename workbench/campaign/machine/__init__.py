@@ -1,0 +1,1 @@
+"""Machine assessors: provenance, prompts, the endpoint client and autojudge."""

@@ -1,0 +1,351 @@
+"""`workbench autojudge`: a machine assessor labels what the lead chooses.
+
+What it labels: the pool (default), one query's pool (`query`), or the top k of every
+stored run (`top_k`, with or without `query`). Items the machine is done with (a grade, or
+an answer with no grade in it) are skipped: a rerun continues where the last one stopped.
+
+How a label is kept (DESIGN §5, "a grade is on disk before the screen says so"): the calls
+run concurrently on an asyncio loop; a writer thread commits each outcome in its own
+transaction, through the grade rule (campaign/judging/grades.apply_grade: judgment plus
+history event) together with the call's audit row (store/machine.append_call), and only
+then reports it (`on_stored`). Ctrl-C stops the calls and lets the writer finish what has
+arrived; kill -9 loses at most calls whose answers were not yet committed, and those were
+never reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.campaign.database import Database
+from workbench.campaign.judging.grades import apply_grade
+from workbench.campaign.machine.client import ChatClient, EndpointError
+from workbench.campaign.machine.prompts import (
+    DEFAULT_TEMPLATE,
+    MAX_PASSAGE_CHARS,
+    Item,
+    Level,
+    check_template,
+    read_grade,
+    render,
+)
+from workbench.campaign.machine.provenance import (
+    Provenance,
+    clean_endpoint,
+    ensure_machine,
+    existing_machine,
+    make_provenance,
+)
+from workbench.campaign.writing import write_transaction
+from workbench.errors import NotFoundError, UsageError
+from workbench.names import check_name
+from workbench.store.external_ids import query_id
+from workbench.store.machine import (
+    ERROR,
+    FAILURE,
+    LABEL,
+    append_call,
+    document_texts,
+    query_texts,
+    settled_items,
+)
+from workbench.store.pools import pool_arrays
+from workbench.store.scale_levels import scale_levels
+
+TEXT_CHUNK = 256  # items whose texts are read at a time (a big pool's texts stay on disk)
+PG_WRITERS = 4  # writer threads on PostgreSQL (see _Writers)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the lead asked for (the command line's options)."""
+
+    model: str
+    endpoint: str
+    assessor: str | None = None
+    template: str = DEFAULT_TEMPLATE
+    api_key_env: str | None = None
+    concurrency: int = 8
+    query: str | None = None
+    top_k: int | None = None
+    timeout: float = 60.0
+    retries: int = 4
+    temperature: float = 0.0
+    max_tokens: int = 64
+    seed: int = 0
+    retry_failures: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.assessor or self.model
+
+    def parameters(self) -> dict:
+        """The call's parameters, as sent and as recorded in the provenance."""
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+
+    def provenance(self) -> Provenance:
+        return make_provenance(
+            self.model, endpoint=self.endpoint, prompt=self.template,
+            parameters={**self.parameters(), "max_passage_chars": MAX_PASSAGE_CHARS},
+        )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The items to call, in order (query id, then document id), and what was skipped."""
+
+    assessor: str
+    levels: list[Level]
+    query_id: np.ndarray
+    document_id: np.ndarray
+    chosen: int  # items chosen before the skip
+    settled: int  # of them, already done
+
+    @property
+    def calls(self) -> int:
+        return int(self.query_id.size)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """One committed outcome, as reported."""
+
+    outcome: str  # label, failure or error
+    query: str
+    document: str
+    grade: int | None
+    error: str
+
+
+@dataclass
+class Summary:
+    labels: int = 0
+    failures: int = 0
+    errors: int = 0
+    interrupted: bool = False
+
+    @property
+    def stored(self) -> int:
+        return self.labels + self.failures + self.errors
+
+
+def make_plan(db: Database, request: Request) -> Plan:
+    """What a run would call (reads only: a dry run writes nothing). Refuses a name that is
+    a person's, or a machine made with another model or prompt."""
+    name = check_name(request.name)
+    check_template(request.template)
+    if request.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    if request.top_k is not None and request.top_k < 1:
+        raise UsageError("--top-k must be at least 1")
+    wanted = request.provenance()
+    with db.read() as s:
+        stored = scale_levels(s)
+        levels = [Level(int(g), lab, desc) for g, lab, desc in
+                  zip(stored.grades.tolist(), stored.labels, stored.descriptions)]
+        if not levels:
+            raise UsageError("the campaign has no relevance scale (workbench scale)")
+        only = None
+        if request.query is not None:
+            only = query_id(s, request.query)
+            if only is None:
+                raise NotFoundError(f"unknown query {request.query!r}")
+        qi, di = _chosen(s, request.top_k, only)
+        aid = existing_machine(s, name, wanted)
+        done: set[tuple[int, int]] = set()
+        if aid is not None:
+            done = settled_items(s, aid, with_failures=not request.retry_failures)
+    if qi.size == 0:
+        hint = "top k of the stored runs" if request.top_k else "pool (workbench pool)"
+        raise UsageError(f"nothing to label: the {hint} is empty"
+                         + (f" for query {request.query!r}" if request.query else ""))
+    keep = np.fromiter(((q, d) not in done for q, d in zip(qi.tolist(), di.tolist())),
+                       dtype=bool, count=qi.size)
+    return Plan(name, levels, qi[keep], di[keep], int(qi.size), int((~keep).sum()))
+
+
+def _chosen(s, top_k: int | None, only: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(query ids, document ids) sorted: the pool, or the union of every run's top k."""
+    if top_k is None:
+        pool = pool_arrays(s)
+        qi, di = pool.query_id, pool.document_id
+    else:
+        from workbench.campaign.pooling.query_lists import cut, lists_by_query
+
+        pairs = [(q, int(d)) for q, runs in lists_by_query(s).items()
+                 for d in np.unique(np.concatenate(cut(runs, top_k) or [np.empty(0, np.int64)]))]
+        arr = np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
+        qi, di = arr[:, 0], arr[:, 1]
+    if only is not None:
+        mine = qi == only
+        qi, di = qi[mine], di[mine]
+    return qi, di
+
+
+def first_prompt(db: Database, request: Request, plan: Plan) -> str | None:
+    """The prompt of the first call (for --dry-run), None when there is none."""
+    if plan.calls == 0:
+        return None
+    (item, _q, _d), = list(_items(db, plan, 0, 1))
+    return render(request.template, plan.levels, item)
+
+
+def _items(db: Database, plan: Plan, start: int, stop: int) -> Iterator[tuple[Item, int, int]]:
+    qi, di = plan.query_id[start:stop].tolist(), plan.document_id[start:stop].tolist()
+    with db.read() as s:
+        queries = query_texts(s, sorted(set(qi)))
+        docs = document_texts(s, sorted(set(di)))
+    for q, d in zip(qi, di):
+        qext, title, description, narrative = queries[q]
+        dext, dtitle, dtext = docs[d]
+        yield Item(qext, dext, title, description, narrative, dtitle, dtext), q, d
+
+
+def api_key(request: Request) -> str | None:
+    """The key, from the environment only (the variable's name is given, never the key)."""
+    if request.api_key_env is None:
+        return None
+    key = os.environ.get(request.api_key_env)
+    if not key:
+        raise UsageError(f"the environment variable {request.api_key_env} (--api-key-env) is not set")
+    return key
+
+
+def run(db: Database, request: Request, plan: Plan, *,
+        on_stored: Callable[[Stored], None] = lambda stored: None,
+        client: ChatClient | None = None) -> Summary:
+    """Call the endpoint for every item of `plan` and store each outcome as it arrives
+    (see the module docstring). Creates the machine assessor with its provenance first.
+    KeyboardInterrupt: the calls stop, what arrived is committed, the summary says
+    `interrupted`."""
+    with write_transaction(db) as s:
+        aid = ensure_machine(s, plan.assessor, request.provenance())
+    grades = [lv.grade for lv in plan.levels]
+    client = client or ChatClient(
+        clean_endpoint(request.endpoint), request.model, api_key=api_key(request),
+        timeout=request.timeout, retries=request.retries, concurrency=request.concurrency,
+        parameters=request.parameters(),
+    )
+    summary = Summary()
+    writer = _Writers(db, aid, grades, summary, on_stored,
+                      PG_WRITERS if db.concurrent_writers else 1)
+    try:
+        asyncio.run(_call_all(db, request, plan, client, grades, writer))
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    finally:
+        writer.finish()
+    if writer.failed is not None:
+        raise writer.failed
+    return summary
+
+
+async def _call_all(db, request: Request, plan: Plan, client: ChatClient, grades, writer) -> None:
+    todo: asyncio.Queue = asyncio.Queue(maxsize=2 * request.concurrency)
+    loop = asyncio.get_running_loop()
+
+    async def feed() -> None:
+        for start in range(0, plan.calls, TEXT_CHUNK):
+            stop = min(start + TEXT_CHUNK, plan.calls)
+            chunk = await loop.run_in_executor(None, lambda: list(_items(db, plan, start, stop)))
+            for entry in chunk:
+                await todo.put(entry)
+        for _ in range(request.concurrency):
+            await todo.put(None)
+
+    async def work(worker: int) -> None:
+        while (entry := await todo.get()) is not None:
+            if writer.failed is not None:
+                raise writer.failed  # a write failed: stop calling
+            item, q, d = entry
+            result = await client.ask(render(request.template, plan.levels, item), worker)
+            writer.put((item, q, d, result))
+
+    async with client:
+        tasks = [asyncio.create_task(feed())] + [
+            asyncio.create_task(work(i)) for i in range(request.concurrency)
+        ]
+        try:
+            await _first_error(tasks)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _first_error(tasks) -> None:
+    """Wait for every task; the first exception (an EndpointError) stops them all."""
+    pending = set(tasks)
+    while pending:
+        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+        for t in done:
+            if t.exception() is not None:
+                raise t.exception()
+
+
+class _Writers:
+    """Commit each outcome in its own transaction, in the order the answers came, then
+    report it. Writer threads own their sessions (never shared), and the event loop never
+    waits on a disk. SQLite has one write lock: one writer. PostgreSQL commits concurrent
+    transactions with one WAL flush, so a few writers keep per-label transactions from
+    being bound by the flush (measured: 48 labels/s with one writer)."""
+
+    def __init__(self, db: Database, aid: int, grades: list[int], summary: Summary,
+                 on_stored, n: int) -> None:
+        self.db, self.aid, self.summary, self.on_stored = db, aid, summary, on_stored
+        self._grades = grades
+        self.inbox: queue.Queue = queue.Queue()
+        self.failed: BaseException | None = None
+        self._said = threading.Lock()  # counts and reports, one at a time
+        self.threads = [threading.Thread(target=self._run, name=f"autojudge-writer-{i}", daemon=True)
+                        for i in range(n)]
+        for t in self.threads:
+            t.start()
+
+    def put(self, entry) -> None:
+        self.inbox.put(entry)
+
+    def finish(self) -> None:
+        for _ in self.threads:
+            self.inbox.put(None)
+        for t in self.threads:
+            t.join()
+
+    def _run(self) -> None:
+        while (entry := self.inbox.get()) is not None:
+            if self.failed is not None:
+                continue  # drain: nothing more is written after a failed write
+            try:
+                self._store(*entry)
+            except BaseException as exc:  # reported by run(): the calls stop
+                self.failed = exc
+
+    def _store(self, item: Item, q: int, d: int, result) -> None:
+        grade, why = (None, result.error)
+        if result.answered and result.answer is not None:
+            grade, why = read_grade(result.answer, self._grades)
+        outcome = LABEL if grade is not None else (FAILURE if result.answered else ERROR)
+        with write_transaction(self.db) as s:
+            if grade is not None:
+                apply_grade(s, q, d, self.aid, grade, note=None, seconds=0.0)
+            append_call(s, self.aid, q, d, outcome=outcome, grade=grade, raw=result.raw,
+                        error=why, attempts=result.attempts, seconds=result.seconds)
+        with self._said:
+            if outcome == LABEL:
+                self.summary.labels += 1
+            elif outcome == FAILURE:
+                self.summary.failures += 1
+            else:
+                self.summary.errors += 1
+            self.on_stored(Stored(outcome, item.query, item.document, grade, why))
+
+
+__all__ = ["EndpointError", "Plan", "Request", "Stored", "Summary",
+           "api_key", "first_prompt", "make_plan", "run"]

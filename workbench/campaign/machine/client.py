@@ -1,0 +1,157 @@
+"""The endpoint client: one chat-completions call per item, on any OpenAI-compatible server
+(OpenAI, vLLM, Ollama, llama.cpp's server), over httpx (the optional `[llm]` extra).
+
+- The call goes to `ENDPOINT/chat/completions` with `Authorization: Bearer KEY` when a key
+  is given; the key lives in this object only: it is never stored, printed or logged, and
+  any echo of it in an answer or an error is replaced by `***` before anything keeps it.
+- Every call has a bounded timeout. A timeout, a lost connection, 429 and 5xx are retried
+  with exponential backoff (a server's Retry-After is honoured, up to MAX_BACKOFF_S); after
+  the last retry the call is an error (no answer: a rerun asks again).
+- Another 4xx (401, 404: a wrong key, a wrong model) stops the run: every call would fail.
+- A 200 whose body is not a chat completion is an answer with no grade in it: kept raw
+  (never read for a grade).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass
+
+from workbench.errors import WorkbenchError
+
+EXTRA_HINT = "pip install 'workbench[llm]'"
+BACKOFF_S = 0.25  # the first retry's wait; doubled each time
+MAX_BACKOFF_S = 30.0
+RAW_LIMIT = 20_000  # characters of an answer or a body kept (a runaway answer is cut)
+
+
+class EndpointError(WorkbenchError):
+    """The endpoint refuses every call (wrong key, unknown model, wrong URL): stop."""
+
+
+def require_httpx():
+    try:
+        import httpx
+    except ModuleNotFoundError:
+        raise WorkbenchError(
+            f"autojudge needs the optional `llm` extra (httpx): {EXTRA_HINT}"
+        ) from None
+    return httpx
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """One item's call. `answered`: the endpoint said 200; `answer` is the model's text
+    (None when there is none: `error` says why); `raw` is what is kept for audit: the
+    model's text, or the last response body when there is no such text."""
+
+    answered: bool
+    answer: str | None
+    raw: str
+    error: str
+    attempts: int
+    seconds: float
+
+
+class ChatClient:
+    """`async with ChatClient(...) as client: result = await client.ask(prompt, worker)`."""
+
+    def __init__(self, endpoint: str, model: str, *, api_key: str | None = None,
+                 timeout: float = 60.0, retries: int = 4, concurrency: int = 8,
+                 parameters: dict | None = None, backoff: float = BACKOFF_S) -> None:
+        self.url = endpoint.rstrip("/") + "/chat/completions"
+        self.model = model
+        self._key = api_key or None
+        self.timeout = timeout
+        self.retries = retries
+        self.concurrency = concurrency
+        self.parameters = dict(parameters or {})
+        self.backoff = backoff
+        self._clients: list = []
+
+    async def __aenter__(self) -> "ChatClient":
+        httpx = require_httpx()
+        headers = {"Content-Type": "application/json"}
+        if self._key:
+            headers["Authorization"] = f"Bearer {self._key}"
+        # One connection per worker, each its own client: httpcore's shared pool rescans
+        # every connection for every request (2.4x the CPU per call at 32 in flight, measured).
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        self._clients = [
+            httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(self.timeout),
+                              limits=limits, trust_env=False)
+            for _ in range(self.concurrency)
+        ]
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        for client in self._clients:
+            await client.aclose()
+
+    def redact(self, text: str) -> str:
+        return text.replace(self._key, "***") if self._key and text else text
+
+    async def ask(self, prompt: str, worker: int = 0) -> CallResult:
+        """One call for worker number `worker` (< concurrency: each has its connection)."""
+        httpx = require_httpx()
+        body = {"model": self.model, "messages": [{"role": "user", "content": prompt}],
+                **self.parameters}
+        start = time.monotonic()
+        raw, error = "", ""
+        for attempt in range(1, self.retries + 2):
+            wait = None
+            try:
+                # httpx's timeout is per phase (a slow trickle resets it): bound the whole call
+                async with asyncio.timeout(self.timeout):
+                    response = await self._clients[worker].post(self.url, json=body)
+            except (httpx.TimeoutException, TimeoutError):
+                error = f"timed out after {self.timeout:g} s"
+            except httpx.TransportError as exc:
+                error = self.redact(f"connection failed: {type(exc).__name__}: {exc}")
+            else:
+                body_text = self.redact(response.text)
+                raw = body_text[:RAW_LIMIT]
+                status = response.status_code
+                if status == 200:
+                    answer = _content(body_text)  # the whole body: a cut one is not JSON
+                    return CallResult(True, answer, raw if answer is None else answer[:RAW_LIMIT],
+                                      "" if answer is not None else
+                                      "the response is not a chat completion", attempt,
+                                      time.monotonic() - start)
+                error = f"HTTP {status}"
+                if status != 429 and status < 500:
+                    raise EndpointError(
+                        f"{self.url} answered HTTP {status} (check --endpoint, --model and the "
+                        f"key's variable): {_short(raw)}"
+                    )
+                wait = _retry_after(response.headers.get("retry-after"))
+            if attempt > self.retries:
+                break
+            delay = wait if wait is not None else self.backoff * 2 ** (attempt - 1) * random.uniform(0.5, 1.0)
+            await asyncio.sleep(min(delay, MAX_BACKOFF_S))
+        return CallResult(False, None, raw, f"{error} (after {self.retries + 1} attempts)",
+                          self.retries + 1, time.monotonic() - start)
+
+
+def _content(raw: str) -> str | None:
+    """The first choice's message content; None when the body is not a chat completion."""
+    try:
+        content = json.loads(raw)["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return content if isinstance(content, str) else None
+
+
+def _retry_after(value: str | None) -> float | None:
+    try:
+        return max(float(value), 0.0) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _short(text: str) -> str:
+    one = " ".join(text.split())
+    return one[:200] + ("…" if len(one) > 200 else "")

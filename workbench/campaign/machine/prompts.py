@@ -1,0 +1,122 @@
+"""The prompt a machine assessor is asked with, and how its answer is read.
+
+The default prompt is the project's own, in the style of UMBRELA's (Upadhyay et al. 2024,
+after Thomas et al. 2024): the scale with its labels, the query, its description and
+narrative when the campaign has them, the passage, then a request for a single grade as
+`##final score: N`. The scale comes from the campaign (`workbench scale`).
+
+A template (`--prompt FILE`) is plain text with placeholders, replaced once each and
+nothing else (so braces in a template or in a document are just text):
+  {scale}      one line per level: `N = Label: description`
+  {min} {max}  the lowest and the highest grade
+  {query}      the query's title (its id when it has none)
+  {narrative}  the description and narrative lines, or nothing
+  {passage}    the document's title and text, cut at MAX_PASSAGE_CHARS
+
+Reading an answer (`read_grade`): the last `final score: N` in the answer; failing that, an
+answer that is nothing but one integer. The grade must be on the scale. Anything else is a
+failure, kept with its raw text: a grade is never guessed from prose ("2 of the 3 points"
+is not a grade).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workbench.campaign.catalog.scale import not_on_scale
+
+# Long documents are cut: a bounded prompt is a bounded cost. Recorded in the provenance.
+MAX_PASSAGE_CHARS = 8000
+
+DEFAULT_TEMPLATE = """\
+Given a query and a passage, you must provide a score on an integer scale of {min} to {max} \
+with the following meanings:
+{scale}
+
+Important instruction: judge how well the passage answers the query as a searcher with \
+this need would. Give the lowest grade when the passage has nothing useful for the query.
+{narrative}
+Query: {query}
+
+Passage: {passage}
+
+Split this problem into steps: consider the underlying intent of the search; measure how \
+well the content matches a likely intent of the query; measure how trustworthy the \
+passage is; consider these aspects and decide on a final score. The final score must be \
+an integer value only. Do not provide any code in the result. Provide the score in the \
+format of: ##final score: score, without providing any reasoning.
+"""
+
+PLACEHOLDERS = ("scale", "min", "max", "query", "narrative", "passage")
+_PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
+_FINAL = re.compile(r"final\s+score\s*[:=]?\s*\**\s*(-?\d+)\b", re.I)
+_ONLY_INTEGER = re.compile(r"\s*\**\s*(-?\d+)\s*\.?\s*\**\s*")
+
+
+@dataclass(frozen=True)
+class Level:
+    grade: int
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Item:
+    """What a prompt is made of: the query's texts and the document's."""
+
+    query: str  # external id
+    document: str
+    title: str
+    description: str
+    narrative: str
+    doc_title: str
+    doc_text: str
+
+
+def scale_text(levels: list[Level]) -> str:
+    return "\n".join(
+        f"{lv.grade} = {lv.label}" + (f": {lv.description}" if lv.description else "")
+        for lv in levels
+    )
+
+
+def check_template(template: str, path: str = "prompt") -> None:
+    """A template must at least show the query and the passage."""
+    from workbench.errors import InputError
+
+    missing = [p for p in ("query", "passage") if "{" + p + "}" not in template]
+    if missing:
+        raise InputError(path, None, "the prompt template has no " + " and no ".join(
+            "{" + p + "}" for p in missing) + " placeholder")
+
+
+def render(template: str, levels: list[Level], item: Item) -> str:
+    """The prompt for one item (placeholders replaced in one pass: text put in is never
+    read again as a placeholder)."""
+    need = "\n".join(x for x in (item.description.strip(), item.narrative.strip()) if x)
+    passage = "\n".join(x for x in (item.doc_title.strip(), item.doc_text.strip()) if x)
+    values = {
+        "scale": scale_text(levels),
+        "min": str(min(lv.grade for lv in levels)),
+        "max": str(max(lv.grade for lv in levels)),
+        "query": item.title.strip() or item.query,
+        "narrative": f"\nWhat the searcher wants: {need}\n" if need else "",
+        "passage": passage[:MAX_PASSAGE_CHARS],
+    }
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def read_grade(answer: str, grades: list[int]) -> tuple[int | None, str]:
+    """(grade, "") from a model's answer, or (None, why) when it holds no grade on the scale."""
+    found = _FINAL.findall(answer)
+    if found:
+        value = int(found[-1])
+    else:
+        only = _ONLY_INTEGER.fullmatch(answer)
+        if only is None:
+            return None, "no grade in the answer (expected `##final score: N` or a lone integer)"
+        value = int(only.group(1))
+    if value not in grades:
+        return None, not_on_scale(value, grades)
+    return value, ""

@@ -1,0 +1,114 @@
+"""Machine assessors and their provenance: the one place that creates a machine assessor.
+
+A machine assessor's provenance is written once, when it is created. Labels made with
+another model or another prompt belong to another assessor: reusing a name with a
+different model or prompt is refused (the numbers of one assessor must come from one
+configuration, or a calibration would mix two). Endpoints are stored without credentials.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from urllib.parse import urlsplit, urlunsplit
+
+from workbench import __version__
+from workbench.campaign.database import Database
+from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.writing import write_transaction
+from workbench.errors import NotFoundError, UsageError
+from workbench.store.external_ids import assessor_id
+from workbench.store.machine import (
+    HUMAN,
+    MACHINE,
+    Provenance,
+    assessor_kind,
+    assessor_kinds,
+    provenance,
+    set_machine,
+)
+
+__all__ = ["HUMAN", "MACHINE", "Provenance", "assessor_kinds", "clean_endpoint",
+           "ensure_machine", "existing_machine", "make_provenance", "prompt_sha256", "read_provenance"]
+
+
+def prompt_sha256(prompt: str) -> str:
+    return hashlib.sha256(prompt.encode("utf-8")).hexdigest() if prompt else ""
+
+
+def clean_endpoint(url: str) -> str:
+    """The endpoint's base URL without user, password, query string or fragment (a key
+    pasted into the URL must not be stored), and without a trailing slash."""
+    parts = urlsplit(url.strip())
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def make_provenance(model: str, *, endpoint: str = "", prompt: str = "",
+                    parameters: dict | None = None, origin: str = "autojudge") -> Provenance:
+    return Provenance(
+        model=model, endpoint=clean_endpoint(endpoint) if endpoint else "", prompt=prompt,
+        prompt_sha256=prompt_sha256(prompt),
+        parameters=json.dumps(parameters or {}, sort_keys=True), origin=origin,
+        version=f"workbench {__version__}",
+    )
+
+
+def existing_machine(session, name: str, wanted: Provenance) -> int | None:
+    """The id of the machine assessor `name` when it exists with the configuration
+    `wanted`; None when the name is new. Refused (UsageError): a person's name, or a
+    machine made with another model or prompt (its labels would mix two configurations).
+    Reads only: a dry run checks with it too."""
+    aid = assessor_id(session, name.strip())
+    if aid is None:
+        return None
+    if assessor_kind(session, aid) != MACHINE:
+        raise UsageError(
+            f"assessor {name!r} is a person; name the machine assessor otherwise (--assessor)"
+        )
+    have = provenance(session, aid)
+    if have is not None and (have.model, have.prompt_sha256) != (wanted.model, wanted.prompt_sha256):
+        raise UsageError(
+            f"machine assessor {name!r} was made with model {have.model!r} and prompt "
+            f"sha256 {have.prompt_sha256[:12] or '(none)'}; labels from another model or "
+            "another prompt need another assessor name (--assessor)"
+        )
+    return aid
+
+
+def ensure_machine(session, name: str, wanted: Provenance) -> int:
+    """The id of the machine assessor `name` (see existing_machine), created with `wanted`
+    as its provenance when it is new."""
+    aid = existing_machine(session, name, wanted)
+    if aid is None:
+        aid = get_or_create_assessor(session, name, machine=True)
+        set_machine(session, aid, wanted)
+    elif provenance(session, aid) is None:  # a machine row without provenance: give it one
+        set_machine(session, aid, wanted)
+    return aid
+
+
+def create_machine(db: Database, name: str, wanted: Provenance) -> int:
+    """`ensure_machine` in its own write transaction."""
+    with write_transaction(db) as session:
+        return ensure_machine(session, name, wanted)
+
+
+def read_provenance(db: Database, name: str) -> Provenance:
+    with db.read() as session:
+        aid = assessor_id(session, name)
+        if aid is None:
+            raise NotFoundError(f"unknown assessor {name!r}")
+        found = provenance(session, aid)
+    if found is None:
+        raise NotFoundError(f"assessor {name!r} is not a machine assessor")
+    return found
+
+
+def kinds(db: Database) -> dict[str, str]:
+    """Every assessor's kind ('human' or 'machine') by name."""
+    with db.read() as session:
+        return assessor_kinds(session)

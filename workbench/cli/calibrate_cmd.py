@@ -1,0 +1,51 @@
+"""`workbench calibrate`: where a machine assessor's labels can be trusted.
+
+    workbench calibrate --machine NAME [--against majority|ASSESSOR] [-m MEASURE]
+                        [--seed S] [--format table|json] [--db URL]
+
+The numbers come from `campaign.agreement.calibration` (the lead's calibration screen
+shows the same lines); `--format json` is DESIGN §4's contract, documented in
+docs/json-outputs.md.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from workbench.cli import db_option, resolve_db
+
+
+@click.command("calibrate")
+@click.option("--machine", required=True, metavar="NAME", help="The machine assessor to calibrate.")
+@click.option("--against", default="majority", show_default=True, metavar="majority|ASSESSOR",
+              help="The reference: the people's majority (or mean, adjudicated), or one assessor.")
+@click.option("-m", "--measure", default="map", show_default=True, metavar="MEASURE",
+              help="The measure the system rankings are compared on.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@db_option
+@click.pass_context
+def calibrate(ctx, machine, against, measure, seed, fmt, db) -> None:
+    """Agreement of a machine assessor with people on the items both judged (Cohen's kappa
+    binary and linear-weighted with 95% CIs, confusion matrix, precision and recall per
+    grade, leniency, kappa per query), and the system rankings under human, machine and
+    hybrid qrels (Kendall tau-b, tau_AP, RBO with bootstrap CIs; top 3 and top 10)."""
+    from workbench.campaign.agreement.calibration import calibrate as run
+    from workbench.campaign.database import Database
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        report = run(database, machine, against, measure, seed=seed)
+    finally:
+        database.close()
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(soft_wrap=True, highlight=False)
+    for text, style in report.lines():
+        console.print(Text(text, style=style or ""))
