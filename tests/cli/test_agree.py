@@ -194,3 +194,18 @@ def test_confusion_matrix_in_all_formats(notes_files):
     assert counts == {"count_0_0": "70", "count_0_1": "10", "count_1_0": "20", "count_1_1": "300"}
     table = run("agree", "--qrels", a, b, "--confusion").stdout
     assert "Confusion:" in table and "300" in table
+
+
+def test_a_pipe_gets_whole_readings_with_the_band_in_the_pair_table():
+    """In a pipe (no terminal width) the pair table's reading is not cut, and it carries
+    the same reading as the all-assessors table (Landis & Koch band or "below 2/3")."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    result = CliRunner().invoke(cli, ["agree", "--qrels", str(examples / "bob.qrels"),
+                                      str(examples / "last-year.qrels")])
+    assert result.exit_code == 0, result.output
+    pair = next(line for line in result.output.splitlines() if "bob.qrels" in line and " 123 " in line)
+    assert pair.rstrip().endswith("0.4433   [0.325, 0.561]     0.4388      0.6561      0.8197   "
+                                  "methodology problem (below 2/3)")
+    assert "acceptable (almost perfect)" in result.output

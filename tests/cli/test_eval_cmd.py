@@ -163,7 +163,8 @@ def test_several_runs_trec_blocks(files, tmp_path, capsys):
     q, r = files
     _, one, _ = run_cli(capsys, "eval", q, r, "-m", "map")
     _, two, _ = run_cli(capsys, "eval", q, r, r, "-m", "map")
-    assert two == one + one
+    _, tag, _ = run_cli(capsys, "eval", q, r, "-m", "runid")
+    assert two == tag + one + tag + one  # each block opens with its run tag
 
 
 @pytest.mark.parametrize("content, where", [
@@ -236,3 +237,24 @@ def test_compat_9_iprec_matches_pytrec_eval(files, capsys):
     for qid, row in ref.items():
         for name, v in row.items():
             assert got[(name, qid)] == f"{v:6.4f}", (name, qid)
+
+
+def test_several_runs_in_trec_format_open_with_their_tags(tmp_path, capsys):
+    """trec_eval reads one run; with several, each block opens with the `runid` line that
+    `-m runid` prints, so that the blocks can be told apart (and not twice with -m runid)."""
+    from workbench.cli import main
+
+    qrels = tmp_path / "q"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    for tag, docs in (("one", "a b"), ("two", "b a")):
+        (tmp_path / tag).write_text("".join(f"1 Q0 {d} {i} {9 - i} {tag}\n"
+                                            for i, d in enumerate(docs.split(), 1)))
+    args = ["eval", str(qrels), str(tmp_path / "one"), str(tmp_path / "two"), "-m", "map"]
+    assert main(args) == 0
+    assert capsys.readouterr().out == (
+        "runid                 \tall\tone\nmap                   \tall\t1.0000\n"
+        "runid                 \tall\ttwo\nmap                   \tall\t0.5000\n")
+    assert main(args + ["-m", "runid"]) == 0
+    assert capsys.readouterr().out.count("runid") == 2
+    assert main(args[:3] + ["-m", "map"]) == 0  # one run: exactly trec_eval's output
+    assert capsys.readouterr().out == "map                   \tall\t1.0000\n"

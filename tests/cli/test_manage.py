@@ -112,20 +112,20 @@ def test_grades_outside_the_assignment_are_refused_unless_anywhere(campaign, cap
     (ann's queue is q1's pool and q2/d2), d9 is in no pool. --anywhere grades them with a
     warning, and `list assessors` counts them."""
     before = count(campaign, Judgment)
-    assert main(["--db", campaign, "grade", "--assessor", "cat", "q1", "d1", "1"]) == 1
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "q1", "d1", "1"]) == 1
     assert "q1 d1 is not in cat's assignment: pass --anywhere" in capsys.readouterr().err
     # q2/d4 is pooled, q2/d3 is in no pool: one message, so that the answer does not tell
     # cat whether some system ranked the document (issue 27 #6)
-    assert main(["--db", campaign, "grade", "--assessor", "cat", "q2", "d4", "1"]) == 1
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "q2", "d4", "1"]) == 1
     pooled = capsys.readouterr().err
     assert main(["--db", campaign, "grade", "--assessor", "ann", "q2", "d3", "1"]) == 1
     assert "q2 d3 is not in ann's assignment" in capsys.readouterr().err
-    assert main(["--db", campaign, "grade", "--assessor", "cat", "q2", "d3", "1"]) == 1
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "q2", "d3", "1"]) == 1
     unpooled = capsys.readouterr().err
     assert unpooled == pooled.replace("d4", "d3")
     assert unpooled.startswith("workbench: q2 d3 is not in cat's assignment: pass --anywhere")
     assert count(campaign, Judgment) == before
-    assert main(["--db", campaign, "grade", "--assessor", "cat", "--anywhere", "q1", "d1", "1"]) == 0
+    assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "--anywhere", "q1", "d1", "1"]) == 0
     assert "graded anyway (--anywhere)" in capsys.readouterr().err
     batch = tmp_path / "b.txt"
     batch.write_text("q1 d3 1\nq2 d3 2\n")  # cat: both outside her (empty) assignment

@@ -178,3 +178,16 @@ def test_bandit_budget_and_method_usage_errors(campaign):
     assert result.stdout.startswith("pool bandit depth 5, budget 4, seed 0: 3 documents")
     assert invoke(campaign, "--method", "random").exit_code == 2
     assert invoke(campaign, "--method", "mtf", "--budget", "0").exit_code == 2
+
+
+def test_the_summary_counts_in_singular_and_plural(tmp_path):
+    """`1 query`, `1 document`: never "3 documents over 1 queries"."""
+    from tests.cli.helpers import run
+
+    db = str(tmp_path / "one.sqlite")
+    (tmp_path / "r.run").write_text("q1 Q0 d1 1 3 s\nq1 Q0 d2 2 2 s\nq1 Q0 d3 3 1 s\n")
+    assert run(db, "import", "run", str(tmp_path / "r.run")).exit_code == 0
+    assert run(db, "pool", "--depth", "3").stdout.splitlines()[0] == \
+        "pool depth 3: 3 documents over 1 query (3 new)"
+    assert run(db, "pool", "--depth", "3", "--budget", "1").stdout.splitlines()[0].startswith(
+        "pool depth 3, budget 1: 3 documents over 1 query")

@@ -114,7 +114,7 @@ def test_nothing_left_unknown_assessor_and_unknown_query(campaign):
     assert "ann has nothing left to grade on q1" in result.stderr
     # main() prints these as `workbench: ...` with exit code 1 (NotFoundError)
     result = run(campaign, "queue", "-a", "zed")
-    assert isinstance(result.exception, NotFoundError) and "unknown assessor 'zed'" in str(result.exception)
+    assert isinstance(result.exception, NotFoundError) and "'zed' is not an assessor" in str(result.exception)
     result = run(campaign, "queue", "-a", "ann", "q9")
     assert isinstance(result.exception, NotFoundError) and "unknown query 'q9'" in str(result.exception)
     assert NotFoundError("x").exit_code == 1

@@ -173,6 +173,32 @@ def test_demo_copy_follows_the_umask(tmp_path, monkeypatch):
     assert _digest(copy) == _digest(source)
 
 
+def test_a_temporary_demo_copy_is_removed_at_exit(tmp_path, monkeypatch, capsys):
+    """`make demo` runs `workbench demo` without --dir: its copy goes at exit, even when
+    the TUI fails, so copies do not pile up in the temporary folder; --dir keeps one."""
+    monkeypatch.setattr(tui_cmd.tempfile, "tempdir", str(tmp_path))
+    seen = []
+
+    def fake_tui(db, assessor=None, **kw):
+        seen.append(Path(db))
+        assert Path(db).is_file()  # there while the TUI runs
+
+    monkeypatch.setattr(tui_cmd, "open_tui", fake_tui)
+    assert main(["demo"]) == 0
+    assert seen and seen[0].parent.name.startswith("workbench-demo-")
+    assert not seen[0].parent.exists()
+    assert "removed at exit" in capsys.readouterr().err
+
+    def failing_tui(db, assessor=None, **kw):
+        seen.append(Path(db))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tui_cmd, "open_tui", failing_tui)
+    assert main(["demo"]) == 1  # click turns Ctrl-C into "aborted"
+    assert not seen[-1].parent.exists()
+    assert list(tmp_path.glob("workbench-demo-*")) == []
+
+
 @pytest.mark.parametrize("stdin_tty", [False, True])
 def test_judge_refuses_without_a_terminal_instead_of_spinning(tmp_path, stdin_tty):
     """`echo | workbench judge --assessor ann` spun at 100 % CPU forever (issue 27, item 9);

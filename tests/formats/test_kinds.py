@@ -71,7 +71,7 @@ def test_import_refuses_the_wrong_kind_and_writes_nothing(tmp_path, capsys):
     assert f"{docs}:1:" in err and "use `workbench import docs`" in err
     run = write(tmp_path, "r.run", "401 Q0 d1 1 2.5 sys\n")
     assert main(["import", "qrels", run, "--assessor", "ann", "--db", db]) == 1
-    assert "looks like run" in capsys.readouterr().err
+    assert "this looks like a run, not a qrels file" in capsys.readouterr().err
     # the right commands import them
     assert main(["import", "queries", topics, "--db", db]) == 0
     assert main(["import", "docs", docs, "--db", db]) == 0

@@ -247,7 +247,7 @@ def test_simulate_and_reusability_commands_on_files(three_runs, capsys):
     assert set(data) == {"measure", "depth", "runs", "kendall_tau_b", "max_drop"}
     assert data["max_drop"] == 1 and [r["run"] for r in data["runs"]] == ["A", "B", "C"]
     table = CliRunner().invoke(cli, ["reusability", "--qrels", qrels, *runs, "--depth", "2", "-m", "P.3"])
-    assert table.exit_code == 0 and table.output.splitlines()[2].split()[:6] == ["A", "0.6667", "2", "0.3333", "3", "1"]
+    assert table.exit_code == 0 and table.output.splitlines()[3].split()[:6] == ["A", "0.6667", "2", "0.3333", "3", "1"]
     assert main(["simulate", "--qrels", qrels, *runs, "--method", "lucky", "--budget", "2"]) == 2
     assert "unknown pooling method 'lucky'" in capsys.readouterr().err
     assert main(["simulate", "--qrels", qrels, *runs, "--method", "mtf", "--budget", "two"]) == 2

@@ -88,11 +88,11 @@ def test_sixteen_mixed_processes_all_succeed_nothing_lost_nothing_doubled(db_url
             path.write_text("".join(f"{q} {d} {g}\n" for q, d in items), encoding="utf-8")
 
         commands = {
-            "grade-ann": ["grade", "--assessor", "ann", "--anywhere", "--batch", str(batch[1])],
-            "grade-bob": ["grade", "--assessor", "bob", "--anywhere", "--batch", str(batch[2])],
+            "grade-ann": ["grade", "--assessor", "ann", "--new", "--anywhere", "--batch", str(batch[1])],
+            "grade-bob": ["grade", "--assessor", "bob", "--new", "--anywhere", "--batch", str(batch[2])],
             # a new assessor, twice at once: created once, every item graded twice
-            "grade-cat-1": ["grade", "--assessor", "cat", "--anywhere", "--batch", str(batch[3])],
-            "grade-cat-2": ["grade", "--assessor", "cat", "--anywhere", "--batch", str(batch[3])],
+            "grade-cat-1": ["grade", "--assessor", "cat", "--new", "--anywhere", "--batch", str(batch[3])],
+            "grade-cat-2": ["grade", "--assessor", "cat", "--new", "--anywhere", "--batch", str(batch[3])],
             **{f"import-{tag}": ["import", "run", _write_run(tmp_path / f"{tag}.run", tag, lines)]
                for tag, lines in storm_runs.items()},
             "pool-dan-1": ["pool", "--depth", str(DEPTH), "--assessor", "dan"],

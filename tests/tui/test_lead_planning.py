@@ -15,7 +15,9 @@ async def test_planning_screen_shows_reusability_and_simulation(sample_db):
     app = make_app(sample_db, lead=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_mode(app, pilot, "f7", PlanningScreen)
-        expected = cli_json(sample_db, "reusability", "--depth", "10")
+        # the campaign's own pool depth (the sample's 15), as `reusability` without --depth
+        assert screen.data.reusability.depth == 15
+        expected = cli_json(sample_db, "reusability", "--depth", "15")
         by_run = {r["run"]: r for r in expected["runs"]}
         shown = rows(screen.query_one("#pl-runs", DataTable))
         drops = [int(r[5]) for r in shown]
@@ -25,15 +27,17 @@ async def test_planning_screen_shows_reusability_and_simulation(sample_db):
             e = by_run[r[0]]
             assert r[1:6] == [f"{e['score_full']:.4f}", str(e["rank_full"]), f"{e['score_loo']:.4f}",
                               str(e["rank_loo"]), str(e["rank_loo"] - e["rank_full"])]
-        assert f"largest drop {expected['max_drop']} places" in screen_text(app)
+        drop = expected["max_drop"]
+        assert (f"tau_b {expected['kendall_tau_b']:.4f} (full against left-out scores), "
+                f"largest drop {drop} place{'' if drop == 1 else 's'}") in screen_text(app)
         sims = screen.data.simulations
         assert [s.method for s in sims] == ["depth", "mtf", "bandit"]
         budgets = [p.budget for p in sims[0].points]
-        cli = cli_json(sample_db, "simulate", "--method", "mtf", "--depth", "10",
+        cli = cli_json(sample_db, "simulate", "--method", "mtf", "--depth", "15",
                        "--budget", ",".join(map(str, budgets)))
         assert [p.relevant_found for p in sims[1].points] == [p["relevant_found"] for p in cli["points"]]
         # the whole pool judged: every method found the same relevant documents
         assert len({s.points[-1].relevant_found for s in sims}) == 1
         await pilot.press("plus")
-        await wait_for(app, pilot, lambda: screen.data.reusability.depth == 15)
-        assert "pool depth 15" in screen_text(app)
+        await wait_for(app, pilot, lambda: screen.data.reusability.depth == 20)
+        assert "pool depth 20" in screen_text(app)

@@ -29,7 +29,7 @@ async def test_new_assessor_gets_the_whole_pool_and_is_remembered(campaign):
         await settle(app, pilot)
         assert isinstance(app.screen, QueryListScreen)
         pooled = sum(len(camp.queues[q]["alice"]) for q in camp.queries)
-        assert f"zoe: 0/{pooled} documents judged" in screen_text(app)
+        assert f"zoe: 0/{pooled} items judged" in screen_text(app)
         assert [p.pooled for p in app.screen.progress] == [len(camp.queues[q]["alice"]) for q in camp.queries]
     assert remembered_assessor(db.url) == "zoe"
 

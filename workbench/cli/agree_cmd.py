@@ -141,25 +141,23 @@ def _print_table(report, confusion: bool = False) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from workbench.metrics.agreement import interpret
-
     console = rich_console()
-    if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
-        console.width = 120
+    if not console.is_terminal:  # piped: no width to fit; never cut a reading short
+        console.width = 200
     title = "Agreement between assessors"
     if report.binary:
         title += f" (binary: grade >= {report.threshold} relevant)"
     pairs = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     for col in ("a", "b", "n", "P(A)", "κ Cohen", "95% CI", "κ pooled", "κw linear", "κw quadr.", "reading"):
         pairs.add_column(col, justify="left" if col in ("a", "b", "reading") else "right",
-                         min_width=19 if col == "reading" else None)
+                         min_width=31 if col == "reading" else None, no_wrap=col == "reading")
     cis = report.ci.get("cohen_kappa", [None] * len(report.pairs))
     for p, interval in zip(report.pairs, cis):
         s = p.stats
         pairs.add_row(
             Text(p.a), Text(p.b), str(s.n), _fmt(s.observed), _fmt(s.cohen_kappa), _interval(interval),
             _fmt(s.pooled_kappa), _fmt(s.weighted_kappa_linear),
-            _fmt(s.weighted_kappa_quadratic), interpret(s.cohen_kappa),
+            _fmt(s.weighted_kappa_quadratic), _reading(s.cohen_kappa),
         )
     console.print(pairs)
     if confusion:
@@ -205,7 +203,7 @@ def _print_table(report, confusion: bool = False) -> None:
             per_q.add_column(col, justify="left" if col in ("query", "reading") else "right")
         for q in report.per_query:
             per_q.add_row(Text(str(q.query)), str(q.n_items), _fmt(q.observed),
-                          _fmt(q.fleiss_kappa), _fmt(q.alpha_nominal), interpret(q.fleiss_kappa))
+                          _fmt(q.fleiss_kappa), _fmt(q.alpha_nominal), _reading(q.fleiss_kappa))
         console.print(per_q)
     console.print(Text("Reading: kappa/alpha in [2/3, 1] acceptable with its Landis & Koch (1977) "
                        "band, below that a methodology problem (docs/agreement.md). "

@@ -28,7 +28,24 @@ TESTS = click.Choice(["t", "randomization", "bootstrap"])
 CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 
-@click.command("compare", context_settings={"ignore_unknown_options": True})
+class _FilesCommand(click.Command):
+    """`compare`: --qrels and --run take the files after them (parsed by _split_files, not
+    by click), so they are added to the help's option list by hand."""
+
+    FILE_OPTIONS = [
+        ("--qrels FILE [FILE ...]", "On files: qrels, one source each (the first the "
+                                    "reference); the files follow the flag."),
+        ("--run FILE [FILE ...]", "On files: run files, one system each."),
+    ]
+
+    def format_options(self, ctx, formatter) -> None:
+        rows = [r for p in self.get_params(ctx)
+                if isinstance(p, click.Option) and (r := p.get_help_record(ctx)) is not None]
+        with formatter.section("Options"):
+            formatter.write_dl(self.FILE_OPTIONS + rows)
+
+
+@click.command("compare", cls=_FilesCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("files", nargs=-1, type=click.UNPROCESSED)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to rank by (default: the campaign's first default measure; "
@@ -245,6 +262,18 @@ def _print_tables(report) -> None:
     console = rich_console()
     if not console.is_terminal:  # piped: do not squeeze the tables into 80 columns
         console.width = 120
+    # coverage first: what each ranking below stands on
+    if report.coverage:
+        cov = Table(title="Coverage of each qrels source", title_justify="left",
+                    box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("source", "queries judged", "Judged@10 (mean)"):
+            cov.add_column(col, justify="left" if col == "source" else "right")
+        for source, c in report.coverage.items():
+            cov.add_row(Text(source), str(c["queries"]), _fmt(c["judged_at_10"]))
+        console.print(cov)
+        if report.common_queries is not None:
+            console.print(Text(f"Every source is compared on the {report.common_queries} queries all of "
+                               "them judged (--all-queries: each on its own).", style="dim"))
     sources = list(report.rankings)
     ranks = Table(title=f"Systems ranked by {report.measure}", title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
@@ -263,17 +292,6 @@ def _print_tables(report) -> None:
                 cells += ["", ""]
         ranks.add_row(*cells)
     console.print(ranks)
-    if report.coverage:
-        cov = Table(title="Coverage of each qrels source", title_justify="left",
-                    box=box.SIMPLE_HEAD, pad_edge=False)
-        for col in ("source", "queries judged", "Judged@10 (mean)"):
-            cov.add_column(col, justify="left" if col == "source" else "right")
-        for source, c in report.coverage.items():
-            cov.add_row(Text(source), str(c["queries"]), _fmt(c["judged_at_10"]))
-        console.print(cov)
-        if report.common_queries is not None:
-            console.print(Text(f"Every source is compared on the {report.common_queries} queries all of "
-                               "them judged (--all-queries: each on its own).", style="dim"))
     if depth == 0:
         console.print(Text("No system could be scored: no stored runs, or no judgments yet."))
         return

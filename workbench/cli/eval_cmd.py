@@ -139,7 +139,10 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
         evs = [zscored(ev, table) for ev in evs]
         uppers = [zscored(up, table) for up in uppers] if uppers else None
     if fmt == "trec":  # trec_eval's names in trec_eval's order
-        output.write_trec(sys.stdout, evs, per_query, uppers)
+        # trec_eval reads one run; with several, each block opens with its run tag, the
+        # line `-m runid` prints (unless runid was asked for: then it is there already)
+        tagged = len(evs) > 1 and not any(m.aggregation == "runid" for m in ms)
+        output.write_trec(sys.stdout, evs, per_query, uppers, runid_first=tagged)
         return
     shown = _shown(measures, int(compat), ms)
     if fmt == "csv":

@@ -73,7 +73,9 @@ def run(ctx, tag, output, db):
 
 @export.command("qrels")
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="This assessor's current grades.")
-@click.option("--consensus", type=CONSENSUS, default=None, help="A consensus over the people's grades.")
+@click.option("--consensus", type=CONSENSUS, default=None,
+              help="A consensus over the people's grades (default majority, as `score`; the "
+                   "rules: `workbench score --help`).")
 @click.option("--source", "source", default=None, metavar="SPEC",
               help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
@@ -81,9 +83,10 @@ def run(ctx, tag, output, db):
 @click.pass_context
 def qrels(ctx, assessor, consensus, source, output, db):
     """TREC qrels `qid iter docno rel`, sorted by qid then docno; `iter` is 0, or M where
-    the grade is a machine's label (hybrid:MACHINE, a machine assessor)."""
+    the grade is a machine's label (hybrid:MACHINE, a machine assessor). The majority
+    consensus unless --assessor, --consensus or --source says otherwise."""
     if not (assessor or consensus or source):
-        raise click.UsageError("give one of --assessor NAME, --consensus METHOD or --source SPEC")
+        consensus = "majority"  # as `score` and `export scores` default
     from workbench.campaign.catalog.exporting import export_qrels, write_output
     from workbench.cli.sources import qrels_source
 

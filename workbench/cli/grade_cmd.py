@@ -54,7 +54,11 @@ def parse_grade(text: str) -> int:
 
 @click.command("grade")
 @click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
-              help="Who is grading (created on first use).")
+              help="Who is grading: an assessor of the pool (`pool -a NAME`), or any name "
+                   "before a pool exists.")
+@click.option("--new", is_flag=True,
+              help="NAME is a new assessor: create it. Without it, once a pool exists, a name "
+                   "that is not an assessor is refused (a typo would count in the majority).")
 @click.option("--batch", "batch", metavar="FILE|-", default=None,
               help="Read `query doc grade [note]` lines from FILE, or stdin for -.")
 @click.option("--note", default=None, help="A note to store with a single grade.")
@@ -68,12 +72,13 @@ def parse_grade(text: str) -> int:
 @click.argument("args", nargs=-1, metavar="[QUERY DOC GRADE]")
 @db_option
 @click.pass_context
-def grade(ctx, assessor, batch, note, cant_judge, anywhere, args, db):
+def grade(ctx, assessor, new, batch, note, cant_judge, anywhere, args, db):
     """Record one grade (QUERY DOC GRADE) or a batch of them, or mark a document
     "can't judge" (--cant-judge QUERY DOC).
 
     Each grade is committed on its own; `ok QUERY DOC` is printed only once it is on disk.
     """
+    _check_assessor(ctx, db, assessor, new)
     if cant_judge:
         _mark(ctx, db, assessor, args, batch, note, anywhere)
         return
@@ -127,6 +132,18 @@ def grade(ctx, assessor, batch, note, cant_judge, anywhere, args, db):
     if failed:
         # An error, not ctx.exit(1): main() maps WorkbenchError to exit code 1.
         raise WorkbenchError(f"{failed} line{'s' if failed != 1 else ''} of {batch_name} failed")
+
+
+def _check_assessor(ctx, db, assessor: str, new: bool) -> None:
+    """A name that is not an assessor of the pool is refused before any grade."""
+    from workbench.campaign.database import Database
+    from workbench.campaign.judging.assessing import check_assessor
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        check_assessor(database, assessor, new=new)
+    finally:
+        database.close()
 
 
 def _mark(ctx, db, assessor, args, batch, note, anywhere) -> None:

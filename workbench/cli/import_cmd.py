@@ -202,7 +202,7 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 
 @import_.command()
 @click.argument("file", type=click.Path())  # a directory is bad data: the reader says so, exit 1
-@click.option("--assessor", default=None, callback=checked_name,
+@click.option("--assessor", "-a", default=None, metavar="NAME", callback=checked_name,
               help="Whose judgments these are (required for people; a machine's defaults to --model).")
 @click.option("--machine", is_flag=True,
               help="The labels are a model's, made elsewhere (UMBRELA, another tool, a previous "

@@ -51,7 +51,7 @@ def _json_value(v):
 def list_(ctx, what, fmt, db) -> None:
     """Show the campaign's queries, documents, runs or assessors with counts and progress.
 
-    \\b
+    \b
     queries:   pool size, documents judged (by anyone), judgments, assessors, share done
     docs:      queries whose pool holds it, judgments
     runs:      queries and results stored

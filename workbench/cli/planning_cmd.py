@@ -25,6 +25,24 @@ COMPAT_HELP = ("With --qrels: order run scores as trec_eval 10 (doubles, the def
                "(floats). The stored campaign's runs follow `workbench campaign --compat`.")
 
 
+RUN_FLAG_HELP = ("The RUN files follow (optional: files after --qrels FILE are runs); "
+                 "the same spelling as `compare --qrels FILE --run RUN...`.")
+
+
+def _stored_depth(ctx, db, qrels, runs) -> int | None:
+    """The stored campaign's own pool depth (None on files: _collection checks them)."""
+    if qrels or runs:
+        return None
+    from workbench.campaign.database import Database
+    from workbench.campaign.settings import campaign_pool_depth
+
+    database = Database.open(resolve_db(ctx, db), create=False)
+    try:
+        return campaign_pool_depth(database)
+    finally:
+        database.close()
+
+
 def _collection(ctx, qrels, runs, db, compat=None):
     if qrels:
         if not runs:
@@ -77,19 +95,21 @@ def _num(x: float) -> str:
 @click.command("simulate")
 @click.argument("runs", nargs=-1)
 @click.option("--qrels", default=None, metavar="FILE", help="The full qrels (the oracle); then RUN files follow.")
+@click.option("--run", "run_flag", is_flag=True, help=RUN_FLAG_HELP)
 @click.option("-m", "--measure", default="map", show_default=True, help="Measure ranking the runs.")
 @click.option("--method", "method", required=True, metavar="depth|mtf|bandit[,...]",
               help="Pooling method; several, comma-separated, share one reading of the data.")
 @click.option("--budget", "budget", required=True, metavar="N[,N...]", help="Total judgments, one or more.")
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
-              help="Consider each run's top K only (default: whole lists).")
+              help="Consider each run's top K only (default: the campaign's pool depth; "
+                   "whole lists on files).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bandit's draws.")
 @click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--compat", type=click.Choice(["9", "10"]), default=None, help=COMPAT_HELP)
 @db_option
 @click.pass_context
-def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt, compat, db) -> None:
+def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, level, fmt, compat, db) -> None:
     """Replay judging with known qrels: what each budget finds and how the ranking holds."""
     from workbench.planning.simulate import simulate as run_simulation
 
@@ -100,6 +120,8 @@ def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt,
     if bad or not methods:
         raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
     budgets = _budgets(budget)
+    if depth is None:
+        depth = _stored_depth(ctx, db, qrels, runs)
     c = _collection(ctx, qrels, runs, db, compat)
     results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
     if fmt == "json":
@@ -119,8 +141,10 @@ def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt,
 @click.command("reusability")
 @click.argument("runs", nargs=-1)
 @click.option("--qrels", default=None, metavar="FILE", help="The qrels; then RUN files follow.")
-@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True, metavar="K",
-              help="Pool depth: each run contributed its top K.")
+@click.option("--run", "run_flag", is_flag=True, help=RUN_FLAG_HELP)
+@click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Pool depth: each run contributed its top K (default: the campaign's pool "
+                   "depth; 100 on files).")
 @click.option("-m", "--measure", default="map", show_default=True)
 @click.option("--groups", default=None, metavar="SEP",
               help="Leave out groups of runs: a run's group is its tag up to SEP.")
@@ -129,17 +153,29 @@ def simulate(ctx, runs, qrels, measure, method, budget, depth, seed, level, fmt,
 @click.option("--compat", type=click.Choice(["9", "10"]), default=None, help=COMPAT_HELP)
 @db_option
 @click.pass_context
-def reusability(ctx, runs, qrels, depth, measure, groups, level, fmt, compat, db) -> None:
-    """Zobel's leave-one-out test: how each run would fare without its own pool documents."""
+def reusability(ctx, runs, qrels, run_flag, depth, measure, groups, level, fmt, compat, db) -> None:
+    """Zobel's leave-one-out test: how each run would fare without its own pool documents.
+
+    For each run (or group), the documents only it contributed to the depth-K pool leave
+    the qrels and it is scored again (left_out). rank_loo is the place that score takes
+    among the other runs' full scores (1 + those scoring strictly more: a tie takes the better
+    place); drop = rank_loo - rank.
+    tau_b compares the full scores with the left-out scores of all runs."""
     from workbench.planning.reusability import reusability as run_test
 
+    if depth is None:
+        depth = _stored_depth(ctx, db, qrels, runs) or 100
     c = _collection(ctx, qrels, runs, db, compat)
     result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2))
         return
+    drop = result.max_drop
     click.echo(f"leave-one-out at depth {depth}, runs by {result.measure}: "
-               f"tau_b {_num(result.kendall_tau_b)}, largest drop {result.max_drop} places")
+               f"tau_b {_num(result.kendall_tau_b)} (full scores against left-out scores), "
+               f"largest drop {drop} place{'' if drop == 1 else 's'}")
+    click.echo("rank_loo: the place the left-out score takes among the other runs' full "
+               "scores (1 + those above it); drop = rank_loo - rank")
     rows = sorted(result.runs, key=lambda r: (-r.drop, r.run))
     click.echo(_plain(
         ["run", "full", "rank", "left_out", "rank_loo", "drop", "unique_rel"],

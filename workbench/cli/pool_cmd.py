@@ -67,12 +67,14 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate,
     database = Database.open(resolve_db(ctx, db), create=False)
     on_wait = _say_waiting if sys.stderr.isatty() else None
     try:
+        before = queue_counts(database) if repeat else {}
         run = make_pool(database, method, depth=depth, budget=budget, assessors=assessors,
                         overlap=overlap, repeat=repeat, seed=seed, on_wait=on_wait)
         click.echo(_describe(run))
         counts = queue_counts(database)
     finally:
         database.close()
+    _say_no_repeats(before, counts, assessors, repeat)
     if not counts:
         click.echo("no assessor has a queue yet (use --assessor NAME)")
         return
@@ -112,6 +114,20 @@ def _validate(ctx, db, machine, budget, strategy, assessors, seed, against, meth
         click.echo(f"  {name}: {added} added to the queue")
 
 
+def _say_no_repeats(before, after, assessors, repeat) -> None:
+    """--repeat draws among the documents a call adds to a queue (the positions already in
+    a queue never move, so a repeat cannot be slipped in among them): an assessor whose queue
+    existed and got nothing new gets no repeats. Say so rather than print 0 silently."""
+    for name in dict.fromkeys(assessors):
+        old, new = before.get(name), after.get(name)
+        if old is None or new is None or new[1] > old[1]:
+            continue
+        click.echo(f"workbench: {name} already had a queue and got no new documents: --repeat "
+                   f"{repeat} picks among newly added documents only, so {name} got no new "
+                   "repeats (give --repeat with the first pool, or deepen the pool with "
+                   "--depth to add documents)", err=True)
+
+
 def _describe(run) -> str:
     plan = run.plan
     budget = f", budget {plan.budget}" if plan.budget is not None else ""
@@ -120,8 +136,8 @@ def _describe(run) -> str:
     else:
         deep = f" depth {plan.depth}" if plan.depth is not None else ""
         head = f"pool {plan.method}{deep}{budget}, seed {plan.seed}"
-    text = (f"{head}: {run.n_entries} documents over {run.n_queries} queries "
-            f"({run.n_added} new)")
+    text = (f"{head}: {_count(run.n_entries, 'document')} over "
+            f"{_count(run.n_queries, 'query', 'queries')} ({run.n_added} new)")
     if plan.adaptive and plan.budget is not None and run.n_entries >= plan.budget:
         # a pool only grows: an earlier, larger pool leaves the method nothing to choose
         text += (f"; the budget is spent: the pool already holds {run.n_entries} documents, "
@@ -129,6 +145,10 @@ def _describe(run) -> str:
     elif plan.adaptive:
         text += "; the next documents are chosen as grades come in"
     return text
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def _say_waiting() -> None:

@@ -80,9 +80,12 @@ def _json(table: ScoreTable, per_query: bool) -> dict:
 @click.option("-m", "--measure", "measures", multiple=True,
               help="Measure name (trec_eval or ir_measures style); repeatable. "
                    "Default: the campaign's default measures.")
-@click.option("--assessor", default=None, help="Qrels from this assessor's grades.")
+@click.option("--assessor", "-a", default=None, metavar="NAME", help="Qrels from this assessor's grades.")
 @click.option("--consensus", type=click.Choice(["majority", "mean", "adjudicated"]), default=None,
-              help="Qrels from a consensus of all assessors (default: majority).")
+              help="Qrels from a consensus of all assessors (default: majority). majority: the "
+                   "most frequent grade of an item, a tie going to the lower grade; mean: the "
+                   "mean grade rounded half up (1.5 -> 2); adjudicated: the lead's final grade "
+                   "where there is one, else the majority.")
 @click.option("--source", "source", default=None, metavar="SPEC",
               help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-q", "per_query", is_flag=True, help="Also print per-query values.")

@@ -92,33 +92,50 @@ def fresh_sample_copy(target_dir: Path | None = None) -> Path:
 
 @click.command()
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to put the copy (default: a new temporary folder).")
-@click.option("--assessor", default=None, callback=checked_name,
+              help="Where to put the copy, kept after exit (default: a new temporary "
+                   "folder, removed at exit).")
+@click.option("--assessor", "-a", default=None, metavar="NAME", callback=checked_name,
               help="Open straight on this assessor's judging screen.")
 def demo(directory: Path | None, assessor: str | None) -> None:
     """Open the TUI on a fresh copy of the sample database."""
     copy = fresh_sample_copy(directory)
-    click.echo(f"demo database: {copy}", err=True)
-    open_tui(str(copy), assessor=assessor)
+    if directory is not None:
+        click.echo(f"demo database: {copy}", err=True)
+        open_tui(str(copy), assessor=assessor)
+        return
+    # A temporary copy is removed at exit, so that demos do not pile up in /tmp;
+    # --dir DIR keeps one.
+    click.echo(f"demo database: {copy} (a temporary copy, removed at exit; --dir DIR keeps it)",
+               err=True)
+    try:
+        open_tui(str(copy), assessor=assessor)
+    finally:
+        shutil.rmtree(copy.parent, ignore_errors=True)
 
 
 @click.command()
-@click.option("--assessor", required=True, callback=checked_name, help="Who is judging (created on first use).")
+@click.option("--assessor", "-a", required=True, metavar="NAME", callback=checked_name,
+              help="Who is judging: an assessor of the pool (`pool -a NAME`).")
+@click.option("--new", is_flag=True,
+              help="NAME is a new assessor: create it (and give it the whole pool). Without "
+                   "it, once a pool exists, a name that is not an assessor is refused.")
 @db_option
 @click.pass_context
-def judge(ctx: click.Context, assessor: str, db: str | None) -> None:
+def judge(ctx: click.Context, assessor: str, new: bool, db: str | None) -> None:
     """Open the judging screen for an assessor, at their first unjudged document."""
     db = resolve_db(ctx, db)
     confirm_new_database(db)
-    _refuse_a_machine(db, assessor)
+    _check_assessor(db, assessor, new)
     open_tui(db, assessor=assessor, lead=False)
 
 
-def _refuse_a_machine(db: str | None, assessor: str) -> None:
-    """Judging under a machine assessor's name would show its labels: refused before the
-    screen opens (a database that does not exist yet, or is empty, has no machine)."""
+def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
+    """Before the screen opens: judging under a machine assessor's name would show its
+    labels, refused; and once a pool exists a name that is not an assessor (a typo) is
+    refused with the nearest name (campaign.judging.assessing.check_assessor) unless --new.
+    A database that does not exist yet, or is empty, has neither machine nor pool."""
     from workbench.campaign.database import Database, missing_database_file
-    from workbench.campaign.judging.assessing import machine_names, machine_refusal
+    from workbench.campaign.judging.assessing import check_assessor, machine_names, machine_refusal
 
     if missing_database_file(db) is not None:
         return
@@ -129,5 +146,6 @@ def _refuse_a_machine(db: str | None, assessor: str) -> None:
     try:
         if assessor in machine_names(database):
             raise click.UsageError(machine_refusal(assessor))
+        check_assessor(database, assessor, new=new)
     finally:
         database.close()

@@ -154,6 +154,11 @@ def check_kind(path: str | os.PathLike, expected: str) -> None:
         return
     raise InputError(
         name, guess.line,
-        f"this looks like {guess.kind}, not {expected} ({guess.reason}); "
+        f"this looks like {_a(guess.kind)}, not {_a(expected)} ({guess.reason}); "
         f"use `workbench {COMMAND[guess.kind]}`",
     )
+
+
+def _a(kind: str) -> str:
+    """A kind as a phrase: "a run", "a qrels file", but "documents", "queries"."""
+    return {"run": "a run", "qrels": "a qrels file"}.get(kind, kind)

@@ -84,8 +84,12 @@ def run_counts(session: Session) -> Counts:
 def assessor_counts(session: Session) -> Counts:
     """Per assessor: documents assigned (first showings), current judgments, judgments of
     documents outside their assignment, repeat (self-consistency) grades, and current
-    "can't judge" marks."""
-    rows = session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
+    "can't judge" marks. A lead who only adjudicated is not an assessor: left out."""
+    from workbench.store.judgment_arrays import lead_only_ids
+
+    leads = lead_only_ids(session)
+    rows = [r for r in session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id))
+            if r[0] not in leads]
     assigned = and_(
         Assignment.assessor_id == Judgment.assessor_id,
         Assignment.query_id == Judgment.query_id,

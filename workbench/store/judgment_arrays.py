@@ -18,7 +18,14 @@ from sqlalchemy.orm import Session
 
 from workbench.store.bulk import int_columns
 from workbench.store.external_ids import AssessorNames
-from workbench.store.models import Adjudication, Assessor, Judgment
+from workbench.store.models import (
+    Adjudication,
+    Assessor,
+    Assignment,
+    CantJudge,
+    Judgment,
+    JudgmentEvent,
+)
 
 
 @dataclass(frozen=True)
@@ -98,16 +105,37 @@ def grading_assessors(session: Session, *, people_only: bool = False) -> list[st
 
 
 def assessors_not_only_adjudicating(session: Session, *, people_only: bool = False) -> AssessorNames:
-    """Every assessor (`people_only`: every human) except those whose only rows are
-    adjudications, by name."""
-    adjudicated = select(Adjudication.query_id).where(
-        Adjudication.adjudicator_id == Assessor.id
-    ).exists()
-    stmt = select(Assessor.id, Assessor.name).where(or_(_has_grade(), ~adjudicated))
+    """Every assessor (`people_only`: every human) except the leads (lead_only_ids), by name."""
+    stmt = select(Assessor.id, Assessor.name).where(~_lead_only())
     if people_only:
         stmt = stmt.where(Assessor.kind == "human")
     rows = session.execute(stmt.order_by(Assessor.name)).all()
     return AssessorNames.of_rows(rows)
+
+
+def lead_only_ids(session: Session) -> set[int]:
+    """The rows that stand for a lead, not an assessor: a name that adjudicated (a final
+    grade or an `adjudicate` event) and has no grade, assignment, can't-judge mark or other
+    event. Adjudication records the lead's own name in an `assessor` row; this rule keeps
+    those rows out of `list assessors`, the pace screen, agreement and the judging checks."""
+    return set(session.scalars(select(Assessor.id).where(_lead_only())))
+
+
+def _lead_only():
+    mine = Assessor.id
+    adjudicated = or_(
+        select(Adjudication.query_id).where(Adjudication.adjudicator_id == mine).exists(),
+        select(JudgmentEvent.id).where(JudgmentEvent.assessor_id == mine,
+                                       JudgmentEvent.kind == "adjudicate").exists(),
+    )
+    other = or_(
+        _has_grade(),
+        select(Assignment.id).where(Assignment.assessor_id == mine).exists(),
+        select(CantJudge.id).where(CantJudge.assessor_id == mine).exists(),
+        select(JudgmentEvent.id).where(JudgmentEvent.assessor_id == mine,
+                                       JudgmentEvent.kind != "adjudicate").exists(),
+    )
+    return adjudicated & ~other
 
 
 def _has_grade():
@@ -115,4 +143,4 @@ def _has_grade():
 
 
 __all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessors_not_only_adjudicating",
-           "current_judgments", "grading_assessors", "judgment_grades"]
+           "current_judgments", "grading_assessors", "judgment_grades", "lead_only_ids"]

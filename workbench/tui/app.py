@@ -54,7 +54,8 @@ class WorkbenchApp(App):
     MODES = {"assess": AssessorScreen}
     # mode name -> key that switches to it (e.g. "scores": "f2"); none for assessors.
     MODE_KEYS: dict[str, str] = {}
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    # Quit is shown in every screen's footer (a new user looks there first).
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit")]
 
     def notify(self, message: str, *, title: str = "", markup: bool = False, **kwargs) -> None:
         """Every notification passes the one sanitiser and is never markup: messages quote
@@ -186,7 +187,9 @@ class WorkbenchApp(App):
         return self._score_dirty.setdefault(assessor, set())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's "Screenshot" writes to ~/Downloads and fails where that folder does not
+        # exist; the screens' own `e` exports are the way to save what is shown.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Screenshot")
         if self.lead:
             from workbench.tui.screens.lead_modes import lead_commands
 

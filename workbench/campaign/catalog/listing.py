@@ -76,8 +76,9 @@ def listing(db: Database, what: str) -> Listing:
                        else assessor_watch.NOT_WATCHED)))
     return Listing(what, ("assessor", "kind", "assigned", "judged", "done", "outside_assignment", "repeats",
                          "cant_judge", *assessor_watch.LIST_COLUMNS), rows,
-                   f"seconds per document count up to the idle cap, {describe_idle_cap(cap)} "
-                   "(workbench campaign --idle-cap)")
+                   "assigned counts documents (first showings); the judging screen counts "
+                   "items, assigned + hidden repeats; seconds per document count up to the "
+                   f"idle cap, {describe_idle_cap(cap)} (workbench campaign --idle-cap)")
 
 
 def _share(part, whole) -> float:

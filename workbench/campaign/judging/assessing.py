@@ -363,6 +363,32 @@ def ensure_assessor(
         get_or_create_assessor(s, assessor)
 
 
+def check_assessor(db: Database, assessor: str, *, new: bool = False) -> None:
+    """Once a pool exists, assessors come from the lead (`pool -a NAME`) or an explicit
+    `--new`: a name that is not an assessor (a typo, a lead who only adjudicated) is
+    refused, naming the nearest assessor, so that it does not get the whole pool and count
+    in the majority. Before any pool, grades are free (a campaign judged from scratch)."""
+    import difflib
+
+    from workbench.store.judgment_arrays import assessors_not_only_adjudicating
+
+    if new:
+        return
+    with db.read() as s:
+        if not pool_size(s):
+            return
+        people = assessors_not_only_adjudicating(s).names.tolist()
+    if assessor in people:
+        return
+    near = difflib.get_close_matches(assessor, people, n=1, cutoff=0.5)
+    hint = (f"did you mean {near[0]!r}?" if near
+            else f"the assessors are {', '.join(people)}" if people else "there are none yet")
+    raise NotFoundError(
+        f"{assessor!r} is not an assessor of this campaign ({hint}); "
+        "the lead adds assessors with `workbench pool -a NAME`, or pass --new"
+    )
+
+
 def ensure_assignments(
     db: Database, assessor: str, *, on_wait: Callable[[], None] | None = None
 ) -> int:

@@ -85,7 +85,7 @@ def watch_assessors(db: Database, *, idle_cap: float = IDLE_CAP_SECONDS, window:
 def read_watch(session, *, idle_cap: float = IDLE_CAP_SECONDS, window: int = WINDOW) -> Watch:
     """watch_assessors inside an open read session (one snapshot with the caller's counts)."""
     from workbench.store.grade_history import grade_history
-    from workbench.store.judgment_arrays import current_judgments
+    from workbench.store.judgment_arrays import current_judgments, lead_only_ids
     from workbench.store.machine import machine_assessor_ids
     from workbench.store.scale_levels import scale_grades
 
@@ -93,16 +93,17 @@ def read_watch(session, *, idle_cap: float = IDLE_CAP_SECONDS, window: int = WIN
     current = current_judgments(session)
     scale = scale_grades(session)
     return compute_watch(history, current, scale, idle_cap=idle_cap, window=window,
-                         machines=machine_assessor_ids(session))
+                         machines=machine_assessor_ids(session), leads=lead_only_ids(session))
 
 
 def compute_watch(history, current, scale, *, idle_cap: float, window: int,
-                  machines: np.ndarray | None = None) -> Watch:
+                  machines: np.ndarray | None = None, leads: set[int] = frozenset()) -> Watch:
     """The Watch from loaded arrays: `history` a store GradeHistory, `current` the current
     Judgments (query_id, document_id, assessor_id, grade), `scale` the scale's grades.
 
     Pace and drift are about people: the assessors in `machines` (ids) are left out, both
-    as assessors watched and as the "others" a person's agreement is measured against."""
+    as assessors watched and as the "others" a person's agreement is measured against; the
+    `leads` (ids of leads who only adjudicated) are not assessors and are left out too."""
     machines = np.asarray(machines if machines is not None else [], dtype=np.int64)
     people = ~np.isin(current.assessor_id, machines)
     if not idle_cap > 0:
@@ -113,7 +114,7 @@ def compute_watch(history, current, scale, *, idle_cap: float, window: int,
     current_item = current.query_id * span + current.document_id
     out = []
     for i, name in enumerate(history.assessors):
-        if history.assessor_ids[i] in machines:
+        if history.assessor_ids[i] in machines or int(history.assessor_ids[i]) in leads:
             continue
         mine = np.flatnonzero(history.assessor == i)
         position = np.arange(1, mine.size + 1)

@@ -47,16 +47,21 @@ class PlanningReport:
     n_runs: int
 
 
-def planning_report(db: Database, *, depth: int = 10, measure: str = "map",
+def planning_report(db: Database, *, depth: int | None = None, measure: str = "map",
                     points: int = 8) -> PlanningReport:
     """Simulations of every method at `points` budgets up to the whole depth-`depth` pool
-    (judged against the majority consensus), and the leave-one-out test at that depth."""
+    (judged against the majority consensus), and the leave-one-out test at that depth
+    (default: the campaign's own pool depth)."""
     import numpy as np
+
+    from workbench.campaign.settings import campaign_pool_depth
 
     from workbench.planning.methods import METHODS
     from workbench.planning.reusability import reusability
     from workbench.planning.simulate import simulate
 
+    if depth is None:
+        depth = campaign_pool_depth(db)
     c = stored_collection(db)
     top = c.row_rank <= depth
     pairs = np.unique(c.pair_keys(c.row_query[top], c.row_doc[top]))

@@ -75,6 +75,21 @@ class AgreementScreen(LeadScreen):
     def load(self, changes: Changes):
         return judges_agreement(self.app.db, binary=self.binary)
 
+    # Below this width the kappa matrix and the all-assessors table (76 columns) cannot
+    # stand side by side without squeezing one over the other: they are stacked.
+    NARROW = 120
+
+    def on_resize(self, event) -> None:
+        self._fit(event.size.width)
+
+    def on_mount(self) -> None:
+        self._fit(self.size.width)
+
+    def _fit(self, width: int) -> None:
+        narrow = width < self.NARROW
+        self.query_one("#ag-top").set_class(narrow, "-stacked")
+        self.query_one("#ag-bottom").set_class(narrow, "-stacked")
+
     def show(self, report: AgreementReport | None) -> None:
         head = self.query_one("#ag-head", Static)
         if report is None:

@@ -21,7 +21,7 @@ from workbench.tui.text import safe
 class AssessorScreen(Screen):
     """The base screen of the `assess` mode."""
 
-    BINDINGS = [Binding("ctrl+q", "app.quit", "Quit")]
+    BINDINGS = []  # Quit (ctrl+q) comes from the app, in every footer
 
     def __init__(self) -> None:
         super().__init__()

@@ -3,6 +3,7 @@ at an assessor's first start and on `g` in the judging screen. Esc or g closes i
 
 from __future__ import annotations
 
+from rich.markdown import Markdown
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,15 +24,21 @@ class GuidelinesScreen(ModalScreen[None]):
         self.narrative = narrative
 
     def compose(self) -> ComposeResult:
-        text = Text()
-        text.append("Judging guidelines", style="bold")
-        text.append("  (Esc or g closes; g shows them again)\n\n", style="dim")
-        text.append(self.guidelines or "No campaign guidelines are set.")  # plain text, never markup
-        if self.narrative:
-            text.append(f"\n\nFor query {self.query_name}: ", style="bold")
-            text.append(self.narrative, style="italic")
+        head = Text()
+        head.append("Judging guidelines", style="bold")
+        head.append("  (Esc or g closes; g shows them again)", style="dim")
+        # The lead writes them in Markdown (examples/guidelines.md): headings, lists and
+        # emphasis are rendered; Rich markup in them stays text, links are not followed.
+        body = (Markdown(safe(self.guidelines), hyperlinks=False) if self.guidelines
+                else Text("No campaign guidelines are set."))
         with VerticalScroll(id="guidelines-dialog"):
-            yield Static(safe(text), id="guidelines-text")
+            yield Static(head, id="guidelines-head")
+            yield Static(body, id="guidelines-text")
+            if self.narrative:
+                tail = Text()
+                tail.append(f"For query {self.query_name}: ", style="bold")
+                tail.append(self.narrative, style="italic")
+                yield Static(safe(tail), id="guidelines-narrative")
 
     def action_close(self) -> None:
         self.dismiss(None)

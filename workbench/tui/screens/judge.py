@@ -233,7 +233,7 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         overall = "…" if total_j is None else f"{total_j}/{total_p}"
         text = (
             f"{self.assessor} · {self.query_ext} {judged}/{total} judged · "
-            f"{where} · overall {overall} · idle cap {describe_idle_cap(self.idle_cap)}"
+            f"{where} · overall {overall} items · idle cap {describe_idle_cap(self.idle_cap)}"
         )
         self.query_one("#status", StatusLine).show(text, state, error=error)
 

@@ -47,14 +47,32 @@ def _factory(target: str) -> Callable[[], Screen]:
 
 
 def register_lead_modes(app) -> None:
-    """Add the lead modes and their keys to `app` (call from its __init__)."""
+    """Add the lead modes and their keys to `app` (call from its __init__). The keys work on
+    every screen; the lead screens' footers show them (mode_bindings, with priority there:
+    the quick screen's text box binds F6/F7 itself and must not swallow them), while the
+    judging screen's footer keeps the assessor's keys only, which already fill it."""
     for mode, (key, title, _help, target) in LEAD_MODES.items():
         app.add_mode(mode, _factory(target))
-        app.bind(key, f"switch_mode('{mode}')", description=title, show=mode not in NOT_IN_FOOTER)
-    app.bind("f1", "switch_mode('assess')", description="Judge")
+        app.bind(key, f"switch_mode('{mode}')", description=title, show=False)
+    app.bind("f1", "switch_mode('assess')", description="Judge", show=False)
+
+
+def mode_bindings() -> list:
+    """The F-keys as shown in a lead screen's footer (LeadScreen.BINDINGS): lead screens
+    exist only in a lead app, so these never reach a blind `workbench judge`. Modes in
+    NOT_IN_FOOTER keep their key (priority too) without a place in the footer."""
+    from textual.binding import Binding
+
+    return [Binding("f1", "app.switch_mode('assess')", "Judge", priority=True)] + [
+        Binding(key, f"app.switch_mode('{mode}')", title, priority=True,
+                show=mode not in NOT_IN_FOOTER)
+        for mode, (key, title, _help, _target) in LEAD_MODES.items()
+    ]
 
 
 def lead_commands(app) -> Iterable[tuple[str, str, Callable[[], object]]]:
-    """Command palette entries for the lead modes."""
+    """Command palette entries for the lead modes, the judging screens (F1) first."""
+    yield "Judge (F1)", "The judging screens: pick an assessor, judge their queue", (
+        lambda: app.switch_mode("assess"))
     for mode, (key, title, help_text, _target) in LEAD_MODES.items():
         yield f"{title} ({key.upper()})", help_text, (lambda m=mode: app.switch_mode(m))

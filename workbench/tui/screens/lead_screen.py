@@ -29,6 +29,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.live import DataVersion, data_version
 from workbench.tui.exports import export_dir
 from workbench.tui.text import describe
+from workbench.tui.screens.lead_modes import mode_bindings
 
 POLL_SECONDS = 1.0
 
@@ -60,6 +61,7 @@ class LeadScreen(Screen):
         Binding("e", "export", "Export"),
         Binding("question_mark", "help", "Keys"),
         Binding("ctrl+r", "reload", "Reload", show=False),
+        *mode_bindings(),
     ]
     # format name -> file extension; empty: no export on this screen
     export_formats: dict[str, str] = {}
@@ -190,8 +192,9 @@ class LeadScreen(Screen):
         from workbench.tui.screens.help import HelpScreen
         from workbench.tui.screens.lead_modes import LEAD_MODES
 
+        mode_keys = {b.key for b in mode_bindings()}  # listed below, with what they open
         rows = [(b.key.replace("question_mark", "?"), b.description) for b in self.BINDINGS
-                if isinstance(b, Binding) and b.description]
+                if isinstance(b, Binding) and b.description and b.key not in mode_keys]
         modes = [(key.upper(), f"{title}: {text}") for key, title, text, _ in LEAD_MODES.values()]
         self.app.push_screen(HelpScreen(rows, modes + [("F1", "Judge (the assessor screens)")]))
 

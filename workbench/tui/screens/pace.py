@@ -97,7 +97,7 @@ class PaceScreen(LeadScreen):
             f"seconds per document (median of {watch.window})", "seconds", points=points)
         self.query_one("#pc-agreement", TrendPlot).draw(
             {a.name: settled(a.agreement_at, a.agreement_trend, w) for a in chosen},
-            f"agreement with the others (mean of {watch.window})", "share equal", ylim=(0, 1.02))
+            f"agreement with the others (mean of {watch.window})", "share equal", ylim=(0, 1))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if self.one:

@@ -31,7 +31,7 @@ class PlanningScreen(LeadScreen):
     export_stem = "reusability"
     AUTO_FOCUS = "#pl-runs"
 
-    def __init__(self, depth: int = 10) -> None:
+    def __init__(self, depth: int | None = None) -> None:  # None: the campaign's pool depth
         super().__init__()
         self.depth = depth
 
@@ -47,6 +47,7 @@ class PlanningScreen(LeadScreen):
 
     def show(self, report: PlanningReport) -> None:
         r = report.reusability
+        self.depth = r.depth
         self.query_one("#pl-head", Static).update(safe(Text.assemble(
             ("Planning", "bold"), f" · {report.n_runs} runs, {report.n_queries} queries judged"
             f" · pool depth {r.depth} (+/-) · e: export",
@@ -54,8 +55,8 @@ class PlanningScreen(LeadScreen):
         self.query_one("#pl-plot", FoundPlot).draw(report.simulations)
         tau = "–" if r.kendall_tau_b != r.kendall_tau_b else f"{r.kendall_tau_b:.4f}"
         self.query_one("#pl-loo-title", Static).update(safe(Text(
-            f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau}, "
-            f"largest drop {r.max_drop} places")))
+            f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau} (full against "
+            f"left-out scores), largest drop {r.max_drop} place{'' if r.max_drop == 1 else 's'}")))
         dt = self.query_one("#pl-runs", DataTable)
         if not dt.columns:
             for key, label in (("run", "run"), ("full", "full"), ("rank", "rank"), ("loo", "left out"),
@@ -70,10 +71,14 @@ class PlanningScreen(LeadScreen):
         ]) for x in rows])
 
     def action_deeper(self) -> None:
+        if self.depth is None:  # still loading
+            return
         self.depth += 5 if self.depth >= 5 else 1
         self.reload()
 
     def action_shallower(self) -> None:
+        if self.depth is None:
+            return
         self.depth = max(1, self.depth - (5 if self.depth > 5 else 1))
         self.reload()
 

@@ -104,7 +104,7 @@ class QueryListScreen(Screen):
         pooled = sum(p.pooled for p in self.progress)
         done = sum(1 for p in self.progress if p.done)
         self.query_one("#ql-head", Static).update(safe(Text(
-            f"{self.assessor}: {judged}/{pooled} documents judged · "
+            f"{self.assessor}: {judged}/{pooled} items judged · "
             f"{done}/{len(self.progress)} queries done   (Enter judges, r resumes)"
         )))
         self.query_one("#ql-overall", ProgressBar).update(total=max(pooled, 1), progress=judged)

@@ -20,6 +20,7 @@ class PRCurvePlot(PlotextPlot):
         plt.xlabel("recall")
         plt.ylabel("interpolated precision")
         plt.xlim(0, 1)
-        plt.ylim(0, 1.02)
+        plt.ylim(0, 1)  # a share: the axis ends at 1.0, not past it
         plt.xticks(RECALL[::2])
+        plt.yticks(RECALL[::2])
         self.refresh()

@@ -27,4 +27,6 @@ class TrendPlot(PlotextPlot):
         plt.ylabel(ylabel)
         if ylim is not None:
             plt.ylim(*ylim)
+            low, high = ylim
+            plt.yticks([low + (high - low) * i / 5 for i in range(6)])
         self.refresh()
