@@ -23,8 +23,11 @@ install-test: $(VENV)/.installed-test
 demo: $(VENV)/.installed
 	$(VENV)/bin/workbench demo
 
+# One pytest worker per core (pytest-xdist); TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= auto
+
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install -q -e '.[postgres,test,bench]'
