@@ -85,7 +85,7 @@ def _replay(engine: Engine, recording: Recording) -> None:
             with conn.begin():
                 cursor = conn.connection.driver_connection.cursor()
                 try:
-                    for statement, parameters, many in recording:
+                    for statement, parameters, many in _batched(recording, sqlite):
                         if many:
                             cursor.executemany(statement, parameters)
                         elif parameters:
@@ -99,3 +99,16 @@ def _replay(engine: Engine, recording: Recording) -> None:
         finally:
             if sqlite:
                 conn.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
+
+
+def _batched(recording: Recording, sqlite: bool) -> Recording:
+    """PostgreSQL takes consecutive statements without parameters in one round trip."""
+    if sqlite:
+        return recording
+    out: Recording = []
+    for statement, parameters, many in recording:
+        if not parameters and out and not out[-1][1]:
+            out[-1] = (out[-1][0] + ";\n" + statement, None, False)
+        else:
+            out.append((statement, parameters, many))
+    return out
