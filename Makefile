@@ -23,8 +23,12 @@ install-test: $(VENV)/.installed-test
 demo: $(VENV)/.installed
 	$(VENV)/bin/workbench demo
 
+# One pytest worker per core (pytest-xdist; an idle worker takes tests queued for a busy
+# one, so a slow test near the end does not leave a core idle); TEST_WORKERS=0: one process.
+TEST_WORKERS ?= auto
+
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install -q -e '.[postgres,llm,test,bench]'

@@ -64,3 +64,23 @@ def sqlite_db(tmp_path):
     database = Database.open(str(tmp_path / "campaign.sqlite"))
     yield database
     database.close()
+
+
+# Modules that test schema creation and the migrations themselves: they run the real
+# Alembic upgrade to head. Every other test gets a new database from the recorded
+# migration (tests/migrated_schema.py).
+REAL_MIGRATIONS = frozenset({
+    "test_migrations.py", "test_schema_lock.py", "test_schema_guard.py", "test_init_cmd.py",
+    "test_campaign_settings.py", "test_migrated_schema.py",
+})
+
+
+@pytest.fixture(autouse=True)
+def _migrated_schema(request, monkeypatch):
+    """New databases come at head from the recorded migration, except in REAL_MIGRATIONS."""
+    if request.path.name in REAL_MIGRATIONS:
+        return
+    from tests.migrated_schema import replaying_upgrade
+    from workbench.store import schema
+
+    monkeypatch.setattr(schema, "upgrade", replaying_upgrade(schema.upgrade))

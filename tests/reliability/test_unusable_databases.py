@@ -108,7 +108,8 @@ def test_foreign_sqlite_file_is_refused_untouched(tmp_path, journal):
     con.close()
 
 
-@pytest.mark.parametrize("content", [b"hello, I am a text file\n" * 40, os.urandom(8192)])
+@pytest.mark.parametrize("content", [b"hello, I am a text file\n" * 40, os.urandom(8192)],
+                         ids=["text", "random-bytes"])  # the same ids in every xdist worker
 def test_not_a_database_is_refused_untouched(tmp_path, content):
     path = tmp_path / "notes.sqlite"
     path.write_bytes(content)
