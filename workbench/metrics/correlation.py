@@ -124,33 +124,40 @@ def _inversions(v: np.ndarray, m: int) -> int:
     higher bits (then by position), and within one such group every 1 before a 0 is an
     inversion decided by this bit. The stable split of each group by the bit is computed
     from prefix counts, so each of the log2(m) levels is a few linear numpy passes, with
-    no sort."""
+    no sort. int32 where it fits: the passes are bound by memory traffic."""
     n = v.size
     if n < 2 or m < 2:
         return 0
-    cur = v.astype(np.int64)
-    idx = np.arange(n, dtype=np.int64)
+    it = np.int32 if n < 2**31 - 1 else np.int64
+    cur = v.astype(it)
+    idx = np.arange(n, dtype=it)
+    ones = np.empty(n, dtype=it)
     total = 0
     for b in reversed(range((m - 1).bit_length())):
-        bit = (cur >> b) & 1
-        ones = np.cumsum(bit)
+        bit = cur >> b
+        bit &= 1
+        np.cumsum(bit, out=ones)
         ones -= bit  # ones strictly before each position
         g = cur >> (b + 1)
         gcount = np.bincount(g)
-        gfirst = np.zeros(gcount.size, dtype=np.int64)
+        gfirst = np.zeros(gcount.size, dtype=it)
         np.cumsum(gcount[:-1], out=gfirst[1:])
         start = gfirst[g]  # first position of each element's group
         ones_in_group = ones - ones[start]
         zero = bit == 0
-        total += int(ones_in_group[zero].sum())
+        total += int(ones_in_group.sum(dtype=np.int64)) - int(ones_in_group[~zero].sum(dtype=np.int64))
         if b == 0:
             break
-        zeros_in_group = (idx - start) - ones_in_group
         # zeros of a group first, then its ones, each in position order
-        group_zeros = np.add.reduceat(1 - bit, gfirst[gcount > 0])
-        zeros_total = np.zeros(gcount.size, dtype=np.int64)
-        zeros_total[gcount > 0] = group_zeros
-        new_pos = np.where(zero, start + zeros_in_group, start + zeros_total[g] + ones_in_group)
+        used = gcount > 0
+        zeros_total = np.zeros(gcount.size, dtype=it)
+        zeros_total[used] = np.add.reduceat(1 - bit, gfirst[used])
+        moved = zeros_total[g]
+        moved += ones_in_group
+        zeros_in_group = idx - start
+        zeros_in_group -= ones_in_group
+        new_pos = np.where(zero, zeros_in_group, moved)
+        new_pos += start
         nxt = np.empty_like(cur)
         nxt[new_pos] = cur
         cur = nxt
