@@ -10,6 +10,8 @@
    `eval` on a one-line run (targets 0.25 s, 0.25 s, 0.15 s), next to `python -c "import
    numpy"` (the floor on this machine now); and N `import run --name` processes of TREC-8
    size (50 queries x 1 000), extrapolated to 100 (target 20 s).
+   Grading in the TUI (Pilot): digit key -> grade committed -> next document drawn, on the
+   sample; targets median 25 ms, p95 40 ms.
 4. `eval` at 1 M run lines (1 000 queries x 1 000, bench/data/ from eval_bench.py) as a whole
    process against trec_eval (built from source; give its path) and pytrec_eval (parse + evaluate
    in its own process); targets >= 3x and >= 4x.
@@ -21,6 +23,7 @@ load from other users of the machine falls on both.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import shutil
 import statistics
@@ -163,17 +166,79 @@ def eval_1m(repeat: int, trec_eval: str | None) -> None:
         print(f"  trec_eval      {best[2]:.2f}s -> {best[2] / best[0]:.2f}x (target >= 3)")
 
 
+async def _grading(db_path: Path, assessor: str, grades: int) -> list[float]:
+    from workbench.campaign.database import Database
+    from workbench.tui.app import make_app
+    from workbench.campaign.judging.assessing import first_unjudged
+    from workbench.tui.screens.judge import JudgeScreen
+
+    db = Database.open(str(db_path))
+    app = make_app(db, assessor=assessor)
+    took: list[float] = []
+    async with app.run_test(size=(160, 48)) as pilot:
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, JudgeScreen) and app.screen.loaded:
+                break
+        screen = app.screen
+        i = 0
+        while len(took) < grades and i < 4 * grades:
+            i += 1
+            if first_unjudged(screen.items, 0) is None:  # query done: to the next (untimed)
+                query = screen.query_ext
+                await pilot.press("]")
+                for _ in range(500):
+                    await pilot.pause(0.01)
+                    if screen.query_ext != query and screen.loaded:
+                        break
+                else:
+                    break  # nothing left to grade
+                continue
+            n_before = len(screen.timings)
+            start = time.perf_counter()
+            await pilot.press(str(i % 4))
+            # the grade is committed before the screen hears of it (GradeSaved); it then
+            # moves the cursor to the next document, drawn at the next refresh
+            for _ in range(5000):
+                if len(screen.timings) > n_before:
+                    break
+                await asyncio.sleep(0.001)
+            await pilot.pause()
+            took.append((time.perf_counter() - start) * 1000)
+            await app.workers.wait_for_complete()
+    db.close()
+    return took
+
+
+def grading(grades: int) -> None:
+    """Digit key -> grade on disk -> the next document on screen, on the sample (carol has
+    about 100 documents left), headless with the Pilot."""
+    tmp = Path(tempfile.mkdtemp(prefix="speed_bench_tui_"))
+    db = tmp / "sample.sqlite"
+    shutil.copy(ROOT / "sample_db" / "sample.sqlite", db)
+    took = asyncio.run(_grading(db, "carol", grades))
+    took.sort()
+    p95 = took[min(len(took) - 1, int(round(0.95 * (len(took) - 1))))]
+    print(f"Grading, key -> next document shown, grade on disk ({len(took)} grades, Pilot): "
+          f"median {statistics.median(took):.1f} ms, p95 {p95:.1f} ms "
+          f"(targets 25 ms and 40 ms)")
+    shutil.rmtree(tmp)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--trec-eval", default=None, help="path of a trec_eval binary built from source")
     p.add_argument("--imports", type=int, default=10, help="`import run` processes (0: skip)")
     p.add_argument("--skip-eval", action="store_true")
+    p.add_argument("--grades", type=int, default=60, help="grades given in the TUI (0: skip)")
     a = p.parse_args(argv)
     print(f"{os.cpu_count()} CPUs visible, load average {os.getloadavg()[0]:.1f}")
     kendall(a.repeat)
     kappa(a.repeat)
     startup(a.repeat, a.imports)
+    if a.grades:
+        grading(a.grades)
     if not a.skip_eval:
         eval_1m(a.repeat, a.trec_eval)
     return 0
