@@ -377,3 +377,30 @@ def test_the_reading_never_contradicts_itself():
     for v in np.linspace(-1, 1, 201):
         r = ag.reading(float(v))
         assert ("acceptable" in r) != ("methodology problem" in r)
+
+
+def test_cohen_kappa_fast_integer_path_equals_sklearn():
+    # issue 24: the integer fast path (one bincount) gives sklearn's values, including
+    # grades only one rater used, a grade gap nobody used, and uint8 labels
+    rng = np.random.default_rng(24)
+    for trial in range(60):
+        n = int(rng.integers(2, 5000))
+        top = int(rng.integers(1, 7))
+        a = rng.integers(0, top + 1, n)
+        b = np.clip(a + rng.integers(-2, 3, n), 0, top + 2)
+        if trial % 3 == 0:
+            a, b = a * 2, b * 2  # odd grades never used
+        if trial % 5 == 0:
+            a, b = a.astype(np.uint8), b.astype(np.uint8)
+        expected = cohen_kappa_score(a, b)
+        got = ag.cohen_kappa(a, b)
+        if np.isnan(expected):
+            assert np.isnan(got)
+        else:
+            assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_cohen_kappa_fast_path_leaves_missing_labels_to_the_general_path():
+    a = np.array([0, 1, 1, -1, 2, 0])
+    b = np.array([0, 1, 0, 2, 2, -1])
+    assert ag.cohen_kappa(a, b) == pytest.approx(ag.cohen_kappa(a[[0, 1, 2, 4]], b[[0, 1, 2, 4]]))

@@ -8,7 +8,8 @@ Two input shapes are used:
   query, or system rankings from `rank_order`). RBO takes these; lists may differ in length
   and content. `order_scores` turns an order into a score vector.
 
-Pair counts come from a vectorised merge sort (O(n log^2 n)), no Python loop over items.
+Kendall's pair counts come from a radix inversion count (O(n log n)); tau_AP's per-item counts
+from a vectorised merge sort (O(n log^2 n)); no Python loop over items.
 """
 
 from __future__ import annotations
@@ -92,42 +93,122 @@ def _tied_pairs(v: np.ndarray) -> float:
     return float((counts * (counts - 1) / 2).sum())
 
 
-def _concordance(x: np.ndarray, y: np.ndarray) -> float:
-    """Concordant minus discordant pairs, in O(n log^2 n).
+MEAN_TIE_TOL = 1e-12  # means equal within this are ties (0.55 vs 0.5499999999999999)
+
+
+def _dense_sorted(v: np.ndarray, tol: float) -> tuple[np.ndarray, int]:
+    """Dense ranks 0..m-1 of `v` and m, from one sort. With `tol` > 0, neighbours in sorted
+    order closer than tol * max(1, |value|) share a rank (sums of floats in another order
+    differ in the last bit, and such a difference is not an order)."""
+    order = np.argsort(v)  # the order among equal values does not matter here
+    sv = v[order]
+    gap = np.diff(sv)
+    if tol > 0:
+        step = gap > tol * np.maximum(1.0, np.abs(sv[1:]))
+    else:
+        step = gap != 0
+    ranks_sorted = np.empty(v.size, dtype=np.int64)
+    ranks_sorted[0] = 0
+    np.cumsum(step, out=ranks_sorted[1:])
+    ranks = np.empty_like(ranks_sorted)
+    ranks[order] = ranks_sorted
+    return ranks, int(ranks_sorted[-1]) + 1
+
+
+def _tied_in(counts: np.ndarray) -> int:
+    counts = counts.astype(np.int64)
+    return int((counts * (counts - 1)).sum() // 2)
+
+
+def _inversions(v: np.ndarray, m: int) -> int:
+    """Pairs j < i with v[j] > v[i], v in 0..m-1, in O(n log m).
+
+    A most-significant-bit-first radix partition: at each bit the array is ordered by the
+    higher bits (then by position), and within one such group every 1 before a 0 is an
+    inversion decided by this bit. The stable split of each group by the bit is computed
+    from prefix counts, so each of the log2(m) levels is a few linear numpy passes, with
+    no sort. int32 where it fits: the passes are bound by memory traffic."""
+    n = v.size
+    if n < 2 or m < 2:
+        return 0
+    it = np.int32 if n < 2**31 - 1 else np.int64
+    cur = v.astype(it)
+    idx = np.arange(n, dtype=it)
+    ones = np.empty(n, dtype=it)
+    total = 0
+    for b in reversed(range((m - 1).bit_length())):
+        bit = cur >> b
+        bit &= 1
+        np.cumsum(bit, out=ones)
+        ones -= bit  # ones strictly before each position
+        g = cur >> (b + 1)
+        gcount = np.bincount(g)
+        gfirst = np.zeros(gcount.size, dtype=it)
+        np.cumsum(gcount[:-1], out=gfirst[1:])
+        start = gfirst[g]  # first position of each element's group
+        ones_in_group = ones - ones[start]
+        zero = bit == 0
+        total += int(ones_in_group.sum(dtype=np.int64)) - int(ones_in_group[~zero].sum(dtype=np.int64))
+        if b == 0:
+            break
+        # zeros of a group first, then its ones, each in position order
+        used = gcount > 0
+        zeros_total = np.zeros(gcount.size, dtype=it)
+        zeros_total[used] = np.add.reduceat(1 - bit, gfirst[used])
+        moved = zeros_total[g]
+        moved += ones_in_group
+        zeros_in_group = idx - start
+        zeros_in_group -= ones_in_group
+        new_pos = np.where(zero, zeros_in_group, moved)
+        new_pos += start
+        nxt = np.empty_like(cur)
+        nxt[new_pos] = cur
+        cur = nxt
+    return total
+
+
+def _concordance_counts(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[int, int, int, int]:
+    """(C - D, P, T_x, T_y) in O(n log n): pairs concordant minus discordant, all pairs,
+    pairs tied in x, pairs tied in y.
 
     Sorted by (x, y), the discordant pairs are the strict inversions of y; then
-    C = P - T_x - T_y + T_xy - D (T: pairs tied in x, in y, in both).
-    """
+    C = P - T_x - T_y + T_xy - D (T_xy: pairs tied in both)."""
     n = x.size
-    order = np.lexsort((y, x))
-    discordant = float(_greater_before(_dense(y[order])).sum())
-    pairs = n * (n - 1) / 2
-    t_x, t_y = _tied_pairs(x), _tied_pairs(y)
-    t_xy = _tied_pairs(np.stack([x, y], axis=1))
+    rx, mx = _dense_sorted(x, tol)
+    ry, my = _dense_sorted(y, tol)
+    key = rx * my + ry
+    key.sort()
+    ys = key % my
+    t_x = _tied_in(np.bincount(rx, minlength=mx))
+    t_y = _tied_in(np.bincount(ry, minlength=my))
+    run = np.flatnonzero(np.diff(key)) if n > 1 else np.array([], dtype=np.int64)
+    t_xy = _tied_in(np.diff(np.concatenate([[0], run + 1, [n]])))
+    discordant = _inversions(ys, my)
+    pairs = n * (n - 1) // 2
     concordant = pairs - t_x - t_y + t_xy - discordant
-    return concordant - discordant
+    return concordant - discordant, pairs, t_x, t_y
 
 
-def kendall_tau(x, y, variant: str = "b") -> float:
+def kendall_tau(x, y, variant: str = "b", *, tie_tol: float = 0.0) -> float:
     """Kendall's tau between two score vectors over the same items.
 
     tau-a = (C - D) / (n(n-1)/2); tau-b = (C - D) / sqrt((P - T_x)(P - T_y)) with T the
     pairs tied in one vector (Kendall 1945), as `scipy.stats.kendalltau` (its default).
     Without ties both agree; [1,3,2,4] vs [1,2,3,4] gives 4/6 = 0.667. NaN for fewer than
-    two items, and tau-b NaN when one vector is constant.
+    two items, and tau-b NaN when one vector is constant. `tie_tol` (e.g. MEAN_TIE_TOL for
+    means over queries) makes values within tie_tol * max(1, |value|) ties. O(n log n).
     """
+    if variant not in ("a", "b"):
+        raise ValueError(f"variant must be 'a' or 'b', not {variant!r}")
     x, y = _pair(x, y)
     n = x.size
     if n < 2:
         return math.nan
-    pairs = n * (n - 1) / 2
-    s = _concordance(x, y)
+    s, pairs, t_x, t_y = _concordance_counts(x, y, tie_tol)
     if variant == "a":
         return s / pairs
-    if variant == "b":
-        den = math.sqrt((pairs - _tied_pairs(x)) * (pairs - _tied_pairs(y)))
-        return s / den if den > 0 else math.nan
-    raise ValueError(f"variant must be 'a' or 'b', not {variant!r}")
+    den = math.sqrt(float(pairs - t_x) * float(pairs - t_y))
+    return s / den if den > 0 else math.nan
 
 
 def average_ranks(v) -> np.ndarray:

@@ -73,7 +73,7 @@ def group_of(name: str, separator: str | None) -> str:
 def reusability(c: Collection, *, depth: int = 100, measure: str = "map", rel_level: int = 1,
                 groups: str | None = None) -> Reusability:
     """Zobel's leave-one-out test on the collection (see the module docstring)."""
-    from workbench.metrics.correlation import kendall_tau
+    from workbench.metrics.correlation import MEAN_TIE_TOL, kendall_tau
 
     scorer = RunScorer(c, measure, rel_level=rel_level)
     all_rows = np.ones(c.qrels_grade.size, dtype=bool)
@@ -109,6 +109,6 @@ def reusability(c: Collection, *, depth: int = 100, measure: str = "map", rel_le
                                 place_among(float(loo[i]), others), int(unique_rel[i])))
     return Reusability(
         measure=scorer.label, depth=depth, runs=tuple(rows),
-        kendall_tau_b=kendall_tau(full, loo, "b"),
+        kendall_tau_b=kendall_tau(full, loo, "b", tie_tol=MEAN_TIE_TOL),
         max_drop=max((r.drop for r in rows), default=0),
     )

@@ -87,7 +87,7 @@ def simulate(c: Collection, methods: list[str] | str, budgets: list[int], *, mea
              rel_level: int = 1, depth: int | None = None, seed: int = 0) -> list[Simulation]:
     """The simulation of each method at each total budget (see the module docstring); the
     runs and their scores under the full qrels are shared by the methods."""
-    from workbench.metrics.correlation import kendall_tau
+    from workbench.metrics.correlation import MEAN_TIE_TOL, kendall_tau
 
     methods = [methods] if isinstance(methods, str) else list(methods)
     budgets = sorted(set(int(b) for b in budgets))
@@ -112,7 +112,7 @@ def simulate(c: Collection, methods: list[str] | str, budgets: list[int], *, mea
                 budget=budget,
                 judged=int(d.size),
                 relevant_found=int((c.grades_of(q, d) >= rel_level).sum()),
-                kendall_tau_b=kendall_tau(full, means, "b"),
+                kendall_tau_b=kendall_tau(full, means, "b", tie_tol=MEAN_TIE_TOL),
                 max_rank_change=int(np.abs(places(means) - full_place).max(initial=0)),
             ))
         out.append(Simulation(method, scorer.label, tuple(points)))

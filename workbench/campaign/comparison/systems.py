@@ -156,8 +156,8 @@ def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationR
         a.source,
         b.source,
         len(common),
-        corr.kendall_tau(x, y, "b"),
-        corr.kendall_tau(x, y, "a"),
+        corr.kendall_tau(x, y, "b", tie_tol=corr.MEAN_TIE_TOL),
+        corr.kendall_tau(x, y, "a", tie_tol=corr.MEAN_TIE_TOL),
         corr.tau_ap(y, x),  # b's ranking judged against a's
         corr.rbo(corr.rank_order(common, x), corr.rank_order(common, y), rbo_p),
     )

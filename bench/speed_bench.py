@@ -1,0 +1,248 @@
+"""Issue 24 section 4: the speed ratios, each measured in one run, peers and ours alternately.
+
+    .venv/bin/python bench/speed_bench.py [--repeat 3] [--trec-eval /tmp/trec_eval/trec_eval]
+                                          [--imports 10] [--skip-eval]
+
+1. Kendall tau-b (workbench.metrics.correlation) against scipy.stats.kendalltau at 1e5 and
+   1e6 items, with and without ties; target: ratio >= 1 (ours at least as fast).
+2. Cohen's kappa against sklearn.metrics.cohen_kappa_score at 1e6 labels; target >= 2x.
+3. Start-up, whole processes on a fresh copy of the sample database: `list runs`, `score`,
+   `eval` on a one-line run (targets 0.25 s, 0.25 s, 0.15 s), next to `python -c "import
+   numpy"` (the floor on this machine now); and N `import run --name` processes of TREC-8
+   size (50 queries x 1 000), extrapolated to 100 (target 20 s).
+   Grading in the TUI (Pilot): digit key -> grade committed -> next document drawn, on the
+   sample; targets median 25 ms, p95 40 ms.
+4. `eval` at 1 M run lines (1 000 queries x 1 000, bench/data/ from eval_bench.py) as a whole
+   process against trec_eval (built from source; give its path) and pytrec_eval (parse + evaluate
+   in its own process); targets >= 3x and >= 4x.
+
+Times are the best of --repeat (medians for start-up), peers and ours interleaved so that
+load from other users of the machine falls on both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+PY = sys.executable
+WORKBENCH = [PY, "-c", "import sys; from workbench.cli import main; sys.exit(main())"]
+# Processes run with bytecode caching on (in a private prefix, nothing written to the tree),
+# as an installed package has it: with PYTHONDONTWRITEBYTECODE=1 (set on the development
+# machine) every run compiled the workbench's ~45 modules again, 0.1-0.2 s of each start-up.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV.update(PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=tempfile.mkdtemp(prefix="speed_bench_pyc_"))
+
+
+def interleaved(repeat: int, *fns):
+    """Best wall time of each fn over `repeat` rounds, the fns alternating in each round."""
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            t = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return best
+
+
+def process(args: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run(args, check=True, env=ENV, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def kendall(repeat: int) -> None:
+    from scipy.stats import kendalltau
+
+    from workbench.metrics.correlation import kendall_tau
+
+    rng = np.random.default_rng(24)
+    print("Kendall tau-b          ours      scipy     ratio (target >= 1)")
+    for n in (100_000, 1_000_000):
+        for ties in (False, True):
+            x = rng.random(n)
+            y = x + rng.random(n)
+            if ties:
+                x, y = np.round(x * 100), np.round(y * 50)
+            assert abs(kendall_tau(x, y) - kendalltau(x, y).statistic) < 1e-12
+            ours, peer = interleaved(repeat, lambda: kendall_tau(x, y), lambda: kendalltau(x, y))
+            label = f"{n:>9,} {'ties' if ties else 'no ties'}"
+            print(f"{label:<20} {ours:8.3f}s {peer:8.3f}s {peer / ours:7.2f}x")
+
+
+def kappa(repeat: int) -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    from workbench.metrics.agreement import cohen_kappa
+
+    rng = np.random.default_rng(24)
+    a = rng.integers(0, 4, 1_000_000)
+    b = np.clip(a + rng.integers(-1, 2, a.size), 0, 3)
+    assert abs(cohen_kappa(a, b) - cohen_kappa_score(a, b)) < 1e-12
+    ours, peer = interleaved(repeat, lambda: cohen_kappa(a, b), lambda: cohen_kappa_score(a, b))
+    print(f"Cohen's kappa 1e6      {ours:8.4f}s {peer:8.4f}s {peer / ours:7.2f}x (target >= 2)")
+
+
+def startup(repeat: int, imports: int) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="speed_bench_"))
+    db = tmp / "sample.sqlite"
+    shutil.copy(ROOT / "sample_db" / "sample.sqlite", db)
+    qrels, run = tmp / "one.qrels", tmp / "one.run"
+    qrels.write_text("1 0 d1 1\n")
+    run.write_text("1 Q0 d1 1 1.0 r\n")
+    cases = {
+        "python -c 'import numpy'": [PY, "-c", "import numpy"],
+        "list runs": [*WORKBENCH, "--db", str(db), "list", "runs"],
+        "score": [*WORKBENCH, "--db", str(db), "score"],
+        "eval one line": [*WORKBENCH, "eval", str(qrels), str(run)],
+    }
+    times: dict[str, list[float]] = {k: [] for k in cases}
+    for args in cases.values():  # warm-up: the bytecode cache and the page cache
+        process(args)
+    for _ in range(max(repeat, 5)):
+        for name, args in cases.items():
+            times[name].append(process(args))
+    targets = {"list runs": 0.25, "score": 0.25, "eval one line": 0.15}
+    print("Start-up (median of runs, whole process)")
+    for name, ts in times.items():
+        target = f"target <= {targets[name]:.2f}s" if name in targets else "floor"
+        print(f"  {name:<26} {statistics.median(ts):6.3f}s  min {min(ts):6.3f}s  {target}")
+    print(f"  (bytecode cached; with PYTHONDONTWRITEBYTECODE=1 add the compile time)")
+    if imports:
+        rng = np.random.default_rng(8)
+        runs = []
+        for i in range(imports):
+            path = tmp / f"r{i}.run"
+            lines = []
+            for q in range(401, 451):  # TREC-8: 50 topics x 1 000 documents
+                docs = rng.choice(500_000, size=1000, replace=False)
+                lines += [f"{q} Q0 FBIS-{d} {k + 1} {1000 - k} r{i}\n" for k, d in enumerate(docs)]
+            path.write_text("".join(lines))
+            runs.append(path)
+        t = time.perf_counter()
+        for i, path in enumerate(runs):
+            subprocess.run([*WORKBENCH, "--db", str(db), "import", "run", str(path), "--name",
+                            f"bench-{i}"], check=True, env=ENV, stdout=subprocess.DEVNULL)
+        took = time.perf_counter() - t
+        print(f"  {imports} `import run --name` processes (50 x 1 000 lines): {took:.2f}s, "
+              f"{took / imports:.3f}s each, 100 -> {took / imports * 100:.1f}s (target <= 20s)")
+    shutil.rmtree(tmp)
+
+
+def eval_1m(repeat: int, trec_eval: str | None) -> None:
+    from eval_bench import generate
+
+    qrels, runs = generate(1000, 1000, 1, 0)
+    run = runs[0]
+    measures = ["map", "ndcg", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "bpref", "Rprec"]
+    ours_args = [*WORKBENCH, "eval", "-q"] + [a for m in measures for a in ("-m", m)] + [str(qrels), str(run)]
+    pytrec = [PY, "-c", (
+        "import sys, pytrec_eval\n"
+        f"q = pytrec_eval.parse_qrel(open({str(qrels)!r}))\n"
+        f"ev = pytrec_eval.RelevanceEvaluator(q, {set(measures)!r})\n"
+        f"r = ev.evaluate(pytrec_eval.parse_run(open({str(run)!r})))\n"
+        "sys.stdout.write(''.join(f'{m}\\t{k}\\t{v}\\n' for k, d in r.items() for m, v in d.items()))\n")]
+    fns = [lambda: process(ours_args), lambda: process(pytrec)]
+    if trec_eval:
+        te = [trec_eval, "-q"] + [a for m in measures for a in ("-m", m)] + [str(qrels), str(run)]
+        fns.append(lambda: process(te))
+    best = interleaved(repeat, *fns)
+    print("eval at 1 M run lines, whole process (8 measures, per query)")
+    print(f"  workbench eval {best[0]:.2f}s   pytrec_eval {best[1]:.2f}s -> {best[1] / best[0]:.2f}x (target >= 4)")
+    if trec_eval:
+        print(f"  trec_eval      {best[2]:.2f}s -> {best[2] / best[0]:.2f}x (target >= 3)")
+
+
+async def _grading(db_path: Path, assessor: str, grades: int) -> list[float]:
+    from workbench.campaign.database import Database
+    from workbench.tui.app import make_app
+    from workbench.campaign.judging.assessing import first_unjudged
+    from workbench.tui.screens.judge import JudgeScreen
+
+    db = Database.open(str(db_path))
+    app = make_app(db, assessor=assessor)
+    took: list[float] = []
+    async with app.run_test(size=(160, 48)) as pilot:
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, JudgeScreen) and app.screen.loaded:
+                break
+        screen = app.screen
+        i = 0
+        while len(took) < grades and i < 4 * grades:
+            i += 1
+            if first_unjudged(screen.items, 0) is None:  # query done: to the next (untimed)
+                query = screen.query_ext
+                await pilot.press("]")
+                for _ in range(500):
+                    await pilot.pause(0.01)
+                    if screen.query_ext != query and screen.loaded:
+                        break
+                else:
+                    break  # nothing left to grade
+                continue
+            n_before = len(screen.timings)
+            start = time.perf_counter()
+            await pilot.press(str(i % 4))
+            # the grade is committed before the screen hears of it (GradeSaved); it then
+            # moves the cursor to the next document, drawn at the next refresh
+            for _ in range(5000):
+                if len(screen.timings) > n_before:
+                    break
+                await asyncio.sleep(0.001)
+            await pilot.pause()
+            took.append((time.perf_counter() - start) * 1000)
+            await app.workers.wait_for_complete()
+    db.close()
+    return took
+
+
+def grading(grades: int) -> None:
+    """Digit key -> grade on disk -> the next document on screen, on the sample (carol has
+    about 100 documents left), headless with the Pilot."""
+    tmp = Path(tempfile.mkdtemp(prefix="speed_bench_tui_"))
+    db = tmp / "sample.sqlite"
+    shutil.copy(ROOT / "sample_db" / "sample.sqlite", db)
+    took = asyncio.run(_grading(db, "carol", grades))
+    took.sort()
+    p95 = took[min(len(took) - 1, int(round(0.95 * (len(took) - 1))))]
+    print(f"Grading, key -> next document shown, grade on disk ({len(took)} grades, Pilot): "
+          f"median {statistics.median(took):.1f} ms, p95 {p95:.1f} ms "
+          f"(targets 25 ms and 40 ms)")
+    shutil.rmtree(tmp)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--trec-eval", default=None, help="path of a trec_eval binary built from source")
+    p.add_argument("--imports", type=int, default=10, help="`import run` processes (0: skip)")
+    p.add_argument("--skip-eval", action="store_true")
+    p.add_argument("--grades", type=int, default=60, help="grades given in the TUI (0: skip)")
+    a = p.parse_args(argv)
+    print(f"{os.cpu_count()} CPUs visible, load average {os.getloadavg()[0]:.1f}")
+    kendall(a.repeat)
+    kappa(a.repeat)
+    startup(a.repeat, a.imports)
+    if a.grades:
+        grading(a.grades)
+    if not a.skip_eval:
+        eval_1m(a.repeat, a.trec_eval)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
