@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("workbench.cli.compare_cmd", "compare", "Compare systems: rankings, correlation, significance."),
     "simulate": ("workbench.cli.planning_cmd", "simulate", "Replay judging with known qrels: what a budget finds."),
     "reusability": ("workbench.cli.planning_cmd", "reusability", "Leave-one-out test: is the pool fair to new runs?"),
+    "serve": ("workbench.cli.serve_cmd", "serve", "Serve the judging screen to browsers, behind personal links."),
 }
 
 
