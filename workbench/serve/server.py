@@ -46,6 +46,29 @@ def redact(path: str) -> str:
     return _TOKEN_IN_PATH.sub(lambda m: f"/{m.group(1)}/…", path)
 
 
+_TOKEN_ANYWHERE = re.compile(r"/(s|ws)/[A-Za-z0-9_-]+")
+
+
+class TokenFilter(logging.Filter):
+    """Rewrites a log record with any `/s/TOKEN` or `/ws/TOKEN` in it redacted: installed on
+    aiohttp's loggers, so that no runner, format or error message can log a token."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _TOKEN_ANYWHERE.sub(lambda m: f"/{m.group(1)}/…", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+def install_token_filter() -> None:
+    for name in ("aiohttp.access", "aiohttp.server", "aiohttp.web", "aiohttp.websocket",
+                 "textual-serve", "workbench.serve"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, TokenFilter) for f in logger.filters):
+            logger.addFilter(TokenFilter())
+
+
 class RedactingAccessLogger(AbstractAccessLogger):
     """aiohttp's access log without tokens (and without query strings)."""
 
@@ -110,7 +133,7 @@ async def handle_root(request: web.Request) -> web.Response:
 
 
 async def handle_page(request: web.Request) -> web.Response:
-    served: Served = request.app["served"]
+    served: Served = request.app[SERVED]
     grant = await served.admit(request)
     if (refusal := served.busy(grant)) is not None:
         raise refusal
@@ -131,7 +154,7 @@ def _size(request: web.Request, name: str, default: int) -> int:
 
 
 async def handle_websocket(request: web.Request) -> web.StreamResponse:
-    served: Served = request.app["served"]
+    served: Served = request.app[SERVED]
     grant = await served.admit(request)
     key = (grant.role, grant.name)
     if (refusal := served.busy(grant)) is not None:
@@ -196,7 +219,11 @@ async def _relay(served: Served, grant: Grant, websocket: web.WebSocketResponse,
             await service.focus()
 
 
+SERVED = web.AppKey("served", Served)
+
+
 def make_app(db: Database, db_url: str | None, *, lead: str | None = None) -> web.Application:
+    install_token_filter()
     served = Served(db, db_url, lead)
     assets = package_assets()
 
@@ -214,7 +241,7 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None) -> we
             await websocket.close(code=1001, message=b"server shutting down")
 
     app = web.Application()
-    app["served"] = served
+    app[SERVED] = served
     app.add_routes([
         web.get("/", handle_root),
         web.get("/s/{token}", handle_page),
