@@ -54,6 +54,12 @@ class WorkbenchAppService(AppService):
                     process.kill()
                 with suppress(Exception):
                     await process.wait()
+        finally:
+            # asyncio leaves a finished process's transport open until garbage collection,
+            # which may come after its event loop closed (an error printed at exit)
+            transport = getattr(self._process, "_transport", None)
+            if transport is not None:
+                transport.close()
 
     @property
     def pid(self) -> int | None:
