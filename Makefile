@@ -10,11 +10,11 @@ $(VENV)/bin/python:
 	$(PY) -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[postgres]'
+	$(PY) -m pip install -q -e '.[postgres,serve]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[postgres,test]'
+	$(PY) -m pip install -q -e '.[postgres,serve,test]'
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -27,7 +27,7 @@ test: $(VENV)/.installed-test
 	$(PY) -m pytest -q
 
 bench: $(VENV)/.installed-test
-	$(PY) -m pip install -q -e '.[postgres,test,bench]'
+	$(PY) -m pip install -q -e '.[postgres,serve,test,bench]'
 	$(PY) bench/eval_bench.py
 
 sample: $(VENV)/.installed

@@ -26,6 +26,11 @@ def _open(ctx: click.Context, db: str | None):
     return Database.open(resolve_db(ctx, db), create=False)
 
 
+def _one(assessor: str | None, lead: str | None) -> None:
+    if (assessor is None) == (lead is None):
+        raise click.UsageError("give exactly one of --assessor NAME and --lead NAME")
+
+
 def _who(f):
     f = click.option("--lead", default=None, metavar="NAME", callback=checked_name,
                      help="The campaign lead (the lead's screens).")(f)
@@ -51,6 +56,8 @@ def serve(ctx, host, port, lead, tls_cert, tls_key, db) -> None:
     if ctx.invoked_subcommand is not None:
         ctx.obj["serve_db"] = db
         return
+    if (tls_cert is None) != (tls_key is None):
+        raise click.UsageError("--tls-cert and --tls-key go together")
     try:
         from workbench.serve.running import serve as run_server
     except ModuleNotFoundError as exc:
@@ -72,6 +79,7 @@ def link(ctx, assessor, lead, url, db) -> None:
     working. The link is shown once: only its token's sha256 is stored."""
     from workbench.campaign.access.links import new_link
 
+    _one(assessor, lead)
     token = new_link(_open(ctx, db or ctx.obj.get("serve_db")), assessor=assessor, lead=lead)
     click.echo(f"{url.rstrip('/')}/s/{token}")
 
@@ -102,6 +110,7 @@ def revoke(ctx, assessor, lead, db) -> None:
     """End a person's link; their open browser session ends at its next message."""
     from workbench.campaign.access.links import revoke as revoke_link
 
+    _one(assessor, lead)
     n = revoke_link(_open(ctx, db or ctx.obj.get("serve_db")), assessor=assessor, lead=lead)
     who = f"assessor {assessor}" if assessor is not None else f"lead {lead}"
     click.echo(f"revoked the link of {who}" if n else f"{who} has no live link", err=True)
