@@ -113,10 +113,10 @@ async def test_bad_tokens_are_slowed_down(sqlite_db):
 @pytest.mark.parametrize("name", ["alice", "o'brien $(touch /tmp/x); rm -rf ~", "-rf", "a b"])
 def test_the_command_line_is_fixed_and_quoted(name):
     grant = L.Grant(1, L.ASSESSOR, name, "d")
-    assert shlex.split(app_command(grant)) == [sys.executable, "-m", "workbench", "judge",
+    assert shlex.split(app_command(grant)) == ["exec", sys.executable, "-m", "workbench", "judge",
                                                "--assessor", name]
     lead = L.Grant(1, L.LEAD, name, "d")
-    assert shlex.split(app_command(lead)) == [sys.executable, "-m", "workbench"]
+    assert shlex.split(app_command(lead)) == ["exec", sys.executable, "-m", "workbench"]
 
 
 async def test_logs_never_hold_a_token(client, sqlite_db, caplog):

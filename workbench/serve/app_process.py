@@ -24,9 +24,9 @@ def app_command(grant: Grant) -> str:
     """`python -m workbench judge --assessor NAME` for an assessor (the blind judging screen
     only); the bare TUI, with the lead's screens, for the lead."""
     base = [sys.executable, "-m", "workbench"]
-    if grant.role == ASSESSOR:
-        return shlex.join([*base, "judge", "--assessor", grant.name])
-    return shlex.join(base)
+    args = [*base, "judge", "--assessor", grant.name] if grant.role == ASSESSOR else base
+    # textual-serve runs it through /bin/sh: `exec` makes the app the process it stops
+    return "exec " + shlex.join(args)
 
 
 class WorkbenchAppService(AppService):
