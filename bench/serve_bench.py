@@ -3,7 +3,7 @@ grade's round trip takes, and 16 assessors judging at once through one server.
 
     python bench/serve_bench.py [--grades 50] [--assessors 16] [--each 10]
 
-Round trip: from the key press in the page to the grade in the database (polled every 5 ms
+Round trip: from the key press in the page to the grade's event in the database (polled every 5 ms
 with sqlite3) and the screen redrawn (a frame from the app after the grade landed).
 The targets of issue 25: first document <= 2 s, median round trip <= 150 ms over 50 grades,
 16 at once on 2 cores: no grade lost, median <= 300 ms.
@@ -35,7 +35,8 @@ _ESCAPES = re.compile(rb"\x1b(\[[0-9;?<=>$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b
 CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
 
 
-_COUNT = ("SELECT count(*) FROM judgment j JOIN assessor a ON a.id = j.assessor_id "
+# every grade appends an event (a hidden repeat's second grade is only an event)
+_COUNT = ("SELECT count(*) FROM judgment_event e JOIN assessor a ON a.id = e.assessor_id "
           "WHERE a.name = ?")
 
 
@@ -58,9 +59,18 @@ class Session:
 
     def _frame(self, payload) -> None:
         self.frames += 1
+        self.tail = (self.tail + (payload if isinstance(payload, bytes) else payload.encode()))[-262144:]
         if not self.shown:
-            self.tail += payload if isinstance(payload, bytes) else payload.encode()
             self.shown = b"not judged yet" in _ESCAPES.sub(b"", self.tail)
+
+    async def next_query_if_done(self) -> None:
+        """At the end of a query the screen says so and waits for `]` (not a grade)."""
+        if b"query done" in _ESCAPES.sub(b"", self.tail[-65536:]):
+            self.tail, self.shown = b"", False
+            await self.page.keyboard.press("]")
+            started = time.perf_counter()
+            while not self.shown and time.perf_counter() - started < 30:
+                await asyncio.sleep(0.01)
 
     async def open(self, url: str) -> float:
         started = time.perf_counter()
@@ -76,6 +86,7 @@ class Session:
         return shown
 
     async def grade(self, key: str) -> float:
+        await self.next_query_if_done()
         before = self.count()
         started = time.perf_counter()
         await self.page.keyboard.press(key)
