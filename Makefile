@@ -10,11 +10,11 @@ $(VENV)/bin/python:
 	$(PY) -m pip install -q --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[postgres,llm]'
+	$(PY) -m pip install -q -e '.[postgres,llm,serve]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install -q -e '.[postgres,llm,test]'
+	$(PY) -m pip install -q -e '.[postgres,llm,serve,test]'
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -31,7 +31,7 @@ test: $(VENV)/.installed-test
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: $(VENV)/.installed-test
-	$(PY) -m pip install -q -e '.[postgres,llm,test,bench]'
+	$(PY) -m pip install -q -e '.[postgres,llm,serve,test,bench]'
 	$(PY) bench/eval_bench.py
 
 sample: $(VENV)/.installed

@@ -302,6 +302,27 @@ class JudgingLease(Base):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class AccessLink(Base):
+    """A personal link of `workbench serve`: who it opens the app for (an assessor's judging
+    screen, or the lead's screens) and the sha256 of its token; the token itself is never
+    stored. A revoked link stays listed (`revoked_at`) and opens nothing."""
+
+    __tablename__ = "access_link"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))  # 'assessor' | 'lead'
+    name: Mapped[str] = mapped_column(String(200))
+    assessor_id: Mapped[int | None] = mapped_column(
+        ForeignKey("assessor.id", ondelete="CASCADE"), nullable=True
+    )
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_access_link_role_name", "role", "name"),)
+
+
 class PoolEntry(Base):
     """A (query, document) pair in the judging pool; `best_rank` is its best rank in any run."""
 

@@ -1,0 +1,174 @@
+"""`workbench serve` in a real headless browser: the system's Chromium (apt-get install
+chromium) driven by Playwright's Python API. The server runs in this process (on a thread);
+each session's app is a real `workbench judge` process on a copy of the sample database.
+
+The judging screen's screenshot is kept under the pytest tmp dir (judging.png)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.serve.browser import CHROMIUM, Screen, need_browser
+from workbench.campaign.access import links as L
+from workbench.campaign.database import Database
+
+pytestmark = pytest.mark.slow
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def campaign(tmp_path):
+    path = tmp_path / "campaign.sqlite"
+    shutil.copy(SAMPLE, path)
+    db = Database.open(str(path), create=False)
+    yield path, db
+    db.close()
+
+
+@pytest.fixture
+def server(campaign):
+    from workbench.serve.background import BackgroundServer
+
+    path, db = campaign
+    with BackgroundServer(db, str(path)) as running:
+        yield running
+
+
+@pytest.fixture
+def browser():
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def grades(path: Path, assessor: str) -> dict[str, int]:
+    """document ext id -> grade, of `assessor`'s current judgments."""
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute(
+            "SELECT d.ext_id, j.grade FROM judgment j JOIN assessor a ON a.id = j.assessor_id "
+            "JOIN document d ON d.id = j.document_id WHERE a.name = ?", (assessor,)))
+
+
+def run_tags(path: Path) -> list[str]:
+    with sqlite3.connect(path) as conn:
+        return [tag for (tag,) in conn.execute("SELECT tag FROM system")]
+
+
+def wait_until(check, timeout: float = 20.0):
+    started = time.monotonic()
+    while not (value := check()):
+        if time.monotonic() - started > timeout:
+            raise AssertionError("timed out")
+        time.sleep(0.05)
+    return value
+
+
+def open_judging(browser, server, token: str):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(WAIT_MS)
+    screen = Screen(page)
+    response = page.goto(f"{server.url}/s/{token}")
+    return page, screen, response
+
+
+def test_a_link_opens_the_blind_judging_screen_and_digits_grade_and_u_undoes(
+        browser, server, campaign, tmp_path):
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    started = time.monotonic()
+    page, screen, response = open_judging(browser, server, token)
+    assert response.status == 200
+    screen.wait_for(page, "not judged yet")
+    screen.wait_for(page, "carol")
+    print(f"link to first document shown: {time.monotonic() - started:.2f} s")
+    page.wait_for_timeout(500)  # let the first screen settle before the screenshot
+    shot = tmp_path / "judging.png"
+    page.screenshot(path=str(shot))
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    print(f"screenshot: {shot}")
+
+    shown = screen.text()
+    for tag in run_tags(path):  # blind: no system name or run tag, no score, nobody else
+        assert tag not in shown
+    for word in ("score", "Score", "alice", "bob", "rank"):
+        assert word not in shown, word
+
+    page.click("#terminal")
+    page.keyboard.press("2")
+    new = wait_until(lambda: {d: g for d, g in grades(path, "carol").items() if d not in before})
+    ((document, grade),) = new.items()
+    assert grade == 2
+    assert document in shown  # the document on screen is the one graded
+    assert grades(path, "alice") == grades(path, "alice")  # nobody else's grades moved
+
+    page.keyboard.press("u")
+    wait_until(lambda: grades(path, "carol") == before)
+    page.keyboard.press("0")
+    wait_until(lambda: grades(path, "carol") == {**before, document: 0})
+    assert len(server.served.spawned) == 1
+    page.close()
+
+
+def test_wrong_missing_and_revoked_tokens_get_no_app(browser, server, campaign):
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    L.revoke(db, assessor="carol")
+    wrong = L.new_link(db, assessor="bob")[::-1]
+    page = browser.new_page()
+    for link, status in ((f"/s/{token}", 403), (f"/s/{wrong}", 403), ("/", 401), ("/s/abc", 401)):
+        response = page.goto(server.url + link)
+        assert response.status == status, link
+        assert page.query_selector("#terminal") is None
+    assert server.served.spawned == []
+
+
+def test_a_revoked_link_ends_the_open_session_at_its_next_message(browser, server, campaign):
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    page, screen, _ = open_judging(browser, server, token)
+    screen.wait_for(page, "not judged yet")
+    L.revoke(db, assessor="carol")
+    page.click("#terminal")
+    page.keyboard.press("2")
+    page.wait_for_selector("body.-closed", state="attached")  # the page says "Session ended"
+    time.sleep(1.0)
+    assert grades(path, "carol") == before
+    wait_until(lambda: server.served.sessions == {})
+    assert page.goto(f"{server.url}/s/{token}").status == 403
+
+
+def test_a_second_session_for_one_assessor_is_refused_and_never_interleaves(
+        browser, server, campaign):
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    first, screen, _ = open_judging(browser, server, token)
+    screen.wait_for(first, "not judged yet")
+
+    second = browser.new_page()
+    response = second.goto(f"{server.url}/s/{token}")
+    assert response.status == 409
+    assert "already open in another browser window" in second.inner_text("#reason")
+    assert second.query_selector("#terminal") is None
+    second.keyboard.press("3")  # nothing there to take it
+
+    first.click("#terminal")
+    for key in "12":
+        first.keyboard.press(key)
+        count = len(before) + "12".index(key) + 1
+        wait_until(lambda: len(grades(path, "carol")) == count)
+    new = {d: g for d, g in grades(path, "carol").items() if d not in before}
+    assert sorted(new.values()) == [1, 2]
+    assert len(server.served.spawned) == 1

@@ -1,0 +1,1 @@
+"""access: the personal links of `workbench serve` (who a browser session is for)."""

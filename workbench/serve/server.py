@@ -1,0 +1,252 @@
+"""The web server: the token gate in front of textual-serve's app sessions.
+
+Routes: `/s/TOKEN` (the app's page), `/ws/TOKEN` (the app's websocket: the only route that
+starts a process), `/static/PATH` (textual-serve's own files, from a list made at start-up).
+Every other path is 404; no route reads the file system with a name from the request.
+
+Order of the checks on `/s/` and `/ws/`: the address's throttle wait, the token (401 when
+missing or malformed, 403 when unknown or revoked), the role the server serves (a lead's
+link only with `--lead NAME`), then one session per person (409). Only then is a process
+started, with a command line made from the name the token maps to (app_process.py).
+While a session runs, its link is checked again at every message from the browser: a
+revoked link ends the session there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from dataclasses import dataclass, field
+
+from aiohttp import WSMsgType, web
+from aiohttp.abc import AbstractAccessLogger
+from textual_serve.download_manager import DownloadManager
+
+from workbench.campaign.access.links import LEAD, Grant, digest, grant_for, mark_used, well_formed
+from workbench.campaign.database import Database
+from workbench.serve.app_process import WorkbenchAppService, app_command
+from workbench.serve.assets import package_assets
+from workbench.serve.page import app_page, refusal_page
+from workbench.serve.throttle import Throttle
+
+log = logging.getLogger("workbench.serve")
+
+_TOKEN_IN_PATH = re.compile(r"^/(s|ws)/[^/?]*")
+_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+def redact(path: str) -> str:
+    """A request path fit for a log: the token replaced by '…'."""
+    return _TOKEN_IN_PATH.sub(lambda m: f"/{m.group(1)}/…", path)
+
+
+_TOKEN_ANYWHERE = re.compile(r"/(s|ws)/[A-Za-z0-9_-]+")
+
+
+class TokenFilter(logging.Filter):
+    """Rewrites a log record with any `/s/TOKEN` or `/ws/TOKEN` in it redacted: installed on
+    aiohttp's loggers, so that no runner, format or error message can log a token."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _TOKEN_ANYWHERE.sub(lambda m: f"/{m.group(1)}/…", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+def install_token_filter() -> None:
+    for name in ("aiohttp.access", "aiohttp.server", "aiohttp.web", "aiohttp.websocket",
+                 "textual-serve", "workbench.serve"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, TokenFilter) for f in logger.filters):
+            logger.addFilter(TokenFilter())
+
+
+class RedactingAccessLogger(AbstractAccessLogger):
+    """aiohttp's access log without tokens (and without query strings)."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info('%s "%s %s" %s %.3fs', request.remote, request.method,
+                         redact(request.path), response.status, time)
+
+
+def _refuse(status: type[web.HTTPException], title: str, reason: str) -> web.HTTPException:
+    return status(text=refusal_page(title, reason), content_type="text/html", headers=_HEADERS)
+
+
+@dataclass
+class Served:
+    """What one server holds: the database, who it serves, the open sessions."""
+
+    db: Database
+    db_url: str | None
+    lead: str | None = None
+    throttle: Throttle = field(default_factory=Throttle)
+    sessions: dict[tuple[str, str], web.WebSocketResponse] = field(default_factory=dict)
+    spawned: list[int] = field(default_factory=list)  # pids, for tests and the benchmark
+    downloads: DownloadManager = field(default_factory=DownloadManager)
+
+    async def admit(self, request: web.Request) -> Grant:
+        """The grant of the request's token, or an HTTP refusal (nothing started)."""
+        token = request.match_info.get("token", "")
+        address = request.remote or "?"
+        async with self.throttle.lock(address):
+            await asyncio.sleep(self.throttle.delay(address))
+            if not well_formed(token):
+                self.throttle.failed(address)
+                log.warning("refused %s: no valid token in the link", address)
+                raise _refuse(web.HTTPUnauthorized, "A personal link is needed",
+                              "Open the personal link your campaign lead gave you.")
+            grant = await asyncio.to_thread(grant_for, self.db, digest(token))
+            if grant is None:
+                self.throttle.failed(address)
+                log.warning("refused %s: unknown or revoked link", address)
+                raise _refuse(web.HTTPForbidden, "This link does not open anything",
+                              "The link is unknown or was revoked; ask your campaign lead "
+                              "for a new one.")
+        if grant.role == LEAD and grant.name != self.lead:
+            log.warning("refused %s: a lead's link, and this server serves no lead %s",
+                        address, "screens" if self.lead is None else "of that name")
+            raise _refuse(web.HTTPForbidden, "This server does not serve the lead's screens",
+                          "Start the server with --lead NAME to open the lead's screens.")
+        return grant
+
+    def busy(self, grant: Grant) -> web.HTTPException | None:
+        if (grant.role, grant.name) in self.sessions:
+            return _refuse(web.HTTPConflict, "Already open",
+                           f"The judging of {grant.name} is already open in another browser "
+                           "window. Close it there (or wait for it to end), then reload "
+                           "this page.")
+        return None
+
+
+async def handle_root(request: web.Request) -> web.Response:
+    raise _refuse(web.HTTPUnauthorized, "A personal link is needed",
+                  "Open the personal link your campaign lead gave you.")
+
+
+async def handle_page(request: web.Request) -> web.Response:
+    served: Served = request.app[SERVED]
+    grant = await served.admit(request)
+    if (refusal := served.busy(grant)) is not None:
+        raise refusal
+    scheme = "wss" if request.secure or request.headers.get("X-Forwarded-Proto") == "https" else "ws"
+    ws_url = f"{scheme}://{request.host}/ws/{request.match_info['token']}"
+    try:
+        size = max(8, min(int(request.query.get("fontsize", "16")), 48))
+    except ValueError:
+        size = 16
+    return web.Response(text=app_page(ws_url, size), content_type="text/html", headers=_HEADERS)
+
+
+def _size(request: web.Request, name: str, default: int) -> int:
+    try:
+        return max(10, min(int(request.query.get(name, default)), 1000))
+    except ValueError:
+        return default
+
+
+async def handle_websocket(request: web.Request) -> web.StreamResponse:
+    served: Served = request.app[SERVED]
+    grant = await served.admit(request)
+    key = (grant.role, grant.name)
+    if (refusal := served.busy(grant)) is not None:
+        raise refusal
+    websocket = web.WebSocketResponse(heartbeat=15)
+    served.sessions[key] = websocket  # no await between the check and this line
+    service: WorkbenchAppService | None = None
+    try:
+        await websocket.prepare(request)
+        await asyncio.to_thread(mark_used, served.db, grant)
+        service = WorkbenchAppService(
+            app_command(grant), db=served.db_url, write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str, close=websocket.close,
+            download_manager=served.downloads,
+        )
+        await service.start(_size(request, "width", 80), _size(request, "height", 24))
+        served.spawned.append(service.pid or 0)
+        log.info("session started: %s %s from %s", grant.role, grant.name, request.remote)
+        await _relay(served, grant, websocket, service)
+    except asyncio.CancelledError:
+        pass
+    except Exception:
+        log.exception("session of %s %s failed", grant.role, grant.name)
+    finally:
+        if service is not None:
+            await service.stop()
+        if served.sessions.get(key) is websocket:
+            del served.sessions[key]
+        if not websocket.closed:
+            await websocket.close()
+        log.info("session ended: %s %s", grant.role, grant.name)
+    return websocket
+
+
+async def _relay(served: Served, grant: Grant, websocket: web.WebSocketResponse,
+                 service: WorkbenchAppService) -> None:
+    """Browser messages to the app; the link is checked again before each one is passed on."""
+    async for message in websocket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        if await asyncio.to_thread(grant_for, served.db, grant.digest) is None:
+            log.info("link revoked: ending the session of %s %s", grant.role, grant.name)
+            await websocket.close(code=4003, message=b"link revoked")
+            return
+        try:
+            envelope = message.json()
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+        except (ValueError, TypeError, IndexError, KeyError):
+            continue
+        if kind == "stdin" and isinstance(data, str):
+            await service.send_bytes(data.encode("utf-8"))
+        elif kind == "resize" and isinstance(data, dict):
+            try:
+                await service.set_terminal_size(int(data["width"]), int(data["height"]))
+            except (KeyError, TypeError, ValueError):
+                continue
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+        elif kind == "blur":
+            await service.blur()
+        elif kind == "focus":
+            await service.focus()
+
+
+SERVED = web.AppKey("served", Served)
+
+
+def make_app(db: Database, db_url: str | None, *, lead: str | None = None) -> web.Application:
+    install_token_filter()
+    served = Served(db, db_url, lead)
+    assets = package_assets()
+
+    async def handle_static(request: web.Request) -> web.Response:
+        found = assets.get(request.match_info["path"])
+        if found is None:
+            raise web.HTTPNotFound()
+        body, kind = found
+        return web.Response(body=body, content_type=kind,
+                            headers={"Cache-Control": "max-age=3600",
+                                     "X-Content-Type-Options": "nosniff"})
+
+    async def close_sessions(app: web.Application) -> None:
+        for websocket in list(served.sessions.values()):
+            await websocket.close(code=1001, message=b"server shutting down")
+
+    app = web.Application()
+    app[SERVED] = served
+    app.add_routes([
+        web.get("/", handle_root),
+        web.get("/s/{token}", handle_page),
+        web.get("/ws/{token}", handle_websocket),
+        web.get("/static/{path:.+}", handle_static),
+    ])
+    app.on_shutdown.append(close_sessions)
+    return app
