@@ -66,12 +66,15 @@ class LiveScores:
             self.post_message(ScoresUpdated(table, self.query_ext))
 
     def _scores_table(self, queries: list[str]):
-        """(worker thread) The recomputed table, or None after posting the error."""
+        """(worker thread) The recomputed table, or None after posting the error. The
+        blindness check is campaign/scoring/live.py's: a refusal closes the panel."""
+        from workbench.campaign.scoring.live import BlindCampaign, live_scores
+
         try:
-            tracker = self.app.score_tracker(self.assessor)
-            for q in queries:
-                tracker.mark_dirty(q)
-            return tracker.refresh()
+            return live_scores(self.app.db, self.app.score_tracker(self.assessor), queries)
+        except BlindCampaign:
+            self.app.call_from_thread(self._set_blind, True)
+            return None
         except Exception as exc:
             self.post_message(WorkFailed("scores", describe(exc)))
             return None
