@@ -149,3 +149,23 @@ def test_tsv_and_trec_imports_keep_hostile_text_as_data(db_url, tmp_path):
     out = cli_ok(db_url, "list", "queries")
     assert RAW.search(out) is None and "\u241b[2J" in out
     _no_formula_cells(cli_ok(db_url, "list", "queries", "--format", "csv"))
+
+
+def test_machine_commands_show_hostile_text_as_data(hostile_url, tmp_path):
+    """A machine assessor named with markup (its labels imported with --machine), then
+    calibrate, list assessors and autojudge --dry-run (whose first prompt quotes the query
+    and the document): no raw control character, no markup parsed, no crash."""
+    machine = "[/x]llm[red]"
+    labels = tmp_path / "labels.txt"
+    labels.write_text("".join(f"q{q} 0 d{d} {int(d in (1, 3))}\n" for q in (1, 2) for d in range(1, 5)))
+    cli_ok(hostile_url, "import", "qrels", str(labels), "--machine", "--model", machine)
+    out = cli_ok(hostile_url, "calibrate", "--machine", machine, "--against", ANN)
+    assert RAW.search(out) is None and f"{machine} against assessor:{ANN}" in out
+    out = cli_ok(hostile_url, "list", "assessors")
+    assert RAW.search(out) is None and machine in out and ANN in out
+    _no_formula_cells(cli_ok(hostile_url, "list", "assessors", "--format", "csv"))
+    cli_ok(hostile_url, "pool", "--depth", "4")
+    out = cli_ok(hostile_url, "autojudge", "--model", "m2", "--endpoint", "http://127.0.0.1:9",
+                 "--dry-run")
+    assert "# the first prompt:" in out
+    assert RAW.search(out) is None and "\u241b[2J" in out and MARKUP in out

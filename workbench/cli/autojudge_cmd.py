@@ -76,8 +76,10 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
             click.echo(f"# {plan.calls} calls to {endpoint.rstrip('/')}/chat/completions for "
                        f"{plan.chosen} items ({plan.settled} already done) as {plan.assessor}")
             if prompt is not None:
+                from workbench.visible import visible
+
                 click.echo("# the first prompt:")
-                click.echo(prompt)
+                click.echo(visible(prompt))  # it quotes imported text: made harmless, as on screens
             return
         if api_key_env is not None:
             aj.api_key(request)  # a missing variable is said before anything is written
