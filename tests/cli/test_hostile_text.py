@@ -169,3 +169,20 @@ def test_machine_commands_show_hostile_text_as_data(hostile_url, tmp_path):
                  "--dry-run")
     assert "# the first prompt:" in out
     assert RAW.search(out) is None and "\u241b[2J" in out and MARKUP in out
+
+
+def test_settings_commands_show_free_text_harmlessly(db_url, tmp_path):
+    """A lead's free text (scale labels, guidelines from a file) echoed by `scale` and
+    `guidelines show`: no raw control character on the terminal (a campaign's name is
+    refused unless printable)."""
+    from tests.hostile import CONTROL
+
+    cli_ok(db_url, "init")
+    out = cli_ok(db_url, "scale", f"0=no {CONTROL},1=yes")
+    assert RAW.search(out + cli_ok(db_url, "scale")) is None
+    assert "0  no \u241b[2J" in cli_ok(db_url, "scale")
+    guide = tmp_path / "g.md"
+    guide.write_text("Read " + CONTROL + "\nline two\n", encoding="utf-8")
+    cli_ok(db_url, "guidelines", "set", str(guide))
+    out = cli_ok(db_url, "guidelines", "show")
+    assert RAW.search(out) is None and "Read \u241b[2J" in out and "\nline two" in out
