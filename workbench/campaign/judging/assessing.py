@@ -38,9 +38,12 @@ from workbench.store.queues import (
     assessors_with_work,
     assignment_count,
     current_grades,
+    first_open_query,
     open_items,
     pool_size,
     progress_counts,
+    progress_page,
+    progress_totals,
     query_text,
     queue_rows,
     repeat_grades,
@@ -169,6 +172,40 @@ def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
             counts.queries, counts.titles, counts.judged.tolist(), counts.pooled.tolist()
         )
     ]
+
+
+@dataclass(frozen=True)
+class ProgressTotals:
+    """An assessor's whole list in four numbers (the query list's header)."""
+
+    queries: int = 0
+    judged: int = 0
+    pooled: int = 0
+    done: int = 0
+
+
+def query_progress_page(db: Database, assessor: str, after: int = 0,
+                        limit: int = 500) -> tuple[list[QueryProgress], int | None]:
+    """query_progress one page at a time: the next `limit` queries after the key `after`
+    (0: the first page), and the key of the page after (None: this was the last)."""
+    with db.read() as s:
+        aid = assessor_id(s, assessor)
+        if aid is None:
+            return [], None
+        page = progress_page(s, aid, after, limit)
+    c = page.counts
+    return [QueryProgress(q, title, judged, pooled) for q, title, judged, pooled in zip(
+        c.queries, c.titles, c.judged.tolist(), c.pooled.tolist())], page.after
+
+
+def progress_summary(db: Database, assessor: str) -> tuple[ProgressTotals, str | None]:
+    """The totals over every query and the first query with work left (None: all done),
+    without building one row per query."""
+    with db.read() as s:
+        aid = assessor_id(s, assessor)
+        if aid is None:
+            return ProgressTotals(), None
+        return ProgressTotals(*progress_totals(s, aid)), first_open_query(s, aid)
 
 
 def load_queue(db: Database, assessor: str, query: str) -> Queue:
