@@ -85,6 +85,29 @@ async def first_screen(db) -> float:
     return took
 
 
+async def query_list(db) -> tuple[float, float]:
+    """Esc from the judging screen: seconds to the query list's first rows drawn, and to
+    its totals (the header's counts) shown."""
+    from workbench.tui.app import make_app
+    from workbench.tui.screens.judge import JudgeScreen
+    from workbench.tui.screens.query_list import QueryListScreen
+
+    app = make_app(db, assessor="bob", lead=False)
+    async with app.run_test(size=(150, 44)) as pilot:
+        while not (isinstance(app.screen, JudgeScreen) and app.screen.loaded):
+            await pilot.pause(0.01)
+        t0 = time.perf_counter()
+        await pilot.press("escape")
+        while not (isinstance(app.screen, QueryListScreen) and app.screen.progress):
+            await pilot.pause(0.01)
+        await pilot.pause()
+        rows = time.perf_counter() - t0
+        head = app.screen.query_one("#ql-head")
+        while "documents judged" not in str(head.render()):
+            await pilot.pause(0.01)
+        return rows, time.perf_counter() - t0
+
+
 async def big_document(db) -> float:
     from workbench.tui.app import make_app
     from workbench.tui.screens.judge import JudgeScreen
@@ -131,6 +154,8 @@ def main() -> None:
         c0 = time.process_time()
         print(f"judging screen, first screen:   {asyncio.run(first_screen(db)):6.2f} s "
               f"(cpu {time.process_time() - c0:.2f} s, app start included)")
+        rows, totals = asyncio.run(query_list(db))
+        print(f"query list after Esc, first rows: {rows:6.2f} s; totals shown {totals:6.2f} s")
         print(f"{args.doc_mb} MB document, first piece: {asyncio.run(big_document(db)):6.2f} s")
     finally:
         db.close()
