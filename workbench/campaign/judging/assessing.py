@@ -48,7 +48,6 @@ from workbench.store.queues import (
     queue_rows,
     repeat_grades,
 )
-from workbench.store.scale_levels import scale_levels
 
 # Used when the campaign has no scale rows yet (a fresh database).
 DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"), (3, "Perfect"))
@@ -148,14 +147,12 @@ def machine_names(db: Database) -> list[str]:
 
 def scale(db: Database) -> list[ScaleEntry]:
     """The campaign's relevance scale, lowest grade first."""
-    with db.read() as s:
-        levels = scale_levels(s)
-    if not levels.labels:
+    from workbench.campaign.catalog.scale import show_scale  # the scale's owner
+
+    levels = show_scale(db)
+    if not levels:
         return [ScaleEntry(g, label) for g, label in DEFAULT_SCALE]
-    return [
-        ScaleEntry(g, label, desc)
-        for g, label, desc in zip(levels.grades.tolist(), levels.labels, levels.descriptions)
-    ]
+    return [ScaleEntry(g, label, desc) for g, label, desc in levels]
 
 
 def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
