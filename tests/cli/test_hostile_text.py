@@ -186,3 +186,16 @@ def test_settings_commands_show_free_text_harmlessly(db_url, tmp_path):
     cli_ok(db_url, "guidelines", "set", str(guide))
     out = cli_ok(db_url, "guidelines", "show")
     assert RAW.search(out) is None and "Read \u241b[2J" in out and "\nline two" in out
+
+
+def test_error_messages_quoting_outside_text_are_harmless(db_url, tmp_path, capsys):
+    """An error names the file or the value it could not use; a file name may hold C1 or
+    bidi controls (click strips ANSI sequences only off a terminal): the one-line message
+    goes through the one sanitiser."""
+    from workbench.cli import main
+
+    cli_ok(db_url, "init")
+    name = str(tmp_path / "evil\u202e\x9b2Jlst.qrels")
+    assert main(["--db", db_url, "import", "qrels", name, "--assessor", "ann"]) == 1
+    err = capsys.readouterr().err
+    assert "no such file" in err and RAW.search(err) is None and "evil\ufffd\ufffd2J" in err
