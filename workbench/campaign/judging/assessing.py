@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
@@ -279,9 +280,7 @@ def open_queue(db: Database, assessor: str, query: str | None = None,
             if text is None:
                 raise NotFoundError(f"unknown query {query!r}")
             qid = text.id
-        aid = assessor_id(s, assessor)
-        if aid is None:
-            raise NotFoundError(f"unknown assessor {assessor!r}")
+        aid = known_assessor(s, assessor)
         items = open_items(s, aid, qid, limit)
         views = tuple(
             QueryView(t.ext_id, t.title, t.description, t.narrative)
