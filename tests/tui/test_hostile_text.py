@@ -128,3 +128,26 @@ async def test_machine_screens_show_names_as_data(sqlite_db, tmp_path):
         await settle(app, pilot)
         text = _clean(app)
         assert "alice" in text and "[red]" not in text.replace(machine, "")
+
+
+async def test_table_refills_take_str_cells_as_text_never_markup():
+    """DataTable parses a str cell as markup ("[/x]" raised MarkupError): fill_table, the one
+    way lead screens fill their tables, hands every str cell over as sanitised Text."""
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    from workbench.tui.tables import fill_table
+
+    class One(App):
+        def compose(self):
+            yield DataTable()
+
+    app = One()
+    async with app.run_test() as pilot:
+        table = app.query_one(DataTable)
+        table.add_columns("name", "title")
+        fill_table(table, [("k", [MARKUP, "T " + CONTROL])])
+        await pilot.pause()
+        name, title = table.get_row("k")
+        assert name.plain == MARKUP, repr(name.plain)
+        assert title.plain == "T " + SHOWN, (repr(title.plain), repr("T " + SHOWN))
