@@ -199,3 +199,22 @@ def test_error_messages_quoting_outside_text_are_harmless(db_url, tmp_path, caps
     assert main(["--db", db_url, "import", "qrels", name, "--assessor", "ann"]) == 1
     err = capsys.readouterr().err
     assert "no such file" in err and RAW.search(err) is None and "evil\ufffd\ufffd2J" in err
+
+
+def test_autojudge_progress_bar_shows_a_markup_name_as_data(monkeypatch, capsys):
+    """On a terminal `autojudge` draws a Rich progress bar described by the machine's name:
+    `[/x]` in it raised MarkupError mid-run."""
+    import sys
+
+    from workbench.cli.autojudge_cmd import _Bar
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    bar = _Bar(2, "[/x]llm[red]")
+
+    class Stored:
+        outcome, query, document, grade = "label", "q1", "d1", 2
+
+    bar.stored(Stored())
+    bar.bar.refresh()
+    bar.close()
+    assert "label q1 d1 2" in capsys.readouterr().out
