@@ -35,7 +35,6 @@ from workbench.store.queues import (
     assignment_count,
     current_grades,
     pool_size,
-    first_open_query,
     progress_counts,
     progress_page,
     progress_totals,
@@ -183,8 +182,7 @@ def test_progress_counts_assignments_pool_and_who_has_work(db):
 
 def test_progress_pages_equal_the_whole_list_with_totals_and_first_open(db):
     """Issue 27 #16: the query list reads its rows a page at a time; the pages put
-    together are progress_counts, the totals are its sums, and the first open query is
-    the first with judged < pooled (a repeat not yet shown counts as open)."""
+    together are progress_counts and the totals are its sums."""
     camp = build_campaign(db, n_queries=7, n_systems=2, depth=4, assessors=("alice",),
                           repeat_last=True)
     for q in ("q1", "q2"):
@@ -209,8 +207,7 @@ def test_progress_pages_equal_the_whole_list_with_totals_and_first_open(db):
         done = int((whole.judged >= whole.pooled).sum())
         assert done == 1
         assert progress_totals(s, aid) == (7, int(whole.judged.sum()), int(whole.pooled.sum()), 1)
-        assert first_open_query(s, aid) == "q2"
-        assert progress_totals(s, 0) == (0, 0, 0, 0) and first_open_query(s, 0) is None
+        assert progress_totals(s, 0) == (0, 0, 0, 0)
 
 
 def test_row_counts_and_queries_with_events(db):

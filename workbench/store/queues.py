@@ -299,18 +299,6 @@ def progress_totals(session: Session, assessor_id: int) -> tuple[int, int, int, 
     return int(n), int(judged), int(pooled), int(done)
 
 
-def first_open_query(session: Session, assessor_id: int) -> str | None:
-    """The first query (import order) with an item the assessor has not settled (a hidden
-    repeat included), or None: the stop of a scan in index order, not a count."""
-    return session.scalar(
-        select(Query.ext_id)
-        .join(Assignment, Assignment.query_id == Query.id)
-        .where(Assignment.assessor_id == assessor_id, item_done(assessor_id) == 0)
-        .order_by(Assignment.query_id, Assignment.position)
-        .limit(1)
-    )
-
-
 @dataclass(frozen=True)
 class OpenItems:
     """An assessor's first showings not settled yet, in judging order: queries in import

@@ -34,12 +34,12 @@ from workbench.store.external_ids import assessor_id
 from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
 from workbench.store.event_kinds import EventKind
 from workbench.store.models import utcnow
+from workbench.store.queue_counts import open_query_after
 from workbench.store.queues import (
     OpenItems,
     assessors_with_work,
     assignment_count,
     current_grades,
-    first_open_query,
     open_items,
     pool_size,
     progress_counts,
@@ -203,7 +203,7 @@ def progress_summary(db: Database, assessor: str) -> tuple[ProgressTotals, str |
         aid = assessor_id(s, assessor)
         if aid is None:
             return ProgressTotals(), None
-        return ProgressTotals(*progress_totals(s, aid)), first_open_query(s, aid)
+        return ProgressTotals(*progress_totals(s, aid)), open_query_after(s, aid, None)
 
 
 def load_queue(db: Database, assessor: str, query: str) -> Queue:
