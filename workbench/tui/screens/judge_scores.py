@@ -1,7 +1,9 @@
 """The judging screen's live score panel (key s): shown only when the campaign is not blind
 (`workbench campaign --not-blind`); in a blind campaign its key, help row and palette entry
 are gone and it never opens. Scores are recomputed on worker threads (a grade's own save
-job recomputes them first when the panel is open: one redraw for both)."""
+job recomputes them first when the panel is open: one redraw for both) through
+campaign/scoring/live.py, which refuses on a blind campaign: a refusal closes the panel, so
+a lead's `campaign --blind` reaches an open screen at its next grade. This module only draws."""
 
 from __future__ import annotations
 
