@@ -21,6 +21,7 @@ OWNERS = {
     "NaN -> null in JSON": (r"None if (\w+ is None or )?(math\.isnan\(\w+\)|\w+ != \w+) else float",
                             "formats/output.py"),
     "long score CSV header": (r"\"system\", \"query\", \"measure\", \"value\"", "formats/score_tables.py"),
+    "unknown assessor message": (r"unknown assessor", "campaign/catalog/known.py"),
 }
 
 

@@ -149,3 +149,72 @@ def test_tsv_and_trec_imports_keep_hostile_text_as_data(db_url, tmp_path):
     out = cli_ok(db_url, "list", "queries")
     assert RAW.search(out) is None and "\u241b[2J" in out
     _no_formula_cells(cli_ok(db_url, "list", "queries", "--format", "csv"))
+
+
+def test_machine_commands_show_hostile_text_as_data(hostile_url, tmp_path):
+    """A machine assessor named with markup (its labels imported with --machine), then
+    calibrate, list assessors and autojudge --dry-run (whose first prompt quotes the query
+    and the document): no raw control character, no markup parsed, no crash."""
+    machine = "[/x]llm[red]"
+    labels = tmp_path / "labels.txt"
+    labels.write_text("".join(f"q{q} 0 d{d} {int(d in (1, 3))}\n" for q in (1, 2) for d in range(1, 5)))
+    cli_ok(hostile_url, "import", "qrels", str(labels), "--machine", "--model", machine)
+    out = cli_ok(hostile_url, "calibrate", "--machine", machine, "--against", ANN)
+    assert RAW.search(out) is None and f"{machine} against assessor:{ANN}" in out
+    out = cli_ok(hostile_url, "list", "assessors")
+    assert RAW.search(out) is None and machine in out and ANN in out
+    _no_formula_cells(cli_ok(hostile_url, "list", "assessors", "--format", "csv"))
+    cli_ok(hostile_url, "pool", "--depth", "4")
+    out = cli_ok(hostile_url, "autojudge", "--model", "m2", "--endpoint", "http://127.0.0.1:9",
+                 "--dry-run")
+    assert "# the first prompt:" in out
+    assert RAW.search(out) is None and "\u241b[2J" in out and MARKUP in out
+
+
+def test_settings_commands_show_free_text_harmlessly(db_url, tmp_path):
+    """A lead's free text (scale labels, guidelines from a file) echoed by `scale` and
+    `guidelines show`: no raw control character on the terminal (a campaign's name is
+    refused unless printable)."""
+    from tests.hostile import CONTROL
+
+    cli_ok(db_url, "init")
+    out = cli_ok(db_url, "scale", f"0=no {CONTROL},1=yes")
+    assert RAW.search(out + cli_ok(db_url, "scale")) is None
+    assert "0  no \u241b[2J" in cli_ok(db_url, "scale")
+    guide = tmp_path / "g.md"
+    guide.write_text("Read " + CONTROL + "\nline two\n", encoding="utf-8")
+    cli_ok(db_url, "guidelines", "set", str(guide))
+    out = cli_ok(db_url, "guidelines", "show")
+    assert RAW.search(out) is None and "Read \u241b[2J" in out and "\nline two" in out
+
+
+def test_error_messages_quoting_outside_text_are_harmless(db_url, tmp_path, capsys):
+    """An error names the file or the value it could not use; a file name may hold C1 or
+    bidi controls (click strips ANSI sequences only off a terminal): the one-line message
+    goes through the one sanitiser."""
+    from workbench.cli import main
+
+    cli_ok(db_url, "init")
+    name = str(tmp_path / "evil\u202e\x9b2Jlst.qrels")
+    assert main(["--db", db_url, "import", "qrels", name, "--assessor", "ann"]) == 1
+    err = capsys.readouterr().err
+    assert "no such file" in err and RAW.search(err) is None and "evil\ufffd\ufffd2J" in err
+
+
+def test_autojudge_progress_bar_shows_a_markup_name_as_data(monkeypatch, capsys):
+    """On a terminal `autojudge` draws a Rich progress bar described by the machine's name:
+    `[/x]` in it raised MarkupError mid-run."""
+    import sys
+
+    from workbench.cli.autojudge_cmd import _Bar
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    bar = _Bar(2, "[/x]llm[red]")
+
+    class Stored:
+        outcome, query, document, grade = "label", "q1", "d1", 2
+
+    bar.stored(Stored())
+    bar.bar.refresh()
+    bar.close()
+    assert "label q1 d1 2" in capsys.readouterr().out

@@ -36,6 +36,8 @@ from workbench.store.queues import (
     current_grades,
     pool_size,
     progress_counts,
+    progress_page,
+    progress_totals,
     query_text,
     queue_rows,
     repeat_grades,
@@ -176,6 +178,36 @@ def test_progress_counts_assignments_pool_and_who_has_work(db):
         assert assignment_count(s, None) == 0
         assert pool_size(s) == sum(sizes)
         assert assessors_with_work(s) == ("alice", "bob", "carol")
+
+
+def test_progress_pages_equal_the_whole_list_with_totals_and_first_open(db):
+    """Issue 27 #16: the query list reads its rows a page at a time; the pages put
+    together are progress_counts and the totals are its sums."""
+    camp = build_campaign(db, n_queries=7, n_systems=2, depth=4, assessors=("alice",),
+                          repeat_last=True)
+    for q in ("q1", "q2"):
+        for d in camp.queues[q]["alice"]:
+            record_grade(db, "alice", q, d, 1)
+    record_repeat(db, "alice", "q1", camp.queues["q1"]["alice"][0], 2)  # q1 done, q2 not
+    record_grade(db, "alice", "q5", camp.queues["q5"]["alice"][0], 0)
+    with db.read() as s:
+        aid = assessor_id(s, "alice")
+        whole = progress_counts(s, aid)
+        for size in (1, 3, 7, 50):
+            queries, judged, pooled, after = [], [], [], 0
+            while after is not None:
+                page = progress_page(s, aid, after, size)
+                assert len(page.counts.queries) <= size
+                queries += page.counts.queries
+                judged += page.counts.judged.tolist()
+                pooled += page.counts.pooled.tolist()
+                after = page.after
+            assert (tuple(queries), judged, pooled) == (
+                whole.queries, whole.judged.tolist(), whole.pooled.tolist())
+        done = int((whole.judged >= whole.pooled).sum())
+        assert done == 1
+        assert progress_totals(s, aid) == (7, int(whole.judged.sum()), int(whole.pooled.sum()), 1)
+        assert progress_totals(s, 0) == (0, 0, 0, 0)
 
 
 def test_row_counts_and_queries_with_events(db):

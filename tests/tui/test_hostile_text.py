@@ -98,3 +98,56 @@ async def test_lead_screens_show_escapes_as_visible_characters(sqlite_db):
         await settle(app, pilot)
         text = _clean(app)
         assert "n " + SHOWN[:6] in text and "N " + SHOWN[:6] in text  # a note, the narrative
+
+
+async def test_machine_screens_show_names_as_data(sqlite_db, tmp_path):
+    """The screens that came with machine assessors: the calibration screen (F9), the
+    scoreboard's source menu (a hybrid source named after the machine) show a machine named with markup as it is, never parsed; the assessor picker beside it stays clean."""
+    from textual.widgets import Select
+
+    from tests.campaign.machine_campaign import build_machine_campaign
+    from tests.tui.helpers import settle_until
+    from workbench.tui.screens.assessor_select import AssessorScreen
+    from workbench.tui.screens.calibration import CalibrationScreen
+
+    machine = "[bold]llm[red]"  # the helper names a file after it: no slash
+    build_machine_campaign(sqlite_db, tmp_path / "f", human_queries=5, machine=machine)
+    app = make_app(sqlite_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f9")
+        await settle_until(app, pilot, lambda: isinstance(app.screen, CalibrationScreen)
+                           and app.screen.data is not None)
+        text = _clean(app)
+        assert f"machine 1 of 1: {machine}" in text and f"{machine} against" in text
+        board = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        labels = [str(prompt) for prompt, _ in board.query_one("#sb-source", Select)._options]
+        assert f"hybrid:{machine}" in labels
+    app = make_app(sqlite_db)  # no assessor given: the picker lists every name
+    async with app.run_test(size=SIZE) as pilot:
+        await settle_until(app, pilot, lambda: isinstance(app.screen, AssessorScreen))
+        await settle(app, pilot)
+        text = _clean(app)
+        assert "alice" in text and "[red]" not in text.replace(machine, "")
+
+
+async def test_table_refills_take_str_cells_as_text_never_markup():
+    """DataTable parses a str cell as markup ("[/x]" raised MarkupError): fill_table, the one
+    way lead screens fill their tables, hands every str cell over as sanitised Text."""
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    from workbench.tui.tables import fill_table
+
+    class One(App):
+        def compose(self):
+            yield DataTable()
+
+    app = One()
+    async with app.run_test() as pilot:
+        table = app.query_one(DataTable)
+        table.add_columns("name", "title")
+        fill_table(table, [("k", [MARKUP, "T " + CONTROL])])
+        await pilot.pause()
+        name, title = table.get_row("k")
+        assert name.plain == MARKUP, repr(name.plain)
+        assert title.plain == "T " + SHOWN, (repr(title.plain), repr("T " + SHOWN))

@@ -153,8 +153,8 @@ async def test_the_judging_screen_opens_without_reading_every_query(sqlite_db, m
     queued before the judging screen was pushed), into a DataTable of 10^6 rows. Now
     neither does until the assessor goes back to the list (bench/judge_scale_bench.py)."""
     calls = []
-    real = assessing.query_progress
-    monkeypatch.setattr(assessing, "query_progress",
+    real = assessing.query_progress_page
+    monkeypatch.setattr(assessing, "query_progress_page",
                         lambda *a, **k: calls.append(a) or real(*a, **k))
     db = sqlite_db
     build_campaign(db, n_queries=3, markup_doc=False)

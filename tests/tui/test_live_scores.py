@@ -125,3 +125,27 @@ async def test_a_lead_turning_blindness_off_reaches_an_open_screen_at_the_next_q
         await settle(app, pilot)
         assert screen.blind and not screen.query_one(ScorePanel).display
         assert camp.systems[0] not in screen_text(app)
+
+
+async def test_an_open_panel_closes_when_the_campaign_turns_blind(campaign):
+    """The screen only draws: the refusal comes from campaign/scoring/live.py, read at each
+    recomputation, so a lead's `campaign --blind` closes an open panel at the next grade
+    and no number of the new state is drawn (issue 23)."""
+    db, camp = campaign
+    set_blind(db, False)
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        panel = screen.query_one(ScorePanel)
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert panel.display and SYSTEM_TAG in screen_text(app)
+        set_blind(db, True)  # another terminal: the lead
+        await pilot.press("2")  # a grade recomputes the open panel's scores
+        await settle(app, pilot)
+        assert not panel.display and screen.blind
+        assert SYSTEM_TAG not in screen_text(app)
+        await pilot.press("s")  # the key is gone
+        await settle(app, pilot)
+        assert not panel.display

@@ -13,6 +13,7 @@ import sys
 import click
 
 from workbench.errors import WorkbenchError, is_driver_error, one_line
+from workbench.visible import visible
 
 # name -> (module, attribute, one-line help). Order is the order of `workbench --help`.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -194,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         # With standalone_mode=False click returns ctx.exit()'s code instead of exiting.
         rv = cli.main(args=argv, prog_name="workbench", standalone_mode=False)
     except WorkbenchError as exc:
-        click.echo(f"workbench: {exc}", err=True)
+        # a message may quote outside text (a file name, a value): made harmless, as on
+        # screens (click strips ANSI sequences only off a terminal, and never C1 or bidi)
+        click.echo(f"workbench: {visible(str(exc))}", err=True)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
@@ -211,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         # fix: one line, not a traceback. Anything else is a bug and keeps its traceback.
         if not is_driver_error(exc):
             raise
-        click.echo(f"workbench: database error: {one_line(exc)}", err=True)
+        click.echo(f"workbench: database error: {visible(one_line(exc))}", err=True)
         return 1
     return rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
 

@@ -76,8 +76,10 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
             click.echo(f"# {plan.calls} calls to {endpoint.rstrip('/')}/chat/completions for "
                        f"{plan.chosen} items ({plan.settled} already done) as {plan.assessor}")
             if prompt is not None:
+                from workbench.visible import visible
+
                 click.echo("# the first prompt:")
-                click.echo(prompt)
+                click.echo(visible(prompt))  # it quotes imported text: made harmless, as on screens
             return
         if api_key_env is not None:
             aj.api_key(request)  # a missing variable is said before anything is written
@@ -127,14 +129,17 @@ class _Bar:
         self.start = self.last = time.monotonic()
         self.bar = None
         if sys.stderr.isatty():
-            from rich.console import Console
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
                                        TextColumn, TimeRemainingColumn)
 
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TaskProgressColumn(), TextColumn("{task.fields[rate]}"),
+            from workbench.cli import rich_console
+
+            # the description is the machine's name: data, never markup ("[/x]" crashed it)
+            self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                MofNCompleteColumn(), TaskProgressColumn(),
+                                TextColumn("{task.fields[rate]}", markup=False),
                                 TextColumn("ETA"), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True,
+                                console=rich_console(stderr=True), transient=True,
                                 # reports on a terminal go above the bar; into a pipe or a file, to stdout
                                 redirect_stdout=sys.stdout.isatty(), redirect_stderr=False)
             self.task = self.bar.add_task(name, total=total, rate="")

@@ -14,7 +14,7 @@ import json
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import db_option, resolve_db, rich_console
 
 
 @click.command("calibrate")
@@ -43,9 +43,10 @@ def calibrate(ctx, machine, against, measure, seed, fmt, db) -> None:
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
         return
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(soft_wrap=True, highlight=False)
+    from workbench.visible import visible
+
+    console = rich_console(soft_wrap=True)  # names are data: Text, never markup
     for text, style in report.lines():
-        console.print(Text(text, style=style or ""))
+        console.print(Text(visible(text), style=style or ""))

@@ -19,6 +19,7 @@ import click
 
 from workbench.cli import checked_name, db_option, resolve_db
 from workbench.names import check_id
+from workbench.visible import visible
 
 STDIN_NAME = "<stdin>"
 _BLANKS = " \t\r\n"
@@ -251,7 +252,7 @@ def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False
                 _ok(query, doc)
                 continue
             failed += 1
-            click.echo(f"{name}:{number}: {reason}", err=True)
+            click.echo(visible(f"{name}:{number}: {reason}"), err=True)  # quotes the line
     finally:
         database.close()
     return failed

@@ -31,7 +31,10 @@ def show(ctx, db) -> None:
         text = read(database)
     finally:
         database.close()
-    click.echo(text if text else "(no guidelines set: workbench guidelines set FILE)")
+    from workbench.visible import visible
+
+    # free text from a file: made harmless for the terminal, as on the judging screen
+    click.echo(visible(text) if text else "(no guidelines set: workbench guidelines set FILE)")
 
 
 @guidelines.command("set")

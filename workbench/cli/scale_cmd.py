@@ -8,8 +8,10 @@ from workbench.cli import db_option, resolve_db
 
 
 def echo_scale(levels) -> None:
-    for grade, label, desc in levels:
-        click.echo(f"{grade}  {label}" + (f"  ({desc})" if desc else ""))
+    from workbench.visible import visible
+
+    for grade, label, desc in levels:  # labels are a lead's free text: made harmless
+        click.echo(visible(f"{grade}  {label}" + (f"  ({desc})" if desc else "")))
 
 
 @click.command("scale")

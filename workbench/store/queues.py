@@ -108,6 +108,51 @@ def _progress_statement():
 
 _PROGRESS = _progress_statement()
 
+
+def _page_statement():
+    """The next page of an assessor's queries (import order, after query id `after`),
+    counted like _PROGRESS but over only those queries: the index on (assessor, query,
+    position) finds them without reading the others."""
+    aid = bindparam("assessor_id")
+    page = (
+        select(Assignment.query_id)
+        .where(Assignment.assessor_id == aid, Assignment.query_id > bindparam("after"))
+        .group_by(Assignment.query_id)
+        .order_by(Assignment.query_id)
+        .limit(bindparam("limit"))
+        .scalar_subquery()
+    )
+    done = item_done(aid)
+    counts = (
+        select(Assignment.query_id.label("qid"), func.count().label("pooled"),
+               func.sum(done).label("done"))
+        .where(Assignment.assessor_id == aid, Assignment.query_id.in_(page))
+        .group_by(Assignment.query_id)
+        .subquery()
+    )
+    return (
+        select(Query.ext_id, Query.title, counts.c.done, counts.c.pooled, Query.id)
+        .join(counts, counts.c.qid == Query.id)
+        .order_by(Query.id)
+    )
+
+
+_PAGE = _page_statement()
+
+
+def _totals_statement():
+    """(queries, judged, pooled, queries done) over the assessor's assignments."""
+    per_query = _PROGRESS.subquery()
+    return select(
+        func.count(),
+        func.coalesce(func.sum(per_query.c.done), 0),
+        func.coalesce(func.sum(per_query.c.pooled), 0),
+        func.coalesce(func.sum(case((per_query.c.done >= per_query.c.pooled, 1), else_=0)), 0),
+    ).select_from(per_query)
+
+
+_TOTALS = _totals_statement()
+
 @dataclass(frozen=True)
 class QueryText:
     """What an assessor reads about a query (None columns as "")."""
@@ -221,6 +266,37 @@ def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:
         np.array([int(r[2] or 0) for r in rows], dtype=np.int64),
         np.array([int(r[3]) for r in rows], dtype=np.int64),
     )
+
+
+@dataclass(frozen=True)
+class ProgressPage:
+    """One page of progress_counts; `after` is the key of the next page (None: the last)."""
+
+    counts: ProgressCounts
+    after: int | None
+
+
+def progress_page(session: Session, assessor_id: int, after: int = 0,
+                  limit: int = 500) -> ProgressPage:
+    """progress_counts for the assessor's next `limit` queries after the key `after` (0:
+    from the first): a list of 10^6 queries shows its first screen without counting the
+    rest (issue 27 #16)."""
+    rows = session.execute(_PAGE, {"assessor_id": assessor_id, "after": after,
+                                   "limit": limit}).all()
+    counts = ProgressCounts(
+        tuple(r[0] for r in rows),
+        tuple(r[1] or "" for r in rows),
+        np.array([int(r[2] or 0) for r in rows], dtype=np.int64),
+        np.array([int(r[3]) for r in rows], dtype=np.int64),
+    )
+    return ProgressPage(counts, int(rows[-1][4]) if len(rows) == limit else None)
+
+
+def progress_totals(session: Session, assessor_id: int) -> tuple[int, int, int, int]:
+    """(queries, items judged, items assigned, queries done) over all the assessor's
+    assignments, summed in SQL (item_done's rule)."""
+    n, judged, pooled, done = session.execute(_TOTALS, {"assessor_id": assessor_id}).one()
+    return int(n), int(judged), int(pooled), int(done)
 
 
 @dataclass(frozen=True)

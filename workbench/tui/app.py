@@ -162,13 +162,12 @@ class WorkbenchApp(App):
     def score_tracker(self, assessor: str):
         """One cached ScoreTracker per assessor (the live panel's scores from their grades).
         Imported here: scoring pulls in numpy, which startup does not need."""
-        from workbench.campaign.scoring.scores import ScoreTracker
-        from workbench.campaign.scoring.sources import QrelsSource
+        from workbench.campaign.scoring.live import assessor_tracker
 
         with self._trackers_lock:  # called from worker threads
             if assessor not in self._trackers:
-                self._trackers[assessor] = ScoreTracker(
-                    self.db, self.measures, QrelsSource.assessor(assessor), runs=self.runs_cache
+                self._trackers[assessor] = assessor_tracker(
+                    self.db, self.measures, assessor, runs=self.runs_cache
                 )
             return self._trackers[assessor]
 

@@ -52,8 +52,20 @@ class JudgingStopped(Message):
 
 @dataclass
 class ProgressLoaded(Message):
+    """A page of the query list; `more`: the key of the next page (None: the last)."""
+
     progress: list[QueryProgress]
     assigned: int = 0  # items newly assigned (whole pool given to a new assessor)
+    append: bool = False  # a further page: added below the rows already shown
+    more: int | None = None
+
+
+@dataclass
+class ProgressSummed(Message):
+    """The query list's totals over every query, and the first query with work left."""
+
+    totals: object  # campaign.judging.assessing.ProgressTotals
+    first_open: str | None
 
 
 @dataclass

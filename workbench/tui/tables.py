@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
 from textual.widgets import DataTable
 
 from workbench.tui.text import safe
@@ -37,7 +38,8 @@ def fill_table(table: DataTable, rows: Iterable[tuple[str, Sequence[Any]]],
     scroll_x, scroll_y = place.scroll_x, place.scroll_y
     table.clear()
     for row_key, cells in rows:
-        table.add_row(*(safe(c) for c in cells), key=row_key)
+        # a str cell would be parsed as markup by DataTable: outside text reaches it as Text
+        table.add_row(*(Text(safe(c)) if isinstance(c, str) else safe(c) for c in cells), key=row_key)
     if not table.row_count:
         return
     try:

@@ -32,10 +32,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, QrelsSource
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import UsageError
 from workbench.metrics import agreement as agr
 from workbench.metrics import agreement_ci as aci
 from workbench.metrics import correlation as corr
@@ -386,9 +387,7 @@ def calibrate(
     measure = measure or "map"
     measure_label(measure)  # one measure, or a usage error before any work
     with db.read() as s:
-        mid = external_ids.assessor_id(s, machine)
-        if mid is None:
-            raise NotFoundError(f"unknown assessor {machine!r}")
+        mid = known_assessor(s, machine)
         if assessor_kind(s, mid) != MACHINE:
             raise UsageError(f"{machine!r} is not a machine assessor")
         hq, hd, hg = qrels_ids(s, reference)

@@ -15,9 +15,10 @@ from typing import Sequence
 import numpy as np
 
 from workbench.formats.output import json_number
+from workbench.campaign.catalog.known import unknown_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.settings import campaign_threshold
-from workbench.errors import NotFoundError, UsageError, WorkbenchError
+from workbench.errors import UsageError, WorkbenchError
 from workbench.metrics import agreement as ag
 from workbench.store import external_ids
 from workbench.store.judgment_arrays import assessors_not_only_adjudicating, current_judgments
@@ -274,7 +275,7 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
             id_of = dict(zip(people.names.tolist(), people.ids.tolist()))  # a few assessors
             missing = [a for a in assessors if a not in id_of]
             if missing:
-                raise NotFoundError(f"unknown assessor {missing[0]!r}")
+                raise unknown_assessor(missing[0])
             names = list(dict.fromkeys(assessors))
             ids = np.array([id_of[name] for name in names], dtype=np.int64)
         else:

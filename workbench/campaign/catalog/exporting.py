@@ -15,17 +15,17 @@ from datetime import datetime, timezone
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 import numpy as np
 
 from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.campaign.scoring.sources import QrelsSource
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
 from workbench.store.export_rows import current_judgment_rows, judgment_event_rows
-from workbench.store.external_ids import assessor_id
 from workbench.store.machine import call_rows
 
 JUDGMENT_FORMATS = ("csv", "jsonl")
@@ -34,10 +34,7 @@ JUDGMENT_FORMATS = ("csv", "jsonl")
 def _assessor_filter(session, assessor: str | None) -> int | None:
     if assessor is None:
         return None
-    aid = assessor_id(session, assessor)
-    if aid is None:
-        raise NotFoundError(f"unknown assessor {assessor!r}")
-    return aid
+    return known_assessor(session, assessor)
 
 
 def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:

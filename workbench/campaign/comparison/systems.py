@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from workbench.campaign.catalog.known import unknown_assessor
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
@@ -301,7 +302,6 @@ def compare_systems(
     on the queries every one has judged, unless `all_queries`; the report's `coverage`
     says how much each source judged."""
     from workbench.campaign.scoring.scores import load_runs, score_campaign
-    from workbench.errors import NotFoundError
     from workbench.store.external_ids import assessor_names as stored_assessors
 
     for name in (measure, *other_measures):
@@ -320,7 +320,7 @@ def compare_systems(
             names = assessor_names(db)
         for name in names:
             if name not in known:
-                raise NotFoundError(f"unknown assessor {name!r}")
+                raise unknown_assessor(name)
             tables.append(score_campaign(db, [measure, "Judged@10"], QrelsSource.assessor(name), runs=runs))
     # An unfinished assessor ranked on fewer queries than the others would differ for lack
     # of judgments, not by disagreeing: by default every source is compared on the

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
@@ -33,6 +34,7 @@ from workbench.store.external_ids import assessor_id
 from workbench.store.judgment_writes import append_event, current_judgment, set_judgment_note
 from workbench.store.event_kinds import EventKind
 from workbench.store.models import utcnow
+from workbench.store.queue_counts import open_query_after
 from workbench.store.queues import (
     OpenItems,
     assessors_with_work,
@@ -41,11 +43,12 @@ from workbench.store.queues import (
     open_items,
     pool_size,
     progress_counts,
+    progress_page,
+    progress_totals,
     query_text,
     queue_rows,
     repeat_grades,
 )
-from workbench.store.scale_levels import scale_levels
 
 # Used when the campaign has no scale rows yet (a fresh database).
 DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"), (3, "Perfect"))
@@ -145,14 +148,12 @@ def machine_names(db: Database) -> list[str]:
 
 def scale(db: Database) -> list[ScaleEntry]:
     """The campaign's relevance scale, lowest grade first."""
-    with db.read() as s:
-        levels = scale_levels(s)
-    if not levels.labels:
+    from workbench.campaign.catalog.scale import show_scale  # the scale's owner
+
+    levels = show_scale(db)
+    if not levels:
         return [ScaleEntry(g, label) for g, label in DEFAULT_SCALE]
-    return [
-        ScaleEntry(g, label, desc)
-        for g, label, desc in zip(levels.grades.tolist(), levels.labels, levels.descriptions)
-    ]
+    return [ScaleEntry(g, label, desc) for g, label, desc in levels]
 
 
 def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
@@ -169,6 +170,40 @@ def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
             counts.queries, counts.titles, counts.judged.tolist(), counts.pooled.tolist()
         )
     ]
+
+
+@dataclass(frozen=True)
+class ProgressTotals:
+    """An assessor's whole list in four numbers (the query list's header)."""
+
+    queries: int = 0
+    judged: int = 0
+    pooled: int = 0
+    done: int = 0
+
+
+def query_progress_page(db: Database, assessor: str, after: int = 0,
+                        limit: int = 500) -> tuple[list[QueryProgress], int | None]:
+    """query_progress one page at a time: the next `limit` queries after the key `after`
+    (0: the first page), and the key of the page after (None: this was the last)."""
+    with db.read() as s:
+        aid = assessor_id(s, assessor)
+        if aid is None:
+            return [], None
+        page = progress_page(s, aid, after, limit)
+    c = page.counts
+    return [QueryProgress(q, title, judged, pooled) for q, title, judged, pooled in zip(
+        c.queries, c.titles, c.judged.tolist(), c.pooled.tolist())], page.after
+
+
+def progress_summary(db: Database, assessor: str) -> tuple[ProgressTotals, str | None]:
+    """The totals over every query and the first query with work left (None: all done),
+    without building one row per query."""
+    with db.read() as s:
+        aid = assessor_id(s, assessor)
+        if aid is None:
+            return ProgressTotals(), None
+        return ProgressTotals(*progress_totals(s, aid)), open_query_after(s, aid, None)
 
 
 def load_queue(db: Database, assessor: str, query: str) -> Queue:
@@ -245,9 +280,7 @@ def open_queue(db: Database, assessor: str, query: str | None = None,
             if text is None:
                 raise NotFoundError(f"unknown query {query!r}")
             qid = text.id
-        aid = assessor_id(s, assessor)
-        if aid is None:
-            raise NotFoundError(f"unknown assessor {assessor!r}")
+        aid = known_assessor(s, assessor)
         items = open_items(s, aid, qid, limit)
         views = tuple(
             QueryView(t.ext_id, t.title, t.description, t.narrative)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.campaign.catalog.scale import show_scale
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import apply_grade
 from workbench.campaign.machine.client import ChatClient, EndpointError
@@ -57,7 +58,6 @@ from workbench.store.machine import (
     settled_items,
 )
 from workbench.store.pools import pool_arrays
-from workbench.store.scale_levels import scale_levels
 
 TEXT_CHUNK = 256  # items whose texts are read at a time (a big pool's texts stay on disk)
 PG_WRITERS = 4  # writer threads on PostgreSQL (see _Writers)
@@ -146,12 +146,10 @@ def make_plan(db: Database, request: Request) -> Plan:
     if request.top_k is not None and request.top_k < 1:
         raise UsageError("--top-k must be at least 1")
     wanted = request.provenance()
+    levels = [Level(g, lab, desc) for g, lab, desc in show_scale(db)]  # the scale's owner
+    if not levels:
+        raise UsageError("the campaign has no relevance scale (workbench scale)")
     with db.read() as s:
-        stored = scale_levels(s)
-        levels = [Level(int(g), lab, desc) for g, lab, desc in
-                  zip(stored.grades.tolist(), stored.labels, stored.descriptions)]
-        if not levels:
-            raise UsageError("the campaign has no relevance scale (workbench scale)")
         only = None
         if request.query is not None:
             only = query_id(s, request.query)

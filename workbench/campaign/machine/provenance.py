@@ -13,6 +13,7 @@ import json
 from urllib.parse import urlsplit, urlunsplit
 
 from workbench import __version__
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import get_or_create_assessor
 from workbench.campaign.writing import write_transaction
@@ -99,9 +100,7 @@ def create_machine(db: Database, name: str, wanted: Provenance) -> int:
 
 def read_provenance(db: Database, name: str) -> Provenance:
     with db.read() as session:
-        aid = assessor_id(session, name)
-        if aid is None:
-            raise NotFoundError(f"unknown assessor {name!r}")
+        aid = known_assessor(session, name)
         found = provenance(session, aid)
     if found is None:
         raise NotFoundError(f"assessor {name!r} is not a machine assessor")

@@ -25,13 +25,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import get_or_create_assessor
 from workbench.campaign.pooling.assign import SERIALIZED, queue_order, stable_seed
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.writing import write_transaction
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import UsageError
 from workbench.names import check_name
 from workbench.store import external_ids
 from workbench.store.judgment_arrays import current_judgments, judgment_grades
@@ -141,9 +142,7 @@ def validate_machine(
         raise UsageError("--against chooses a disagreement sample's reference; a stratified sample uses the machine's grades only")
     names = list(dict.fromkeys(check_name(a) for a in assessors))
     with write_transaction(db, serialize_as=SERIALIZED, on_wait=on_wait) as session:
-        mid = external_ids.assessor_id(session, machine)
-        if mid is None:
-            raise NotFoundError(f"unknown assessor {machine!r}")
+        mid = known_assessor(session, machine)
         if assessor_kind(session, mid) != MACHINE:
             raise UsageError(f"{machine!r} is not a machine assessor; --validate names one")
         if len(validation_items(session, mid)):

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import UsageError
 from workbench.store import external_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, MAJORITY, QrelsSource
 from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
@@ -142,9 +143,7 @@ def qrels_ids_with_origin(
     source's items that no person judged; an assessor source that is a machine)."""
     source = source or MAJORITY
     if source.kind == "assessor":
-        aid = external_ids.assessor_id(session, source.name)
-        if aid is None:
-            raise NotFoundError(f"unknown assessor {source.name!r}")
+        aid = known_assessor(session, source.name)
         own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
         qi, di, g = _sorted(own.query_id, own.document_id, own.grade)
         machine = assessor_kind(session, aid) == MACHINE
@@ -158,9 +157,7 @@ def qrels_ids_with_origin(
         qi, di, g = _override(qi, di, g, final.query_id, final.document_id, final.grade)
     if source.kind != "hybrid":
         return qi, di, g, np.zeros(qi.size, dtype=bool)
-    aid = external_ids.assessor_id(session, source.name)
-    if aid is None:
-        raise NotFoundError(f"unknown assessor {source.name!r}")
+    aid = known_assessor(session, source.name)
     if assessor_kind(session, aid) != MACHINE:
         raise UsageError(f"hybrid:{source.name}: {source.name!r} is not a machine assessor")
     labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids)

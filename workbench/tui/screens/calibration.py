@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
+from workbench.tui.text import safe
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,18 @@ class CalibrationScreen(LeadScreen):
             head.append(" · no machine assessor yet: `workbench autojudge` or "
                         "`workbench import qrels --machine` makes one", style="yellow")
             self.query_one("#cal-head", Static).update(head)
-            self.query_one("#cal-report", Static).update("")
+            self.query_one("#cal-report", Static).update(Text(""))
             return
         which = data.machines.index(data.machine) + 1
         head.append(f" · machine {which} of {len(data.machines)}: ")
         head.append(data.machine, style="bold")
         head.append(" · n: next machine · e: export")
-        self.query_one("#cal-head", Static).update(head)
+        # names and the report are data: Text through the one sanitiser, never markup
+        self.query_one("#cal-head", Static).update(safe(head))
         body = Text()
         for text, style in data.report.lines():
             body.append(text + "\n", style=style or "")
-        self.query_one("#cal-report", Static).update(body)
+        self.query_one("#cal-report", Static).update(safe(body))
 
     def action_next_machine(self) -> None:
         if self.data is None or not self.data.machines:

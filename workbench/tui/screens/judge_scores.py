@@ -1,7 +1,9 @@
 """The judging screen's live score panel (key s): shown only when the campaign is not blind
 (`workbench campaign --not-blind`); in a blind campaign its key, help row and palette entry
 are gone and it never opens. Scores are recomputed on worker threads (a grade's own save
-job recomputes them first when the panel is open: one redraw for both)."""
+job recomputes them first when the panel is open: one redraw for both) through
+campaign/scoring/live.py, which refuses on a blind campaign: a refusal closes the panel, so
+a lead's `campaign --blind` reaches an open screen at its next grade. This module only draws."""
 
 from __future__ import annotations
 
@@ -66,12 +68,15 @@ class LiveScores:
             self.post_message(ScoresUpdated(table, self.query_ext))
 
     def _scores_table(self, queries: list[str]):
-        """(worker thread) The recomputed table, or None after posting the error."""
+        """(worker thread) The recomputed table, or None after posting the error. The
+        blindness check is campaign/scoring/live.py's: a refusal closes the panel."""
+        from workbench.campaign.scoring.live import BlindCampaign, live_scores
+
         try:
-            tracker = self.app.score_tracker(self.assessor)
-            for q in queries:
-                tracker.mark_dirty(q)
-            return tracker.refresh()
+            return live_scores(self.app.db, self.app.score_tracker(self.assessor), queries)
+        except BlindCampaign:
+            self.app.call_from_thread(self._set_blind, True)
+            return None
         except Exception as exc:
             self.post_message(WorkFailed("scores", describe(exc)))
             return None
