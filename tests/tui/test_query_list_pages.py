@@ -43,7 +43,7 @@ async def test_the_list_pages_to_the_first_open_query_and_loads_more_on_the_way_
         loaded = [p.query for p in screen.progress]
         assert loaded[:6] == camp.queries[:6] and len(loaded) <= 8
         assert screen.query_one("#ql-table").cursor_row == 5
-        assert f"alice: {judged}/{pooled} documents judged · 5/12 queries done" in screen_text(app)
+        assert f"alice: {judged}/{pooled} items judged · 5/12 queries done" in screen_text(app)
         assert pages[0][0] == 0 and len(pages) <= 4
         for _ in range(6):  # down the list: the next pages load on the way
             await pilot.press("down")
