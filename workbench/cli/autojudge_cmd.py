@@ -16,7 +16,7 @@ import time
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import db_option, resolve_db, rich_console
 
 
 @click.command("autojudge")
@@ -127,14 +127,15 @@ class _Bar:
         self.start = self.last = time.monotonic()
         self.bar = None
         if sys.stderr.isatty():
-            from rich.console import Console
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
                                        TextColumn, TimeRemainingColumn)
 
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TaskProgressColumn(), TextColumn("{task.fields[rate]}"),
+            # the name is data: never markup (a model named "[/x]" must not crash the bar)
+            self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                MofNCompleteColumn(), TaskProgressColumn(),
+                                TextColumn("{task.fields[rate]}", markup=False),
                                 TextColumn("ETA"), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True,
+                                console=rich_console(stderr=True), transient=True,
                                 # reports on a terminal go above the bar; into a pipe or a file, to stdout
                                 redirect_stdout=sys.stdout.isatty(), redirect_stderr=False)
             self.task = self.bar.add_task(name, total=total, rate="")
