@@ -191,3 +191,30 @@ def test_pool_validate_cli(campaign, db_url):
     assert bad.exit_code == 2 and "--budget" in bad.output
     bad = run(db_url, "pool", "--strategy", "disagreement", "--depth", "3")
     assert bad.exit_code == 2
+
+
+def test_a_person_is_never_asked_to_judge_an_item_again(db, tmp_path):
+    """Issue 22 #3: items people already judged stay in the stratified sample (their grade
+    is known) but go to no queue of a person who judged them (graded from imported qrels,
+    with no queue entry, or marked "can't judge")."""
+    from workbench.campaign.judging.grades import mark_item
+    from workbench.campaign.writing import write_transaction
+    from workbench.store.external_ids import document_id, query_id
+    from workbench.store.models import utcnow
+
+    c = build_machine_campaign(db, tmp_path / "f", people=("alice",), judged_share=0.5)
+    judged = set(c.people["alice"])
+    unjudged = sorted(set(c.machine) - judged)
+    marked = unjudged[0]
+    with db.write.begin() as s:
+        aid = assessor_id(s, "alice")
+        mark_item(s, query_id(s, marked[0]), document_id(s, marked[1]), aid,
+                  reason="unreadable", at=utcnow())
+    sample = validate_machine(db, "llm", budget=len(c.machine), strategy="stratified",
+                              assessors=["alice", "carol"], seed=1)
+    stored = _stored(db)
+    assert set(stored) == set(c.machine)  # judged items count in the sample
+    alice = {(q, d) for q, d, _ in _queue(db, "alice")}
+    assert alice == set(c.machine) - judged - {marked}
+    assert {(q, d) for q, d, _ in _queue(db, "carol")} == set(c.machine)
+    assert sample.queued == {"alice": len(alice), "carol": len(c.machine)}
