@@ -218,3 +218,17 @@ def test_a_person_is_never_asked_to_judge_an_item_again(db, tmp_path):
     assert alice == set(c.machine) - judged - {marked}
     assert {(q, d) for q, d, _ in _queue(db, "carol")} == set(c.machine)
     assert sample.queued == {"alice": len(alice), "carol": len(c.machine)}
+
+
+def test_the_blindness_warning_says_what_it_can_check(db, tmp_path):
+    """Issue 22 #4: the settings keep no history of blindness; the warning says the campaign
+    is not blind now and that this is all it can check (documented in machine-assessors.md)."""
+    from workbench.campaign.settings import set_blind
+
+    c = build_machine_campaign(db, tmp_path / "f", people=("alice",), judged_share=0.5)
+    validate_machine(db, "llm", budget=len(c.machine), assessors=["carol"], seed=1)
+    said = [w for w in calibrate(db, "llm").warnings if "blind" in w]
+    assert said == []  # blind now
+    set_blind(db, False)
+    said = [w for w in calibrate(db, "llm").warnings if "blind" in w]
+    assert len(said) == 1 and "not blind now" in said[0] and "no history" in said[0]
