@@ -191,3 +191,44 @@ def test_pool_validate_cli(campaign, db_url):
     assert bad.exit_code == 2 and "--budget" in bad.output
     bad = run(db_url, "pool", "--strategy", "disagreement", "--depth", "3")
     assert bad.exit_code == 2
+
+
+def test_a_person_is_never_asked_to_judge_an_item_again(db, tmp_path):
+    """Issue 22 #3: items people already judged stay in the stratified sample (their grade
+    is known) but go to no queue of a person who judged them (graded from imported qrels,
+    with no queue entry, or marked "can't judge")."""
+    from workbench.campaign.judging.grades import mark_item
+    from workbench.campaign.writing import write_transaction
+    from workbench.store.external_ids import document_id, query_id
+    from workbench.store.models import utcnow
+
+    c = build_machine_campaign(db, tmp_path / "f", people=("alice",), judged_share=0.5)
+    judged = set(c.people["alice"])
+    unjudged = sorted(set(c.machine) - judged)
+    marked = unjudged[0]
+    with db.write.begin() as s:
+        aid = assessor_id(s, "alice")
+        mark_item(s, query_id(s, marked[0]), document_id(s, marked[1]), aid,
+                  reason="unreadable", at=utcnow())
+    sample = validate_machine(db, "llm", budget=len(c.machine), strategy="stratified",
+                              assessors=["alice", "carol"], seed=1)
+    stored = _stored(db)
+    assert set(stored) == set(c.machine)  # judged items count in the sample
+    alice = {(q, d) for q, d, _ in _queue(db, "alice")}
+    assert alice == set(c.machine) - judged - {marked}
+    assert {(q, d) for q, d, _ in _queue(db, "carol")} == set(c.machine)
+    assert sample.queued == {"alice": len(alice), "carol": len(c.machine)}
+
+
+def test_the_blindness_warning_says_what_it_can_check(db, tmp_path):
+    """Issue 22 #4: the settings keep no history of blindness; the warning says the campaign
+    is not blind now and that this is all it can check (documented in machine-assessors.md)."""
+    from workbench.campaign.settings import set_blind
+
+    c = build_machine_campaign(db, tmp_path / "f", people=("alice",), judged_share=0.5)
+    validate_machine(db, "llm", budget=len(c.machine), assessors=["carol"], seed=1)
+    said = [w for w in calibrate(db, "llm").warnings if "blind" in w]
+    assert said == []  # blind now
+    set_blind(db, False)
+    said = [w for w in calibrate(db, "llm").warnings if "blind" in w]
+    assert len(said) == 1 and "not blind now" in said[0] and "no history" in said[0]

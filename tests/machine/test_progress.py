@@ -57,3 +57,27 @@ def test_with_a_terminal_the_bar_draws_on_stderr_and_stdout_keeps_the_reports(sq
     lines = done.stdout.splitlines()
     assert len(lines) == len(c.queues["q1"]["alice"]) and all(x.startswith("label q1 ") for x in lines)
     assert b"ETA" in drawn and b"m1: " in drawn
+
+
+def test_a_name_with_markup_is_drawn_as_text_on_a_terminal(monkeypatch):
+    """Issue 22 #5: the bar's console is `rich_console` and its columns take no markup: a
+    model named "[/x]" or "[red]m" is printed as it is, never parsed (MarkupError)."""
+    import io
+    import sys
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    err, out = Tty(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setenv("TERM", "xterm")
+    for name in ("[/x]", "[red]m[/red] :smile:"):
+        bar = _Bar(2, name)
+        bar.bar.refresh()
+        bar.stored(Stored("label", "q[b]1", "d1", 2, ""))
+        bar.bar.refresh()
+        bar.close()
+        assert name in err.getvalue()
+    assert out.getvalue().splitlines()[0] == "label q[b]1 d1 2"

@@ -16,7 +16,7 @@ import time
 
 import click
 
-from workbench.cli import db_option, resolve_db
+from workbench.cli import db_option, resolve_db, rich_console
 
 
 @click.command("autojudge")

@@ -424,8 +424,11 @@ def calibrate(
         strategy = ", ".join(sorted(set(sample.strategy.tolist())))
         sample_info = {"strategy": strategy, "items": len(sample), "judged": int(in_sample.sum())}
         if not is_blind(db):
-            warnings.append("the campaign is not blind: people judged the validation sample "
-                            "seeing per-system scores, so their grades may lean on them")
+            # the settings keep no history: only the present setting can be checked
+            warnings.append("the campaign is not blind now: people may have judged the "
+                            "validation sample seeing per-system scores, so their grades may "
+                            "lean on them (the settings keep no history of blindness: a "
+                            "campaign blind now may not have been blind while it was judged)")
         probs = sample.probability
         pos = np.searchsorted(sample_keys, q * width + d)
         pos = np.minimum(pos, len(sample) - 1)

@@ -195,6 +195,15 @@ def apply_grade(
     return Applied(event_id, kind, old, now)
 
 
+def apply_grades(
+    session: Session, aid: int, rows: list[tuple[int, int, int]], *, seconds: float = 0.0
+) -> list[Applied]:
+    """The batch form of `apply_grade` for one assessor: each (query id, document id, grade)
+    in `rows`, in order, in the caller's one transaction (a group commit: autojudge commits
+    the answers that are waiting together, one flush for all of them)."""
+    return [apply_grade(session, q, d, aid, g, note=None, seconds=seconds) for q, d, g in rows]
+
+
 def write_imported_grades(
     session: Session, aid: int, note: str, q: np.ndarray, d: np.ndarray, g: np.ndarray,
     is_new: np.ndarray, is_change: np.ndarray, old_grade: np.ndarray, old_id: np.ndarray,

@@ -16,6 +16,13 @@ labelled items people judge, so that `workbench calibrate` can say where its lab
 The chosen items go to the named people's queues like any pooled document: appended in the
 deterministic per-(assessor, query) shuffle, with nothing that tells them apart. People
 judge them blind; the machine's label is never shown (DESIGN §5).
+
+A person is never asked to judge an item twice: an item goes to a person's queue only if
+it is not there already and the person has neither graded it nor marked it "can't judge"
+(grades imported from qrels count: they come with no queue entry). The sample itself is
+drawn from all the machine's labels, those people already judged included: their human
+grades are known, so they count in calibrate (with the same inclusion probability) without
+anyone judging them again.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.names import check_name
 from workbench.store import external_ids
+from workbench.store.imported_grades import assessor_marks
 from workbench.store.judgment_arrays import current_judgments, judgment_grades
 from workbench.store.machine import MACHINE, assessor_kind, machine_assessor_ids
 from workbench.store.pools import add_assignments, add_pool_entries, assignments_of, pool_arrays
@@ -211,12 +219,18 @@ def _add_missing_pool_entries(session, qi: np.ndarray, di: np.ndarray) -> None:
 
 
 def _queue(session, aid: int, name: str, qi: np.ndarray, di: np.ndarray, seed: int) -> int:
-    """Append the items the assessor's queue lacks, per query in the assessor's shuffle."""
+    """Append the items the assessor's queue lacks and that the assessor has not judged
+    (a grade or a "can't judge" mark), per query in the assessor's shuffle."""
     has: set[tuple[int, int]] = set()
     next_pos: dict[int, int] = {}
     for _, q, d, pos in assignments_of(session, [aid]):
         has.add((q, d))
         next_pos[q] = max(next_pos.get(q, 0), pos + 1)
+    # what the person graded or marked, with or without a queue entry: never asked again
+    mine = current_judgments(session, assessor_ids=[aid])
+    has.update(zip(mine.query_id.tolist(), mine.document_id.tolist()))
+    marks, _reasons = assessor_marks(session, aid)
+    has.update((int(q), int(d)) for q, d, _id in marks.tolist())
     qnames = dict(zip(np.unique(qi).tolist(), external_ids.query_ext_ids(session, np.unique(qi)).tolist()))
     dnames = external_ids.document_ext_ids(session, di).tolist()
     by_query: dict[int, dict[str, int]] = {}
