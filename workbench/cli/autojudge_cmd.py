@@ -132,7 +132,6 @@ class _Bar:
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
                                        TextColumn, TimeRemainingColumn)
 
-
             # the description is the machine's name: data, never markup ("[/x]" crashed it)
             self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
                                 MofNCompleteColumn(), TaskProgressColumn(),
