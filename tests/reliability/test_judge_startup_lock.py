@@ -28,7 +28,7 @@ from workbench.tui.app import make_app
 from workbench.tui.screens.judge import JudgeScreen, describe
 
 HOLD_S = 1.0
-SIZE = (150, 44)
+SIZE = (220, 44)  # wide enough for the whole status line and its message
 RAW = ("OperationalError", "Background on this error", "[SQL", "sqlalche.me")
 
 

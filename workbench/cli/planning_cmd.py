@@ -29,10 +29,18 @@ RUN_FLAG_HELP = ("The RUN files follow (optional: files after --qrels FILE are r
                  "the same spelling as `compare --qrels FILE --run RUN...`.")
 
 
-def _stored_depth(ctx, db, qrels, runs) -> int | None:
+def _stored_only(qrels, compat) -> None:
+    """--compat orders the scores of run files; the stored runs keep the campaign's order."""
+    if not qrels and compat is not None:
+        raise UsageError("--compat goes with --qrels FILE; the stored runs follow "
+                         "`workbench campaign --compat 9|10`")
+
+
+def _stored_depth(ctx, db, qrels, runs, compat=None) -> int | None:
     """The stored campaign's own pool depth (None on files: _collection checks them)."""
     if qrels or runs:
         return None
+    _stored_only(qrels, compat)
     from workbench.campaign.database import Database
     from workbench.campaign.settings import campaign_pool_depth
 
@@ -52,9 +60,7 @@ def _collection(ctx, qrels, runs, db, compat=None):
         return collection_from_files(qrels, list(runs), compat=int(compat or 10))
     if runs:
         raise UsageError("run files need --qrels FILE (without it the stored campaign is used)")
-    if compat is not None:
-        raise UsageError("--compat goes with --qrels FILE; the stored runs follow "
-                         "`workbench campaign --compat 9|10`")
+    _stored_only(qrels, compat)
     from workbench.campaign.database import Database
     from workbench.campaign.pooling.simulation import stored_collection
 
@@ -121,7 +127,7 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
         raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
     budgets = _budgets(budget)
     if depth is None:
-        depth = _stored_depth(ctx, db, qrels, runs)
+        depth = _stored_depth(ctx, db, qrels, runs, compat)
     c = _collection(ctx, qrels, runs, db, compat)
     results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
     if fmt == "json":
@@ -164,7 +170,7 @@ def reusability(ctx, runs, qrels, run_flag, depth, measure, groups, level, fmt, 
     from workbench.planning.reusability import reusability as run_test
 
     if depth is None:
-        depth = _stored_depth(ctx, db, qrels, runs) or 100
+        depth = _stored_depth(ctx, db, qrels, runs, compat) or 100
     c = _collection(ctx, qrels, runs, db, compat)
     result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
     if fmt == "json":

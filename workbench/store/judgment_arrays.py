@@ -17,6 +17,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from workbench.store.bulk import int_columns
+from workbench.store.event_kinds import EventKind
 from workbench.store.external_ids import AssessorNames
 from workbench.store.models import (
     Adjudication,
@@ -126,14 +127,14 @@ def _lead_only():
     adjudicated = or_(
         select(Adjudication.query_id).where(Adjudication.adjudicator_id == mine).exists(),
         select(JudgmentEvent.id).where(JudgmentEvent.assessor_id == mine,
-                                       JudgmentEvent.kind == "adjudicate").exists(),
+                                       JudgmentEvent.kind == EventKind.ADJUDICATE).exists(),
     )
     other = or_(
         _has_grade(),
         select(Assignment.id).where(Assignment.assessor_id == mine).exists(),
         select(CantJudge.id).where(CantJudge.assessor_id == mine).exists(),
         select(JudgmentEvent.id).where(JudgmentEvent.assessor_id == mine,
-                                       JudgmentEvent.kind != "adjudicate").exists(),
+                                       JudgmentEvent.kind != EventKind.ADJUDICATE).exists(),
     )
     return adjudicated & ~other
 
