@@ -13,7 +13,9 @@ Skipped, and only these (each is replaced by `:` so the numbering stays):
 - the PostgreSQL section's commands with the placeholder `user@host` and its
   `.venv/bin/pip install` line: they need a server and an account of your own;
 - `autojudge` against a real model endpoint (`--endpoint https://...`): it needs the network
-  and an API key.
+  and an API key;
+- `workbench serve` itself (not `serve link/links/revoke`): a server that runs until it is
+  stopped (tests/serve/ start it and drive it in a browser).
 
 `. .venv/bin/activate` finds, in the copy, a small activate script that puts the running
 interpreter's `workbench` on PATH (what `make demo` would have installed).
@@ -81,6 +83,8 @@ def skip_reason(command: str) -> str | None:
             rest = rest[2:]
         if not rest or rest[0] in TUI_COMMANDS:
             return "opens the TUI"
+        if rest[0] == "serve" and (len(rest) == 1 or rest[1].startswith("-")):
+            return "runs a server"
     return None
 
 
@@ -91,7 +95,8 @@ def test_the_readme_lists_the_commands_it_shows():
     assert len(run) >= 30, run
     # the TUI and make lines are the only ones left out (plus the PostgreSQL placeholders)
     assert {skip_reason(c) for c in skipped} <= {"make demo / make test", "opens the TUI",
-                                                "PostgreSQL placeholder", "a model endpoint"}
+                                                "PostgreSQL placeholder", "a model endpoint",
+                                                "runs a server"}
     assert any("examples/" in c for c in run)
 
 

@@ -87,16 +87,14 @@ def test_subprocess_stdin():
 
 def test_a_long_list_shows_the_first_ranks_and_sums_them_all(monkeypatch, capsys):
     """10 000 grades took 5.6 s and 2 000 000 ran past 11 minutes in Rich's table (issue 27
-    #19): the per-rank table stops at SHOWN_RANKS, the summary covers every grade."""
-    import time
-
+    #19): the per-rank table stops at SHOWN_RANKS, the summary covers every grade (the time
+    is bench material, not a test's: see docs/performance.md)."""
     from workbench.cli.quick_cmd import SHOWN_RANKS
 
     n = SHOWN_RANKS + 4000
     monkeypatch.setattr(sys, "stdin", io.StringIO(" ".join(str(i % 4) for i in range(n)) + "\n"))
-    start = time.perf_counter()
     code, out, _ = run_cli(capsys, "quick")
-    assert code == 0 and time.perf_counter() - start < 5
+    assert code == 0
     rows = [line for line in out.splitlines() if line.startswith("│") and line.split("│")[1].strip().isdigit()]
     assert len(rows) == SHOWN_RANKS
     assert f"ranks {SHOWN_RANKS + 1}-{n} not shown" in out
