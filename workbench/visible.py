@@ -1,4 +1,5 @@
-"""Outside text made visible and harmless on a terminal (DESIGN §5: one sanitiser).
+"""Outside text made visible and harmless on a terminal: the one sanitiser of
+docs/architecture.md#rules-that-hold-everywhere.
 
 Documents, queries, run tags, names and notes come from files a participant or an assessor
 wrote. Sent raw to a terminal, `ESC[2J` blanks the screen, OSC 0 renames the window, `ESC[H`

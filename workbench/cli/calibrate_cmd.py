@@ -4,8 +4,8 @@
                         [--seed S] [--format table|json] [--db URL]
 
 The numbers come from `campaign.agreement.calibration` (the lead's calibration screen
-shows the same lines); `--format json` is DESIGN §4's contract, documented in
-docs/json-outputs.md.
+shows the same lines); `--format json` is a contract (docs/architecture.md#command-line-contract),
+documented in docs/json-outputs.md.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ class CalibrationReport:
         return out
 
     def to_json(self) -> dict:
-        """DESIGN §4 `calibrate --format json` (NaN -> null)."""
+        """`calibrate --format json` (docs/architecture.md#command-line-contract; NaN -> null)."""
         a = self.agreement
         return {
             "machine": self.machine,

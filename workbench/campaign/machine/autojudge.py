@@ -4,7 +4,7 @@ What it labels: the pool (default), one query's pool (`query`), or the top k of 
 stored run (`top_k`, with or without `query`). Items the machine is done with (a grade, or
 an answer with no grade in it) are skipped: a rerun continues where the last one stopped.
 
-How a label is kept (DESIGN §5, "a grade is on disk before the screen says so"): the calls
+How a label is kept (docs/architecture.md#rules-that-hold-everywhere, "a grade is on disk before the screen says so"): the calls
 run concurrently on an asyncio loop; a writer thread commits the outcomes through the grade
 rule (campaign/judging/grades.apply_grades: judgment plus history event) together with each
 call's audit row (store/machine.append_call), and only then reports them (`on_stored`).

@@ -15,7 +15,7 @@ labelled items people judge, so that `workbench calibrate` can say where its lab
 
 The chosen items go to the named people's queues like any pooled document: appended in the
 deterministic per-(assessor, query) shuffle, with nothing that tells them apart. People
-judge them blind; the machine's label is never shown (DESIGN §5).
+judge them blind; the machine's label is never shown (docs/architecture.md#rules-that-hold-everywhere).
 
 A person is never asked to judge an item twice: an item goes to a person's queue only if
 it is not there already and the person has neither graded it nor marked it "can't judge"

@@ -22,7 +22,6 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
-from workbench.campaign.catalog.scale import not_on_scale
 from workbench.campaign.judging.assessing import QueueItem
 from workbench.campaign.judging.session import JudgingSession, Saved
 from workbench.campaign.settings import DEFAULT_IDLE_CAP, describe_idle_cap
@@ -259,9 +258,8 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         index = self.cursor
         if index is None or not self.items:
             return
-        if not self.session.on_scale(grade):
-            self.notify(not_on_scale(grade, [lv.grade for lv in self.session.levels or ()]),
-                        severity="warning", markup=False)
+        if refusal := self.session.off_scale(grade):
+            self.notify(refusal, severity="warning", markup=False)
             return
         item = self.items[index]
         seconds = self.session.seconds(time.monotonic() - self.shown_at)
