@@ -255,3 +255,10 @@ def test_a_poll_read_before_the_sessions_own_change_is_not_applied(camp):
     fresh = s.poll()
     s.refreshed(fresh)
     assert [it.grade for it in s.items[:4]] == [2, None, None, 1]
+
+
+def test_a_grade_off_the_scale_is_refused_with_the_one_message(camp):
+    db, _ = camp
+    s = opened(db)
+    assert s.off_scale(3) is None and s.off_scale(0) is None
+    assert s.off_scale(7) == "grade 7 is not on the campaign scale (0, 1, 2, 3)"
