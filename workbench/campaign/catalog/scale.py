@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,6 +26,16 @@ from workbench.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from workbench.store.database import Session
+
+
+@dataclass(frozen=True)
+class ScaleEntry:
+    """One level of the campaign's scale, as screens and prompts show it."""
+
+    grade: int
+    label: str
+    description: str = ""
+
 
 MAX_LEVELS = 10  # grades 0-9: the judging keys
 _GRADE = re.compile("[0-9]+")

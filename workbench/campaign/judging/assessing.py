@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from workbench.campaign.catalog.known import known_assessor
+from workbench.campaign.catalog.scale import ScaleEntry
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
@@ -52,13 +53,6 @@ from workbench.store.queues import (
 
 # Used when the campaign has no scale rows yet (a fresh database).
 DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"), (3, "Perfect"))
-
-
-@dataclass(frozen=True)
-class ScaleEntry:
-    grade: int
-    label: str
-    description: str = ""
 
 
 @dataclass(frozen=True)

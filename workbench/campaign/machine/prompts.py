@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from workbench.campaign.catalog.scale import ScaleEntry as Level  # one scale entry type
 from workbench.campaign.catalog.scale import not_on_scale
 
 # Long documents are cut: a bounded prompt is a bounded cost. Recorded in the provenance.
@@ -52,13 +53,6 @@ PLACEHOLDERS = ("scale", "min", "max", "query", "narrative", "passage")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
 _FINAL = re.compile(r"final\s+score\s*[:=]?\s*\**\s*(-?\d+)\b", re.I)
 _ONLY_INTEGER = re.compile(r"\s*\**\s*(-?\d+)\s*\.?\s*\**\s*")
-
-
-@dataclass(frozen=True)
-class Level:
-    grade: int
-    label: str
-    description: str = ""
 
 
 @dataclass(frozen=True)

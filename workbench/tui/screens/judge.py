@@ -16,7 +16,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
