@@ -8,8 +8,9 @@ Two input shapes are used:
   query, or system rankings from `rank_order`). RBO takes these; lists may differ in length
   and content. `order_scores` turns an order into a score vector.
 
-Kendall's pair counts come from a radix inversion count (O(n log n)); tau_AP's per-item counts
-from a vectorised merge sort (O(n log^2 n)); no Python loop over items.
+Kendall's pair counts come from one sort per vector and a radix inversion count
+(O(n log n)); tau_AP's per-item counts from a vectorised merge sort (O(n log^2 n)); no Python
+loop over items.
 """
 
 from __future__ import annotations
@@ -96,23 +97,23 @@ def _tied_pairs(v: np.ndarray) -> float:
 MEAN_TIE_TOL = 1e-12  # means equal within this are ties (0.55 vs 0.5499999999999999)
 
 
-def _dense_sorted(v: np.ndarray, tol: float) -> tuple[np.ndarray, int]:
-    """Dense ranks 0..m-1 of `v` and m, from one sort. With `tol` > 0, neighbours in sorted
+def _sorted_ranks(v: np.ndarray, tol: float, it) -> tuple[np.ndarray, np.ndarray, int]:
+    """(order, dense ranks along that order, m) of `v` from one sort: `v[order]` ascends and
+    its ranks 0..m-1 climb by one at each new value. With `tol` > 0, neighbours in sorted
     order closer than tol * max(1, |value|) share a rank (sums of floats in another order
     differ in the last bit, and such a difference is not an order)."""
     order = np.argsort(v)  # the order among equal values does not matter here
     sv = v[order]
-    gap = np.diff(sv)
     if tol > 0:
-        step = gap > tol * np.maximum(1.0, np.abs(sv[1:]))
+        bound = tol * np.maximum(1.0, np.abs(sv[1:]))
+        step = (sv[1:] - sv[:-1]) > bound
+        step |= np.isinf(bound) & (sv[1:] != sv[:-1])  # a finite value below +inf
     else:
-        step = gap != 0
-    ranks_sorted = np.empty(v.size, dtype=np.int64)
-    ranks_sorted[0] = 0
-    np.cumsum(step, out=ranks_sorted[1:])
-    ranks = np.empty_like(ranks_sorted)
-    ranks[order] = ranks_sorted
-    return ranks, int(ranks_sorted[-1]) + 1
+        step = sv[1:] != sv[:-1]  # not the difference: inf - inf is NaN
+    ranks = np.empty(v.size, dtype=it)
+    ranks[0] = 0
+    np.cumsum(step, out=ranks[1:])
+    return order, ranks, int(ranks[-1]) + 1
 
 
 def _tied_in(counts: np.ndarray) -> int:
@@ -120,71 +121,109 @@ def _tied_in(counts: np.ndarray) -> int:
     return int((counts * (counts - 1)).sum() // 2)
 
 
-def _inversions(v: np.ndarray, m: int) -> int:
-    """Pairs j < i with v[j] > v[i], v in 0..m-1, in O(n log m).
+def _stable_order(keys: np.ndarray, m: int) -> np.ndarray:
+    """`np.argsort(keys, kind="stable")` for integers 0..m-1: numpy's radix sort where they
+    fit 16 bits, else one sort of key * n + position (faster than the stable comparison sort)."""
+    n = keys.size
+    if m <= 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    packed = keys.astype(np.int64) * n + np.arange(n)
+    packed.sort()
+    packed %= n
+    return packed
 
-    A most-significant-bit-first radix partition: at each bit the array is ordered by the
-    higher bits (then by position), and within one such group every 1 before a 0 is an
-    inversion decided by this bit. The stable split of each group by the bit is computed
-    from prefix counts, so each of the log2(m) levels is a few linear numpy passes, with
-    no sort. int32 where it fits: the passes are bound by memory traffic."""
-    n = v.size
-    if n < 2 or m < 2:
+
+def _permutation_inversions(p: np.ndarray) -> int:
+    """Pairs j < i with p[j] > p[i] for a permutation p of 0..n-1, in O(n log n).
+
+    A most-significant-bit-first radix partition that needs no group bookkeeping because p
+    is a permutation: at bit b the array is cut into rows of 2h = 2^(b+1) places (a last
+    shorter row), row r holding exactly the values [2h r, 2h (r+1)) in their original order.
+    In a row whose values with bit b clear sit at places z_1 < ... < z_k, sum(z_i - (i-1))
+    pairs have the set bit before the clear one: the inversions this bit decides. Moving
+    each row's clear-bit values, then its set-bit values, into rows of h (`np.compress`,
+    which keeps order) makes the rows of the next bit. About seven linear numpy passes per
+    bit and no gather or scatter; int32 where it fits, as the passes are memory bound."""
+    n = p.size
+    if n < 2:
         return 0
-    it = np.int32 if n < 2**31 - 1 else np.int64
-    cur = v.astype(it)
-    idx = np.arange(n, dtype=it)
-    ones = np.empty(n, dtype=it)
+    it = np.int32 if n < 2**31 else np.int64
+    cur = p.astype(it)
+    nxt = np.empty_like(cur)
+    bit = np.empty_like(cur)
+    clear = np.empty(n, dtype=bool)
     total = 0
-    for b in reversed(range((m - 1).bit_length())):
-        bit = cur >> b
-        bit &= 1
-        np.cumsum(bit, out=ones)
-        ones -= bit  # ones strictly before each position
-        g = cur >> (b + 1)
-        gcount = np.bincount(g)
-        gfirst = np.zeros(gcount.size, dtype=it)
-        np.cumsum(gcount[:-1], out=gfirst[1:])
-        start = gfirst[g]  # first position of each element's group
-        ones_in_group = ones - ones[start]
-        zero = bit == 0
-        total += int(ones_in_group.sum(dtype=np.int64)) - int(ones_in_group[~zero].sum(dtype=np.int64))
+    for b in reversed(range((n - 1).bit_length())):
+        h = 1 << b
+        rows = n // (2 * h)  # full rows of 2h, then a last row of n - cut places
+        cut = rows * 2 * h
+        k = min(h, n - cut)  # clear-bit values in the last row
+        np.bitwise_and(cur, h, out=bit)
+        np.equal(bit, 0, out=clear)
+        places = int(np.flatnonzero(clear).sum(dtype=np.int64))
+        # less each row's start times its clear values, and 0 + 1 + ... + (clear values - 1)
+        total += (places - 2 * h * h * (rows * (rows - 1) // 2) - rows * (h * (h - 1) // 2)
+                  - cut * k - k * (k - 1) // 2)
         if b == 0:
             break
-        # zeros of a group first, then its ones, each in position order
-        used = gcount > 0
-        zeros_total = np.zeros(gcount.size, dtype=it)
-        zeros_total[used] = np.add.reduceat(1 - bit, gfirst[used])
-        moved = zeros_total[g]
-        moved += ones_in_group
-        zeros_in_group = idx - start
-        zeros_in_group -= ones_in_group
-        new_pos = np.where(zero, zeros_in_group, moved)
-        new_pos += start
-        nxt = np.empty_like(cur)
-        nxt[new_pos] = cur
-        cur = nxt
+        np.compress(clear[:cut], cur[:cut], out=nxt[: rows * h])
+        np.compress(clear[cut:], cur[cut:], out=nxt[cut : cut + k])
+        np.logical_not(clear, out=clear)
+        np.compress(clear[:cut], cur[:cut], out=nxt[rows * h : cut])
+        np.compress(clear[cut:], cur[cut:], out=nxt[cut + k :])
+        cur, nxt = nxt, cur
     return total
+
+
+_TABLE_CELLS = 2  # x values times y values up to this many times n: count on the table
 
 
 def _concordance_counts(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[int, int, int, int]:
     """(C - D, P, T_x, T_y) in O(n log n): pairs concordant minus discordant, all pairs,
-    pairs tied in x, pairs tied in y.
+    pairs tied in x, pairs tied in y. C = P - T_x - T_y + T_xy - D (T_xy: tied in both).
 
-    Sorted by (x, y), the discordant pairs are the strict inversions of y; then
-    C = P - T_x - T_y + T_xy - D (T_xy: pairs tied in both)."""
+    One sort per vector gives dense ranks. With few distinct values (x values times y values
+    at most 2n) every count comes from their contingency table and its cumulative sums.
+    Otherwise the items are put in (x, y) order (x's sort when x has no ties, else a stable
+    sort of y's order by x rank) and D is the number of inversions of y's ranks along it,
+    ties in y broken by position (a stable sort, none when y has no ties) so that the ranks
+    form a permutation, whose inversions `_permutation_inversions` counts."""
     n = x.size
-    rx, mx = _dense_sorted(x, tol)
-    ry, my = _dense_sorted(y, tol)
-    key = rx * my + ry
-    key.sort()
-    ys = key % my
-    t_x = _tied_in(np.bincount(rx, minlength=mx))
-    t_y = _tied_in(np.bincount(ry, minlength=my))
-    run = np.flatnonzero(np.diff(key)) if n > 1 else np.array([], dtype=np.int64)
-    t_xy = _tied_in(np.diff(np.concatenate([[0], run + 1, [n]])))
-    discordant = _inversions(ys, my)
+    it = np.int32 if n < 2**31 else np.int64
+    ox, rxs, mx = _sorted_ranks(x, tol, it)
+    oy, rys, my = _sorted_ranks(y, tol, it)
+    ry = np.empty(n, dtype=it)
+    ry[oy] = rys
     pairs = n * (n - 1) // 2
+    if mx * my <= _TABLE_CELLS * n:
+        rx = np.empty(n, dtype=np.int64)
+        rx[ox] = rxs
+        rx *= my
+        rx += ry
+        table = np.bincount(rx, minlength=mx * my).reshape(mx, my)
+        above = np.cumsum(table, axis=0)
+        above -= table  # items with a smaller x, by y
+        right = np.cumsum(above[:, ::-1], axis=1)[:, ::-1]
+        right -= above  # ... and a larger y
+        discordant = int(np.vdot(table, right))
+        t_x = _tied_in(table.sum(axis=1))
+        t_y = _tied_in(table.sum(axis=0))
+        t_xy = _tied_in(table.ravel())
+    else:
+        if mx == n:
+            xy = ox
+        else:
+            rx = np.empty(n, dtype=it)
+            rx[ox] = rxs
+            xy = oy[_stable_order(rx[oy], mx)]
+        ys = ry[xy]
+        t_x = _tied_in(np.bincount(rxs)) if mx < n else 0
+        t_y = _tied_in(np.bincount(rys)) if my < n else 0
+        t_xy = 0
+        if mx < n and my < n:  # runs equal in both along (x, y) order; x ranks there: rxs
+            new = np.flatnonzero((rxs[1:] != rxs[:-1]) | (ys[1:] != ys[:-1]))
+            t_xy = _tied_in(np.diff(np.concatenate([[0], new + 1, [n]])))
+        discordant = _permutation_inversions(ys if my == n else _stable_order(ys, my))
     concordant = pairs - t_x - t_y + t_xy - discordant
     return concordant - discordant, pairs, t_x, t_y
 
