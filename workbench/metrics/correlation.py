@@ -97,23 +97,88 @@ def _tied_pairs(v: np.ndarray) -> float:
 MEAN_TIE_TOL = 1e-12  # means equal within this are ties (0.55 vs 0.5499999999999999)
 
 
-def _sorted_ranks(v: np.ndarray, tol: float, it) -> tuple[np.ndarray, np.ndarray, int]:
-    """(order, dense ranks along that order, m) of `v` from one sort: `v[order]` ascends and
-    its ranks 0..m-1 climb by one at each new value. With `tol` > 0, neighbours in sorted
-    order closer than tol * max(1, |value|) share a rank (sums of floats in another order
-    differ in the last bit, and such a difference is not an order)."""
-    order = np.argsort(v)  # the order among equal values does not matter here
+def _argsort(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(order, v[order]) with v ascending; the order among equal values is arbitrary.
+
+    numpy's argsort of floats is about twice its sort of int64. So where a sample shows few
+    ties, one int64 sort does it: the float's bits made to ascend with it, their low
+    log2(n) bits replaced by the position. Values that differ only in those dropped bits
+    land in one run of equal keys in position order; runs found out of order are sorted
+    again by value (none for most data, all of them at worst)."""
+    n = v.size
+    s = max(1, (n - 1).bit_length())
+    sample = v[:: max(1, n // 1024)]
+    if n < 4096 or s > 40 or np.unique(sample).size < 0.9 * sample.size:
+        order = np.argsort(v)
+        return order, v[order]
+    bits = (v + 0.0).view(np.int64)  # + 0.0: -0.0 becomes 0.0, one key for the two
+    key = bits >> 63
+    key &= 0x7FFFFFFFFFFFFFFF
+    key ^= bits  # negative floats: the magnitude bits flipped, so keys ascend with v
+    key &= ~((1 << s) - 1)
+    key |= np.arange(n)
+    key.sort()
+    order = key & ((1 << s) - 1)
     sv = v[order]
-    if tol > 0:
-        bound = tol * np.maximum(1.0, np.abs(sv[1:]))
-        step = (sv[1:] - sv[:-1]) > bound
-        step |= np.isinf(bound) & (sv[1:] != sv[:-1])  # a finite value below +inf
-    else:
-        step = sv[1:] != sv[:-1]  # not the difference: inf - inf is NaN
-    ranks = np.empty(v.size, dtype=it)
-    ranks[0] = 0
-    np.cumsum(step, out=ranks[1:])
-    return order, ranks, int(ranks[-1]) + 1
+    down = np.flatnonzero(sv[1:] < sv[:-1])
+    if down.size:  # all inside runs of one truncated key: sort those runs' items by value
+        top = key >> s
+        run = np.zeros(n, dtype=np.int64)
+        np.cumsum(top[1:] != top[:-1], out=run[1:])
+        bad = np.zeros(int(run[-1]) + 1, dtype=bool)
+        bad[run[down]] = True
+        redo = np.flatnonzero(bad[run])
+        again = np.argsort(sv[redo], kind="stable")
+        order[redo] = order[redo][again]
+        sv[redo] = sv[redo][again]
+    return order, sv
+
+
+class _Codes:
+    """One score vector as integer codes 0..m-1 that keep its order (equal values one code,
+    codes may go unused), their counts, and an ascending order of the items if known."""
+
+    def __init__(self, v: np.ndarray, tol: float, it):
+        n = v.size
+        self.order = None
+        head = v[:64]
+        if tol == 0 and np.array_equal(head, np.rint(head)):
+            lo, hi = v.min(), v.max()
+            if hi - lo <= 2 * n and np.array_equal(v, np.rint(v)):
+                # integral values (grades, rounded scores) in a short range: codes without a sort
+                self.codes = (v - lo).astype(it)
+                self.m = int(hi - lo) + 1
+                self.counts = np.bincount(self.codes, minlength=self.m)
+                self.tied = int(self.counts.max()) > 1
+                return
+        order, sv = _argsort(v)
+        if tol > 0:
+            bound = tol * np.maximum(1.0, np.abs(sv[1:]))
+            step = (sv[1:] - sv[:-1]) > bound
+            step |= np.isinf(bound) & (sv[1:] != sv[:-1])  # a finite value below +inf
+        else:
+            step = sv[1:] != sv[:-1]  # not the difference: inf - inf is NaN
+        self.order = order
+        self.codes = np.empty(n, dtype=it)
+        self.m = int(np.count_nonzero(step)) + 1
+        self.tied = self.m < n
+        if self.tied:
+            ranks = np.empty(n, dtype=it)
+            ranks[0] = 0
+            np.cumsum(step, out=ranks[1:])
+            self.codes[order] = ranks
+            self.counts = np.bincount(ranks, minlength=self.m)
+        else:
+            self.codes[order] = np.arange(n, dtype=it)
+            self.counts = None
+
+    def ascending(self) -> np.ndarray:
+        if self.order is None:
+            self.order = _stable_order(self.codes, self.m)
+        return self.order
+
+    def tied_pairs(self) -> int:
+        return _tied_in(self.counts) if self.tied else 0
 
 
 def _tied_in(counts: np.ndarray) -> int:
@@ -133,6 +198,9 @@ def _stable_order(keys: np.ndarray, m: int) -> np.ndarray:
     return packed
 
 
+_CHUNK = 1 << 15  # rows of at most this many places are finished one cache-sized piece at a time
+
+
 def _permutation_inversions(p: np.ndarray) -> int:
     """Pairs j < i with p[j] > p[i] for a permutation p of 0..n-1, in O(n log n).
 
@@ -143,17 +211,29 @@ def _permutation_inversions(p: np.ndarray) -> int:
     pairs have the set bit before the clear one: the inversions this bit decides. Moving
     each row's clear-bit values, then its set-bit values, into rows of h (`np.compress`,
     which keeps order) makes the rows of the next bit. About seven linear numpy passes per
-    bit and no gather or scatter; int32 where it fits, as the passes are memory bound."""
+    bit and no gather or scatter; int32 where it fits, as the passes are memory bound. Once
+    rows fit _CHUNK places, the remaining bits run on one such piece after another."""
     n = p.size
     if n < 2:
         return 0
     it = np.int32 if n < 2**31 else np.int64
-    cur = p.astype(it)
-    nxt = np.empty_like(cur)
-    bit = np.empty_like(cur)
-    clear = np.empty(n, dtype=bool)
+    bufs = (p.astype(it), np.empty(n, dtype=it), np.empty(n, dtype=it), np.empty(n, dtype=bool))
+    top = (n - 1).bit_length()
+    low = min(top, _CHUNK.bit_length() - 1)
+    total, bufs = _radix_bits(bufs, top, low)
+    for start in range(0, n, _CHUNK):
+        piece = tuple(a[start : start + _CHUNK] for a in bufs)
+        total += _radix_bits(piece, low, 0)[0]
+    return total
+
+
+def _radix_bits(bufs, top: int, bottom: int):
+    """Inversions decided by bits top-1 .. bottom of `_permutation_inversions` on one piece
+    (`bufs`: values, spare, scratch, mask); returns them and the bufs, values first."""
+    cur, nxt, bit, clear = bufs
+    n = cur.size
     total = 0
-    for b in reversed(range((n - 1).bit_length())):
+    for b in range(top - 1, bottom - 1, -1):
         h = 1 << b
         rows = n // (2 * h)  # full rows of 2h, then a last row of n - cut places
         cut = rows * 2 * h
@@ -172,58 +252,53 @@ def _permutation_inversions(p: np.ndarray) -> int:
         np.compress(clear[:cut], cur[:cut], out=nxt[rows * h : cut])
         np.compress(clear[cut:], cur[cut:], out=nxt[cut + k :])
         cur, nxt = nxt, cur
-    return total
+    return total, (cur, nxt, bit, clear)
 
 
-_TABLE_CELLS = 2  # x values times y values up to this many times n: count on the table
+_TABLE_CELLS = 2  # x codes times y codes up to this many times n: count on the table
 
 
 def _concordance_counts(x: np.ndarray, y: np.ndarray, tol: float) -> tuple[int, int, int, int]:
     """(C - D, P, T_x, T_y) in O(n log n): pairs concordant minus discordant, all pairs,
     pairs tied in x, pairs tied in y. C = P - T_x - T_y + T_xy - D (T_xy: tied in both).
 
-    One sort per vector gives dense ranks. With few distinct values (x values times y values
-    at most 2n) every count comes from their contingency table and its cumulative sums.
-    Otherwise the items are put in (x, y) order (x's sort when x has no ties, else a stable
-    sort of y's order by x rank) and D is the number of inversions of y's ranks along it,
-    ties in y broken by position (a stable sort, none when y has no ties) so that the ranks
-    form a permutation, whose inversions `_permutation_inversions` counts."""
+    Each vector becomes integer codes (`_Codes`: one sort, or none for integral values in
+    a short range). With few codes (x codes times y codes at most 2n) every count comes
+    from their contingency table and its cumulative sums. Otherwise the items are put in
+    (x, y) order (x's order when x has no ties, else a stable sort of y's order by x code)
+    and D is the number of inversions of y along it, ties in y broken by position (a
+    stable sort) so that they form a permutation, whose inversions `_permutation_inversions`
+    counts."""
     n = x.size
     it = np.int32 if n < 2**31 else np.int64
-    ox, rxs, mx = _sorted_ranks(x, tol, it)
-    oy, rys, my = _sorted_ranks(y, tol, it)
-    ry = np.empty(n, dtype=it)
-    ry[oy] = rys
+    cx, cy = _Codes(x, tol, it), _Codes(y, tol, it)
     pairs = n * (n - 1) // 2
-    if mx * my <= _TABLE_CELLS * n:
-        rx = np.empty(n, dtype=np.int64)
-        rx[ox] = rxs
-        rx *= my
-        rx += ry
-        table = np.bincount(rx, minlength=mx * my).reshape(mx, my)
+    if cx.m * cy.m <= _TABLE_CELLS * n:
+        key = cx.codes.astype(np.int64)
+        key *= cy.m
+        key += cy.codes
+        table = np.bincount(key, minlength=cx.m * cy.m).reshape(cx.m, cy.m)
         above = np.cumsum(table, axis=0)
         above -= table  # items with a smaller x, by y
         right = np.cumsum(above[:, ::-1], axis=1)[:, ::-1]
         right -= above  # ... and a larger y
         discordant = int(np.vdot(table, right))
-        t_x = _tied_in(table.sum(axis=1))
-        t_y = _tied_in(table.sum(axis=0))
+        t_x, t_y = _tied_in(table.sum(axis=1)), _tied_in(table.sum(axis=0))
         t_xy = _tied_in(table.ravel())
     else:
-        if mx == n:
-            xy = ox
+        if cx.tied:
+            oy = cy.ascending()
+            xy = oy[_stable_order(cx.codes[oy], cx.m)]
         else:
-            rx = np.empty(n, dtype=it)
-            rx[ox] = rxs
-            xy = oy[_stable_order(rx[oy], mx)]
-        ys = ry[xy]
-        t_x = _tied_in(np.bincount(rxs)) if mx < n else 0
-        t_y = _tied_in(np.bincount(rys)) if my < n else 0
-        t_xy = 0
-        if mx < n and my < n:  # runs equal in both along (x, y) order; x ranks there: rxs
-            new = np.flatnonzero((rxs[1:] != rxs[:-1]) | (ys[1:] != ys[:-1]))
+            xy = cx.ascending()
+        ys = cy.codes[xy]
+        t_x, t_y, t_xy = cx.tied_pairs(), cy.tied_pairs(), 0
+        if cx.tied and cy.tied:  # runs equal in both along (x, y) order
+            xs = cx.codes[xy]
+            new = np.flatnonzero((xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1]))
             t_xy = _tied_in(np.diff(np.concatenate([[0], new + 1, [n]])))
-        discordant = _permutation_inversions(ys if my == n else _stable_order(ys, my))
+        dense = not cy.tied and cy.m == n  # then y's codes are a permutation already
+        discordant = _permutation_inversions(ys if dense else _stable_order(ys, cy.m))
     concordant = pairs - t_x - t_y + t_xy - discordant
     return concordant - discordant, pairs, t_x, t_y
 
