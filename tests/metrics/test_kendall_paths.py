@@ -162,14 +162,18 @@ def test_permutation_inversions_large_against_scipy():
         assert c._permutation_inversions(p) == expected
 
 
-def test_packed_argsort_sorts():
+def test_packed_sort_orders_and_finds_new_values():
     rng = np.random.default_rng(8)
+    few_equal = rng.random(10_000)
+    few_equal[::50] = few_equal[7]  # 2 % equal: the sample still sends it to the packed sort
     for v in (rng.random(10_000), 1.0 + rng.permutation(10_000) * EPS,
-              -rng.random(10_000), rng.standard_normal(10_000) * 1e-310):
-        order, sv = c._argsort(v)
+              -rng.random(10_000), rng.standard_normal(10_000) * 1e-310, few_equal,
+              np.concatenate([1.0 + rng.permutation(5_000) * EPS, rng.random(5_000)])):
+        order, step = c._order_steps(v, 0.0)
         assert np.array_equal(np.sort(order), np.arange(v.size))
-        assert np.array_equal(sv, v[order])
-        assert np.array_equal(sv, np.sort(v))
+        assert np.array_equal(v[order], np.sort(v))
+        sv = np.sort(v)
+        assert np.array_equal(step, sv[1:] != sv[:-1])
 
 
 def test_tie_tol_on_large_input():

@@ -97,41 +97,56 @@ def _tied_pairs(v: np.ndarray) -> float:
 MEAN_TIE_TOL = 1e-12  # means equal within this are ties (0.55 vs 0.5499999999999999)
 
 
-def _argsort(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(order, v[order]) with v ascending; the order among equal values is arbitrary.
+def _order_steps(v: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """(order, step): v[order] ascends (the order among equal values arbitrary), and step[i]
+    says whether v[order[i + 1]] is a new value. With `tol` > 0, neighbours in sorted order
+    closer than tol * max(1, |value|) are one value (sums of floats in another order differ
+    in the last bit, and such a difference is not an order).
 
     numpy's argsort of floats is about twice its sort of int64. So where a sample shows few
-    ties, one int64 sort does it: the float's bits made to ascend with it, their low
-    log2(n) bits replaced by the position. Values that differ only in those dropped bits
-    land in one run of equal keys in position order; runs found out of order are sorted
-    again by value (none for most data, all of them at worst)."""
+    ties (and tol is 0), one int64 sort does it: the float's bits made to ascend with it,
+    their low log2(n) bits replaced by the position. Neighbours whose remaining bits differ
+    are different values, in order, without looking at them; only runs of equal remaining
+    bits (values that differ in the dropped bits only, or equal values) are fetched and
+    sorted again by value: none for most data, all of it at worst."""
     n = v.size
     s = max(1, (n - 1).bit_length())
     sample = v[:: max(1, n // 1024)]
-    if n < 4096 or s > 40 or np.unique(sample).size < 0.9 * sample.size:
+    if tol > 0 or n < 4096 or s > 40 or np.unique(sample).size < 0.9 * sample.size:
         order = np.argsort(v)
-        return order, v[order]
-    bits = (v + 0.0).view(np.int64)  # + 0.0: -0.0 becomes 0.0, one key for the two
-    key = bits >> 63
-    key &= 0x7FFFFFFFFFFFFFFF
-    key ^= bits  # negative floats: the magnitude bits flipped, so keys ascend with v
+        sv = v[order]
+        if tol > 0:
+            bound = tol * np.maximum(1.0, np.abs(sv[1:]))
+            step = (sv[1:] - sv[:-1]) > bound
+            step |= np.isinf(bound) & (sv[1:] != sv[:-1])  # a finite value below +inf
+        else:
+            step = sv[1:] != sv[:-1]  # not the difference: inf - inf is NaN
+        return order, step
+    key = v.view(np.int64).copy()  # bits of floats >= 0 ascend with them
+    if key.min() < 0:  # a sign bit set: a negative value or -0.0
+        bits = (v + 0.0).view(np.int64)  # + 0.0: -0.0 becomes 0.0, one key for the two
+        key = bits >> 63
+        key &= 0x7FFFFFFFFFFFFFFF
+        key ^= bits  # negative floats: the magnitude bits flipped, so keys ascend with v
     key &= ~((1 << s) - 1)
     key |= np.arange(n)
     key.sort()
     order = key & ((1 << s) - 1)
-    sv = v[order]
-    down = np.flatnonzero(sv[1:] < sv[:-1])
-    if down.size:  # all inside runs of one truncated key: sort those runs' items by value
-        top = key >> s
-        run = np.zeros(n, dtype=np.int64)
-        np.cumsum(top[1:] != top[:-1], out=run[1:])
-        bad = np.zeros(int(run[-1]) + 1, dtype=bool)
-        bad[run[down]] = True
-        redo = np.flatnonzero(bad[run])
-        again = np.argsort(sv[redo], kind="stable")
+    key >>= s
+    step = key[1:] != key[:-1]
+    same = np.flatnonzero(~step)
+    if same.size:  # runs of one key: sort their items by value (runs keep their order)
+        in_run = np.zeros(n, dtype=bool)
+        in_run[same] = True
+        in_run[same + 1] = True
+        redo = np.flatnonzero(in_run)
+        sv = v[order[redo]]
+        again = np.argsort(sv, kind="stable")
         order[redo] = order[redo][again]
-        sv[redo] = sv[redo][again]
-    return order, sv
+        sv = sv[again]
+        j = np.searchsorted(redo, same)  # each pair inside a run, as places in redo
+        step[same] = sv[j + 1] != sv[j]
+    return order, step
 
 
 class _Codes:
@@ -151,26 +166,31 @@ class _Codes:
                 self.counts = np.bincount(self.codes, minlength=self.m)
                 self.tied = int(self.counts.max()) > 1
                 return
-        order, sv = _argsort(v)
-        if tol > 0:
-            bound = tol * np.maximum(1.0, np.abs(sv[1:]))
-            step = (sv[1:] - sv[:-1]) > bound
-            step |= np.isinf(bound) & (sv[1:] != sv[:-1])  # a finite value below +inf
-        else:
-            step = sv[1:] != sv[:-1]  # not the difference: inf - inf is NaN
+        order, step = _order_steps(v, tol)
         self.order = order
-        self.codes = np.empty(n, dtype=it)
         self.m = int(np.count_nonzero(step)) + 1
         self.tied = self.m < n
         if self.tied:
             ranks = np.empty(n, dtype=it)
             ranks[0] = 0
             np.cumsum(step, out=ranks[1:])
-            self.codes[order] = ranks
             self.counts = np.bincount(ranks, minlength=self.m)
         else:
-            self.codes[order] = np.arange(n, dtype=it)
+            ranks = np.arange(n, dtype=it)
             self.counts = None
+        self._ranks = ranks  # the codes along `order`, scattered when first asked for
+
+    @property
+    def codes(self) -> np.ndarray:
+        if self._ranks is not None:
+            self._codes = np.empty_like(self._ranks)
+            self._codes[self.order] = self._ranks
+            self._ranks = None
+        return self._codes
+
+    @codes.setter
+    def codes(self, value: np.ndarray) -> None:
+        self._codes, self._ranks = value, None
 
     def ascending(self) -> np.ndarray:
         if self.order is None:
