@@ -190,3 +190,28 @@ def test_tie_tol_on_large_input():
     g = rng.integers(0, 5, n).astype(float)
     assert c.kendall_tau(g, y, tie_tol=c.MEAN_TIE_TOL) == pytest.approx(
         kendalltau(g, y).statistic, abs=1e-12)
+
+
+def test_few_distinct_non_integral_values_codes_without_an_argsort():
+    rng = np.random.default_rng(10)
+    n = 30_000
+    x = np.round(rng.random(n) * 100) / 100  # 101 values, not integral
+    y = np.round((x + rng.random(n)) * 50) / 100
+    codes, m = c._few_codes(x, np.int32)
+    assert m == np.unique(x).size
+    assert np.array_equal(codes, np.unique(x, return_inverse=True)[1].ravel())
+    _check(x, y)
+    _check(-x, y)
+    signed = np.where(rng.random(n) < 0.5, -0.0, 0.0) + rng.integers(-3, 4, n) / 3
+    codes, m = c._few_codes(signed, np.int32)
+    assert m == np.unique(signed).size  # -0.0 and 0.0 one value
+    _check(signed, y)
+    # distinct values apart in bits no 16-bit window spans: no codes, the argsort path
+    spread = np.array([1.0, 1.0 + EPS, 2.0, 2.0 + 2 * EPS, 4.0, 4.0 + 4 * EPS])
+    far = spread[rng.integers(0, 6, n)]
+    assert c._few_codes(far, np.int32) is None
+    _check(far, y)
+    # more than 4 096 distinct values, still many ties in a sample
+    many = rng.integers(0, 6_000, n) / 7.0
+    assert c._few_codes(many, np.int32) is None
+    _check(many, y)

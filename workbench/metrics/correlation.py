@@ -111,8 +111,7 @@ def _order_steps(v: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     sorted again by value: none for most data, all of it at worst."""
     n = v.size
     s = max(1, (n - 1).bit_length())
-    sample = v[:: max(1, n // 1024)]
-    if tol > 0 or n < 4096 or s > 40 or np.unique(sample).size < 0.9 * sample.size:
+    if tol > 0 or n < 4096 or s > 40 or _many_ties(v):
         order = np.argsort(v)
         sv = v[order]
         if tol > 0:
@@ -149,6 +148,38 @@ def _order_steps(v: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     return order, step
 
 
+def _many_ties(v: np.ndarray) -> bool:
+    """Whether a sample of about 1 000 of the values repeats more than one in ten."""
+    sample = v[:: max(1, v.size // 1024)]
+    return np.unique(sample).size < 0.9 * sample.size
+
+
+_WINDOW = 16  # bits of a value's key that may tell its few distinct values apart
+
+
+def _few_codes(v: np.ndarray, it) -> tuple[np.ndarray, int] | None:
+    """(codes, m) for values with at most 4 096 distinct ones, from one sort of the values
+    (no argsort): the distinct values' bits are looked for a window of _WINDOW bits that
+    tells them apart, and each item's code read from a table by its window. None where
+    there are more values or no such window."""
+    bits = (v + 0.0).view(np.int64)  # + 0.0: -0.0 becomes 0.0, one value with one key
+    sv = np.sort(bits.view(np.float64))
+    new = np.flatnonzero(sv[1:] != sv[:-1])
+    if new.size >= 4096:
+        return None
+    distinct = np.concatenate((sv[:1], sv[new + 1])).view(np.int64)
+    mask = (1 << _WINDOW) - 1
+    for shift in range(64 - _WINDOW, -1, -1):
+        window = (distinct >> shift) & mask
+        if np.unique(window).size == distinct.size:
+            table = np.zeros(mask + 1, dtype=it)
+            table[window] = np.arange(distinct.size, dtype=it)
+            key = bits >> shift
+            key &= mask
+            return table[key], int(distinct.size)
+    return None
+
+
 class _Codes:
     """One score vector as integer codes 0..m-1 that keep its order (equal values one code,
     codes may go unused), their counts, and an ascending order of the items if known."""
@@ -165,6 +196,13 @@ class _Codes:
                 self.m = int(hi - lo) + 1
                 self.counts = np.bincount(self.codes, minlength=self.m)
                 self.tied = int(self.counts.max()) > 1
+                return
+        if tol == 0 and n >= 4096 and _many_ties(v):
+            few = _few_codes(v, it)
+            if few is not None:  # few distinct values: codes without an argsort
+                self.codes, self.m = few
+                self.counts = np.bincount(self.codes, minlength=self.m)
+                self.tied = self.m < n
                 return
         order, step = _order_steps(v, tol)
         self.order = order
