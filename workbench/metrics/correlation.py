@@ -159,7 +159,7 @@ _WINDOW = 16  # bits of a value's key that may tell its few distinct values apar
 
 def _few_codes(v: np.ndarray, it) -> tuple[np.ndarray, int] | None:
     """(codes, m) for values with at most 4 096 distinct ones, from one sort of the values
-    (no argsort): the distinct values' bits are looked for a window of _WINDOW bits that
+    (no argsort): the distinct values' bits are searched for a window of _WINDOW bits that
     tells them apart, and each item's code read from a table by its window. None where
     there are more values or no such window."""
     bits = (v + 0.0).view(np.int64)  # + 0.0: -0.0 becomes 0.0, one value with one key
