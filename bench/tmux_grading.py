@@ -52,7 +52,7 @@ def events(con: sqlite3.Connection) -> int:
 def wait(cond, timeout: float = 10.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if (got := cond()) :
+        if got := cond():
             return got
     raise SystemExit("timed out waiting for the judging screen")
 
