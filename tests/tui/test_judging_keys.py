@@ -335,3 +335,31 @@ async def test_the_list_follows_the_cursor_after_a_resize(sqlite_db):
         await settle(app, pilot)
         top = pool.scroll_y
         assert top <= 45 < top + pool.scrollable_content_region.height
+
+
+async def test_a_grade_re_renders_only_the_list_lines_it_changed(campaign):
+    """docs/performance.md "Grading": OptionList's replace_option_prompt re-rendered every
+    visible line of the queue after each grade; now only the graded line and the line the
+    cursor moves to are rendered again, and the graded line shows it is judged."""
+    db, camp = campaign
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        pool = screen.query_one("#pool")
+        assert len(pool.options) >= 4
+        rendered: list[int] = []
+        real = pool._get_visual
+
+        def counted(option):  # called only when a line's render is not cached
+            rendered.append(pool._option_to_index[option])
+            return real(option)
+
+        pool._get_visual = counted
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert screen.cursor == 1
+        assert set(rendered) <= {0, 1} and 0 in rendered
+        lines = _list_lines(app)
+        assert lines[0] == "✓   1 " + (screen.items[0].title or screen.items[0].document)
+        assert lines[1:4] == [f"· {i:>3} not judged yet" for i in (2, 3, 4)]
+        assert lines[0] in screen_text(app)  # drawn, not only set

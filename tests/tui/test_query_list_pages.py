@@ -53,3 +53,33 @@ async def test_the_list_pages_to_the_first_open_query_and_loads_more_on_the_way_
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.screen.query_ext == camp.queries[-1]
+
+
+async def test_the_overall_bar_does_not_animate_under_the_judging_screen(sqlite_db):
+    """`workbench judge` pushes the judging screen before the list beneath loads: the list's
+    overall bar stays hidden with a total (a bar without one animates at 15 frames a second,
+    each frame repainting the whole judging screen), and shows the totals once back."""
+    from textual.widgets import ProgressBar
+
+    from workbench.tui.screens.judge import JudgeScreen
+
+    db = sqlite_db
+    camp = build_campaign(db, n_queries=3, n_systems=2, depth=3, assessors=("alice",),
+                          markup_doc=False)
+    first = camp.queries[0]
+    for d in camp.queues[first]["alice"][:2]:
+        record_grade(db, "alice", first, d, 1)
+    pooled = sum(len(camp.queues[q]["alice"]) for q in camp.queries)
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle_until(app, pilot,
+                           lambda: isinstance(app.screen, JudgeScreen) and app.screen.loaded)
+        below = app.screen_stack[-2]
+        assert isinstance(below, QueryListScreen)
+        bar = below.query_one("#ql-overall", ProgressBar)
+        assert not bar.display
+        assert bar.percentage is not None  # not indeterminate: no animation timer
+        assert bar.query_one("Bar").auto_refresh is None
+        await pilot.press("escape")
+        await settle_until(app, pilot, lambda: app.screen is below and bar.display)
+        assert bar.total == pooled and bar.progress == 2

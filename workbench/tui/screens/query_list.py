@@ -53,7 +53,13 @@ class QueryListScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="ql-head")
-        yield ProgressBar(id="ql-overall", show_eta=False)
+        # Hidden, with a total, until the totals are summed: a bar without a total animates
+        # at 15 frames a second, and under the judging screen (`workbench judge` opens it
+        # before this list loads) each frame repainted the whole judging screen, competing
+        # with every grade (docs/performance.md, "Grading").
+        overall = ProgressBar(id="ql-overall", show_eta=False, total=1)
+        overall.display = False
+        yield overall
         yield DataTable(id="ql-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="ql-empty")
         yield Footer()
@@ -164,7 +170,9 @@ class QueryListScreen(Screen):
             f"{self.assessor}: {t.judged}/{t.pooled} items judged · "
             f"{t.done}/{t.queries} queries done   (Enter judges, r resumes)"
         )))
-        self.query_one("#ql-overall", ProgressBar).update(total=max(t.pooled, 1), progress=t.judged)
+        overall = self.query_one("#ql-overall", ProgressBar)
+        overall.update(total=max(t.pooled, 1), progress=t.judged)
+        overall.display = True
         self._first_open = message.first_open
         if self.progress and not self._moved:
             self._place_cursor(None)

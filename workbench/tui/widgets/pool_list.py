@@ -45,4 +45,23 @@ class PoolList(OptionList):
         self.set_options(Option(item_prompt(i + 1, it)) for i, it in enumerate(items))
 
     def refresh_item(self, index: int, item: QueueItem) -> None:
-        self.replace_option_prompt_at_index(index, item_prompt(index + 1, item))
+        """Redraw one item's line (a grade, a mark). OptionList's own way
+        (replace_option_prompt_at_index) drops every line's cached render and re-renders
+        the whole visible list: half of the time from a grade key to the next document
+        drawn (docs/performance.md, "Grading"). An item is always one line (no_wrap), so
+        only its render is dropped and only its line repainted (textual is pinned)."""
+        prompt = item_prompt(index + 1, item)
+        option = self.get_option_at_index(index)
+        try:
+            cache, line = self._option_render_cache, self._line_cache.index_to_line.get(index)
+            set_prompt = option._set_prompt
+        except AttributeError:  # another Textual: the public way
+            self.replace_option_prompt_at_index(index, prompt)
+            return
+        set_prompt(prompt)
+        for key in [key for key in cache.keys() if key[0] is option]:
+            cache.discard(key)
+        if line is None:  # not laid out yet
+            self.refresh()
+        else:
+            self.refresh_line(line)
