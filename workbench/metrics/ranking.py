@@ -114,20 +114,12 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
         if s.size == np.count_nonzero(np.bincount(qidx)):
             starts = s
     if starts is not None:
-        # comparisons at trec_eval's precision order as the keys below do (-0.0 ==
-        # +0.0); a NaN fails them and takes the sorting path
-        with np.errstate(over="ignore"):
-            sc = score.astype(score_precision(compat), copy=False)
-        ok = sc[1:] <= sc[:-1]
-        ok[starts[1:] - 1] = True  # a new query may start anywhere
-        if ok.all():
-            tied = np.equal(sc[1:], sc[:-1], out=ok)
-            tied[starts[1:] - 1] = False
-            tie = np.flatnonzero(tied)
-            if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
+        moved = _tie_moves(score, docno, starts, compat)
+        if moved is not None:
+            if moved[0].size == 0:
                 return None
             order = np.arange(n)
-            _docno_desc_within_ties(order, tie, docno)
+            order[moved[0]] = moved[1]
             return order
     skey = _desc_score_key(score, compat)
     if skey.dtype == np.uint32:  # query and score in one 64-bit key: one argsort
@@ -143,6 +135,31 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
     if tie.size:
         _docno_desc_within_ties(order, tie, docno)
     return order
+
+
+def _tie_moves(score: np.ndarray, docno: np.ndarray, starts: np.ndarray,
+               compat: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """For rows already in rank order (each query's rows contiguous, starting at
+    `starts`; scores descending as trec_eval `compat` compares them): (rows, src), the
+    rows that trec_eval's docno-descending tie order moves, row rows[i] taking what was
+    at src[i] (both empty when none moves); None when the rows are not in rank order.
+
+    A run file written in rank order needs only this, not a sort of every row."""
+    # comparisons at trec_eval's precision order as _desc_score_key's keys do (-0.0 ==
+    # +0.0); a NaN fails them and takes the sorting path
+    with np.errstate(over="ignore"):
+        sc = score.astype(score_precision(compat), copy=False)
+    ok = sc[1:] <= sc[:-1]
+    ok[starts[1:] - 1] = True  # a new query may start anywhere
+    if not ok.all():
+        return None
+    tied = np.equal(sc[1:], sc[:-1], out=ok)
+    tied[starts[1:] - 1] = False
+    tie = np.flatnonzero(tied)
+    if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
+        none = np.empty(0, dtype=np.int64)
+        return none, none
+    return _tie_order(None, tie, docno)
 
 
 def trec_order(qidx, score, docno, compat: int = 10) -> np.ndarray:
@@ -169,14 +186,21 @@ def _docno_desc_within_ties(order: np.ndarray, tie: np.ndarray, docno: np.ndarra
 
     tie: positions p where order[p] and order[p + 1] are tied (same query and score).
     """
+    rows, src = _tie_order(order, tie, docno)
+    order[rows] = src
+
+
+def _tie_order(order: np.ndarray, tie: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, values): _docno_desc_within_ties sets order[rows] = values (order None:
+    the identity, rows already in rank order)."""
     rows = np.unique(np.concatenate((tie, tie + 1)))
     # a new run of ties starts where a position is not tied to its predecessor
     tied_to_prev = np.zeros(rows.size, dtype=bool)
     tied_to_prev[1:] = np.isin(rows[1:] - 1, tie, assume_unique=False) & (rows[1:] - rows[:-1] == 1)
     run_id = np.cumsum(~tied_to_prev)
-    sub = order[rows]
+    sub = rows if order is None else order[rows]
     dcode, _ = factorize(docno[sub])
-    order[rows] = sub[np.lexsort((-dcode, run_id))]
+    return rows, sub[np.lexsort((-dcode, run_id))]
 
 
 def rank_run(
@@ -292,7 +316,17 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     else:
         rel = index._lookup_keys(qidx, docno, sh, horder, as_rows=qrels_rows)
     del sh, horder
-    if ties == "trec_eval":
+    moved = None
+    if ties == "trec_eval" and grouped and n > 1:
+        # rows in rank order (a run file as written): only tied rows move, and only their
+        # grades (a move stays within a query), in place; no permutation of every row
+        moved = _tie_moves(score, docno, starts, compat)
+    if moved is not None:
+        order = None
+        if moved[0].size:
+            rel = rel.copy() if joined is not None else rel
+            rel[moved[0]] = rel[moved[1]]
+    elif ties == "trec_eval":
         order = _trec_order(qidx, score, docno, starts if grouped else None, compat)
     elif ties == "input":  # rows of a query already together need no sort (any query order)
         order = None if grouped else np.argsort(qidx, kind="stable")
