@@ -168,7 +168,7 @@ def eval_1m(repeat: int, trec_eval: str | None) -> None:
     cmds["pytrec_eval"] = [PY, "-c", (
         "import sys, pytrec_eval\n"
         f"q = pytrec_eval.parse_qrel(open({str(qrels)!r}))\n"
-        f"ev = pytrec_eval.RelevanceEvaluator(q, {set(measures)!r})\n"
+        f"ev = pytrec_eval.RelevanceEvaluator(q, {sorted(measures)!r})\n"
         f"r = ev.evaluate(pytrec_eval.parse_run(open({str(run)!r})))\n"
         "sys.stdout.write(''.join(f'{m}\\t{k}\\t{v}\\n' for k, d in r.items() for m, v in d.items()))\n")]
     if trec_eval:
@@ -180,7 +180,11 @@ def eval_1m(repeat: int, trec_eval: str | None) -> None:
           f"{qrels.stat().st_size / 1e6:.0f} MB qrels), whole process, 8 measures, -q, "
           f"{repeat} rounds alternating, load average before {os.getloadavg()[0]:.1f}:")
     for name, args in cmds.items():
-        print(f"  {name}: {shlex.join(args)}")
+        if name == "pytrec_eval":  # (its script, line by line)
+            print(f"  {name}: {shlex.quote(PY)} -c SCRIPT, SCRIPT:")
+            print("".join(f"      {line}\n" for line in args[2].splitlines()), end="")
+        else:
+            print(f"  {name}: {shlex.join(args)}")
     if trec_eval:
         print(f"  output of workbench eval and trec_eval: {same}")
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in cmds}
