@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import as_bytes, factorize
+from workbench.metrics.encode import as_bytes, distinct, factorize
 from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers import them from here
     _HASH_MASK,
     NONPOOL,
@@ -62,7 +62,7 @@ def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
     if n < 2:
         return np.arange(n)
     starts = _run_starts(qidx)
-    if starts.size != np.unique(qidx[starts]).size:  # a query in two places: sort globally
+    if starts.size != distinct(qidx[starts]).size:  # a query in two places: sort globally
         return np.argsort(keys)
     gprefix = keys[starts] & ~_HASH_MASK
     return _sort_groups(keys & _HASH_MASK, starts, np.diff(np.append(starts, n)), gprefix)[1]
@@ -193,10 +193,13 @@ def _docno_desc_within_ties(order: np.ndarray, tie: np.ndarray, docno: np.ndarra
 def _tie_order(order: np.ndarray, tie: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rows, values): _docno_desc_within_ties sets order[rows] = values (order None:
     the identity, rows already in rank order)."""
-    rows = np.unique(np.concatenate((tie, tie + 1)))
-    # a new run of ties starts where a position is not tied to its predecessor
+    rows = distinct(np.concatenate((tie, tie + 1)))
+    # a new run of ties starts where a position is not tied to its predecessor (tie is
+    # sorted: a search finds whether the position before is in it)
+    before = rows[1:] - 1
+    at = np.minimum(np.searchsorted(tie, before), tie.size - 1)
     tied_to_prev = np.zeros(rows.size, dtype=bool)
-    tied_to_prev[1:] = np.isin(rows[1:] - 1, tie, assume_unique=False) & (rows[1:] - rows[:-1] == 1)
+    tied_to_prev[1:] = (tie[at] == before) & (rows[1:] - rows[:-1] == 1)
     run_id = np.cumsum(~tied_to_prev)
     sub = rows if order is None else order[rows]
     dcode, _ = factorize(docno[sub])
@@ -294,7 +297,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
             rank = np.asarray(rank)[rows]
     n = qidx.size
     starts = _run_starts(qidx)
-    grouped = starts.size == np.unique(qidx[starts]).size  # each query's rows contiguous
+    grouped = starts.size == distinct(qidx[starts]).size  # each query's rows contiguous
     if joined is not None and not (check_duplicates and n > 1):
         sh = horder = None  # no key needed
     else:
