@@ -98,22 +98,24 @@ def _desc_score_key(score: np.ndarray, compat: int) -> np.ndarray:
 
 
 def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
-                starts: np.ndarray | None = None, compat: int = 10) -> np.ndarray | None:
+                starts: np.ndarray | None = None, compat: int = 10,
+                sort: bool = False) -> np.ndarray | None:
     """Row order (query, score desc as trec_eval `compat` compares it, docno desc) or
     None if already in it.
 
     Query groups need only be contiguous, in any order. A run file written in rank order
     is detected without sorting; only its runs of tied scores are put in docno order.
     starts: the query groups' first rows, when each query's rows are known contiguous.
+    sort: the caller knows the rows are not in rank order (_tie_moves said so): sort.
     """
     n = score.size
     if n < 2:
         return None
-    if starts is None:
+    if starts is None and not sort:
         s = _run_starts(qidx)
         if s.size == np.count_nonzero(np.bincount(qidx)):
             starts = s
-    if starts is not None:
+    if starts is not None and not sort:
         moved = _tie_moves(score, docno, starts, compat)
         if moved is not None:
             if moved[0].size == 0:
@@ -320,7 +322,8 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
         rel = index._lookup_keys(qidx, docno, sh, horder, as_rows=qrels_rows)
     del sh, horder
     moved = None
-    if ties == "trec_eval" and grouped and n > 1:
+    tried = ties == "trec_eval" and grouped and n > 1
+    if tried:
         # rows in rank order (a run file as written): only tied rows move, and only their
         # grades (a move stays within a query), in place; no permutation of every row
         moved = _tie_moves(score, docno, starts, compat)
@@ -330,7 +333,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
             rel = rel.copy() if joined is not None else rel
             rel[moved[0]] = rel[moved[1]]
     elif ties == "trec_eval":
-        order = _trec_order(qidx, score, docno, starts if grouped else None, compat)
+        order = _trec_order(qidx, score, docno, starts if grouped else None, compat, sort=tried)
     elif ties == "input":  # rows of a query already together need no sort (any query order)
         order = None if grouped else np.argsort(qidx, kind="stable")
     else:
