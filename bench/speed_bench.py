@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/speed_bench.py [--repeat 3] [--trec-eval /tmp/trec_eval/trec_eval]
                                           [--imports 10] [--skip-eval]
-                                          [--only kendall,kappa]
+                                          [--only kendall,kappa,startup,grading,eval]
 
 1. Kendall tau-b (workbench.metrics.correlation) against scipy.stats.kendalltau at 1e5 and
    1e6 items, with and without ties; target: ratio >= 1 (ours at least as fast).
@@ -148,28 +148,65 @@ def startup(repeat: int, imports: int) -> None:
     shutil.rmtree(tmp)
 
 
+def _timed(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the process and its children)."""
+    before = os.times()
+    t = time.perf_counter()
+    subprocess.run(args, check=True, env=ENV, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    after = os.times()
+    return wall, (after.children_user - before.children_user
+                  + after.children_system - before.children_system)
+
+
 def eval_1m(repeat: int, trec_eval: str | None) -> None:
+    """`eval` at 1 M run lines as the user runs it (default jobs), against trec_eval and
+    pytrec_eval, alternating in each round: best and median wall, and median CPU."""
+    import shlex
+
     from eval_bench import generate
 
     qrels, runs = generate(1000, 1000, 1, 0)
     run = runs[0]
     measures = ["map", "ndcg", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "bpref", "Rprec"]
-    ours_args = [*WORKBENCH, "eval", "-q"] + [a for m in measures for a in ("-m", m)] + [str(qrels), str(run)]
-    pytrec = [PY, "-c", (
+    ms = [a for m in measures for a in ("-m", m)]
+    cmds = {"workbench eval": [PY, "-m", "workbench", "eval", "-q", *ms, str(qrels), str(run)]}
+    cmds["pytrec_eval"] = [PY, "-c", (
         "import sys, pytrec_eval\n"
         f"q = pytrec_eval.parse_qrel(open({str(qrels)!r}))\n"
-        f"ev = pytrec_eval.RelevanceEvaluator(q, {set(measures)!r})\n"
+        f"ev = pytrec_eval.RelevanceEvaluator(q, {sorted(measures)!r})\n"
         f"r = ev.evaluate(pytrec_eval.parse_run(open({str(run)!r})))\n"
         "sys.stdout.write(''.join(f'{m}\\t{k}\\t{v}\\n' for k, d in r.items() for m, v in d.items()))\n")]
-    fns = [lambda: process(ours_args), lambda: process(pytrec)]
     if trec_eval:
-        te = [trec_eval, "-q"] + [a for m in measures for a in ("-m", m)] + [str(qrels), str(run)]
-        fns.append(lambda: process(te))
-    best = interleaved(repeat, *fns)
-    print("eval at 1 M run lines, whole process (8 measures, per query)")
-    print(f"  workbench eval {best[0]:.2f}s   pytrec_eval {best[1]:.2f}s -> {best[1] / best[0]:.2f}x (target >= 4)")
+        cmds["trec_eval"] = [trec_eval, "-q", *ms, str(qrels), str(run)]
+        ours = subprocess.run(cmds["workbench eval"], env=ENV, capture_output=True, check=True).stdout
+        theirs = subprocess.run(cmds["trec_eval"], capture_output=True, check=True).stdout
+        same = "byte-identical" if ours == theirs else "DIFFERENT"
+    print(f"eval at 1 M run lines ({run.stat().st_size / 1e6:.0f} MB run, "
+          f"{qrels.stat().st_size / 1e6:.0f} MB qrels), whole process, 8 measures, -q, "
+          f"{repeat} rounds alternating, load average before {os.getloadavg()[0]:.1f}:")
+    for name, args in cmds.items():
+        if name == "pytrec_eval":  # (its script, line by line)
+            print(f"  {name}: {shlex.quote(PY)} -c SCRIPT, SCRIPT:")
+            print("".join(f"      {line}\n" for line in args[2].splitlines()), end="")
+        else:
+            print(f"  {name}: {shlex.join(args)}")
     if trec_eval:
-        print(f"  trec_eval      {best[2]:.2f}s -> {best[2] / best[0]:.2f}x (target >= 3)")
+        print(f"  output of workbench eval and trec_eval: {same}")
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in cmds}
+    for _ in range(repeat):
+        for name, args in cmds.items():
+            times[name].append(_timed(args))
+    stat = {name: (min(w for w, _ in t), statistics.median(w for w, _ in t),
+                   statistics.median(c for _, c in t)) for name, t in times.items()}
+    print(f"  load average after {os.getloadavg()[0]:.1f}")
+    print(f"  {'':16} {'best wall':>10} {'median wall':>12} {'median CPU':>11}   ratios (best, median wall; CPU)")
+    ob, om, oc = stat["workbench eval"]
+    for name, (b, m, c) in stat.items():
+        ratio = "" if name == "workbench eval" else (
+            f"   {b / ob:.2f}x, {m / om:.2f}x; {c / oc:.2f}x (target >= "
+            f"{4 if name == 'pytrec_eval' else 3})")
+        print(f"  {name:16} {b:9.2f}s {m:11.2f}s {c:10.2f}s{ratio}")
 
 
 async def _grading(db_path: Path, assessor: str, grades: int, read_s: float):

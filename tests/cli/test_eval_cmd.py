@@ -210,6 +210,24 @@ def test_eval_path_imports_no_textual_sqlalchemy_or_rich(files):
     assert proc.stdout == f"{'map':<22}\tall\t" + proc.stdout.split("\t")[-1]
 
 
+def test_eval_imports_neither_numpy_ma_nor_ctypes_util(files):
+    """np.unique imports numpy.ma on its first call, ctypes.util.find_library runs
+    ldconfig in a subprocess: ~35 ms of every eval between them (issue 24). Per query,
+    with tied scores (the tie order's path)."""
+    q, r = files
+    code = (
+        "import sys\n"
+        "from workbench.cli import main\n"
+        f"rc = main(['eval', '-q', {str(q)!r}, {str(r)!r}, '-m', 'relstring.3', '-m', 'map'])\n"
+        "bad = [m for m in ('numpy.ma', 'ctypes.util', 'subprocess') if m in sys.modules]\n"
+        "assert rc == 0 and not bad, bad\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    # query 1's tie (b and c at 0.5) in trec_eval's order: docno descending
+    assert "relstring_3           \t1\t'120'" in proc.stdout.splitlines()  # a, c, b
+
+
 def test_console_script_exit_codes(files, tmp_path):
     q, r = files
     exe = [sys.executable, "-m", "workbench"]

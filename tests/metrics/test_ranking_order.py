@@ -6,8 +6,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.metrics.encode import factorize, pair_keys
-from workbench.metrics.ranking import _group_argsort, _run_starts, _sort_groups
+from workbench.metrics.encode import distinct, factorize, pair_keys
+from workbench.metrics.ranking import (
+    _group_argsort,
+    _run_starts,
+    _sort_groups,
+    _tie_moves,
+    _trec_order,
+    trec_order,
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -125,3 +132,46 @@ def test_hash_bytes_depends_on_the_string_only(values, extra):
     b = hash_bytes(np.array(values, dtype=f"S{width + extra}"))
     c = np.array([hash_bytes(np.array([v], dtype=f"S{width}"))[0] for v in values])
     assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 3), max_size=12), st.sampled_from(["i8", "f8", "S2"]))
+def test_distinct_is_np_unique(values, dtype):
+    a = np.array(values, dtype=np.int64).astype(dtype)
+    assert np.array_equal(distinct(a), np.unique(a))
+    assert distinct(a).dtype == a.dtype
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=6), st.randoms(use_true_random=False),
+       st.sampled_from([9, 10]))
+def test_rank_order_tie_moves_give_trec_order(sizes, rnd, compat):
+    """Rows already in rank order: moving only the tied rows (what the evaluation does)
+    gives trec_eval's order, as the full sort does; scores tie as doubles, or only as
+    floats (compat 9), or not at all."""
+    q = np.repeat(np.arange(len(sizes)), sizes)
+    pool = [1.0, 0.5, 0.5 + 2.0 ** -40, 0.25, -0.0, 0.0]  # 0.5 + 2**-40 is 0.5 as a float
+    score = np.concatenate([sorted((rnd.choice(pool) for _ in range(k)), reverse=True)
+                            for k in sizes])
+    docno = np.array([rnd.choice([b"a", b"b", b"c", b"d", b"e"]) + str(i).encode()
+                      for i in range(q.size)])
+    starts = _run_starts(q)
+    moved = _tie_moves(score, docno, starts, compat)
+    assert moved is not None  # in rank order at either precision
+    rows = np.arange(q.size)
+    rows[moved[0]] = moved[1]
+    expected = trec_order(q, score, docno, compat=compat)
+    assert np.array_equal(rows, expected)
+    full = _trec_order(q, score, docno, None, compat)
+    assert np.array_equal(np.arange(q.size) if full is None else full, expected)
+
+
+def test_tie_moves_refuse_rows_out_of_rank_order():
+    q = np.zeros(3, dtype=np.int64)
+    docno = np.array([b"a", b"b", b"c"])
+    assert _tie_moves(np.array([1.0, 2.0, 0.0]), docno, _run_starts(q), 10) is None
+    # equal as floats, so in rank order for trec_eval 9 only; b before a there
+    score = np.array([0.5, 0.5 + 2.0 ** -40, 0.0])
+    assert _tie_moves(score, docno, _run_starts(q), 10) is None
+    rows, src = _tie_moves(score, docno, _run_starts(q), 9)
+    assert rows.tolist() == [0, 1] and src.tolist() == [1, 0]

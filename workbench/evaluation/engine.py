@@ -70,7 +70,9 @@ def evaluate_files(qrels_path, run_paths: Sequence, measures, *, rel_level: int 
     paths = list(run_paths)
     if not paths:
         return []
-    read = dict(keep_rank=ties == "rank", check_duplicates=False, all_tags=False)
+    # no line numbers: an error reads its file again for them (one_run._line)
+    read = dict(keep_rank=ties == "rank", check_duplicates=False, all_tags=False,
+                line_numbers=False)
     plan = plan_for_files(paths, jobs, bounds, qrels_path)
     if plan.kind == "split":
         from workbench.evaluation.one_run import checked_result
@@ -103,8 +105,8 @@ def _files_in_processes(qrels_path, paths, ms, settings, bounds, read, workers):
     from workbench.evaluation.processes import evaluate_in_processes
     from workbench.formats.trec import read_qrels, read_run
 
-    index, grade = qrels_index(read_qrels(qrels_path, check_duplicates=False),
-                               settings.rel_level)
+    index, grade = qrels_index(read_qrels(qrels_path, check_duplicates=False,
+                                          line_numbers=False), settings.rel_level)
 
     def one(k: int) -> RunResult:
         r = read_run(paths[k], threads=1, **read)

@@ -27,8 +27,21 @@ def qrels_index(q, rel_level: int):
     try:
         index = QrelsIndex(q.qid, q.docno, q.rel)
     except DuplicatePairError as exc:
-        raise InputError(q.path, int(q.line[exc.row]), str(exc).replace(" in the qrels", "")) from None
+        raise InputError(q.path, _line("qrels", q.path, q.line, exc.row),
+                         str(exc).replace(" in the qrels", "")) from None
     return index, top_grade(q.rel, rel_level)
+
+
+def _line(kind: str, path, line, row: int) -> int:
+    """The file line of a row of a read file: from its line numbers, or, where it was read
+    without them (the engine's readers: two arrays of a million rows less to build and
+    keep), by reading the file again with them (errors only)."""
+    if line is None:
+        from workbench.formats.trec import read_qrels, read_run
+
+        read = read_qrels if kind == "qrels" else read_run
+        line = read(path, check_duplicates=False).line
+    return int(line[row])
 
 
 def evaluate_run_arrays(arrays, ms, index, settings: EvalSettings, grade: int | None):
@@ -56,7 +69,8 @@ def evaluate_read_run(r, path, ms, index, settings: EvalSettings, grade: int | N
     try:
         ev, up = evaluate_run_arrays(arrays, ms, index, settings, grade)
     except DuplicatePairError as exc:
-        raise InputError(path, int(r.line[exc.row]), str(exc).replace(" in the run", "")) from None
+        raise InputError(path, _line("run", path, r.line, exc.row),
+                         str(exc).replace(" in the run", "")) from None
     except ValueError as exc:
         raise InputError(path, None, str(exc)) from None
     return checked_result(path, r.tag or path, ev, up, settings.complete, strategy)

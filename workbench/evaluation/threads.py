@@ -22,7 +22,8 @@ def evaluate_reading_ahead(qrels_path, run_paths, ms, settings: EvalSettings, bo
     from workbench.formats.trec import default_threads, read_qrels, read_run
 
     with ThreadPoolExecutor(max_workers=default_threads()) as pool:
-        fq = pool.submit(read_qrels, qrels_path, check_duplicates=False)
+        fq = pool.submit(read_qrels, qrels_path, check_duplicates=False,
+                         line_numbers=False)
         ahead = [pool.submit(read_run, run_paths[0], **read)]
         index, grade = qrels_index(fq.result(), settings.rel_level)
         for k, path in enumerate(run_paths):

@@ -35,6 +35,16 @@ def format_value(m, v, zscored: bool = False) -> str:
     return str(int(round(v))) if m.is_count else f"{v:6.4f}"
 
 
+def _formatted(m, values, zscored: bool) -> list[str]:
+    """format_value of each of a measure's per-query values (a sequence or an array)."""
+    values = values.tolist() if hasattr(values, "tolist") else list(values)
+    if m.is_text:
+        return [f"'{v}'" for v in values]
+    if zscored or not m.is_count:
+        return [f"{v:6.4f}" for v in values]
+    return [str(int(round(v))) for v in values]
+
+
 def _name(m, zscored: bool) -> str:
     """The printed name, padded: trec_eval's ``%-22s`` (``Z%-22s`` when z-scored)."""
     if zscored and not m.is_text:
@@ -49,15 +59,18 @@ def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
     ms = list(ev.measures)
     z = bool(ev.settings.get("zscores"))
     if per_query:
-        cols = {m: ev.per_query[m] for m in ms}
-        ucols = {m: upper.per_query[m] for m in ms} if upper else None
+        # one column of (name, formatted values) per printed line of a query, each column
+        # formatted in one pass (a million-line run gives ~10 000 lines)
+        cols = []
+        for m in ms:
+            if m.summary_only:  # trec_eval prints these in the summary only
+                continue
+            cols.append((_name(m, z), _formatted(m, ev.per_query[m], z)))
+            if upper is not None and not m.is_text:
+                cols.append((f"{m.label + '_upper':<22}", _formatted(m, upper.per_query[m], z)))
         for i, q in enumerate(ev.qids):
-            for m in ms:
-                if m.summary_only:  # trec_eval prints these in the summary only
-                    continue
-                out.append(f"{_name(m, z)}\t{q}\t{format_value(m, cols[m][i], z)}")
-                if ucols is not None and not m.is_text:
-                    out.append(f"{m.label + '_upper':<22}\t{q}\t{format_value(m, ucols[m][i], z)}")
+            for name, values in cols:
+                out.append(f"{name}\t{q}\t{values[i]}")
     for m in ms:
         if m.is_text:  # per query only
             continue

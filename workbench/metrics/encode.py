@@ -10,8 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_bytes", "factorize", "factorize_many", "hash_pairs", "pair_keys", "duplicate_pairs",
-           "same_bytes", "take_bytes"]
+__all__ = ["as_bytes", "distinct", "factorize", "factorize_many", "hash_pairs", "pair_keys",
+           "duplicate_pairs", "same_bytes", "take_bytes"]
+
+
+def distinct(values) -> np.ndarray:
+    """The sorted distinct values of a 1-D array: np.unique's answer without np.unique,
+    which (numpy 2.x) imports numpy.ma on its first call to ask whether the array is
+    masked: ~20 ms of every `eval` process."""
+    s = np.sort(np.asarray(values).ravel())
+    if s.size < 2:
+        return s
+    keep = np.empty(s.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
 
 
 def as_bytes(values) -> np.ndarray:
@@ -248,12 +261,12 @@ def duplicate_pairs(qcodes: np.ndarray, docno: np.ndarray) -> np.ndarray:
     a, b = order[cand], order[cand + 1]
     same = (qcodes[a] == qcodes[b]) & (docno[a] == docno[b])
     if same.all():
-        return np.unique(b)
+        return distinct(b)
     dc, nd = factorize(docno)
     key = qcodes.astype(np.int64) * max(nd, 1) + dc
     order = np.argsort(key, kind="stable")
     sk = key[order]
-    return np.unique(order[np.flatnonzero(sk[1:] == sk[:-1]) + 1])
+    return distinct(order[np.flatnonzero(sk[1:] == sk[:-1]) + 1])
 
 
 def factorize_many(*arrays, repeated: bool = False) -> tuple[list[np.ndarray], int]:

@@ -300,7 +300,7 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     temporary array then stays cache- and allocator-friendly, so 10 million rows cost
     about ten times one million, not more. Queries the run lacks keep the values of an
     empty ranking (0, or R for num_rel)."""
-    from workbench.metrics.encode import as_bytes
+    from workbench.metrics.encode import as_bytes, distinct
 
     def one(qidx, docno, score, rank, joined=None):
         rk = _rank(index, qidx, docno, score, ties=ties, rank=rank, max_depth=max_depth,
@@ -325,11 +325,11 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
     values, present = one(hidx[:0], _part(docno, empty), _part(score, empty), _part(rank, empty),
                           _part(grades, empty))
     known = hidx[hidx >= 0]
-    if known.size == np.unique(known).size:
+    if known.size == distinct(known).size:
         # each query's rows are contiguous (as in any run file): cut the file into
         # consecutive slices at query boundaries, no copying of the arrays
         at = np.searchsorted(heads, np.arange(BLOCK_ROWS, n, BLOCK_ROWS))
-        at = np.unique(np.concatenate(([0], at[at < heads.size], [heads.size])))
+        at = distinct(np.concatenate(([0], at[at < heads.size], [heads.size])))
         for a, b in zip(at[:-1].tolist(), at[1:].tolist()):
             lo = int(heads[a])
             hi = int(heads[b]) if b < heads.size else n

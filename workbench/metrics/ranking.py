@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.encode import as_bytes, factorize
+from workbench.metrics.encode import as_bytes, distinct, factorize
 from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers import them from here
     _HASH_MASK,
     NONPOOL,
@@ -62,7 +62,7 @@ def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
     if n < 2:
         return np.arange(n)
     starts = _run_starts(qidx)
-    if starts.size != np.unique(qidx[starts]).size:  # a query in two places: sort globally
+    if starts.size != distinct(qidx[starts]).size:  # a query in two places: sort globally
         return np.argsort(keys)
     gprefix = keys[starts] & ~_HASH_MASK
     return _sort_groups(keys & _HASH_MASK, starts, np.diff(np.append(starts, n)), gprefix)[1]
@@ -98,36 +98,30 @@ def _desc_score_key(score: np.ndarray, compat: int) -> np.ndarray:
 
 
 def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
-                starts: np.ndarray | None = None, compat: int = 10) -> np.ndarray | None:
+                starts: np.ndarray | None = None, compat: int = 10,
+                sort: bool = False) -> np.ndarray | None:
     """Row order (query, score desc as trec_eval `compat` compares it, docno desc) or
     None if already in it.
 
     Query groups need only be contiguous, in any order. A run file written in rank order
     is detected without sorting; only its runs of tied scores are put in docno order.
     starts: the query groups' first rows, when each query's rows are known contiguous.
+    sort: the caller knows the rows are not in rank order (_tie_moves said so): sort.
     """
     n = score.size
     if n < 2:
         return None
-    if starts is None:
+    if starts is None and not sort:
         s = _run_starts(qidx)
         if s.size == np.count_nonzero(np.bincount(qidx)):
             starts = s
-    if starts is not None:
-        # comparisons at trec_eval's precision order as the keys below do (-0.0 ==
-        # +0.0); a NaN fails them and takes the sorting path
-        with np.errstate(over="ignore"):
-            sc = score.astype(score_precision(compat), copy=False)
-        ok = sc[1:] <= sc[:-1]
-        ok[starts[1:] - 1] = True  # a new query may start anywhere
-        if ok.all():
-            tied = np.equal(sc[1:], sc[:-1], out=ok)
-            tied[starts[1:] - 1] = False
-            tie = np.flatnonzero(tied)
-            if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
+    if starts is not None and not sort:
+        moved = _tie_moves(score, docno, starts, compat)
+        if moved is not None:
+            if moved[0].size == 0:
                 return None
             order = np.arange(n)
-            _docno_desc_within_ties(order, tie, docno)
+            order[moved[0]] = moved[1]
             return order
     skey = _desc_score_key(score, compat)
     if skey.dtype == np.uint32:  # query and score in one 64-bit key: one argsort
@@ -143,6 +137,31 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
     if tie.size:
         _docno_desc_within_ties(order, tie, docno)
     return order
+
+
+def _tie_moves(score: np.ndarray, docno: np.ndarray, starts: np.ndarray,
+               compat: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """For rows already in rank order (each query's rows contiguous, starting at
+    `starts`; scores descending as trec_eval `compat` compares them): (rows, src), the
+    rows that trec_eval's docno-descending tie order moves, row rows[i] taking what was
+    at src[i] (both empty when none moves); None when the rows are not in rank order.
+
+    A run file written in rank order needs only this, not a sort of every row."""
+    # comparisons at trec_eval's precision order as _desc_score_key's keys do (-0.0 ==
+    # +0.0); a NaN fails them and takes the sorting path
+    with np.errstate(over="ignore"):
+        sc = score.astype(score_precision(compat), copy=False)
+    ok = sc[1:] <= sc[:-1]
+    ok[starts[1:] - 1] = True  # a new query may start anywhere
+    if not ok.all():
+        return None
+    tied = np.equal(sc[1:], sc[:-1], out=ok)
+    tied[starts[1:] - 1] = False
+    tie = np.flatnonzero(tied)
+    if tie.size == 0 or np.all(docno[tie + 1] < docno[tie]):
+        none = np.empty(0, dtype=np.int64)
+        return none, none
+    return _tie_order(None, tie, docno)
 
 
 def trec_order(qidx, score, docno, compat: int = 10) -> np.ndarray:
@@ -169,14 +188,24 @@ def _docno_desc_within_ties(order: np.ndarray, tie: np.ndarray, docno: np.ndarra
 
     tie: positions p where order[p] and order[p + 1] are tied (same query and score).
     """
-    rows = np.unique(np.concatenate((tie, tie + 1)))
-    # a new run of ties starts where a position is not tied to its predecessor
+    rows, src = _tie_order(order, tie, docno)
+    order[rows] = src
+
+
+def _tie_order(order: np.ndarray, tie: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, values): _docno_desc_within_ties sets order[rows] = values (order None:
+    the identity, rows already in rank order)."""
+    rows = distinct(np.concatenate((tie, tie + 1)))
+    # a new run of ties starts where a position is not tied to its predecessor (tie is
+    # sorted: a search finds whether the position before is in it)
+    before = rows[1:] - 1
+    at = np.minimum(np.searchsorted(tie, before), tie.size - 1)
     tied_to_prev = np.zeros(rows.size, dtype=bool)
-    tied_to_prev[1:] = np.isin(rows[1:] - 1, tie, assume_unique=False) & (rows[1:] - rows[:-1] == 1)
+    tied_to_prev[1:] = (tie[at] == before) & (rows[1:] - rows[:-1] == 1)
     run_id = np.cumsum(~tied_to_prev)
-    sub = order[rows]
+    sub = rows if order is None else order[rows]
     dcode, _ = factorize(docno[sub])
-    order[rows] = sub[np.lexsort((-dcode, run_id))]
+    return rows, sub[np.lexsort((-dcode, run_id))]
 
 
 def rank_run(
@@ -270,7 +299,7 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
             rank = np.asarray(rank)[rows]
     n = qidx.size
     starts = _run_starts(qidx)
-    grouped = starts.size == np.unique(qidx[starts]).size  # each query's rows contiguous
+    grouped = starts.size == distinct(qidx[starts]).size  # each query's rows contiguous
     if joined is not None and not (check_duplicates and n > 1):
         sh = horder = None  # no key needed
     else:
@@ -292,8 +321,19 @@ def _rank(index: QrelsIndex, qidx: np.ndarray, docno, score, *, ties: str, rank,
     else:
         rel = index._lookup_keys(qidx, docno, sh, horder, as_rows=qrels_rows)
     del sh, horder
-    if ties == "trec_eval":
-        order = _trec_order(qidx, score, docno, starts if grouped else None, compat)
+    moved = None
+    tried = ties == "trec_eval" and grouped and n > 1
+    if tried:
+        # rows in rank order (a run file as written): only tied rows move, and only their
+        # grades (a move stays within a query), in place; no permutation of every row
+        moved = _tie_moves(score, docno, starts, compat)
+    if moved is not None:
+        order = None
+        if moved[0].size:
+            rel = rel.copy() if joined is not None else rel
+            rel[moved[0]] = rel[moved[1]]
+    elif ties == "trec_eval":
+        order = _trec_order(qidx, score, docno, starts if grouped else None, compat, sort=tried)
     elif ties == "input":  # rows of a query already together need no sort (any query order)
         order = None if grouped else np.argsort(qidx, kind="stable")
     else:
