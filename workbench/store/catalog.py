@@ -33,42 +33,41 @@ class Counts:
     columns: dict[str, np.ndarray]
 
 
-def _counts(session: Session, keys: list[tuple[str, object]], stmts: dict[str, object]) -> dict[str, np.ndarray]:
-    """For each (column name, grouped count statement), an int array aligned with the ids
-    in `keys` ((id, ...) rows); ids absent from a statement's result count 0."""
+def _counts(session, keys: list[tuple[str, object]], stmts: dict[str, object]) -> dict[str, np.ndarray]:
+    """For each (column name, grouped count statement: SQL text or a statement), an int
+    array aligned with the ids in `keys` ((id, ...) rows); ids absent from a statement's
+    result count 0."""
     at = {k: i for i, (k, *_rest) in enumerate(keys)}
     out = {}
     for name, stmt in stmts.items():
         col = np.zeros(len(keys), dtype=np.int64)
-        for key, n in session.execute(stmt):
+        rows = as_reader(session).rows(stmt) if isinstance(stmt, str) else session.execute(stmt)
+        for key, n in rows:
             if key in at:
                 col[at[key]] = n
         out[name] = col
     return out
 
 
-def query_counts(session: Session) -> Counts:
-    sa, m, _ = _statements()
-    select, func = sa.select, sa.func
-    Query, PoolEntry, Judgment, Assignment = m.Query, m.PoolEntry, m.Judgment, m.Assignment
-    rows = session.execute(select(Query.id, Query.ext_id, Query.title).order_by(Query.id)).all()
+def query_counts(session) -> Counts:
+    """Per query: pool entries, documents judged, judgments, assessors assigned (`session`:
+    a Session, Connection or Reader)."""
+    rows = as_reader(session).rows("SELECT id, ext_id, title FROM query ORDER BY id")
     cols = _counts(session, rows, {
-        "pool": select(PoolEntry.query_id, func.count()).group_by(PoolEntry.query_id),
-        "judged": select(Judgment.query_id, func.count(func.distinct(Judgment.document_id))).group_by(Judgment.query_id),
-        "judgments": select(Judgment.query_id, func.count()).group_by(Judgment.query_id),
-        "assessors": select(Assignment.query_id, func.count(func.distinct(Assignment.assessor_id))).group_by(Assignment.query_id),
+        "pool": "SELECT query_id, count(*) FROM pool_entry GROUP BY query_id",
+        "judged": "SELECT query_id, count(DISTINCT document_id) FROM judgment GROUP BY query_id",
+        "judgments": "SELECT query_id, count(*) FROM judgment GROUP BY query_id",
+        "assessors": "SELECT query_id, count(DISTINCT assessor_id) FROM assignment GROUP BY query_id",
     })
     return Counts([r[1] for r in rows], [r[2] or "" for r in rows], cols)
 
 
-def document_counts(session: Session) -> Counts:
-    sa, m, _ = _statements()
-    select, func = sa.select, sa.func
-    Document, PoolEntry, Judgment = m.Document, m.PoolEntry, m.Judgment
-    rows = session.execute(select(Document.id, Document.ext_id, Document.title).order_by(Document.id)).all()
+def document_counts(session) -> Counts:
+    """Per document: pool entries and judgments."""
+    rows = as_reader(session).rows("SELECT id, ext_id, title FROM document ORDER BY id")
     cols = _counts(session, rows, {
-        "pooled": select(PoolEntry.document_id, func.count()).group_by(PoolEntry.document_id),
-        "judgments": select(Judgment.document_id, func.count()).group_by(Judgment.document_id),
+        "pooled": "SELECT document_id, count(*) FROM pool_entry GROUP BY document_id",
+        "judgments": "SELECT document_id, count(*) FROM judgment GROUP BY document_id",
     })
     return Counts([r[1] for r in rows], [r[2] or "" for r in rows], cols)
 

@@ -48,9 +48,9 @@ class Database:
     @property
     def engine(self) -> "Engine":
         if self._engine is None:
-            from workbench.store.engine import make_engine
+            from workbench.store import schema  # where open_database makes its engines too
 
-            self._engine = make_engine(self._url)
+            self._engine = schema.make_engine(self._url)
         return self._engine
 
     @property

@@ -113,12 +113,15 @@ class _AlchemyReader(Reader):
 
 def as_reader(source) -> Reader:
     """A Reader over `source`: a Reader, an SQLAlchemy Connection, or a Session (its
-    connection, in its transaction)."""
+    connection, in its transaction, after flushing what the session holds: as the ORM's
+    own autoflush before a query would)."""
     if isinstance(source, Reader):
         return source
     if hasattr(source, "exec_driver_sql"):  # a Connection
         return _AlchemyReader(source)
-    return _AlchemyReader(source.connection())  # a Session
+    if source.autoflush:  # a Session
+        source.flush()
+    return _AlchemyReader(source.connection())
 
 
 # --- SQLite files ----------------------------------------------------------------------------

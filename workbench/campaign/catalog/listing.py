@@ -36,12 +36,9 @@ def listing(db: Database, what: str) -> Listing:
 
     if what not in LISTS:
         raise UsageError(f"list what? one of {', '.join(LISTS)}")
-    if what == "runs":  # SQL text through the driver: no SQLAlchemy for the commonest list
+    if what in ("queries", "docs", "runs"):  # SQL text: through the driver alone (dbapi)
         with db.reader() as conn:
-            c = catalog.run_counts(conn)
-        rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]))
-                for i, n in enumerate(c.names)]
-        return Listing(what, ("run", "queries", "results"), rows)
+            return _counted(conn, what)
     from workbench.campaign.judging import pace as assessor_watch
     from workbench.store.machine import HUMAN, assessor_kinds
 
@@ -53,17 +50,6 @@ def listing(db: Database, what: str) -> Listing:
         return Listing(what, ("query", "document", "assessor", "reason", "marked_at"), rows)
     cap = idle_cap(db)
     with db.read() as s:
-        if what == "queries":
-            c = catalog.query_counts(s)
-            rows = [(n, t, *(int(c.columns[k][i]) for k in ("pool", "judged", "judgments", "assessors")),
-                     _share(c.columns["judged"][i], c.columns["pool"][i]))
-                    for i, (n, t) in enumerate(zip(c.names, c.titles))]
-            return Listing(what, ("query", "title", "pool", "judged", "judgments", "assessors", "done"), rows)
-        if what == "docs":
-            c = catalog.document_counts(s)
-            rows = [(n, t, int(c.columns["pooled"][i]), int(c.columns["judgments"][i]))
-                    for i, (n, t) in enumerate(zip(c.names, c.titles))]
-            return Listing(what, ("document", "title", "pooled", "judgments"), rows)
         c = catalog.assessor_counts(s)
         watch = assessor_watch.read_watch(s, idle_cap=cap)
         kinds = assessor_kinds(s)
@@ -80,6 +66,26 @@ def listing(db: Database, what: str) -> Listing:
                    "assigned counts documents (first showings); the judging screen counts "
                    "items, assigned + hidden repeats; seconds per document count up to the "
                    f"idle cap, {describe_idle_cap(cap)} (workbench campaign --idle-cap)")
+
+
+def _counted(conn, what: str) -> Listing:
+    from workbench.store import catalog
+
+    if what == "queries":
+        c = catalog.query_counts(conn)
+        rows = [(n, t, *(int(c.columns[k][i]) for k in ("pool", "judged", "judgments", "assessors")),
+                 _share(c.columns["judged"][i], c.columns["pool"][i]))
+                for i, (n, t) in enumerate(zip(c.names, c.titles))]
+        return Listing(what, ("query", "title", "pool", "judged", "judgments", "assessors", "done"), rows)
+    if what == "docs":
+        c = catalog.document_counts(conn)
+        rows = [(n, t, int(c.columns["pooled"][i]), int(c.columns["judgments"][i]))
+                for i, (n, t) in enumerate(zip(c.names, c.titles))]
+        return Listing(what, ("document", "title", "pooled", "judgments"), rows)
+    c = catalog.run_counts(conn)
+    rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]))
+            for i, n in enumerate(c.names)]
+    return Listing(what, ("run", "queries", "results"), rows)
 
 
 def _share(part, whole) -> float:

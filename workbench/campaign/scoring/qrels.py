@@ -208,5 +208,7 @@ def derive_qrels(
     queries: Iterable[str] | None = None,
 ) -> QrelsArrays:
     """Qrels arrays of one source (default: the people's majority), sorted."""
-    with db.read() as session:
+    source = source or MAJORITY
+    # a consensus reads SQL text only: through the driver when no engine is open (dbapi)
+    with (db.reader() if source.kind == "consensus" else db.read()) as session:
         return qrels_arrays(session, source, queries=queries)
