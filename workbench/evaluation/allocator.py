@@ -15,13 +15,14 @@ __all__ = ["tune_allocator"]
 def tune_allocator() -> None:
     """No mmap-served blocks, and up to 1 GB of freed heap kept (glibc's mallopt)."""
     import ctypes
-    import ctypes.util
     import sys
 
     if not sys.platform.startswith("linux"):
         return
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # the process's own symbols, libc's among them: ctypes.util.find_library would
+        # import subprocess and run ldconfig (0.03-0.1 s of `eval`'s start-up)
+        libc = ctypes.CDLL(None)
         libc.mallopt(-4, 0)  # M_MMAP_MAX: no mmap-served blocks
         libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: keep up to 1 GB of freed heap
     except (OSError, AttributeError):

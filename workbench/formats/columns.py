@@ -135,9 +135,9 @@ def _memchr():
     """libc's memchr through ctypes (searches the array in place), None where missing."""
     try:
         import ctypes
-        import ctypes.util
 
-        fn = ctypes.CDLL(ctypes.util.find_library("c")).memchr
+        # the process's own symbols hold libc's (no ctypes.util: it imports subprocess)
+        fn = ctypes.CDLL(None).memchr
         fn.restype = ctypes.c_void_p
         fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
         return fn

@@ -54,10 +54,10 @@ class IdNames:
 _ID_NAMES = {table: f"SELECT id, ext_id FROM {table} ORDER BY id" for table in ("query", "document")}
 
 
-def id_names(conn, table: str) -> IdNames:
-    """All (id, ext_id) of the table "query" or "document" (`conn`: a Reader, Connection
-    or Session)."""
-    rows = as_reader(conn).rows(_ID_NAMES[table])
+def id_names(conn, table) -> IdNames:
+    """All (id, ext_id) of the table "query" or "document" (or its model class; `conn`: a
+    Reader, Connection or Session)."""
+    rows = as_reader(conn).rows(_ID_NAMES[getattr(table, "__tablename__", table)])
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     names = np.array([r[1].encode("utf-8") for r in rows], dtype="S") if rows else np.empty(0, "S1")
     return IdNames(ids, names)
