@@ -35,7 +35,8 @@ def env_for(tree: Path) -> dict:
 
 def timed(args: list[str], env: dict) -> float:
     t = time.perf_counter()
-    subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL)
+    # cwd: not a checkout (`python -c` puts the current folder first on sys.path)
+    subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL, cwd=tempfile.gettempdir())
     return time.perf_counter() - t
 
 
