@@ -64,3 +64,36 @@ def test_no_module_imports_scipy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def _loaded_by_command(args: list[str], tmp_path) -> tuple[str, list[str]]:
+    """Run `workbench ARGS --db COPY` (a copy of the sample database) in a fresh process;
+    its output and which heavy modules it had loaded at exit."""
+    import shutil
+    from pathlib import Path
+
+    db = tmp_path / "sample.sqlite"
+    shutil.copy(Path(__file__).resolve().parent.parent / "sample_db" / "sample.sqlite", db)
+    code = (
+        "import sys, io, contextlib\n"
+        "from workbench.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    rc = main({[*args, '--db', str(db)]!r})\n"
+        "assert rc == 0, rc\n"
+        "print(out.getvalue())\n"
+        "print('loaded:' + ','.join(m for m in ('sqlalchemy', 'alembic', 'textual', 'workbench.store.models',"
+        " 'workbench.store.engine') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    text, _, loaded = out.stdout.rpartition("loaded:")
+    return text, [m for m in loaded.strip().split(",") if m]
+
+
+@pytest.mark.parametrize("args", [["list", "runs"], ["score"], ["score", "--consensus", "mean", "--format", "trec"]])
+def test_reading_commands_do_not_import_sqlalchemy(args, tmp_path):
+    """`list runs` and `score` read the sample database through the driver alone
+    (store.dbapi): no SQLAlchemy (ORM or Core), no models, no Alembic (issue 24, start-up)."""
+    text, loaded = _loaded_by_command(args, tmp_path)
+    assert loaded == []
+    assert "bm25" in text and "doclen" in text  # it did read the runs

@@ -299,4 +299,4 @@ def _scores_first(conn) -> str:
     runs = load_stored_runs(conn)
     a = runs.tags.index("A")
     lo = int(runs.offsets[a])
-    return id_names(conn, Document).of(np.array([runs.document_id[lo]]))[0].decode()
+    return id_names(conn, "document").of(np.array([runs.document_id[lo]]))[0].decode()

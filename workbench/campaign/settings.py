@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.campaign.database import Database
-from workbench.campaign.writing import write_transaction
-from workbench.store.models import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # a new campaign's, one owner
+from workbench.store.defaults import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # a new campaign's, one owner
 from workbench.store.settings import read_settings, write_settings
 
 
@@ -35,7 +34,8 @@ class CampaignSettings:
 
 
 def campaign_settings(db: Database) -> CampaignSettings:
-    row = read_settings(db.read)
+    with db.reader() as conn:
+        row = read_settings(conn)
     if row is None:  # a campaign without its row is blind, with the defaults
         return CampaignSettings()
     default = CampaignSettings()
@@ -53,6 +53,8 @@ def campaign_settings(db: Database) -> CampaignSettings:
 
 def _write(db: Database, **values: object) -> None:
     """Every settings change waits for other writers like a grade (writing.py's rule)."""
+    from workbench.campaign.writing import write_transaction
+
     with write_transaction(db) as s:
         write_settings(s, **values)
 

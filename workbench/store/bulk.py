@@ -11,8 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from sqlalchemy import Connection, Table, insert, select
+
+if TYPE_CHECKING:  # imported on use: int_arrays serves plain driver reads too
+    from sqlalchemy import Connection, Table
 
 
 def bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: list[tuple]) -> None:
@@ -29,6 +33,8 @@ def bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: li
         return
     style = conn.dialect.paramstyle
     if style not in ("qmark", "format", "pyformat"):
+        from sqlalchemy import insert
+
         conn.execute(insert(table), [dict(zip(columns, row)) for row in rows])
         return
     mark = "?" if style == "qmark" else "%s"
@@ -57,7 +63,11 @@ def plain_rows(conn: Connection, stmt) -> list[tuple]:
 def int_columns(conn: Connection, stmt, width: int) -> list[np.ndarray]:
     """`width` int64 columns of `stmt`'s rows, read through the driver's cursor (numpy
     reads plain tuples several times faster than Row objects)."""
-    rows = plain_rows(conn, stmt)
+    return int_arrays(plain_rows(conn, stmt), width)
+
+
+def int_arrays(rows: list[tuple], width: int) -> list[np.ndarray]:
+    """`width` int64 columns of plain row tuples."""
     flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=width * len(rows))
     table = flat.reshape(-1, width)
     return [table[:, c].copy() for c in range(width)]
@@ -65,7 +75,9 @@ def int_columns(conn: Connection, stmt, width: int) -> list[np.ndarray]:
 
 def ext_id_map(conn: Connection, table: Table) -> dict[str, int]:
     """external id -> database id of every row of `table` (query or document)."""
+    from sqlalchemy import select
+
     return dict(plain_rows(conn, select(table.c.ext_id, table.c.id)))
 
 
-__all__ = ["big_cache", "bulk_insert", "ext_id_map", "int_columns", "plain_rows"]
+__all__ = ["big_cache", "bulk_insert", "ext_id_map", "int_arrays", "int_columns", "plain_rows"]

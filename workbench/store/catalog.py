@@ -5,24 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-from sqlalchemy import and_, func, select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
-from workbench.store.external_ids import assessors_by_id
-from workbench.store.models import (
-    Assessor,
-    Assignment,
-    CantJudge,
-    Document,
-    Judgment,
-    JudgmentEvent,
-    PoolEntry,
-    Query,
-    RunArrays,
-    System,
-)
-from workbench.store.queues import kept_repeat
+import numpy as np
+
+from workbench.store.dbapi import as_reader
+
+if TYPE_CHECKING:  # run_counts is SQL text (store.dbapi); the other counts build statements
+    from sqlalchemy.orm import Session
+
+
+def _statements():
+    """SQLAlchemy's statement builders and the models, for the counts written with them
+    (imported on use: `list runs` reads through the driver alone)."""
+    import sqlalchemy
+    from workbench.store import models, queues
+
+    return sqlalchemy, models, queues.kept_repeat
 
 
 @dataclass(frozen=True)
@@ -34,47 +33,58 @@ class Counts:
     columns: dict[str, np.ndarray]
 
 
-def _counts(session: Session, keys: list[tuple[str, object]], stmts: dict[str, object]) -> dict[str, np.ndarray]:
-    """For each (column name, grouped count statement), an int array aligned with the ids
-    in `keys` ((id, ...) rows); ids absent from a statement's result count 0."""
+def _counts(session, keys: list[tuple[str, object]], stmts: dict[str, object]) -> dict[str, np.ndarray]:
+    """For each (column name, grouped count statement: SQL text or a statement), an int
+    array aligned with the ids in `keys` ((id, ...) rows); ids absent from a statement's
+    result count 0."""
     at = {k: i for i, (k, *_rest) in enumerate(keys)}
     out = {}
     for name, stmt in stmts.items():
         col = np.zeros(len(keys), dtype=np.int64)
-        for key, n in session.execute(stmt):
+        rows = as_reader(session).rows(stmt) if isinstance(stmt, str) else session.execute(stmt)
+        for key, n in rows:
             if key in at:
                 col[at[key]] = n
         out[name] = col
     return out
 
 
-def query_counts(session: Session) -> Counts:
-    rows = session.execute(select(Query.id, Query.ext_id, Query.title).order_by(Query.id)).all()
+def query_counts(session) -> Counts:
+    """Per query: pool entries, documents judged, judgments, assessors assigned (`session`:
+    a Session, Connection or Reader)."""
+    rows = as_reader(session).rows("SELECT id, ext_id, title FROM query ORDER BY id")
     cols = _counts(session, rows, {
-        "pool": select(PoolEntry.query_id, func.count()).group_by(PoolEntry.query_id),
-        "judged": select(Judgment.query_id, func.count(func.distinct(Judgment.document_id))).group_by(Judgment.query_id),
-        "judgments": select(Judgment.query_id, func.count()).group_by(Judgment.query_id),
-        "assessors": select(Assignment.query_id, func.count(func.distinct(Assignment.assessor_id))).group_by(Assignment.query_id),
+        "pool": "SELECT query_id, count(*) FROM pool_entry GROUP BY query_id",
+        "judged": "SELECT query_id, count(DISTINCT document_id) FROM judgment GROUP BY query_id",
+        "judgments": "SELECT query_id, count(*) FROM judgment GROUP BY query_id",
+        "assessors": "SELECT query_id, count(DISTINCT assessor_id) FROM assignment GROUP BY query_id",
     })
     return Counts([r[1] for r in rows], [r[2] or "" for r in rows], cols)
 
 
-def document_counts(session: Session) -> Counts:
-    rows = session.execute(select(Document.id, Document.ext_id, Document.title).order_by(Document.id)).all()
+def document_counts(session) -> Counts:
+    """Per document: pool entries and judgments."""
+    rows = as_reader(session).rows("SELECT id, ext_id, title FROM document ORDER BY id")
     cols = _counts(session, rows, {
-        "pooled": select(PoolEntry.document_id, func.count()).group_by(PoolEntry.document_id),
-        "judgments": select(Judgment.document_id, func.count()).group_by(Judgment.document_id),
+        "pooled": "SELECT document_id, count(*) FROM pool_entry GROUP BY document_id",
+        "judgments": "SELECT document_id, count(*) FROM judgment GROUP BY document_id",
     })
     return Counts([r[1] for r in rows], [r[2] or "" for r in rows], cols)
 
 
-def run_counts(session: Session) -> Counts:
-    """Per run: result rows and queries (from its stored arrays)."""
-    rows = session.execute(select(System.id, System.tag, System.description).order_by(System.id)).all()
+_RUNS = "SELECT id, tag, description FROM system ORDER BY id"
+_RUN_SIZES = "SELECT system_id, n_rows, query_ids FROM run_arrays"
+
+
+def run_counts(conn) -> Counts:
+    """Per run: result rows and queries (from its stored arrays); `conn`: a Reader,
+    Connection or Session."""
+    conn = as_reader(conn)
+    rows = conn.rows(_RUNS)
     n_rows = np.zeros(len(rows), dtype=np.int64)
     n_queries = np.zeros(len(rows), dtype=np.int64)
     at = {r[0]: i for i, r in enumerate(rows)}
-    for sid, n, blob in session.execute(select(RunArrays.system_id, RunArrays.n_rows, RunArrays.query_ids)):
+    for sid, n, blob in conn.each(_RUN_SIZES):
         q = np.frombuffer(blob, dtype="<i4")
         n_rows[at[sid]] = n
         n_queries[at[sid]] = int(np.count_nonzero(np.diff(q))) + 1 if q.size else 0
@@ -87,6 +97,10 @@ def assessor_counts(session: Session) -> Counts:
     "can't judge" marks. A lead who only adjudicated is not an assessor: left out."""
     from workbench.store.judgment_arrays import lead_only_ids
 
+    sa, m, kept_repeat = _statements()
+    select, func, and_ = sa.select, sa.func, sa.and_
+    Assessor, Assignment, Judgment = m.Assessor, m.Assignment, m.Judgment
+    JudgmentEvent, CantJudge = m.JudgmentEvent, m.CantJudge
     leads = lead_only_ids(session)
     rows = [r for r in session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id))
             if r[0] not in leads]
@@ -112,7 +126,7 @@ def document_names(session: Session):
     """Every document's id and external id (store.run_arrays.IdNames)."""
     from workbench.store.run_arrays import id_names
 
-    return id_names(session.connection(), Document)
+    return id_names(session, "document")
 
 
 @dataclass(frozen=True)
@@ -127,6 +141,10 @@ class RepeatPairs:
 
 
 def repeat_pairs(session: Session) -> RepeatPairs:
+    from workbench.store.external_ids import assessors_by_id
+
+    sa, m, kept_repeat = _statements()
+    select, JudgmentEvent = sa.select, m.JudgmentEvent
     assessors = assessors_by_id(session)
     rows = session.execute(
         select(JudgmentEvent.assessor_id, JudgmentEvent.old_grade, JudgmentEvent.new_grade)

@@ -9,16 +9,15 @@ locked". Read-only sessions use a deferred BEGIN so they never wait for a writer
 from __future__ import annotations
 
 import os
-import sqlite3
 import weakref
-from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+# the SQLite rules shared with plain driver connections live in store.dbapi
+from workbench.store.dbapi import BUSY_TIMEOUT_MS, plain_sqlite_path, sqlite_write_problem
+from workbench.store.dbapi import read_only_connect as _read_only_creator
 from workbench.store.urls import resolve_url
-
-BUSY_TIMEOUT_MS = 10_000
 # engine -> why its SQLite file cannot be written (absent: it can)
 _READ_ONLY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -28,38 +27,6 @@ def read_only_reason(engine: Engine) -> str | None:
     None. Such an engine reads through read-only connections; writes refuse at once with
     this reason (campaign.writing.write_transaction)."""
     return _READ_ONLY.get(engine)
-
-
-def sqlite_write_problem(path: str) -> str | None:
-    """Why SQLite could not write the database at `path`: the cause and the fix, or None.
-    In WAL mode SQLite writes PATH-wal and PATH-shm beside the file, so a read-only folder
-    breaks writes even to a writable file; and a file without write permission makes SQLite
-    create -wal/-shm files with the same mode (0444), which broke every later write after a
-    mere read (issue 27 #17)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    name = os.path.basename(path)
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        return (f"{path} is read-only (no write permission): reading works; to write, "
-                f"`chmod u+w {path}` or work on a copy")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return (f"the folder {folder} is read-only: SQLite keeps {name}-wal and {name}-shm "
-                "beside the database while writing; make the folder writable or copy the "
-                "database to a writable folder (reading works as it is)")
-    return None
-
-
-def _read_only_creator(path: str):
-    """Connections that never write, lock or create a file: mode=ro, and immutable=1 when
-    there is no write-ahead log to read (no -shm is needed then, and none is left behind)."""
-    wal = path + "-wal"
-    immutable = not (os.path.exists(wal) and os.path.getsize(wal) > 0)
-    uri = f"file:{quote(path)}?mode=ro" + ("&immutable=1" if immutable else "")
-
-    def connect():
-        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
-                               check_same_thread=False, isolation_level=None)
-
-    return connect
 
 
 def _install_sqlite_events(engine: Engine) -> None:
@@ -85,7 +52,7 @@ def make_engine(db: str | None = None, **kwargs) -> Engine:
     """Create an engine for `db` (URL or path); SQLite gets the pragmas above."""
     url = resolve_url(db)
     if url.startswith("sqlite"):
-        path = _plain_sqlite_path(url)
+        path = plain_sqlite_path(url)
         problem = sqlite_write_problem(path) if path is not None and os.path.exists(path) else None
         if problem is not None:
             kwargs["creator"] = _read_only_creator(path)
@@ -98,14 +65,6 @@ def make_engine(db: str | None = None, **kwargs) -> Engine:
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_engine(url, **kwargs)
-
-
-def _plain_sqlite_path(url: str) -> str | None:
-    """The file of a plain `sqlite:///PATH` URL (None for memory and `file:` URIs)."""
-    rest = url.split(":///", 1)[1] if ":///" in url else ""
-    if not rest or rest == ":memory:" or rest.startswith("file:") or "?" in rest:
-        return None
-    return rest
 
 
 def write_sessions(engine: Engine) -> sessionmaker[Session]:

@@ -11,55 +11,61 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import numpy as np
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
-from workbench.store.locking import insert_ignoring_duplicates
-from workbench.store.models import Adjudication, Assessor, Document, Judgment, Query
+import numpy as np
+
+from workbench.store.dbapi import as_reader, in_list
+
+if TYPE_CHECKING:  # reads are SQL text on a Session, Connection or Reader (store.dbapi)
+    from sqlalchemy.orm import Session
 
 _IN_LIST = 5_000  # more ids than this: read the judged ones instead (binding costs more)
 
-_QUERY_ID = select(Query.id).where(Query.ext_id == bindparam("key"))
-_DOCUMENT_ID = select(Document.id).where(Document.ext_id == bindparam("key"))
-_ASSESSOR_ID = select(Assessor.id).where(Assessor.name == bindparam("key"))
-_QUERY_EXT_ID = select(Query.ext_id).where(Query.id == bindparam("key"))
-_DOCUMENT_EXT_ID = select(Document.ext_id).where(Document.id == bindparam("key"))
+_QUERY_ID = "SELECT id FROM query WHERE ext_id = :key"
+_DOCUMENT_ID = "SELECT id FROM document WHERE ext_id = :key"
+_ASSESSOR_ID = "SELECT id FROM assessor WHERE name = :key"
+_QUERY_EXT_ID = "SELECT ext_id FROM query WHERE id = :key"
+_DOCUMENT_EXT_ID = "SELECT ext_id FROM document WHERE id = :key"
 
 
 def query_id(session: Session, ext_id: str) -> int | None:
-    return session.scalar(_QUERY_ID, {"key": ext_id})
+    return as_reader(session).scalar(_QUERY_ID, {"key": ext_id})
 
 
 def document_id(session: Session, ext_id: str) -> int | None:
-    return session.scalar(_DOCUMENT_ID, {"key": ext_id})
+    return as_reader(session).scalar(_DOCUMENT_ID, {"key": ext_id})
 
 
 def query_ids(session: Session, ext_ids: Iterable[str]) -> list[int]:
     """The database ids of the queries among `ext_ids` that exist (unknown ones are left out)."""
-    return list(session.scalars(select(Query.id).where(Query.ext_id.in_(list(ext_ids)))))
+    among, params = in_list("e", list(ext_ids))
+    return [r[0] for r in as_reader(session).rows(f"SELECT id FROM query WHERE ext_id IN {among}", params)]
 
 
 def assessor_id(session: Session, name: str) -> int | None:
-    return session.scalar(_ASSESSOR_ID, {"key": name})
+    return as_reader(session).scalar(_ASSESSOR_ID, {"key": name})
 
 
 def add_assessor(session: Session, name: str) -> int:
     """The id of the assessor `name`, inserting the row when it is missing. Two processes
     may add the same new assessor at once (PostgreSQL): the second insert then does
     nothing, and both read the one row back. The caller checks the name first."""
+    from workbench.store.locking import insert_ignoring_duplicates
+    from workbench.store.models import Assessor
+
     session.execute(
         insert_ignoring_duplicates(session.connection(), Assessor.__table__).values(name=name)
     )
-    return session.scalar(_ASSESSOR_ID, {"key": name})
+    return assessor_id(session, name)
 
 
 def query_ext_id(session: Session, query_id: int) -> str | None:
-    return session.scalar(_QUERY_EXT_ID, {"key": query_id})
+    return as_reader(session).scalar(_QUERY_EXT_ID, {"key": query_id})
 
 
 def document_ext_id(session: Session, document_id: int) -> str | None:
-    return session.scalar(_DOCUMENT_EXT_ID, {"key": document_id})
+    return as_reader(session).scalar(_DOCUMENT_EXT_ID, {"key": document_id})
 
 
 @dataclass(frozen=True)
@@ -79,40 +85,36 @@ class AssessorNames:
 
 def assessor_names(session: Session) -> AssessorNames:
     """Every assessor's id and name, by name."""
-    return AssessorNames.of_rows(
-        session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.name)).all()
-    )
+    return AssessorNames.of_rows(as_reader(session).rows("SELECT id, name FROM assessor ORDER BY name"))
 
 
 def assessors_by_id(session: Session) -> AssessorNames:
     """Every assessor's id and name, by id (the order histories index assessors in)."""
-    return AssessorNames.of_rows(
-        session.execute(select(Assessor.id, Assessor.name).order_by(Assessor.id)).all()
-    )
+    return AssessorNames.of_rows(as_reader(session).rows("SELECT id, name FROM assessor ORDER BY id"))
 
 
 def query_ext_ids(session: Session, ids: np.ndarray) -> np.ndarray:
     """The external id (str, object array) of each query id in `ids`, which are ids of
     judged or adjudicated items."""
-    return _ext_ids(session, Query, "query_id", ids)
+    return _ext_ids(session, "query", "query_id", ids)
 
 
 def document_ext_ids(session: Session, ids: np.ndarray) -> np.ndarray:
     """The external id (str, object array) of each document id in `ids`, which are ids of
     judged or adjudicated items."""
-    return _ext_ids(session, Document, "document_id", ids)
+    return _ext_ids(session, "document", "document_id", ids)
 
 
-def _ext_ids(session: Session, table, column: str, ids: np.ndarray) -> np.ndarray:
+def _ext_ids(session: Session, table: str, column: str, ids: np.ndarray) -> np.ndarray:
     """Few ids: looked up with IN lists. Many (a whole campaign): every id that has a
     judgment or an adjudication, in one query (long IN lists cost more to bind than to run)."""
     ids = np.asarray(ids, dtype=np.int64)
     wanted = np.unique(ids)
     if wanted.size > _IN_LIST:
-        among = select(getattr(Judgment, column)).union(select(getattr(Adjudication, column)))
+        among, params = f"(SELECT {column} FROM judgment UNION SELECT {column} FROM adjudication)", {}
     else:
-        among = wanted.tolist()
-    pairs = session.connection().execute(select(table.id, table.ext_id).where(table.id.in_(among))).all()
+        among, params = in_list("i", wanted.tolist())
+    pairs = as_reader(session).rows(f"SELECT id, ext_id FROM {table} WHERE id IN {among}", params)
     known = np.fromiter((p[0] for p in pairs), dtype=np.int64, count=len(pairs))
     ext = np.empty(len(pairs), dtype=object)
     ext[:] = [p[1] for p in pairs]

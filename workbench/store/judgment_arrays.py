@@ -12,21 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-from sqlalchemy import or_, select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
-from workbench.store.bulk import int_columns
-from workbench.store.event_kinds import EventKind
-from workbench.store.external_ids import AssessorNames
-from workbench.store.models import (
-    Adjudication,
-    Assessor,
-    Assignment,
-    CantJudge,
-    Judgment,
-    JudgmentEvent,
-)
+import numpy as np
+
+from workbench.store.bulk import int_arrays
+from workbench.store.dbapi import as_reader, in_list
+
+if TYPE_CHECKING:  # the grades are SQL text (store.dbapi); the assessor rules build statements
+    from sqlalchemy.orm import Session
+
+    from workbench.store.external_ids import AssessorNames
 
 
 @dataclass(frozen=True)
@@ -48,38 +44,48 @@ class Judgments:
     grade: np.ndarray
 
 
-def _people():
-    """The ids of human assessors (machine assessors' labels are kept apart: a consensus,
-    an agreement report or a disagreement list counts people unless a machine is named)."""
-    return select(Assessor.id).where(Assessor.kind == "human")
+# The ids of human assessors (machine assessors' labels are kept apart: a consensus, an
+# agreement report or a disagreement list counts people unless a machine is named).
+_PEOPLE = "assessor_id IN (SELECT id FROM assessor WHERE kind = 'human')"
+
+
+def _grades(conn, columns: str, table: str, conditions: list[tuple[str, dict]]) -> list[np.ndarray]:
+    """The int64 columns of `table`'s rows meeting every (SQL condition, parameters)."""
+    where = " AND ".join(sql for sql, _ in conditions)
+    params = {k: v for _, p in conditions for k, v in p.items()}
+    rows = as_reader(conn).rows(f"SELECT {columns} FROM {table}" + (f" WHERE {where}" if where else ""),
+                                params)
+    return int_arrays(rows, columns.count(",") + 1)
+
+
+def _in(column: str, name: str, values: Sequence[int]) -> tuple[str, dict]:
+    sql, params = in_list(name, [int(v) for v in values])
+    return f"{column} IN {sql}", params
 
 
 def judgment_grades(
-    session: Session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None,
+    session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None,
     people_only: bool = False,
 ) -> ItemGrades:
     """Current grades, of one assessor or of all (then an item appears once per assessor;
-    `people_only`: every human assessor), of some queries or all; in no particular order."""
-    stmt = select(Judgment.query_id, Judgment.document_id, Judgment.grade)
-    if people_only:
-        stmt = stmt.where(Judgment.assessor_id.in_(_people()))
+    `people_only`: every human assessor), of some queries or all; in no particular order.
+    `session`: a Session, Connection or Reader (store.dbapi)."""
+    where = [(_PEOPLE, {})] if people_only else []
     if assessor_id is not None:
-        stmt = stmt.where(Judgment.assessor_id == assessor_id)
+        where.append(("assessor_id = :assessor", {"assessor": int(assessor_id)}))
     if query_ids is not None:
-        stmt = stmt.where(Judgment.query_id.in_(list(query_ids)))
-    return ItemGrades(*int_columns(session.connection(), stmt, 3))
+        where.append(_in("query_id", "q", query_ids))
+    return ItemGrades(*_grades(session, "query_id, document_id, grade", "judgment", where))
 
 
-def adjudicated_grades(session: Session, *, query_ids: Sequence[int] | None = None) -> ItemGrades:
+def adjudicated_grades(session, *, query_ids: Sequence[int] | None = None) -> ItemGrades:
     """The lead's final grades, of some queries or all; in no particular order."""
-    stmt = select(Adjudication.query_id, Adjudication.document_id, Adjudication.grade)
-    if query_ids is not None:
-        stmt = stmt.where(Adjudication.query_id.in_(list(query_ids)))
-    return ItemGrades(*int_columns(session.connection(), stmt, 3))
+    where = [] if query_ids is None else [_in("query_id", "q", query_ids)]
+    return ItemGrades(*_grades(session, "query_id, document_id, grade", "adjudication", where))
 
 
 def current_judgments(
-    session: Session,
+    session,
     *,
     assessor_ids: Sequence[int] | None = None,
     query_ids: Sequence[int] | None = None,
@@ -87,18 +93,26 @@ def current_judgments(
 ) -> Judgments:
     """Current judgments with their assessor, of some assessors or all (`people_only`:
     humans only), of some queries or all; in no particular order."""
-    stmt = select(Judgment.query_id, Judgment.document_id, Judgment.assessor_id, Judgment.grade)
-    if people_only:
-        stmt = stmt.where(Judgment.assessor_id.in_(_people()))
+    where = [(_PEOPLE, {})] if people_only else []
     if assessor_ids is not None:
-        stmt = stmt.where(Judgment.assessor_id.in_(list(assessor_ids)))
+        where.append(_in("assessor_id", "a", assessor_ids))
     if query_ids is not None:
-        stmt = stmt.where(Judgment.query_id.in_(list(query_ids)))
-    return Judgments(*int_columns(session.connection(), stmt, 4))
+        where.append(_in("query_id", "q", query_ids))
+    return Judgments(*_grades(session, "query_id, document_id, assessor_id, grade", "judgment", where))
+
+
+def _statements():
+    """SQLAlchemy and the models, for the assessor rules below (imported on use)."""
+    import sqlalchemy
+    from workbench.store import models
+
+    return sqlalchemy, models
 
 
 def grading_assessors(session: Session, *, people_only: bool = False) -> list[str]:
     """Names of the assessors (`people_only`: humans) with at least one current grade, by name."""
+    sa, m = _statements()
+    select, Assessor = sa.select, m.Assessor
     stmt = select(Assessor.name).where(_has_grade())
     if people_only:
         stmt = stmt.where(Assessor.kind == "human")
@@ -107,6 +121,10 @@ def grading_assessors(session: Session, *, people_only: bool = False) -> list[st
 
 def assessors_not_only_adjudicating(session: Session, *, people_only: bool = False) -> AssessorNames:
     """Every assessor (`people_only`: every human) except the leads (lead_only_ids), by name."""
+    from workbench.store.external_ids import AssessorNames
+
+    sa, m = _statements()
+    select, Assessor = sa.select, m.Assessor
     stmt = select(Assessor.id, Assessor.name).where(~_lead_only())
     if people_only:
         stmt = stmt.where(Assessor.kind == "human")
@@ -119,10 +137,17 @@ def lead_only_ids(session: Session) -> set[int]:
     grade or an `adjudicate` event) and has no grade, assignment, can't-judge mark or other
     event. Adjudication records the lead's own name in an `assessor` row; this rule keeps
     those rows out of `list assessors`, the pace screen, agreement and the judging checks."""
-    return set(session.scalars(select(Assessor.id).where(_lead_only())))
+    sa, m = _statements()
+    return set(session.scalars(sa.select(m.Assessor.id).where(_lead_only())))
 
 
 def _lead_only():
+    from workbench.store.event_kinds import EventKind
+
+    sa, m = _statements()
+    select, or_ = sa.select, sa.or_
+    Adjudication, Assessor, Assignment = m.Adjudication, m.Assessor, m.Assignment
+    CantJudge, JudgmentEvent = m.CantJudge, m.JudgmentEvent
     mine = Assessor.id
     adjudicated = or_(
         select(Adjudication.query_id).where(Adjudication.adjudicator_id == mine).exists(),
@@ -140,7 +165,8 @@ def _lead_only():
 
 
 def _has_grade():
-    return select(Judgment.id).where(Judgment.assessor_id == Assessor.id).exists()
+    sa, m = _statements()
+    return sa.select(m.Judgment.id).where(m.Judgment.assessor_id == m.Assessor.id).exists()
 
 
 __all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessors_not_only_adjudicating",

@@ -43,10 +43,9 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-# A new campaign's settings. campaign/settings.py reads them from here (one owner), and
-# also falls back on them for a row that lacks a value.
-DEFAULT_MEASURES = "nDCG@10 AP bpref P@10"
-DEFAULT_IDLE_CAP = 300  # seconds: five minutes on one document is not judging any more
+# A new campaign's settings: their one owner is store/defaults.py (no SQLAlchemy there, so
+# that campaign/settings.py can fall back on them without importing the models).
+from workbench.store.defaults import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # noqa: E402
 
 
 class Campaign(Base):

@@ -13,13 +13,16 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from sqlalchemy import Connection, delete, func, insert, select
-from sqlalchemy.orm import Session
 
 from workbench.errors import DatabaseError
 from workbench.metrics.ranking import trec_order
-from workbench.store.models import Document, Query, RunArrays, System
+from workbench.store.dbapi import as_reader
+
+if TYPE_CHECKING:  # reading needs only SQL text on a Reader (store.dbapi); writing, sessions
+    from sqlalchemy.orm import Session
 
 ENCODING = 1  # int32 query ids, int32 document ids, float64 scores, little-endian
 
@@ -48,24 +51,30 @@ class IdNames:
         return self.names[np.searchsorted(self.ids, ids)]
 
 
-def id_names(conn: Connection, table) -> IdNames:
-    """All (id, ext_id) of `Query` or `Document`, read through the driver's cursor."""
-    result = conn.execute(select(table.id, table.ext_id).order_by(table.id))
-    rows = result.cursor.fetchall()
-    result.close()
+_ID_NAMES = {table: f"SELECT id, ext_id FROM {table} ORDER BY id" for table in ("query", "document")}
+
+
+def id_names(conn, table) -> IdNames:
+    """All (id, ext_id) of the table "query" or "document" (or its model class; `conn`: a
+    Reader, Connection or Session)."""
+    rows = as_reader(conn).rows(_ID_NAMES[getattr(table, "__tablename__", table)])
     ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
     names = np.array([r[1].encode("utf-8") for r in rows], dtype="S") if rows else np.empty(0, "S1")
     return IdNames(ids, names)
 
 
-def query_names(conn: Connection) -> IdNames:
+def query_names(conn) -> IdNames:
     """Every query's database id and external id."""
-    return id_names(conn, Query)
+    return id_names(conn, "query")
 
 
 def write_run_arrays(session: Session, system_id: int, query_id, document_id, score) -> None:
     """(Re)write one system's run, given in trec_eval's order grouped by query id
     (database ids)."""
+    from sqlalchemy import delete, insert
+
+    from workbench.store.models import RunArrays
+
     session.execute(delete(RunArrays).where(RunArrays.system_id == system_id))
     session.execute(insert(RunArrays), [_row(
         system_id, np.asarray(query_id), np.asarray(document_id), np.asarray(score, dtype=np.float64),
@@ -78,7 +87,7 @@ def write_run(session: Session, system_id: int, query_id, document_id, score, co
     query_id = np.asarray(query_id, dtype=np.int64)
     document_id = np.asarray(document_id, dtype=np.int64)
     score = np.asarray(score, dtype=np.float64)
-    order = trec_order(query_id, score, id_names(session.connection(), Document).of(document_id),
+    order = trec_order(query_id, score, id_names(session, "document").of(document_id),
                        compat=compat)
     write_run_arrays(session, system_id, query_id[order], document_id[order], score[order])
 
@@ -87,8 +96,12 @@ def resort_runs(session: Session, compat: int) -> int:
     """Put every stored run in trec_eval `compat`'s order (10: scores compared as doubles,
     9: as floats), from its stored float64 scores; returns how many runs changed. One run
     in memory at a time; a run already in that order is not rewritten."""
+    from sqlalchemy import select
+
+    from workbench.store.models import RunArrays
+
     conn = session.connection()
-    names = id_names(conn, Document)
+    names = id_names(conn, "document")
     systems = [sid for (sid,) in conn.execute(
         select(RunArrays.system_id).where(RunArrays.encoding == ENCODING).order_by(RunArrays.system_id))]
     changed = 0
@@ -121,17 +134,18 @@ def _row(system_id: int, query_id: np.ndarray, document_id: np.ndarray, score: n
     }
 
 
-def runs_token(conn: Connection) -> tuple[int, int, int]:
+_TOKEN = ("SELECT (SELECT count(*) FROM system), count(*), coalesce(sum(generation), 0) "
+          "FROM run_arrays")
+
+
+def runs_token(conn) -> tuple[int, int, int]:
     """Changes whenever a system or its arrays are added, replaced or removed: what a
     process that keeps runs in memory compares before reusing them."""
-    n_systems = conn.execute(select(func.count()).select_from(System)).scalar_one()
-    n_arrays, generations = conn.execute(
-        select(func.count(), func.coalesce(func.sum(RunArrays.generation), 0))
-    ).one()
+    n_systems, n_arrays, generations = as_reader(conn).first(_TOKEN)
     return int(n_systems), int(n_arrays), int(generations)
 
 
-def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
+def load_stored_runs(conn, *, scores: bool = True) -> StoredRuns:
     """Every system's results in trec_eval's order (a system without arrays has none).
     scores=False leaves the scores blobs unread (`score` is None): scoring needs only the
     stored order, and the scores are 40 % of the bytes.
@@ -141,6 +155,7 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
     concatenating, and the allocator reuses one run's worth of pages. Read sessions are
     one snapshot; a write transaction on PostgreSQL (READ COMMITTED) may see a run
     imported or replaced between the plan and the blobs: then the read starts again."""
+    conn = as_reader(conn)
     for _ in range(_ATTEMPTS):
         runs = _load_once(conn, scores)
         if runs is not None:
@@ -151,13 +166,17 @@ def load_stored_runs(conn: Connection, *, scores: bool = True) -> StoredRuns:
 _ATTEMPTS = 5
 
 
-def _load_once(conn: Connection, scores: bool) -> StoredRuns | None:
+# one statement: the systems and their sizes from one moment
+_PLAN = ("SELECT system.id, system.tag, run_arrays.n_rows FROM system LEFT OUTER JOIN run_arrays "
+         "ON run_arrays.system_id = system.id AND run_arrays.encoding = :encoding "
+         "ORDER BY system.id")
+_BLOBS = ("SELECT system_id, n_rows, query_ids, document_ids{scores} FROM run_arrays "
+          "WHERE encoding = :encoding")
+
+
+def _load_once(conn, scores: bool) -> StoredRuns | None:
     """The runs, or None when they changed between the two statements."""
-    current = (RunArrays.system_id == System.id) & (RunArrays.encoding == ENCODING)
-    plan = conn.execute(  # one statement: the systems and their sizes from one moment
-        select(System.id, System.tag, RunArrays.n_rows).outerjoin(RunArrays, current)
-        .order_by(System.id)
-    ).all()
+    plan = conn.rows(_PLAN, {"encoding": ENCODING})
     sizes = {sid: n or 0 for sid, _, n in plan}
     counts = np.array([sizes[sid] for sid, _, _ in plan], dtype=np.int64)
     offsets = np.concatenate(([0], np.cumsum(counts)))
@@ -168,10 +187,8 @@ def _load_once(conn: Connection, scores: bool) -> StoredRuns | None:
     document_id = np.empty(total, dtype=np.int32)
     score = np.empty(total, dtype=np.float64) if scores else None
     targets = [(query_id, "<i4"), (document_id, "<i4")] + ([(score, "<f8")] if scores else [])
-    columns = [RunArrays.system_id, RunArrays.n_rows, RunArrays.query_ids, RunArrays.document_ids]
     filled = set()
-    for row in conn.execute(select(*columns, *([RunArrays.scores] if scores else []))
-                            .where(RunArrays.encoding == ENCODING)):
+    for row in conn.each(_BLOBS.format(scores=", scores" if scores else ""), {"encoding": ENCODING}):
         sid, n = row[0], row[1]
         if sid not in start:  # imported after the plan was read
             continue

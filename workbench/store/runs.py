@@ -9,7 +9,7 @@ import numpy as np
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from workbench.store.models import Document, Query, RunArrays, System
+from workbench.store.models import RunArrays, System
 from workbench.store.run_arrays import ENCODING, id_names
 
 
@@ -55,9 +55,9 @@ def ranked_lists(session: Session, tag: str) -> RankedLists | None:
     conn = session.connection()
     starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]]) if q.size else np.zeros(0, np.int64)
     return RankedLists(
-        queries=id_names(conn, Query).of(q[starts]),
+        queries=id_names(conn, "query").of(q[starts]),
         offsets=np.r_[starts, q.size].astype(np.int64),
-        docnos=id_names(conn, Document).of(d),
+        docnos=id_names(conn, "document").of(d),
     )
 
 

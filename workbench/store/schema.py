@@ -24,11 +24,20 @@ try:
 except ImportError:  # pragma: no cover - Windows: no folder lock
     fcntl = None
 
-from sqlalchemy import Connection, Engine, create_engine, inspect, text
-from sqlalchemy.pool import NullPool
+from typing import TYPE_CHECKING
 
 from workbench.errors import DatabaseError
-from workbench.store.engine import make_engine
+from workbench.store.dbapi import Reader, as_reader, can_read_directly, open_reader
+
+if TYPE_CHECKING:  # SQLAlchemy is imported only where an engine is made: a reading
+    # command checks its database through the driver alone (check_directly)
+    from sqlalchemy import Connection, Engine
+
+
+def make_engine(db=None, **kwargs):
+    from workbench.store.engine import make_engine
+
+    return make_engine(db, **kwargs)
 
 
 def migrations_dir() -> Path:
@@ -105,11 +114,19 @@ _ESSENTIAL = frozenset({"alembic_version", "campaign"})
 _PG_LOCK_CLASS = 0x57424E
 
 
+# The tables of store.models at head, spelled out so that checking a database does not
+# import the models (tests/store/test_schema_tables.py holds it equal to models.Base).
+MODEL_TABLES = frozenset({
+    "access_link", "adjudication", "assessor", "assignment", "campaign", "cant_judge",
+    "document", "event_archive", "judging_session", "judgment", "judgment_event",
+    "machine_call", "machine_provenance", "pool_entry", "pool_plan", "query", "run_arrays",
+    "scale_level", "system", "validation_item",
+})
+
+
 def workbench_tables() -> frozenset[str]:
     """The tables of a workbench database at head (models plus alembic_version)."""
-    from workbench.store.models import Base
-
-    return frozenset(Base.metadata.tables) | {"alembic_version"}
+    return MODEL_TABLES | {"alembic_version"}
 
 
 def sqlite_file(engine: Engine) -> str | None:
@@ -152,6 +169,9 @@ def _reader(engine: Engine) -> Iterator[Connection]:
         with engine.connect() as conn:
             yield conn
         return
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
     probe = create_engine(
         "sqlite://", poolclass=NullPool,
         creator=lambda: sqlite3.connect(path, timeout=10, isolation_level=None),
@@ -186,19 +206,19 @@ def _survey(engine: Engine) -> _Survey:
     try:
         with _reader(engine) as conn:
             if engine.dialect.name == "sqlite":
-                return _survey_sqlite(conn)
-            return _survey_postgresql(conn, _describe(engine))
+                return _survey_sqlite(as_reader(conn))
+            return _survey_postgresql(as_reader(conn), _describe(engine))
     except DatabaseError:
         raise
     except Exception as exc:  # not a database file, unreachable server, ...
         raise DatabaseError(f"cannot open database {_describe(engine)}: {_short(exc)}") from None
 
 
-def _survey_sqlite(conn: Connection) -> _Survey:
-    app_id = conn.exec_driver_sql("PRAGMA application_id").scalar()
-    rows = conn.exec_driver_sql(
+def _survey_sqlite(conn: Reader) -> _Survey:
+    app_id = conn.scalar("PRAGMA application_id")
+    rows = conn.rows(
         "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-    ).all()
+    )
     tables = frozenset(name for kind, name in rows if kind == "table")
     return _Survey(
         tables=tables,
@@ -240,31 +260,34 @@ _PG_KINDS = {"r": "table", "p": "table", "v": "view", "m": "materialized view",
              "f": "foreign table", "S": "sequence", "c": "type"}
 
 
-def _survey_postgresql(conn: Connection, where: str) -> _Survey:
-    schema = conn.execute(text("SELECT current_schema()")).scalar()
+def _survey_postgresql(conn: Reader, where: str) -> _Survey:
+    schema = conn.scalar("SELECT current_schema()")
     if schema is None:
         raise DatabaseError(
             f"{where}: no schema on the search_path exists; create one or fix the search_path"
         )
     tables, others = set(), []
-    for nsp, name, kind in conn.execute(text(_PG_OBJECTS)):
+    for nsp, name, kind in conn.rows(_PG_OBJECTS):
         if nsp == schema and kind in ("r", "p"):
             tables.add(name)
         else:
             others.append(f"{_PG_KINDS.get(kind, kind)} {nsp}.{name}")
-    marked = "campaign" in tables and conn.execute(text(
+    marked = "campaign" in tables and conn.scalar(
         "SELECT obj_description(c.oid, 'pg_class') FROM pg_class c JOIN pg_namespace n "
         "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relname = 'campaign'"
-    )).scalar() == PG_MARK
+    ) == PG_MARK
     return _Survey(
         tables=frozenset(tables), others=tuple(others), marked=marked,
         revisions=_revisions(conn) if "alembic_version" in tables else None,
     )
 
 
-def _revisions(conn: Connection) -> tuple[str, ...] | None:
+_VERSIONS = "SELECT version_num FROM alembic_version"
+
+
+def _revisions(conn: Reader) -> tuple[str, ...] | None:
     try:
-        return tuple(conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
+        return tuple(row[0] for row in conn.rows(_VERSIONS))
     except Exception:  # no version_num column, ...: not an Alembic table of ours
         conn.rollback()
         return None
@@ -330,6 +353,22 @@ def _few(names, limit: int = 3) -> str:
     return ", ".join(names[:limit]) + more
 
 
+def check_directly(url: str) -> bool:
+    """Whether the database at `url` is a current workbench database, judged through a
+    plain driver connection (store.dbapi) by the same survey and rules as check_database,
+    without SQLAlchemy or the models. False when it cannot tell (a URL the driver cannot
+    open alone, an error, any other state): the caller then takes the engine's way, which
+    says what is wrong in its words."""
+    if not can_read_directly(url):
+        return False
+    try:
+        with open_reader(url) as conn:
+            survey = _survey_sqlite(conn) if conn.dialect == "sqlite" else _survey_postgresql(conn, url)
+        return _classify(survey, url, allow_older=True) == "current"
+    except Exception:
+        return False
+
+
 def check_database(engine: Engine, *, allow_older: bool = False) -> str:
     """Raise DatabaseError unless `engine` is a usable workbench database; return 'new',
     'current' or 'older'. Reads only: nothing of the database changes."""
@@ -339,9 +378,11 @@ def check_database(engine: Engine, *, allow_older: bool = False) -> str:
 def current_revision(engine: Engine) -> str | None:
     """The database's Alembic revision, None if it has no version table."""
     with _reader(engine) as conn:
+        from sqlalchemy import inspect
+
         if not inspect(conn).has_table("alembic_version"):
             return None
-        row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+        row = as_reader(conn).first(_VERSIONS)
         return row[0] if row else None
 
 
@@ -395,6 +436,8 @@ def _schema_lock(engine: Engine) -> Iterator[None]:
     if engine.dialect.name != "postgresql":
         yield
         return
+    from sqlalchemy import text
+
     key = {"cls": _PG_LOCK_CLASS}
     with engine.connect() as conn:
         conn.execute(text(

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session, sessionmaker
+from typing import TYPE_CHECKING
 
-from workbench.store.models import Campaign
+from workbench.store.dbapi import Reader
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 SETTING_COLUMNS = ("name", "relevance_threshold", "default_measures", "pool_depth", "blind", "guidelines",
                    "idle_cap_seconds", "score_compat")
 
 
-def read_settings(read: sessionmaker[Session]) -> dict[str, object] | None:
-    """The settings row as {column: value}, None when the row is missing."""
-    columns = [getattr(Campaign, name) for name in SETTING_COLUMNS]
-    with read() as s:
-        row = s.execute(select(*columns).where(Campaign.id == 1)).first()
+_READ = f"SELECT {', '.join(SETTING_COLUMNS)} FROM campaign WHERE id = 1"
+
+
+def read_settings(conn: Reader) -> dict[str, object] | None:
+    """The settings row as {column: value}, None when the row is missing (`blind` as
+    stored: 0/1 on SQLite, a bool on PostgreSQL)."""
+    row = conn.first(_READ)
     return None if row is None else dict(zip(SETTING_COLUMNS, row))
 
 
@@ -26,6 +30,10 @@ def write_settings(s: Session, **values: object) -> None:
     unknown = set(values) - set(SETTING_COLUMNS)
     if unknown:
         raise ValueError(f"unknown campaign settings: {sorted(unknown)}")
+    from sqlalchemy import update
+
+    from workbench.store.models import Campaign
+
     if s.get(Campaign, 1) is None:
         s.add(Campaign(id=1))
         s.flush()
@@ -34,6 +42,10 @@ def write_settings(s: Session, **values: object) -> None:
 
 def score_compat(session: Session) -> int:
     """The campaign's score order (trec_eval 10 or 9), read in the caller's transaction."""
+    from sqlalchemy import select
+
+    from workbench.store.models import Campaign
+
     value = session.execute(select(Campaign.score_compat).where(Campaign.id == 1)).scalar()
     return 10 if value is None else int(value)
 

@@ -15,7 +15,6 @@ from datetime import datetime, timezone
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 import numpy as np
 
@@ -25,8 +24,6 @@ from workbench.errors import UsageError
 from workbench.formats.judgments import JudgmentRow, write_judgments
 from workbench.formats.output import atomic_output
 from workbench.formats.trec import write_qrels
-from workbench.store.export_rows import current_judgment_rows, judgment_event_rows
-from workbench.store.machine import call_rows
 
 JUDGMENT_FORMATS = ("csv", "jsonl")
 
@@ -34,10 +31,14 @@ JUDGMENT_FORMATS = ("csv", "jsonl")
 def _assessor_filter(session, assessor: str | None) -> int | None:
     if assessor is None:
         return None
+    from workbench.campaign.catalog.known import known_assessor
+
     return known_assessor(session, assessor)
 
 
 def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
+    from workbench.store.export_rows import current_judgment_rows
+
     for q, d, a, grade, note, seconds, at in current_judgment_rows(session, aid):
         yield JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at)
 
@@ -45,6 +46,9 @@ def _current_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
 def _history_rows(session, aid: int | None) -> Iterator[JudgmentRow]:
     """Every judgment event and every machine call (event `call:label`, `call:failure` or
     `call:error`, the raw answer as the note: kept for audit), in the order they happened."""
+    from workbench.store.export_rows import judgment_event_rows
+    from workbench.store.machine import call_rows
+
     events = (JudgmentRow(q, d, a, grade, note or "", seconds or 0.0, at, kind)
               for q, d, a, grade, note, seconds, at, kind in judgment_event_rows(session, aid))
     calls = (JudgmentRow(c.query, c.document, c.assessor, c.grade, c.raw or c.error, c.seconds,

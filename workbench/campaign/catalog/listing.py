@@ -14,7 +14,6 @@ from typing import TextIO
 
 from workbench.campaign.database import Database
 from workbench.campaign.settings import describe_idle_cap, idle_cap
-from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
 
 LISTS = ("queries", "docs", "runs", "assessors", "cant-judge")
@@ -33,12 +32,16 @@ class Listing:
 
 def listing(db: Database, what: str) -> Listing:
     """The rows of `workbench list WHAT`."""
-    from workbench.campaign.judging import pace as assessor_watch
     from workbench.store import catalog
-    from workbench.store.machine import HUMAN, assessor_kinds
 
     if what not in LISTS:
         raise UsageError(f"list what? one of {', '.join(LISTS)}")
+    if what in ("queries", "docs", "runs"):  # SQL text: through the driver alone (dbapi)
+        with db.reader() as conn:
+            return _counted(conn, what)
+    from workbench.campaign.judging import pace as assessor_watch
+    from workbench.store.machine import HUMAN, assessor_kinds
+
     if what == "cant-judge":
         from workbench.campaign.judging.marks import list_cant_judge
 
@@ -47,22 +50,6 @@ def listing(db: Database, what: str) -> Listing:
         return Listing(what, ("query", "document", "assessor", "reason", "marked_at"), rows)
     cap = idle_cap(db)
     with db.read() as s:
-        if what == "queries":
-            c = catalog.query_counts(s)
-            rows = [(n, t, *(int(c.columns[k][i]) for k in ("pool", "judged", "judgments", "assessors")),
-                     _share(c.columns["judged"][i], c.columns["pool"][i]))
-                    for i, (n, t) in enumerate(zip(c.names, c.titles))]
-            return Listing(what, ("query", "title", "pool", "judged", "judgments", "assessors", "done"), rows)
-        if what == "docs":
-            c = catalog.document_counts(s)
-            rows = [(n, t, int(c.columns["pooled"][i]), int(c.columns["judgments"][i]))
-                    for i, (n, t) in enumerate(zip(c.names, c.titles))]
-            return Listing(what, ("document", "title", "pooled", "judgments"), rows)
-        if what == "runs":
-            c = catalog.run_counts(s)
-            rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]))
-                    for i, n in enumerate(c.names)]
-            return Listing(what, ("run", "queries", "results"), rows)
         c = catalog.assessor_counts(s)
         watch = assessor_watch.read_watch(s, idle_cap=cap)
         kinds = assessor_kinds(s)
@@ -81,6 +68,26 @@ def listing(db: Database, what: str) -> Listing:
                    f"idle cap, {describe_idle_cap(cap)} (workbench campaign --idle-cap)")
 
 
+def _counted(conn, what: str) -> Listing:
+    from workbench.store import catalog
+
+    if what == "queries":
+        c = catalog.query_counts(conn)
+        rows = [(n, t, *(int(c.columns[k][i]) for k in ("pool", "judged", "judgments", "assessors")),
+                 _share(c.columns["judged"][i], c.columns["pool"][i]))
+                for i, (n, t) in enumerate(zip(c.names, c.titles))]
+        return Listing(what, ("query", "title", "pool", "judged", "judgments", "assessors", "done"), rows)
+    if what == "docs":
+        c = catalog.document_counts(conn)
+        rows = [(n, t, int(c.columns["pooled"][i]), int(c.columns["judgments"][i]))
+                for i, (n, t) in enumerate(zip(c.names, c.titles))]
+        return Listing(what, ("document", "title", "pooled", "judgments"), rows)
+    c = catalog.run_counts(conn)
+    rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]))
+            for i, n in enumerate(c.names)]
+    return Listing(what, ("run", "queries", "results"), rows)
+
+
 def _share(part, whole) -> float:
     return float(part) / float(whole) if whole else float("nan")
 
@@ -88,6 +95,7 @@ def _share(part, whole) -> float:
 def remove(db: Database, kind: str, name: str, *, force: bool = False) -> str:
     """Remove a run, query or assessor; the one-line summary. A query or assessor whose
     removal deletes judgments or final grades needs `force`."""
+    from workbench.campaign.writing import write_transaction
     from workbench.store import removal
 
     if kind not in ("run", "query", "assessor"):
@@ -112,6 +120,7 @@ def remove(db: Database, kind: str, name: str, *, force: bool = False) -> str:
 
 
 def rename_run(db: Database, old: str, new: str) -> str:
+    from workbench.campaign.writing import write_transaction
     from workbench.names import check_id
     from workbench.store import removal
 

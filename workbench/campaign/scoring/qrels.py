@@ -24,13 +24,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.errors import UsageError
-from workbench.store import external_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, MAJORITY, QrelsSource
 from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
-from workbench.store.machine import MACHINE, assessor_kind, assessor_kinds
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
@@ -142,6 +139,10 @@ def qrels_ids_with_origin(
     """qrels_ids plus a bool array: True where the grade is a machine's label (a hybrid
     source's items that no person judged; an assessor source that is a machine)."""
     source = source or MAJORITY
+    if source.kind != "consensus":  # a named assessor: the ORM's lookups (a consensus reads
+        # SQL text only, through whatever `session` is: a Session or a plain Reader)
+        from workbench.campaign.catalog.known import known_assessor
+        from workbench.store.machine import MACHINE, assessor_kind
     if source.kind == "assessor":
         aid = known_assessor(session, source.name)
         own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
@@ -175,6 +176,8 @@ def _sorted(qi: np.ndarray, di: np.ndarray, g: np.ndarray):
 
 def machine_assessors(db: Database) -> list[str]:
     """The machine assessors' names, by name (the hybrid sources a lead can choose)."""
+    from workbench.store.machine import MACHINE, assessor_kinds
+
     with db.read() as session:
         return sorted(name for name, kind in assessor_kinds(session).items() if kind == MACHINE)
 
@@ -187,6 +190,8 @@ def qrels_arrays(
 ) -> QrelsArrays:
     """The qrels of one source (default: the people's majority) with external ids, sorted
     by (qid, docno), in `session`; `machine` says which grades are a machine's labels."""
+    from workbench.store import external_ids
+
     query_ids = None if queries is None else external_ids.query_ids(session, queries)
     qi, di, g, machine = qrels_ids_with_origin(session, source, query_ids=query_ids)
     qid = external_ids.query_ext_ids(session, qi)
@@ -203,5 +208,7 @@ def derive_qrels(
     queries: Iterable[str] | None = None,
 ) -> QrelsArrays:
     """Qrels arrays of one source (default: the people's majority), sorted."""
-    with db.read() as session:
+    source = source or MAJORITY
+    # a consensus reads SQL text only: through the driver when no engine is open (dbapi)
+    with (db.reader() if source.kind == "consensus" else db.read()) as session:
         return qrels_arrays(session, source, queries=queries)

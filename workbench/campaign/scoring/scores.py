@@ -26,6 +26,7 @@ from workbench.campaign.scoring.sources import MAJORITY, QrelsSource
 from workbench.campaign.settings import campaign_measures, campaign_threshold
 from workbench.evaluation.stored import LoadedRuns, evaluate_stored
 from workbench.metrics.measures import Measure
+from workbench.store.dbapi import as_reader
 from workbench.store.run_arrays import load_stored_runs, query_names, runs_token
 
 
@@ -149,7 +150,7 @@ class ScoreTracker:
                     self.level = campaign_threshold(self.db)
                 self._evaluator = _Evaluator(self.measures, self.level)
                 self.measures = self._evaluator.names
-            with self.db.read() as s:
+            with self._snapshot() as s:
                 given = self._given_runs
                 self._runs = (given(s) if isinstance(given, RunsCache)
                               else (given or load_runs(s, scores=False)))
@@ -175,7 +176,7 @@ class ScoreTracker:
             cols = self._runs.columns_of(sorted(queries))
             if cols.size:
                 ids = self._runs.queries.ids[cols].tolist()
-                with self.db.read() as s:
+                with self._snapshot() as s:
                     qrels = qrels_ids(s, self.source, query_ids=ids)
                 self._evaluate(qrels, cols)
             return self._table()
@@ -223,6 +224,12 @@ class ScoreTracker:
 
     # ---- internals -------------------------------------------------------------------
 
+    def _snapshot(self):
+        """One read snapshot: a consensus reads only the store's SQL text, through the
+        driver when nothing else opened an engine (store.dbapi); a named assessor's source
+        looks the name up with the ORM (a read session)."""
+        return self.db.reader() if self.source.kind == "consensus" else self.db.read()
+
     def _evaluate(self, qrels, cols: np.ndarray | None) -> None:
         """Evaluate every system on the queries `cols` (None: all) against `qrels` (database
         ids), writing their columns of the value matrices (evaluation.stored)."""
@@ -261,7 +268,7 @@ class RunsCache:
         self._runs: LoadedRuns | None = None
 
     def __call__(self, session) -> LoadedRuns:
-        token = runs_token(session.connection())
+        token = runs_token(session)
         with self._lock:
             if self._runs is None or token != self._token:
                 self._runs, self._token = load_runs(session, scores=False), token
@@ -271,7 +278,7 @@ class RunsCache:
 def load_runs(session, *, scores: bool = True) -> LoadedRuns:
     """Every stored run as arrays (see LoadedRuns), in one read transaction; scores=False:
     without their scores, enough for scoring (the stored order is the ranking)."""
-    conn = session.connection()
+    conn = as_reader(session)  # a Session, Connection or Reader (store.dbapi)
     return LoadedRuns(load_stored_runs(conn, scores=scores), query_names(conn))
 
 
