@@ -53,7 +53,10 @@ class QueryListScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="ql-head")
-        yield ProgressBar(id="ql-overall", show_eta=False)
+        # determinate from the start: an indeterminate bar animates at 15 frames a second,
+        # and left under the judging screen (open_first) it redrew the whole screen that
+        # often, in a terminal and to a browser alike
+        yield ProgressBar(id="ql-overall", total=1, show_eta=False)
         yield DataTable(id="ql-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="ql-empty")
         yield Footer()
