@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections import deque
 
 from textual_serve.download_manager import DownloadManager
@@ -23,6 +24,7 @@ from workbench.serve.app_process import WorkbenchAppService
 log = logging.getLogger("workbench.serve")
 
 DEFAULT_SIZE = 4
+REFILL_DELAY_S = 2.0  # after a session took an app: its first screen draws before the next starts
 
 
 class AppPool:
@@ -34,32 +36,39 @@ class AppPool:
         self._filling: asyncio.Task | None = None
         self._closed = False
         self._failures = 0
+        # at most one start per core at a time: a crowd's apps come up in the order asked,
+        # the first ones soon, instead of all of them late together
+        self._starting = asyncio.Semaphore(os.cpu_count() or 2)
         self.started = 0  # processes started, pooled or not: for tests and the benchmark
 
     @property
     def idle_pids(self) -> list[int]:
         return [app.pid for app in self._idle if app.pid is not None]
 
-    def new_app(self) -> WorkbenchAppService:
-        self.started += 1
-        return WorkbenchAppService(db=self._db, download_manager=self._downloads)
-
-    def fill(self) -> None:
-        """Start the missing apps in the background, one after another."""
-        if self._closed or self.size == 0:
-            return
-        if self._filling is None or self._filling.done():
-            self._filling = asyncio.get_running_loop().create_task(self._fill())
-
-    async def _fill(self) -> None:
-        while not self._closed and len(self._idle) < self.size and self._failures < 3:
-            app = self.new_app()
+    async def _launch(self) -> WorkbenchAppService | None:
+        """A new warm app, or None (it did not start, and is gone)."""
+        async with self._starting:
+            self.started += 1
+            app = WorkbenchAppService(db=self._db, download_manager=self._downloads)
             try:
                 ready = await app.launch()
             except asyncio.CancelledError:  # the server stops while this one starts
                 await asyncio.shield(app.discard())
                 raise
-            if ready:
+        return app if ready else None
+
+    def fill(self, delay: float = 0.0) -> None:
+        """Start the missing apps in the background, one after another, after `delay`."""
+        if self._closed or self.size == 0:
+            return
+        if self._filling is None or self._filling.done():
+            self._filling = asyncio.get_running_loop().create_task(self._fill(delay))
+
+    async def _fill(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        while not self._closed and len(self._idle) < self.size and self._failures < 3:
+            app = await self._launch()
+            if app is not None:
                 self._failures = 0
                 if self._closed:
                     await app.discard()
@@ -74,12 +83,12 @@ class AppPool:
         while self._idle:
             app = self._idle.popleft()
             if app.alive:
-                self.fill()
+                self.fill(REFILL_DELAY_S)
                 return app
             await app.discard()
-        self.fill()
-        app = self.new_app()
-        if not await app.launch():
+        self.fill(REFILL_DELAY_S)
+        app = await self._launch()
+        if app is None:
             raise RuntimeError("the app did not start")
         return app
 
