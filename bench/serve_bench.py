@@ -102,7 +102,9 @@ class Screen:
         self.frames = 0
         self.tail, self.shown = b"", False
         self.position: bytes | None = None
-        self.since_key = b""
+        self.overlap = b""  # the end of the last frame's text: a head split over two frames
+        self.done = False  # "query done" shown since the key
+        self.timed_out = 0  # grades whose next screen was not seen in 120 s
         self.moved_early = 0  # screens that moved on before the grade was in the database
         self.conn = sqlite3.connect(path, timeout=30)
 
@@ -114,13 +116,16 @@ class Screen:
         data = payload if isinstance(payload, bytes) else payload.encode()
         self.frames += 1
         text = _ESCAPES.sub(b"", data)
-        self.tail = (self.tail + text)[-65536:]
-        self.since_key = (self.since_key + text)[-65536:]
+        self.tail = (self.tail + text)[-16384:]
         if not self.shown:
             self.shown = b"not judged yet" in self.tail
-        found = _POSITION.findall(self.since_key)
+        seen = self.overlap + text  # only the new text is searched: cheap per frame
+        self.overlap = text[-64:]
+        found = _POSITION.findall(seen)
         if found:
             self.position = b"/".join(found[-1])
+        if b"query done" in seen:
+            self.done = True
 
     async def wait(self, done, what: str, timeout: float = 60.0) -> None:
         started = time.perf_counter()
@@ -136,23 +141,25 @@ class Screen:
 
     async def next_query_if_done(self) -> None:
         """At the end of a query the screen says so and waits for `]` (not a grade)."""
-        if b"query done" in self.tail[-16384:]:
-            self.tail, self.shown, self.since_key = b"", False, b""
+        if self.done:
+            self.tail, self.shown, self.done = b"", False, False
             await self._send("]")
             await self.wait(lambda: self.shown, "the next query", 60)
 
     async def grade(self, key: str) -> float:
         await self.next_query_if_done()
         before, position = self.count(), self.position
-        self.since_key = b""
+        self.done = False
         started = time.perf_counter()
         await self._send(key)
 
         def moved() -> bool:
-            return (self.position is not None and self.position != position) or \
-                b"query done" in self.since_key
+            return (self.position is not None and self.position != position) or self.done
 
-        await self.wait(moved, "the next document")
+        try:
+            await self.wait(moved, "the next document", 120)
+        except RuntimeError:
+            self.timed_out += 1
         took = time.perf_counter() - started
         if self.count() == before:
             self.moved_early += 1
@@ -319,10 +326,11 @@ async def many(clients, server, db, path: Path, names: list[str], args, pace: st
     together = [t for r in trips for t in r]
     lost = sum(before[n] + args.each - count(path, n) for n in names)
     early = sum(s.moved_early for s in screens)
+    timed_out = sum(s.timed_out for s in screens)
     grades = len(together)
     cores = os.cpu_count() or 1
     print(f"  [{clients.name}, {pace}] {len(names)} assessors x {args.each} grades: lost {lost}, "
-          f"moved before disk {early}; round trip {quantiles(together)}; "
+          f"moved before disk {early}, next screen unseen in 120 s {timed_out}; round trip {quantiles(together)}; "
           f"{grades / wall:.1f} grades/s; apps' CPU {app_seconds / grades * 1000:.0f} ms a grade; "
           f"machine busy {(busy1[0] - busy0[0]) / max(busy1[1] - busy0[1], 1) * 100:.0f}% of "
           f"{cores} cores; first documents, all opening at once: median "
