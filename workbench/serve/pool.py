@@ -24,7 +24,7 @@ from workbench.serve.app_process import WorkbenchAppService
 log = logging.getLogger("workbench.serve")
 
 DEFAULT_SIZE = 4
-REFILL_DELAY_S = 2.0  # after a session took an app: its first screen draws before the next starts
+REFILL_DELAY_S = 2.0  # the wait before each start of a refill: sessions' screens come first
 
 
 class AppPool:
@@ -58,15 +58,19 @@ class AppPool:
         return app if ready else None
 
     def fill(self, delay: float = 0.0) -> None:
-        """Start the missing apps in the background, one after another, after `delay`."""
+        """Start the missing apps in the background, one after another, each after `delay`
+        (0 at the server's start; REFILL_DELAY_S after sessions took apps, so that refilling
+        takes at most about a third of one core from the sessions being judged)."""
         if self._closed or self.size == 0:
             return
         if self._filling is None or self._filling.done():
             self._filling = asyncio.get_running_loop().create_task(self._fill(delay))
 
     async def _fill(self, delay: float) -> None:
-        await asyncio.sleep(delay)
         while not self._closed and len(self._idle) < self.size and self._failures < 3:
+            await asyncio.sleep(delay)
+            if self._closed or len(self._idle) >= self.size:
+                return
             app = await self._launch()
             if app is not None:
                 self._failures = 0
