@@ -36,7 +36,7 @@ def server(campaign):
     from workbench.serve.background import BackgroundServer
 
     path, db = campaign
-    with BackgroundServer(db, str(path)) as running:
+    with BackgroundServer(db, str(path), pool=1) as running:  # one warm app is enough here
         yield running
 
 
