@@ -39,6 +39,7 @@ class AppPool:
         # at most one start per core at a time: a crowd's apps come up in the order asked,
         # the first ones soon, instead of all of them late together
         self._starting = asyncio.Semaphore(os.cpu_count() or 2)
+        self._asked = 0  # sessions waiting for an app of their own: the refill waits for them
         self.started = 0  # processes started, pooled or not: for tests and the benchmark
 
     @property
@@ -69,6 +70,8 @@ class AppPool:
     async def _fill(self, delay: float) -> None:
         while not self._closed and len(self._idle) < self.size and self._failures < 3:
             await asyncio.sleep(delay)
+            while self._asked and not self._closed:  # sessions' own apps start first
+                await asyncio.sleep(max(delay, 0.1))
             if self._closed or len(self._idle) >= self.size:
                 return
             app = await self._launch()
@@ -91,9 +94,14 @@ class AppPool:
                 return app
             await app.discard()
         self.fill(REFILL_DELAY_S)
-        app = await self._launch()
+        self._asked += 1
+        try:
+            app = await self._launch()
+        finally:
+            self._asked -= 1
         if app is None:
             raise RuntimeError("the app did not start")
+        self._failures = 0  # apps start again (the database is back): the pool refills
         return app
 
     async def wait_full(self, timeout: float) -> bool:
