@@ -36,7 +36,7 @@ def server(campaign):
     from workbench.serve.background import BackgroundServer
 
     path, db = campaign
-    with BackgroundServer(db, str(path)) as running:
+    with BackgroundServer(db, str(path), pool=1) as running:  # one warm app is enough here
         yield running
 
 
@@ -116,7 +116,7 @@ def test_a_link_opens_the_blind_judging_screen_and_digits_grade_and_u_undoes(
     wait_until(lambda: grades(path, "carol") == before)
     page.keyboard.press("0")
     wait_until(lambda: grades(path, "carol") == {**before, document: 0})
-    assert len(server.served.spawned) == 1
+    assert len(server.served.bound) == 1
     page.close()
 
 
@@ -130,7 +130,7 @@ def test_wrong_missing_and_revoked_tokens_get_no_app(browser, server, campaign):
         response = page.goto(server.url + link)
         assert response.status == status, link
         assert page.query_selector("#terminal") is None
-    assert server.served.spawned == []
+    assert server.served.bound == []
 
 
 def test_a_revoked_link_ends_the_open_session_at_its_next_message(browser, server, campaign):
@@ -171,4 +171,4 @@ def test_a_second_session_for_one_assessor_is_refused_and_never_interleaves(
         wait_until(lambda: len(grades(path, "carol")) == count)
     new = {d: g for d, g in grades(path, "carol").items() if d not in before}
     assert sorted(new.values()) == [1, 2]
-    assert len(server.served.spawned) == 1
+    assert len(server.served.bound) == 1

@@ -12,6 +12,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from workbench.campaign.access import links as L
+from workbench.serve import binding
 from workbench.serve.app_process import app_command
 from workbench.serve.server import SERVED, RedactingAccessLogger, make_app, redact
 from workbench.serve.throttle import MAX_DELAY_S, Throttle
@@ -19,7 +20,7 @@ from workbench.serve.throttle import MAX_DELAY_S, Throttle
 
 @pytest.fixture
 async def client(sqlite_db):
-    app = make_app(sqlite_db, None)
+    app = make_app(sqlite_db, None, pool=0)
     async with TestClient(TestServer(app, access_log_class=RedactingAccessLogger)) as c:
         c.served = app[SERVED]
         c.served.throttle = Throttle(clock=lambda: 0.0)  # no waiting in these tests
@@ -40,14 +41,16 @@ async def test_missing_malformed_unknown_and_revoked_tokens_start_nothing(client
         assert response.status == status, path
         if status != 404:
             assert "personal link" in (await response.text()) or "does not open" in (await response.text())
-    assert client.served.spawned == [] and client.served.sessions == {}
+    assert client.served.bound == [] and client.served.sessions == {}
+    assert client.served.pool.started == 0
     page = await client.get(f"/s/{token}")
     assert page.status == 200
     body = await page.text()
     assert f"/ws/{token}" in body and 'content="no-referrer"' in body
     assert "googleapis" not in body  # nothing fetched from another host
     assert page.headers["Referrer-Policy"] == "no-referrer"
-    assert client.served.spawned == []  # the page alone starts nothing
+    assert client.served.bound == [] and client.served.pool.started == 0  # the page alone
+    # starts nothing
 
 
 async def test_a_lead_link_needs_a_server_started_with_that_lead(client, sqlite_db):
@@ -57,7 +60,7 @@ async def test_a_lead_link_needs_a_server_started_with_that_lead(client, sqlite_
     assert (await client.get(f"/s/{lead}")).status == 200
     client.served.lead = "someone else"
     assert (await client.get(f"/ws/{lead}")).status == 403
-    assert client.served.spawned == []
+    assert client.served.bound == []
 
 
 async def test_a_second_session_of_one_assessor_is_refused_with_a_message(client, sqlite_db):
@@ -71,7 +74,7 @@ async def test_a_second_session_of_one_assessor_is_refused_with_a_message(client
         response = await client.get(path)
         assert response.status == 409
         assert "already open in another browser window" in await response.text()
-    assert client.served.spawned == []
+    assert client.served.bound == []
 
 
 async def test_static_files_are_the_package_assets_only(client):
@@ -102,7 +105,7 @@ def test_the_throttle_doubles_per_bad_token_and_forgets():
 async def test_bad_tokens_are_slowed_down(sqlite_db):
     import time
 
-    app = make_app(sqlite_db, None)
+    app = make_app(sqlite_db, None, pool=0)
     async with TestClient(TestServer(app)) as c:
         started = time.monotonic()
         for _ in range(4):  # waits 0, 0.1, 0.2, 0.4 before each check
@@ -110,13 +113,45 @@ async def test_bad_tokens_are_slowed_down(sqlite_db):
         assert time.monotonic() - started >= 0.7
 
 
-@pytest.mark.parametrize("name", ["alice", "o'brien $(touch /tmp/x); rm -rf ~", "-rf", "a b"])
-def test_the_command_line_is_fixed_and_quoted(name):
-    grant = L.Grant(1, L.ASSESSOR, name, "d")
-    assert shlex.split(app_command(grant)) == ["exec", sys.executable, "-m", "workbench", "judge",
-                                               "--assessor", name]
-    lead = L.Grant(1, L.LEAD, name, "d")
-    assert shlex.split(app_command(lead)) == ["exec", sys.executable, "-m", "workbench"]
+@pytest.mark.parametrize("name", ["alice", "o'brien $(touch /tmp/x); rm -rf ~", "-rf", "a b",
+                                  "é\u202e\"}\nbind"])
+def test_the_command_line_is_fixed_and_the_name_reaches_the_app_only_in_its_binding(name):
+    assert shlex.split(app_command()) == ["exec", sys.executable, "-m", "workbench.cli.served_app"]
+    for role in ("assessor", "lead"):
+        line = binding.encode(role, name, 133, 42)
+        assert line.startswith(b"bind ") and line.index(b"\n") == len(line) - 1  # one line
+        assert binding.decode(line) == binding.Binding(role, name, 133, 42)
+
+
+def test_a_binding_is_exact_or_nothing():
+    assert binding.decode(binding.encode("assessor", "ann", 5, 10**6)) == binding.Binding(
+        "assessor", "ann", binding.MIN_SIZE, binding.MAX_SIZE)  # sizes clamped
+    for line in (b"", b"bind", b"bind {}", b'bind {"role": "root", "name": "a", "width": 80, '
+                 b'"height": 24}', b'bind {"role": "assessor", "name": "", "width": 80, '
+                 b'"height": 24}', b'bind {"role": "assessor", "name": "a", "width": "80", '
+                 b'"height": 24}', b'hello {"role": "assessor", "name": "a", "width": 80, '
+                 b'"height": 24}', b"bind \xff"):
+        assert binding.decode(line) is None, line
+    with pytest.raises(ValueError):
+        binding.encode("admin", "ann", 80, 24)
+
+
+def test_reading_a_binding_leaves_the_sessions_input_in_the_pipe():
+    import os
+
+    read, write = os.pipe()
+    try:
+        os.write(write, binding.encode("assessor", "ann", 80, 24) + b"D\x00\x00\x00\x012")
+        assert binding.read_binding(read) == binding.Binding("assessor", "ann", 80, 24)
+        assert os.read(read, 100) == b"D\x00\x00\x00\x012"  # Textual's, untouched
+        os.write(write, b"bind {")
+        os.close(write)
+        write = None
+        assert binding.read_binding(read) is None  # end of file before a whole line
+    finally:
+        os.close(read)
+        if write is not None:
+            os.close(write)
 
 
 async def test_logs_never_hold_a_token(client, sqlite_db, caplog):

@@ -44,13 +44,17 @@ def _who(f):
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.option("--lead", default=None, metavar="NAME", callback=checked_name,
               help="Also serve the lead's screens, to the links made with `serve link --lead NAME`.")
+@click.option("--pool", type=click.IntRange(0, 64), default=4, show_default=True,
+              help="Warm app processes kept ready for the next sessions (started before any "
+                   "link is opened, bound to a person only after the link is checked); about "
+                   "100 MB each. 0 starts each session's app when its link opens.")
 @click.option("--tls-cert", type=click.Path(exists=True, dir_okay=False), default=None,
               help="PEM certificate: serve https.")
 @click.option("--tls-key", type=click.Path(exists=True, dir_okay=False), default=None,
               help="PEM private key of --tls-cert.")
 @db_option
 @click.pass_context
-def serve(ctx, host, port, lead, tls_cert, tls_key, db) -> None:
+def serve(ctx, host, port, lead, pool, tls_cert, tls_key, db) -> None:
     """Serve the judging screen to browsers: each personal link opens one assessor's
     judging screen (blind, as in the terminal). Binds 127.0.0.1 unless told otherwise."""
     if ctx.invoked_subcommand is not None:
@@ -65,7 +69,7 @@ def serve(ctx, host, port, lead, tls_cert, tls_key, db) -> None:
             f"`workbench serve` needs the serve extra ({exc.name} is missing): "
             "pip install 'workbench[serve]'") from None
     run_server(resolve_db(ctx, db), host=host, port=port, lead=lead, tls_cert=tls_cert,
-               tls_key=tls_key, echo=click.echo)
+               tls_key=tls_key, pool=pool, echo=click.echo)
 
 
 @serve.command("link")

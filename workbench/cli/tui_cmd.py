@@ -135,7 +135,6 @@ def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
     refused with the nearest name (campaign.judging.assessing.check_assessor) unless --new.
     A database that does not exist yet, or is empty, has neither machine nor pool."""
     from workbench.campaign.database import Database, missing_database_file
-    from workbench.campaign.judging.assessing import check_assessor, machine_names, machine_refusal
 
     if missing_database_file(db) is not None:
         return
@@ -144,8 +143,15 @@ def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
     except DatabaseError:  # empty, older...: the TUI says what to do; it has no machine
         return
     try:
-        if assessor in machine_names(database):
-            raise click.UsageError(machine_refusal(assessor))
-        check_assessor(database, assessor, new=new)
+        check_assessor_in(database, assessor, new)
     finally:
         database.close()
+
+
+def check_assessor_in(database, assessor: str, new: bool) -> None:
+    """`_check_assessor` on an open database (`workbench serve`'s pre-started apps)."""
+    from workbench.campaign.judging.assessing import check_assessor, machine_names, machine_refusal
+
+    if assessor in machine_names(database):
+        raise click.UsageError(machine_refusal(assessor))
+    check_assessor(database, assessor, new=new)

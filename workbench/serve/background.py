@@ -9,12 +9,14 @@ import threading
 from aiohttp import web
 
 from workbench.campaign.database import Database
+from workbench.serve.pool import DEFAULT_SIZE
 from workbench.serve.server import SERVED, Served, make_app
 
 
 class BackgroundServer:
-    def __init__(self, db: Database, db_url: str | None, *, lead: str | None = None) -> None:
-        self._app = make_app(db, db_url, lead=lead)
+    def __init__(self, db: Database, db_url: str | None, *, lead: str | None = None,
+                 pool: int = DEFAULT_SIZE) -> None:
+        self._app = make_app(db, db_url, lead=lead, pool=pool)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="workbench-serve", daemon=True)
         self._ready = threading.Event()
@@ -44,6 +46,11 @@ class BackgroundServer:
         if not self._ready.wait(30):
             raise RuntimeError("the server did not start in 30 s")
         return self
+
+    def wait_pool(self, timeout: float = 120.0) -> bool:
+        """Until the pool's apps are warm (as on a server started a while before)."""
+        return asyncio.run_coroutine_threadsafe(
+            self.served.pool.wait_full(timeout), self._loop).result(timeout + 5)
 
     async def _drain(self) -> None:
         """Close every session and wait for its app to stop (the apps are awaited here,

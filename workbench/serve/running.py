@@ -11,6 +11,7 @@ from aiohttp import web
 
 from workbench.campaign.database import Database
 from workbench.serve.app_process import db_for_children
+from workbench.serve.pool import DEFAULT_SIZE
 from workbench.serve.server import RedactingAccessLogger, make_app
 
 CLEAR_TEXT_WARNING = (
@@ -47,7 +48,8 @@ def base_url(host: str, port: int, tls: bool) -> str:
 
 
 def serve(db_url: str | None, *, host: str, port: int, lead: str | None,
-          tls_cert: str | None, tls_key: str | None, echo=print) -> None:
+          tls_cert: str | None, tls_key: str | None, pool: int = DEFAULT_SIZE,
+          echo=print) -> None:
     context = tls_context(tls_cert, tls_key)
     if context is None and not is_loopback(host):
         echo(CLEAR_TEXT_WARNING.format(host=host), file=sys.stderr)
@@ -56,7 +58,8 @@ def serve(db_url: str | None, *, host: str, port: int, lead: str | None,
     echo(f"workbench serve: {base_url(host, port, context is not None)} on {db.url} "
          f"(links: `workbench serve link --assessor NAME`; Ctrl+C stops)", file=sys.stderr)
     try:
-        web.run_app(make_app(db, db_for_children(db_url), lead=lead), host=host, port=port,
+        web.run_app(make_app(db, db_for_children(db_url), lead=lead, pool=pool),
+                    host=host, port=port,
                     ssl_context=context, access_log_class=RedactingAccessLogger,
                     print=None)
     finally:

@@ -1,13 +1,15 @@
 """The web server: the token gate in front of textual-serve's app sessions.
 
 Routes: `/s/TOKEN` (the app's page), `/ws/TOKEN` (the app's websocket: the only route that
-starts a process), `/static/PATH` (textual-serve's own files, from a list made at start-up).
+binds an app to a person), `/static/PATH` (textual-serve's own files, from a list made at start-up).
 Every other path is 404; no route reads the file system with a name from the request.
 
 Order of the checks on `/s/` and `/ws/`: the address's throttle wait, the token (401 when
 missing or malformed, 403 when unknown or revoked), the role the server serves (a lead's
-link only with `--lead NAME`), then one session per person (409). Only then is a process
-started, with a command line made from the name the token maps to (app_process.py).
+link only with `--lead NAME`), then one session per person (409). Only then is an app bound
+to the person: a warm one from the pool (pool.py), started earlier with the one fixed command
+line, which learns the role and name the token maps to, and nothing else, on its stdin
+(binding.py).
 While a session runs, its link is checked again at every message from the browser: a
 revoked link ends the session there.
 """
@@ -25,9 +27,10 @@ from textual_serve.download_manager import DownloadManager
 
 from workbench.campaign.access.links import LEAD, Grant, digest, grant_for, mark_used, well_formed
 from workbench.campaign.database import Database
-from workbench.serve.app_process import WorkbenchAppService, app_command
+from workbench.serve.app_process import WorkbenchAppService
 from workbench.serve.assets import package_assets
 from workbench.serve.page import app_page, refusal_page
+from workbench.serve.pool import DEFAULT_SIZE, AppPool
 from workbench.serve.throttle import Throttle
 
 log = logging.getLogger("workbench.serve")
@@ -90,8 +93,13 @@ class Served:
     lead: str | None = None
     throttle: Throttle = field(default_factory=Throttle)
     sessions: dict[tuple[str, str], web.WebSocketResponse] = field(default_factory=dict)
-    spawned: list[int] = field(default_factory=list)  # pids, for tests and the benchmark
+    pool_size: int = DEFAULT_SIZE
+    bound: list[int] = field(default_factory=list)  # pids of apps given to a session
     downloads: DownloadManager = field(default_factory=DownloadManager)
+    pool: AppPool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pool = AppPool(self.pool_size, self.db_url, self.downloads)
 
     async def admit(self, request: web.Request) -> Grant:
         """The grant of the request's token, or an HTTP refusal (nothing started)."""
@@ -165,13 +173,11 @@ async def handle_websocket(request: web.Request) -> web.StreamResponse:
     try:
         await websocket.prepare(request)
         await asyncio.to_thread(mark_used, served.db, grant)
-        service = WorkbenchAppService(
-            app_command(grant), db=served.db_url, write_bytes=websocket.send_bytes,
-            write_str=websocket.send_str, close=websocket.close,
-            download_manager=served.downloads,
-        )
-        await service.start(_size(request, "width", 80), _size(request, "height", 24))
-        served.spawned.append(service.pid or 0)
+        service = await served.pool.take()
+        await service.bind(grant, _size(request, "width", 80), _size(request, "height", 24),
+                           write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                           close=websocket.close)
+        served.bound.append(service.pid or 0)
         log.info("session started: %s %s from %s", grant.role, grant.name, request.remote)
         await _relay(served, grant, websocket, service)
     except asyncio.CancelledError:
@@ -222,9 +228,11 @@ async def _relay(served: Served, grant: Grant, websocket: web.WebSocketResponse,
 SERVED = web.AppKey("served", Served)
 
 
-def make_app(db: Database, db_url: str | None, *, lead: str | None = None) -> web.Application:
+def make_app(db: Database, db_url: str | None, *, lead: str | None = None,
+             pool: int = DEFAULT_SIZE) -> web.Application:
+    """The server; `pool` warm apps wait for sessions (0: each session starts its own)."""
     install_token_filter()
-    served = Served(db, db_url, lead)
+    served = Served(db, db_url, lead, pool_size=pool)
     assets = package_assets()
 
     async def handle_static(request: web.Request) -> web.Response:
@@ -248,5 +256,13 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None) -> we
         web.get("/ws/{token}", handle_websocket),
         web.get("/static/{path:.+}", handle_static),
     ])
+    async def start_pool(app: web.Application) -> None:
+        served.pool.fill()
+
+    async def stop_pool(app: web.Application) -> None:
+        await served.pool.close()
+
+    app.on_startup.append(start_pool)
     app.on_shutdown.append(close_sessions)
+    app.on_cleanup.append(stop_pool)
     return app
