@@ -23,8 +23,9 @@ install-test: $(VENV)/.installed-test
 demo: $(VENV)/.installed
 	$(VENV)/bin/workbench demo
 
-# One pytest worker per core (pytest-xdist; an idle worker takes tests queued for a busy
-# one, so a slow test near the end does not leave a core idle); TEST_WORKERS=0: one process.
+# pytest-xdist workers: `auto` is two per usable core (tests/conftest.py: many tests wait
+# more than they compute); an idle worker takes tests queued for a busy one, so a slow test
+# near the end does not leave a core idle. TEST_WORKERS=N: N workers; 0: one process.
 TEST_WORKERS ?= auto
 
 test: $(VENV)/.installed-test

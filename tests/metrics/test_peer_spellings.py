@@ -8,7 +8,9 @@ gdeval prints 5 decimals, so its measures are compared to 5e-6.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -111,11 +113,32 @@ RANX = ["precision@5", "recall@10", "hits@10", "hit_rate@5", "mrr@10", "r-precis
         "ndcg_burges@10", "f1@10", "precision@20"]
 
 
+@contextlib.contextmanager
+def _ranx_interpreted():
+    """ranx, with its numba functions run as the Python they are written in.
+
+    ranx compiles each function with numba on first use: about 45 s of CPU on a cold cache,
+    the slowest test of the suite. With numba's DISABLE_JIT, `@njit` returns the function
+    itself and numba's typed lists are Python lists, so ranx's own code computes its values
+    in the interpreter (~0.1 s here). The flag is read when ranx's functions are decorated
+    (its import) and when its typed lists are made (each call), so it is set around both and
+    put back after. A ranx imported before, compiled, is used as it is.
+    """
+    numba = pytest.importorskip("numba")
+    before = numba.config.DISABLE_JIT
+    compiled = "ranx" in sys.modules and isinstance(
+        sys.modules["ranx"].metrics.precision._precision, numba.core.dispatcher.Dispatcher)
+    numba.config.DISABLE_JIT = not compiled
+    try:
+        yield pytest.importorskip("ranx")
+    finally:
+        numba.config.DISABLE_JIT = before
+
+
 def test_ranx_spellings_give_ranx_values():
-    ranx = pytest.importorskip("ranx")
     import warnings
 
-    with warnings.catch_warnings():  # numba's type-safety warnings
+    with _ranx_interpreted() as ranx, warnings.catch_warnings():  # numba's type warnings
         warnings.simplefilter("ignore")
         ref = ranx.evaluate(ranx.Qrels(QRELS), ranx.Run(RUN), RANX, return_mean=False)
     for name in RANX:

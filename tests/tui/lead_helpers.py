@@ -57,8 +57,12 @@ async def open_mode(app, pilot, key: str, screen_type):
     return app.screen
 
 
-async def wait_for(app, pilot, predicate, seconds: float = 3.0) -> float:
-    """Pause until predicate() holds; return the seconds it took (fails after `seconds`)."""
+async def wait_for(app, pilot, predicate, seconds: float = 15.0) -> float:
+    """Pause until predicate() holds; return the seconds it took (fails after `seconds`).
+
+    The default is a wait for a screen to load, as long as settle_until's (a 3 s default
+    failed on a loaded machine); a test of how soon something shows passes its own bound
+    (the live refresh: seconds=2.0)."""
     import time
 
     start = time.monotonic()

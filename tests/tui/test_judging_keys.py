@@ -172,21 +172,32 @@ async def test_help_and_palette_list_the_actions(campaign):
         assert "Scores" not in text
 
 
-async def test_seconds_spent_on_the_document_are_recorded(campaign):
-    import asyncio
+async def test_seconds_spent_on_the_document_are_recorded(campaign, monkeypatch):
+    """Seconds count from the moment a document is shown: 1.5 s on the first, none on the
+    second. The screen's clock is a fake that moves only when the test says (a sleep on the
+    real one cost 1.5 s and failed on a machine loaded enough that showing the second
+    document and pressing its key took more than 1.45 s)."""
+    import time
+    import types
 
+    from workbench.tui.screens import judge
+
+    clock = [1000.0]
+    monkeypatch.setattr(judge, "time", types.SimpleNamespace(
+        monotonic=lambda: clock[0], perf_counter=time.perf_counter))
     db, _ = campaign
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
         await open_judge(app, pilot)
-        await asyncio.sleep(1.5)
+        clock[0] += 1.5
         await pilot.press("1")
         await settle(app, pilot)
-        await pilot.press("2")  # shown only briefly (a loaded machine may take a second)
+        await pilot.press("2")  # shown, then graded at once on the screen's clock
         await settle(app, pilot)
     with db.read() as s:
         seconds = sorted(s.scalars(select(Judgment.seconds)))
     assert seconds[1] >= 1.45 and seconds[0] < 1.45
+    assert seconds == [0.0, 1.5]
 
 
 async def test_repeat_item_is_graded_as_a_repeat_event(sqlite_db):
