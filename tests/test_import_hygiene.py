@@ -97,3 +97,22 @@ def test_reading_commands_do_not_import_sqlalchemy(args, tmp_path):
     text, loaded = _loaded_by_command(args, tmp_path)
     assert loaded == []
     assert "bm25" in text and "doclen" in text  # it did read the runs
+
+
+
+def test_import_run_writes_through_the_driver_alone(tmp_path):
+    """`import run FILE --name N` writes its transaction on a plain driver connection
+    (store.dbapi.Writer): no SQLAlchemy, models or Alembic in the process (issue 24: 100
+    runs as 100 processes), and the run, its stub document and its system are committed."""
+    import sqlite3
+
+    run = tmp_path / "r.run"
+    run.write_text("101 Q0 d001 1 2.0 x\n101 Q0 new-doc 2 1.0 x\n", encoding="utf-8")
+    text, loaded = _loaded_by_command(["import", "run", str(run), "--name", "fresh"], tmp_path)
+    assert loaded == []
+    assert text.strip() == ("imported run 'fresh' from r.run: 2 results for 1 query "
+                            "(created 0 stub queries and 1 stub document)")
+    with sqlite3.connect(tmp_path / "sample.sqlite") as conn:
+        assert conn.execute("SELECT n_rows FROM run_arrays JOIN system ON system.id = system_id "
+                            "WHERE tag = 'fresh'").fetchall() == [(2,)]
+        assert conn.execute("SELECT count(*) FROM document WHERE ext_id = 'new-doc'").fetchone() == (1,)

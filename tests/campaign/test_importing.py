@@ -460,7 +460,7 @@ def test_a_new_assessor_created_by_two_imports_at_once_exists_once(db, tmp_path)
 def test_an_import_kept_waiting_past_the_lock_wait_gives_up_in_one_line(db_url, tmp_path, monkeypatch):
     """The wait is bounded on both backends (PostgreSQL: lock_timeout on the import lock;
     SQLite: BEGIN IMMEDIATE retried until the deadline) and ends in our one line."""
-    import workbench.store.engine as engine
+    import workbench.store.dbapi as engine  # BUSY_TIMEOUT_MS: read when connections are made
     from tests.reliability.conftest import race
     from workbench.campaign import writing
     from workbench.campaign.database import Database

@@ -22,6 +22,7 @@ from sqlalchemy.engine.default import DefaultDialect
 
 import workbench.store.ext_ids as stubs
 from workbench.campaign.database import Database
+from workbench.store.dbapi import Writer
 from workbench.cli import main
 
 from tests.reliability.conftest import REPO, counts, env
@@ -41,9 +42,11 @@ def campaign(db_url, tmp_path):
 
 def _sigint_when(monkeypatch, where: str) -> None:
     """Raise SIGINT in this process right after the import's DBAPI commit ("commit") or
-    right after its first bulk insert (the stub rows), inside the transaction ("insert")."""
+    right after its first bulk insert (the stub rows), inside the transaction ("insert").
+    `import run` commits on a plain driver connection (store.dbapi.Writer) when the process
+    has no engine, through SQLAlchemy otherwise: both commits are watched."""
     wrote = []
-    bulk, commit = stubs.bulk_insert, DefaultDialect.do_commit
+    bulk, commit, plain_commit = stubs.bulk_insert, DefaultDialect.do_commit, Writer.commit
 
     def bulk_then_maybe_sigint(*args, **kwargs):
         bulk(*args, **kwargs)
@@ -57,8 +60,15 @@ def _sigint_when(monkeypatch, where: str) -> None:
             wrote.clear()
             signal.raise_signal(signal.SIGINT)
 
+    def plain_commit_then_maybe_sigint(self):
+        plain_commit(self)
+        if where == "commit" and wrote:
+            wrote.clear()
+            signal.raise_signal(signal.SIGINT)
+
     monkeypatch.setattr(stubs, "bulk_insert", bulk_then_maybe_sigint)
     monkeypatch.setattr(DefaultDialect, "do_commit", commit_then_maybe_sigint)
+    monkeypatch.setattr(Writer, "commit", plain_commit_then_maybe_sigint)
 
 
 def test_sigint_right_after_the_commit_reports_the_import(campaign, monkeypatch, capsys):
@@ -91,10 +101,11 @@ CHILD = textwrap.dedent("""
     import os, sys, time
     from sqlalchemy.engine.default import DefaultDialect
     import workbench.store.ext_ids as stubs
+    from workbench.store.dbapi import Writer
 
     where, go = sys.argv[1], sys.argv[2]
     wrote = []
-    bulk, commit = stubs.bulk_insert, DefaultDialect.do_commit
+    bulk, commit, plain_commit = stubs.bulk_insert, DefaultDialect.do_commit, Writer.commit
 
     def hold():
         sys.stderr.write("READY\\n")
@@ -115,8 +126,15 @@ CHILD = textwrap.dedent("""
             wrote.clear()
             hold()
 
+    def plain_commit_then_hold(self):
+        plain_commit(self)
+        if where == "commit" and wrote:
+            wrote.clear()
+            hold()
+
     stubs.bulk_insert = bulk_then_hold
     DefaultDialect.do_commit = commit_then_hold
+    Writer.commit = plain_commit_then_hold
     from workbench.cli import main
     sys.exit(main(sys.argv[3:]))
 """)

@@ -24,7 +24,7 @@ HOLD_S = 1.5
 
 @pytest.fixture
 def short_busy_db(tmp_path, monkeypatch):
-    import workbench.store.engine as engine
+    import workbench.store.dbapi as engine  # BUSY_TIMEOUT_MS: read when connections are made
 
     monkeypatch.setattr(engine, "BUSY_TIMEOUT_MS", 200)  # read when engines connect
     path = tmp_path / "c.sqlite"

@@ -36,7 +36,7 @@ RAW = ("OperationalError", "Background on this error", "[SQL", "sqlalche.me")
 def locked_campaign(tmp_path, monkeypatch):
     """A campaign with a pool, an assessor `zoe` who has no queue yet, and a second
     connection ready to hold the write lock."""
-    import workbench.store.engine as engine
+    import workbench.store.dbapi as engine  # BUSY_TIMEOUT_MS: read when connections are made
 
     monkeypatch.setattr(engine, "BUSY_TIMEOUT_MS", 200)  # read when engines connect
     path = tmp_path / "c.sqlite"

@@ -168,9 +168,11 @@ def _dynamic_sql_strings(root: Path = ROOT) -> list[tuple[str, int, str]]:
 # (table/column names from the models, pragma values defined in the module), never a value
 # from a user, a file or the database.
 REVIEWED = {
-    ("workbench/store/engine.py", "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}"),
+    ("workbench/store/dbapi.py", "PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}"),
+    ("workbench/store/dbapi.py", 'INSERT INTO "{table}"'),
+    ("workbench/store/dbapi.py", 'COPY "{table}"'),
+    ("workbench/store/ext_ids.py", "FROM {table}"),
     ("workbench/store/engine.py", "BEGIN {mode}"),
-    ("workbench/store/bulk.py", "INSERT INTO {quote(table.name)}"),
 }
 
 

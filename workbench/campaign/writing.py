@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from workbench.campaign.database import Database
 from workbench.errors import DatabaseError
-from workbench.store.engine import read_only_reason
 from workbench.store.locking import (
     bound_lock_waits,
     is_connection_lost,
@@ -85,12 +84,15 @@ class _Notice:
             self._timer.join()
 
 
-def _begin(db: Database, deadline: float, notice: _Notice) -> Session:
+def _begin(db: Database, deadline: float, notice: _Notice, plain: bool):
+    """A session (or, `plain`, a store.dbapi.Writer when the database allows one) in its
+    write transaction: BEGIN IMMEDIATE on SQLite, tried again until `deadline`."""
     while True:
-        session = db.write()
+        session = db.direct_writer() if plain else db.write()
         try:
             session.begin()
-            session.connection()  # SQLite: BEGIN IMMEDIATE, which waits the busy timeout
+            if not plain:
+                session.connection()  # SQLite: BEGIN IMMEDIATE, which waits the busy timeout
             return session
         except Exception as exc:
             session.close()
@@ -104,7 +106,8 @@ def _begin(db: Database, deadline: float, notice: _Notice) -> Session:
 
 @contextmanager
 def write_transaction(
-    db: Database, *, serialize_as: str | None = None, on_wait: Callable[[], None] | None = None
+    db: Database, *, serialize_as: str | None = None, on_wait: Callable[[], None] | None = None,
+    plain: bool = False,
 ) -> Iterator[Session]:
     """`with write_transaction(db) as session:` - like `db.write.begin()` (commit at the end,
     rollback on any exception), but waits for other writers up to LOCK_WAIT_S.
@@ -113,20 +116,29 @@ def write_transaction(
     backend (see store/locking.py). `on_wait` is called once if the transaction has to wait
     (a UI shows WAITING), possibly from another thread. A wait that runs out raises
     DatabaseError, nothing written.
+
+    `plain`: for a use case whose statements are all the store's SQL text on a Reader
+    (store.dbapi): while the process has no engine, the transaction runs on a plain driver
+    connection and yields it (a store.dbapi.Writer) instead of a session, so that SQLAlchemy
+    is never imported (`import run`, issue 24); the rules are the same.
     """
-    reason = read_only_reason(db.engine)
-    if reason is not None:  # say the cause and the fix, not "attempt to write a readonly database"
-        raise DatabaseError(f"cannot write: {reason}")
+    plain = plain and db.can_write_directly
+    if not plain:
+        from workbench.store.engine import read_only_reason
+
+        reason = read_only_reason(db.engine)
+        if reason is not None:  # say the cause and the fix, not "attempt to write a readonly database"
+            raise DatabaseError(f"cannot write: {reason}")
     deadline = time.monotonic() + LOCK_WAIT_S
     notice = _Notice(on_wait)
     try:
-        session = _begin(db, deadline, notice)
+        session = _begin(db, deadline, notice, plain)
     except BaseException:
         notice.stop()
         raise
     try:
         try:
-            conn = session.connection()
+            conn = session if plain else session.connection()
             bound_lock_waits(conn, max(deadline - time.monotonic(), 0.001))
             if serialize_as is not None and not try_serialize(conn, serialize_as):
                 notice()

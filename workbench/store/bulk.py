@@ -1,9 +1,8 @@
 """Bulk writes and reads: rows straight to and from the driver, the fastest way each
 backend has.
 
-COPY on PostgreSQL (psycopg), executemany through the raw DBAPI connection on SQLite:
-SQLAlchemy's per-row parameter processing cost more than SQLite's own inserts (3.4 s of
-8.5 s for a 1 M-line run). Rows are plain tuples in the given column order.
+COPY on PostgreSQL (psycopg), executemany through the raw DBAPI connection on SQLite
+(store.dbapi.Reader.insert_rows). Rows are plain tuples in the given column order.
 """
 
 from __future__ import annotations
@@ -15,39 +14,32 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.store.dbapi import Reader, as_reader
+
 if TYPE_CHECKING:  # imported on use: int_arrays serves plain driver reads too
     from sqlalchemy import Connection, Table
 
 
-def bulk_insert(conn: Connection, table: Table, columns: Sequence[str], rows: list[tuple]) -> None:
-    """Insert `rows` in the connection's transaction."""
+def bulk_insert(conn, table, columns: Sequence[str], rows: list[tuple]) -> None:
+    """Insert `rows` in the transaction of `conn` (a Connection or a store.dbapi Reader;
+    `table` a Table or its name): Reader.insert_rows on sqlite3 and psycopg, SQLAlchemy's
+    executemany on any other driver."""
     if not rows:
         return
-    quote = conn.dialect.identifier_preparer.quote
-    names = ", ".join(quote(c) for c in columns)
-    if conn.dialect.name == "postgresql" and conn.dialect.driver == "psycopg":
-        cursor = conn.connection.driver_connection.cursor()
-        with cursor.copy(f"COPY {quote(table.name)} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+    if isinstance(conn, Reader) or conn.dialect.driver in ("pysqlite", "psycopg"):
+        as_reader(conn).insert_rows(getattr(table, "name", table), columns, rows)
         return
-    style = conn.dialect.paramstyle
-    if style not in ("qmark", "format", "pyformat"):
-        from sqlalchemy import insert
+    from sqlalchemy import insert
 
-        conn.execute(insert(table), [dict(zip(columns, row)) for row in rows])
-        return
-    mark = "?" if style == "qmark" else "%s"
-    conn.exec_driver_sql(
-        f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([mark] * len(columns))})",
-        rows,
-    )
+    conn.execute(insert(table), [dict(zip(columns, row)) for row in rows])
 
 
-def big_cache(conn: Connection) -> None:
-    """SQLite's default 2 MB page cache thrashes on million-row index inserts."""
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql("PRAGMA cache_size = -131072")  # 128 MB, this connection only
+def big_cache(conn) -> None:
+    """SQLite's default 2 MB page cache thrashes on million-row index inserts (`conn`: a
+    Connection or a store.dbapi Reader)."""
+    conn = as_reader(conn)
+    if conn.dialect == "sqlite":
+        conn.run("PRAGMA cache_size = -131072")  # 128 MB, this connection only
 
 
 def plain_rows(conn: Connection, stmt) -> list[tuple]:

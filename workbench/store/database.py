@@ -12,7 +12,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from workbench.store.dbapi import Reader, as_reader, can_read_directly, open_reader
+from workbench.store.dbapi import (
+    Reader,
+    Writer,
+    as_reader,
+    can_read_directly,
+    connect_writer,
+    open_reader,
+    plain_sqlite_path,
+    sqlite_write_problem,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -79,6 +88,21 @@ class Database:
             return
         with self.read() as session:
             yield as_reader(session)
+
+    @property
+    def can_write_directly(self) -> bool:
+        """Whether `direct_writer` may be used: no engine yet, and a database that can be
+        written without one (a read-only SQLite file takes the engine's way, which refuses
+        it with the cause and the fix)."""
+        if self._engine is not None or not can_read_directly(self._url):
+            return False
+        return not (self._url.startswith("sqlite")
+                    and sqlite_write_problem(plain_sqlite_path(self._url)))
+
+    def direct_writer(self) -> Writer:
+        """A plain driver connection for one write transaction (store.dbapi.Writer); only
+        where `can_write_directly`."""
+        return connect_writer(self._url)
 
     @property
     def dialect(self) -> str:

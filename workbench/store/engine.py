@@ -14,8 +14,10 @@ import weakref
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-# the SQLite rules shared with plain driver connections live in store.dbapi
-from workbench.store.dbapi import BUSY_TIMEOUT_MS, plain_sqlite_path, sqlite_write_problem
+# the SQLite rules shared with plain driver connections live in store.dbapi (BUSY_TIMEOUT_MS
+# is read there when a connection is made: tests shorten it)
+from workbench.store import dbapi
+from workbench.store.dbapi import plain_sqlite_path, sqlite_setup, sqlite_write_problem
 from workbench.store.dbapi import read_only_connect as _read_only_creator
 from workbench.store.urls import resolve_url
 # engine -> why its SQLite file cannot be written (absent: it can)
@@ -32,15 +34,8 @@ def read_only_reason(engine: Engine) -> str | None:
 def _install_sqlite_events(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:  # pragma: no cover - trivial
-        # Take BEGIN away from the driver (Python 3.11's sqlite3 has no `autocommit`).
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        if engine.url.database not in (None, "", ":memory:") and read_only_reason(engine) is None:
-            cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = FULL")
-        cursor.close()
+        sqlite_setup(dbapi_connection, wal=engine.url.database not in (None, "", ":memory:")
+                     and read_only_reason(engine) is None)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
@@ -57,7 +52,7 @@ def make_engine(db: str | None = None, **kwargs) -> Engine:
         if problem is not None:
             kwargs["creator"] = _read_only_creator(path)
         else:
-            kwargs.setdefault("connect_args", {"timeout": BUSY_TIMEOUT_MS / 1000})
+            kwargs.setdefault("connect_args", {"timeout": dbapi.BUSY_TIMEOUT_MS / 1000})
         engine = create_engine(url, **kwargs)
         if problem is not None:
             _READ_ONLY[engine] = problem

@@ -7,16 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-from sqlalchemy import Table, bindparam, func, insert, select, update
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
-from workbench.store.bulk import big_cache, bulk_insert, ext_id_map, plain_rows
-from workbench.store.models import Document, Query
+import numpy as np
+
+from workbench.store.bulk import big_cache, bulk_insert
+from workbench.store.dbapi import as_reader
+
+if TYPE_CHECKING:  # SQLAlchemy on use: id_arrays and create_stubs are SQL text (`import run`)
+    from sqlalchemy.orm import Session
 
 BATCH = 10_000
+_NAMES = {"query": "query", "document": "document"}  # the tables' names, for SQL text
 
-_TABLES: dict[str, Table] = {"query": Query.__table__, "document": Document.__table__}  # type: ignore[dict-item]
+
+def _table(kind: str):
+    from workbench.store.models import Document, Query
+
+    return {"query": Query, "document": Document}[kind].__table__
 # What a stub row holds besides its external id: empty text, to be filled by a later import.
 _STUB = {
     "query": (("ext_id", "title", "description", "narrative"), ("", "", "")),
@@ -27,59 +35,63 @@ _STUB = {
 def id_map(session: Session, kind: str) -> dict[str, int]:
     """external id -> database id of every query or document. Also gives the connection
     the big page cache an import wants (store.bulk.big_cache)."""
+    from workbench.store.bulk import ext_id_map
+
     conn = session.connection()
     big_cache(conn)
-    return ext_id_map(conn, _TABLES[kind])
+    return ext_id_map(conn, _table(kind))
 
 
-def id_arrays(session: Session, kind: str) -> tuple[np.ndarray, np.ndarray]:
+def id_arrays(conn, kind: str) -> tuple[np.ndarray, np.ndarray]:
     """Every query's or document's external id (an `S` array, UTF-8) and database id
-    (int64, aligned). Also gives the connection the big page cache an import wants."""
-    conn = session.connection()
+    (int64, aligned). Also gives the connection the big page cache an import wants.
+    `conn`: a Session, Connection or store.dbapi Reader."""
+    conn, table = as_reader(conn), _NAMES[kind]
     big_cache(conn)
-    table = _TABLES[kind]
-    rows = plain_rows(conn, select(table.c.ext_id, table.c.id))
+    rows = conn.rows(f"SELECT ext_id, id FROM {table}")
     if not rows:
         return np.empty(0, dtype="S1"), np.empty(0, dtype=np.int64)
     names = np.array([name.encode("utf-8") for name, _ in rows], dtype="S")
     return names, np.fromiter((i for _, i in rows), dtype=np.int64, count=len(rows))
 
 
-def create_stubs(session: Session, kind: str, names: Sequence[str]) -> np.ndarray:
+def create_stubs(conn, kind: str, names: Sequence[str]) -> np.ndarray:
     """Create stub rows for `names` (external ids the campaign does not have yet, in key
     order: the unique index then fills page after page); their database ids, aligned."""
-    table = _TABLES[kind]
-    conn = session.connection()
+    conn, table = as_reader(conn), _NAMES[kind]
     if not names:
         return np.zeros(0, dtype=np.int64)
-    before = conn.execute(select(func.coalesce(func.max(table.c.id), 0))).scalar_one()
+    before = conn.scalar(f"SELECT coalesce(max(id), 0) FROM {table}")
     columns, extra = _STUB[kind]
     for start in range(0, len(names), BATCH):
         bulk_insert(conn, table, columns, [(x, *extra) for x in names[start:start + BATCH]])
-    last, above = conn.execute(
-        select(func.max(table.c.id), func.count()).where(table.c.id > before)
-    ).one()
-    if conn.dialect.name == "sqlite" and above == len(names) and last == before + len(names):
+    last, above = conn.first(f"SELECT max(id), count(*) FROM {table} WHERE id > :before",
+                             {"before": before})
+    if conn.dialect == "sqlite" and above == len(names) and last == before + len(names):
         # SQLite gives a new INTEGER PRIMARY KEY max(id) + 1, and we hold the write lock:
         # the stubs got before+1 ... before+k in insertion order.
         return np.arange(before + 1, last + 1, dtype=np.int64)
     # Ids come from a sequence: everything above the old maximum is new (ours or another
     # committed writer's).
-    new = dict(conn.execute(select(table.c.ext_id, table.c.id).where(table.c.id > before)).all())
+    new = dict(conn.rows(f"SELECT ext_id, id FROM {table} WHERE id > :before", {"before": before}))
     return np.array([new[x] for x in names], dtype=np.int64)
 
 
 def insert_texts(session: Session, kind: str, rows: list[dict]) -> None:
     """New queries or documents: dicts of their columns (ext_id, title, ...)."""
+    from sqlalchemy import insert
+
     if rows:
-        session.connection().execute(insert(_TABLES[kind]), rows)
+        session.connection().execute(insert(_table(kind)), rows)
 
 
 def update_texts(session: Session, kind: str, rows: list[dict]) -> None:
     """Overwrite known queries or documents: dicts of their columns, the row's id as `b_id`."""
+    from sqlalchemy import bindparam, update
+
     if not rows:
         return
-    table = _TABLES[kind]
+    table = _table(kind)
     cols = [k for k in rows[0] if k != "b_id"]
     stmt = update(table).where(table.c.id == bindparam("b_id")).values({c: bindparam(c) for c in cols})
     session.connection().execute(stmt, rows)

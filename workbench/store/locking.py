@@ -14,27 +14,36 @@ The lock key includes the current schema, so campaigns in different schemas of o
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, Table, text
-from sqlalchemy.exc import DBAPIError
+from typing import TYPE_CHECKING
+
+from workbench.store.dbapi import as_reader
+
+if TYPE_CHECKING:  # SQLAlchemy is imported on use: `import run` writes through the driver alone
+    from sqlalchemy import Connection, Table
 
 # SQLite's message for SQLITE_BUSY from BEGIN IMMEDIATE; PostgreSQL's SQLSTATE
 # lock_not_available (lock_timeout ran out).
 _SQLITE_BUSY = ("database is locked", "database is busy")
 _PG_LOCK_NOT_AVAILABLE = "55P03"
 # The advisory lock's 64-bit key: hashtextextended(current_schema() || ':' || name, 0).
-_TRY_LOCK = text(
-    "SELECT pg_try_advisory_xact_lock(hashtextextended(current_schema() || ':' || :name, 0))"
-)
-_LOCK = text(
-    "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || :name, 0))"
-)
+_TRY_LOCK = "SELECT pg_try_advisory_xact_lock(hashtextextended(current_schema() || ':' || :name, 0))"
+_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || :name, 0))"
+
+
+def _driver_error(exc: BaseException):
+    """The driver's exception behind `exc` (SQLAlchemy's DBAPIError wraps it as .orig; a
+    plain driver connection raises it as it is), or None for anything else."""
+    module = type(exc).__module__.split(".")[0]
+    if module == "sqlalchemy":
+        return getattr(exc, "orig", None)
+    return exc if module in ("sqlite3", "psycopg") else None
 
 
 def is_lock_busy(exc: BaseException) -> bool:
     """True when `exc` says another writer held a lock longer than we waited."""
-    if not isinstance(exc, DBAPIError):
+    orig = _driver_error(exc)
+    if orig is None:
         return False
-    orig = exc.orig
     if getattr(orig, "sqlstate", None) == _PG_LOCK_NOT_AVAILABLE:
         return True
     return any(m in str(orig) for m in _SQLITE_BUSY)
@@ -49,11 +58,11 @@ def is_connection_lost(exc: BaseException) -> bool:
     """True when `exc` says the PostgreSQL server could not be reached or dropped the
     connection (a restart, a network cut), as opposed to a refusal of what was sent.
     SQLite has no server: never true there."""
-    if not isinstance(exc, DBAPIError):
+    orig = _driver_error(exc)
+    if orig is None:
         return False
-    if exc.connection_invalidated:
+    if getattr(exc, "connection_invalidated", False):
         return True
-    orig = exc.orig
     if type(orig).__module__.split(".")[0] != "psycopg":
         return False
     state = getattr(orig, "sqlstate", None)
@@ -64,27 +73,31 @@ def is_connection_lost(exc: BaseException) -> bool:
     return state.startswith("08") or state in _PG_GONE
 
 
-def bound_lock_waits(conn: Connection, seconds: float) -> None:
+def bound_lock_waits(conn, seconds: float) -> None:
     """PostgreSQL: any lock wait in this transaction gives up after `seconds` (SQLite waits
-    at BEGIN IMMEDIATE only, bounded by its busy timeout)."""
-    if conn.dialect.name == "postgresql":
+    at BEGIN IMMEDIATE only, bounded by its busy timeout). `conn`: a Connection or a
+    store.dbapi Reader."""
+    conn = as_reader(conn)
+    if conn.dialect == "postgresql":
         ms = max(1, int(seconds * 1000))
-        conn.execute(text("SELECT set_config('lock_timeout', :ms, true)"), {"ms": f"{ms}ms"})
+        conn.scalar("SELECT set_config('lock_timeout', :ms, true)", {"ms": f"{ms}ms"})
 
 
-def try_serialize(conn: Connection, name: str) -> bool:
+def try_serialize(conn, name: str) -> bool:
     """Take the transaction lock `name` if it is free; False when another transaction
     holds it. Always True on SQLite, whose write transaction already excludes writers."""
-    if conn.dialect.name != "postgresql":
+    conn = as_reader(conn)
+    if conn.dialect != "postgresql":
         return True
-    return bool(conn.execute(_TRY_LOCK, {"name": name}).scalar_one())
+    return bool(conn.scalar(_TRY_LOCK, {"name": name}))
 
 
-def serialize(conn: Connection, name: str) -> None:
+def serialize(conn, name: str) -> None:
     """Wait for the transaction lock `name` (released at commit or rollback); the wait is
     bounded by `bound_lock_waits`."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(_LOCK, {"name": name})
+    conn = as_reader(conn)
+    if conn.dialect == "postgresql":
+        conn.scalar(_LOCK, {"name": name})
 
 
 def insert_ignoring_duplicates(conn: Connection, table: Table):

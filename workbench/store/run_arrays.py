@@ -68,17 +68,19 @@ def query_names(conn) -> IdNames:
     return id_names(conn, "query")
 
 
-def write_run_arrays(session: Session, system_id: int, query_id, document_id, score) -> None:
+_INSERT = ("INSERT INTO run_arrays (system_id, encoding, generation, n_rows, query_ids, "
+           "document_ids, scores) VALUES (:system_id, :encoding, :generation, :n_rows, "
+           ":query_ids, :document_ids, :scores)")
+
+
+def write_run_arrays(session, system_id: int, query_id, document_id, score) -> None:
     """(Re)write one system's run, given in trec_eval's order grouped by query id
-    (database ids)."""
-    from sqlalchemy import delete, insert
-
-    from workbench.store.models import RunArrays
-
-    session.execute(delete(RunArrays).where(RunArrays.system_id == system_id))
-    session.execute(insert(RunArrays), [_row(
+    (database ids). `session`: a Session, Connection or store.dbapi Reader."""
+    conn = as_reader(session)
+    conn.run("DELETE FROM run_arrays WHERE system_id = :sid", {"sid": system_id})
+    conn.run(_INSERT, _row(
         system_id, np.asarray(query_id), np.asarray(document_id), np.asarray(score, dtype=np.float64),
-    )])
+    ))
 
 
 def write_run(session: Session, system_id: int, query_id, document_id, score, compat: int = 10) -> None:

@@ -5,27 +5,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-from sqlalchemy import insert, select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
-from workbench.store.models import RunArrays, System
+import numpy as np
+
+from workbench.store.dbapi import as_reader
 from workbench.store.run_arrays import ENCODING, id_names
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
-def system_id_of(session: Session, tag: str) -> int | None:
-    return session.scalar(select(System.id).where(System.tag == tag))
-
-
-def create_system(session: Session, tag: str) -> int:
-    return session.execute(
-        insert(System).values(tag=tag, description="").returning(System.id)
-    ).scalar_one()
+# SQL text on a Reader (store.dbapi): `import run` runs these on a plain driver connection;
+# `conn` is a Session, a Connection or a Reader.
 
 
-def run_size(session: Session, system_id: int) -> int:
+def system_id_of(conn, tag: str) -> int | None:
+    return as_reader(conn).scalar("SELECT id FROM system WHERE tag = :tag", {"tag": tag})
+
+
+def create_system(conn, tag: str) -> int:
+    return as_reader(conn).scalar(
+        "INSERT INTO system (tag, description) VALUES (:tag, '') RETURNING id", {"tag": tag})
+
+
+def run_size(conn, system_id: int) -> int:
     """How many results the system's stored run holds (0 without one)."""
-    return int(session.scalar(select(RunArrays.n_rows).where(RunArrays.system_id == system_id)) or 0)
+    return int(as_reader(conn).scalar("SELECT n_rows FROM run_arrays WHERE system_id = :sid",
+                                      {"sid": system_id}) or 0)
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,10 @@ def ranked_lists(session: Session, tag: str) -> RankedLists | None:
     sid = system_id_of(session, tag)
     if sid is None:
         return None
+    from sqlalchemy import select
+
+    from workbench.store.models import RunArrays
+
     row = session.execute(
         select(RunArrays.encoding, RunArrays.query_ids, RunArrays.document_ids)
         .where(RunArrays.system_id == sid)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.store.dbapi import Reader
+from workbench.store.dbapi import Reader, as_reader
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -40,13 +40,10 @@ def write_settings(s: Session, **values: object) -> None:
     s.execute(update(Campaign).where(Campaign.id == 1).values(**values))
 
 
-def score_compat(session: Session) -> int:
-    """The campaign's score order (trec_eval 10 or 9), read in the caller's transaction."""
-    from sqlalchemy import select
-
-    from workbench.store.models import Campaign
-
-    value = session.execute(select(Campaign.score_compat).where(Campaign.id == 1)).scalar()
+def score_compat(conn) -> int:
+    """The campaign's score order (trec_eval 10 or 9), read in the caller's transaction
+    (`conn`: a Session, Connection or Reader)."""
+    value = as_reader(conn).scalar("SELECT score_compat FROM campaign WHERE id = 1")
     return 10 if value is None else int(value)
 
 

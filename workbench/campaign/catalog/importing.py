@@ -26,7 +26,6 @@ import numpy as np
 from workbench.campaign.database import Database
 from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_valid
 from workbench.campaign.catalog.scale import not_on_scale, off_scale, scale_grades
-from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
 from workbench.formats.documents import read_documents
@@ -35,8 +34,6 @@ from workbench.formats.topics import read_topics
 from workbench.metrics.encode import as_bytes
 from workbench.metrics.ranking import trec_order
 from workbench.names import check_name, first_invalid_id, id_problem
-from workbench.store.ext_ids import id_map, insert_texts, update_texts
-from workbench.store.imported_grades import assessor_judgments
 from workbench.store.run_arrays import write_run_arrays
 from workbench.store.runs import create_system, run_size, system_id_of
 from workbench.store.settings import score_compat
@@ -102,11 +99,13 @@ def _no_progress(stage: str, done: int, total: int | None) -> None:
 
 
 @contextmanager
-def _import_transaction(db: Database, progress: Progress, records: Callable[[], int]):
+def _import_transaction(db: Database, progress: Progress, records: Callable[[], int],
+                        plain: bool = False):
     """The import's one write transaction (see SERIALIZED), announcing "waiting" and, after
-    the body, "committing" with `records()` done."""
+    the body, "committing" with `records()` done. `plain`: the body runs only the store's
+    SQL text, so it may get a plain driver connection (campaign.writing.write_transaction)."""
     with write_transaction(
-        db, serialize_as=SERIALIZED, on_wait=lambda: progress("waiting", 0, None)
+        db, serialize_as=SERIALIZED, on_wait=lambda: progress("waiting", 0, None), plain=plain,
     ) as session:
         yield session
         done = records()
@@ -126,6 +125,8 @@ def _upsert_stream(
     progress: Progress,
 ) -> ImportSummary:
     """Insert new ext ids, overwrite known ones; one transaction for the whole file."""
+    from workbench.store.ext_ids import id_map, insert_texts, update_texts
+
     inserted = updated = count = 0
     with _import_transaction(db, progress, lambda: count) as session:
         known = id_map(session, table)
@@ -332,7 +333,7 @@ def import_run(
     progress = progress or _no_progress
     progress("reading", 0, None)
     run = _parse_run(os.fspath(path), name)
-    with _import_transaction(db, progress, lambda: run.n) as session:
+    with _import_transaction(db, progress, lambda: run.n, plain=True) as session:
         return _write_run(session, run, replace, IdMaps(session), progress)
 
 
@@ -355,15 +356,16 @@ def import_runs(
         runs.append(run)
         progress("reading", i + 1, len(paths))
     total = sum(run.n for run in runs)
-    with _import_transaction(db, progress, lambda: total) as session:
+    with _import_transaction(db, progress, lambda: total, plain=True) as session:
         maps = IdMaps(session)
         return [_write_run(session, run, replace, maps, progress) for run in runs]
 
 
 def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
                progress: Progress) -> ImportSummary:
-    """Write one checked run in the caller's transaction: its system, stubs and stored
-    arrays (the one copy of a run)."""
+    """Write one checked run in the caller's transaction (a session, or a plain driver
+    connection: only the store's SQL text runs here): its system, stubs and stored arrays
+    (the one copy of a run)."""
     path, tag, n = run.path, run.tag, run.n
     replaced = 0
     system_id = system_id_of(session, tag)
@@ -410,6 +412,9 @@ def import_qrels(
     refused when the name is a person's or a machine made with another model or prompt).
     Without it, a machine assessor's name is refused.
     """
+    from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
+    from workbench.store.imported_grades import assessor_judgments
+
     path = os.fspath(path)
     progress = progress or _no_progress
     if not assessor or not assessor.strip():
