@@ -28,9 +28,7 @@ from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_v
 from workbench.campaign.catalog.scale import not_on_scale, off_scale, scale_grades
 from workbench.campaign.writing import write_transaction
 from workbench.errors import InputError
-from workbench.formats.documents import read_documents
 from workbench.formats.textlines import iter_lines
-from workbench.formats.topics import read_topics
 from workbench.metrics.encode import as_bytes
 from workbench.metrics.ranking import trec_order
 from workbench.names import check_name, first_invalid_id, id_problem
@@ -165,6 +163,8 @@ def import_queries(
 ) -> ImportSummary:
     """Import a topic file (TSV, JSONL or TREC); known query ids get the file's text."""
     name = os.fspath(path)
+    from workbench.formats.topics import read_topics  # on use: `import run` needs neither reader
+
     records = read_topics(name, format)
     return _upsert_stream(
         db, "queries", name, "query", records,
@@ -180,6 +180,8 @@ def import_documents(
 ) -> ImportSummary:
     """Import a document collection (TSV, JSONL or TREC); known ids get the file's text."""
     name = os.fspath(path)
+    from workbench.formats.documents import read_documents
+
     records = read_documents(name, format)
     return _upsert_stream(
         db, "documents", name, "document", records,
