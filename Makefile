@@ -28,8 +28,11 @@ demo: $(VENV)/.installed
 # near the end does not leave a core idle. TEST_WORKERS=N: N workers; 0: one process.
 TEST_WORKERS ?= auto
 
+# Bytecode is cached for the run even where PYTHONDONTWRITEBYTECODE is set: otherwise every
+# worker rewrites all test modules again and every `workbench` subprocess the tests start
+# compiles the package again (0.1-0.2 s of CPU each, hundreds of them).
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install -q -e '.[postgres,llm,serve,test,bench]'
