@@ -6,7 +6,6 @@ The judging screen's screenshot is kept under the pytest tmp dir (judging.png)."
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 import time
 from pathlib import Path
@@ -15,20 +14,9 @@ import pytest
 
 from tests.serve.browser import CHROMIUM, Screen, need_browser
 from workbench.campaign.access import links as L
-from workbench.campaign.database import Database
 
 pytestmark = pytest.mark.slow
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite"
 WAIT_MS = 30_000
-
-
-@pytest.fixture
-def campaign(tmp_path):
-    path = tmp_path / "campaign.sqlite"
-    shutil.copy(SAMPLE, path)
-    db = Database.open(str(path), create=False)
-    yield path, db
-    db.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -19,23 +18,12 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from workbench.campaign.access import links as L
-from workbench.campaign.database import Database
 from workbench.serve.binding import READY
 from workbench.serve.server import SERVED, make_app
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_db" / "sample.sqlite"
 _ESCAPES = re.compile(rb"\x1b(\[[0-9;?<=>$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78M])")
-
-
-@pytest.fixture
-def campaign(tmp_path):
-    path = tmp_path / "campaign.sqlite"
-    shutil.copy(SAMPLE, path)
-    db = Database.open(str(path), create=False)
-    yield path, db
-    db.close()
 
 
 @pytest.fixture
