@@ -49,6 +49,21 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENV.update(PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=tempfile.mkdtemp(prefix="speed_bench_pyc_"))
 
 
+def trec8_runs(tmp: Path, n: int) -> list[Path]:
+    """n run files of TREC-8 size (50 topics x 1 000 documents) under tmp, the same each time."""
+    rng = np.random.default_rng(8)
+    runs = []
+    for i in range(n):
+        path = tmp / f"r{i}.run"
+        lines = []
+        for q in range(401, 451):
+            docs = rng.choice(500_000, size=1000, replace=False)
+            lines += [f"{q} Q0 FBIS-{d} {k + 1} {1000 - k} r{i}\n" for k, d in enumerate(docs)]
+        path.write_text("".join(lines))
+        runs.append(path)
+    return runs
+
+
 def interleaved(repeat: int, *fns):
     """Best wall time of each fn over `repeat` rounds, the fns alternating in each round."""
     best = [float("inf")] * len(fns)
@@ -128,16 +143,7 @@ def startup(repeat: int, imports: int) -> None:
         print(f"  {name:<26} {statistics.median(ts):6.3f}s  min {min(ts):6.3f}s  {target}")
     print(f"  (bytecode cached; with PYTHONDONTWRITEBYTECODE=1 add the compile time)")
     if imports:
-        rng = np.random.default_rng(8)
-        runs = []
-        for i in range(imports):
-            path = tmp / f"r{i}.run"
-            lines = []
-            for q in range(401, 451):  # TREC-8: 50 topics x 1 000 documents
-                docs = rng.choice(500_000, size=1000, replace=False)
-                lines += [f"{q} Q0 FBIS-{d} {k + 1} {1000 - k} r{i}\n" for k, d in enumerate(docs)]
-            path.write_text("".join(lines))
-            runs.append(path)
+        runs = trec8_runs(tmp, imports)
         t = time.perf_counter()
         for i, path in enumerate(runs):
             subprocess.run([*WORKBENCH, "--db", str(db), "import", "run", str(path), "--name",

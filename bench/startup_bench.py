@@ -78,18 +78,10 @@ def main(argv=None) -> int:
                  if "base" in trees else "")
         print(f"  {c:<26} {cells}{ratio}")
     if a.imports:
-        import numpy as np
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from speed_bench import trec8_runs
 
-        rng = np.random.default_rng(8)
-        runs = []
-        for i in range(a.imports):
-            path = tmp / f"r{i}.run"
-            lines = []
-            for q in range(401, 451):  # TREC-8: 50 topics x 1 000 documents
-                docs = rng.choice(500_000, size=1000, replace=False)
-                lines += [f"{q} Q0 FBIS-{d} {k + 1} {1000 - k} r{i}\n" for k, d in enumerate(docs)]
-            path.write_text("".join(lines))
-            runs.append(path)
+        runs = trec8_runs(tmp, a.imports)
         took = {t: 0.0 for t in trees}
         for i, path in enumerate(runs):  # alternating, one database each way
             for t in trees:
