@@ -283,9 +283,12 @@ def two_version_rows(db_url: str) -> None:
 
 
 @pytest.fixture
-def pg_database():
+def pg_database(request):
     """A new, empty PostgreSQL database of its own (not a schema of the shared one): its
-    search_path is the default, so the workbench would work in `public`."""
+    search_path is the default, so the workbench would work in `public`. DROP DATABASE
+    waits for an immediate checkpoint (5-15 s while the suite writes), so the drop runs in a
+    thread that the worker joins when the session ends."""
+    import threading
     import uuid
 
     from sqlalchemy.engine import make_url
@@ -297,12 +300,18 @@ def pg_database():
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(base).set(database=name).render_as_string(hide_password=False)
-    finally:
+
+    def drop() -> None:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+    try:
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        dropping = threading.Thread(target=drop, name=f"drop {name}")
+        dropping.start()
+        request.config.add_cleanup(dropping.join)
 
 
 def test_postgresql_data_in_another_schema_is_not_an_empty_database(pg_database):
