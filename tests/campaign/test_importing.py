@@ -4,6 +4,7 @@ all-or-nothing (a bad line leaves the database as it was)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import io
 import sqlite3
 
@@ -514,3 +515,27 @@ def test_ids_whose_hashes_collide_are_told_apart_byte_for_byte(db, tmp_path, mon
                                    ("q2", "d2", 1, 5.0), ("q2", "d4", 2, 1.0)]
     with db.read() as s:
         assert sorted(s.scalars(select(Document.ext_id))) == ["d1", "d2", "d3", "d4"]
+
+
+def test_known_ids_are_found_whatever_they_hold_and_in_any_order(db, tmp_path):
+    """store.ext_ids.known_ids sends the names as one JSON array (SQLite) or one text[]
+    (PostgreSQL) and reads the ids back in the names' order: ids with a quote, a backslash,
+    JSON's own syntax, non-ASCII letters, and thousands of them out of order map to their
+    own rows, known ones to the same rows as before, unknown ones to new stubs."""
+    import random
+
+    odd = ['d"q', "d\\b", '"]', "[1,2]", "\\u0041", "dé", "文書7", "null", "-1", "d,e", "'x'"]
+    rng = random.Random(3)
+    known = odd[::2] + [f"k{i}" for i in range(3000)]
+    import_documents(db, write(tmp_path, "d.jsonl", "".join(
+        json.dumps({"id": x, "text": f"text of {x}"}) + "\n" for x in known)))
+    before = dict(rows(db, select(Document.ext_id, Document.id)))
+    names = odd + [f"k{i}" for i in range(0, 6000, 2)]
+    rng.shuffle(names)
+    run = "".join(f"q1 Q0 {x} {i + 1} {10_000 - i} t\n" for i, x in enumerate(names))
+    summary = import_run(db, write(tmp_path, "run.txt", run))
+    after = dict(rows(db, select(Document.ext_id, Document.id)))
+    assert summary.stub_documents == len(set(names) - set(known)) == 5 + 1500
+    assert {x: after[x] for x in known} == before  # known ids kept their rows
+    assert len(set(after.values())) == len(after)
+    assert [d for _, d, _, _ in results_of(db, "t")] == names

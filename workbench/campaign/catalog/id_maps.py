@@ -75,12 +75,10 @@ class IdMaps:
         if unseen.size == 0:
             return out, 0
         new = column(take_bytes(values, unseen))  # distinct, in byte order = key order
-        decoded = [b.decode("utf-8") for b in new.distinct.tolist()]
-        known = known_ids(self.session, kind, decoded)
-        new_ids = np.fromiter((known.get(x, -1) for x in decoded), dtype=np.int64, count=len(decoded))
+        new_ids = known_ids(self.session, kind, new.distinct)
         missing = np.flatnonzero(new_ids < 0)
         if missing.size:
-            new_ids[missing] = create_stubs(self.session, kind, [decoded[i] for i in missing.tolist()])
+            new_ids[missing] = create_stubs(self.session, kind, take_bytes(new.distinct, missing))
         out[unseen] = new_ids[new.codes]
         self.maps[kind] = _merged(self.maps[kind], _by_hash(new.distinct, new_ids))
         return out, int(missing.size)
