@@ -24,9 +24,7 @@ Evidence, in order:
 
 from __future__ import annotations
 
-import json
 import os
-import statistics
 import stat
 from dataclasses import dataclass
 
@@ -35,6 +33,7 @@ from workbench.formats.textlines import iter_lines
 
 KINDS = ("queries", "documents", "run", "qrels")
 _SAMPLE_LINES = 200
+_SAMPLE_BLOCK = 1 << 16  # bytes per read while sampling (200 run lines are ~8 KB)
 _TOPIC_KEYS = {"description", "desc", "narrative", "narr", "query", "qid", "query_id", "topic_id"}
 _DOC_KEYS = {"contents", "body", "url", "docno", "doc_id", "docid", "pid"}
 _TOPIC_HEADER = {"qid", "query_id", "topic_id"}
@@ -61,7 +60,7 @@ def _is_number(text: str) -> bool:
 
 def _sample(path: str) -> list[tuple[int, str]]:
     lines = []
-    for number, line in iter_lines(path):
+    for number, line in iter_lines(path, _SAMPLE_BLOCK):
         if line.strip():
             lines.append((number, line))
         if len(lines) >= _SAMPLE_LINES:
@@ -72,6 +71,8 @@ def _sample(path: str) -> list[tuple[int, str]]:
 def _long_texts(texts: list[str], line: int, what: str) -> Guess | None:
     """Documents when the texts are long (a query is a few words); short texts say
     nothing: a collection of titles or tweets is still documents."""
+    import statistics  # (on use: it and its imports cost every `import` 6 ms)
+
     if texts and (words := statistics.median(len(t.split()) for t in texts)) >= _DOC_WORDS:
         return Guess("documents", f"{what} of {words:g} words (median)", line)
     return None
@@ -116,6 +117,8 @@ def guess_kind(path: str | os.PathLike) -> Guess | None:
 
 
 def _guess_jsonl(lines: list[tuple[int, str]]) -> Guess | None:
+    import json
+
     keys: set[str] = set()
     texts = []
     for _, line in lines:

@@ -129,13 +129,14 @@ def open_binary(path: str | os.PathLike) -> BinaryIO:
         raise InputError(path, None, "permission denied") from None
 
 
-def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
+def iter_lines(path: str | os.PathLike, block: int = _BLOCK) -> Iterator[tuple[int, str]]:
     """Yield (line number from 1, text without its line end) for every line of `path`;
-    a refused line raises InputError(path, line, reason)."""
+    a refused line raises InputError(path, line, reason). `block`: bytes per read (a
+    caller that wants the first lines only reads less)."""
     name = os.fspath(path)
     with open_binary(name) as fh:
         try:
-            for number, raw, problem in split_lines(fh.read):
+            for number, raw, problem in split_lines(fh.read, block):
                 if problem is not None:
                     raise InputError(name, number, problem)
                 try:

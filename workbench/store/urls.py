@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 from workbench.errors import DatabaseError, UsageError
 
@@ -49,9 +48,9 @@ def resolve_url(db: str | None = None) -> str:
         if value.startswith("sqlite:///"):
             refuse_non_file(value[len("sqlite:///"):].split("?", 1)[0])
         return value
-    path = Path(value).expanduser()
-    refuse_non_file(str(path))
-    return f"sqlite:///{path.resolve()}"
+    path = os.path.expanduser(value)  # (os.path, not pathlib: every command's start pays for it)
+    refuse_non_file(path)
+    return f"sqlite:///{os.path.realpath(path)}"
 
 
 _KINDS = (
