@@ -6,7 +6,7 @@ imported". Now: before the commit, Ctrl-C aborts and nothing is written; once th
 has begun, the import completes and says "(interrupted after commit)", exit 0.
 
 The in-process tests raise a real SIGINT at the exact point (a patched DBAPI commit or
-bulk insert); the subprocess tests send one from outside while the child waits at that
+insert of stub rows); the subprocess tests send one from outside while the child waits at that
 point, so no timing is involved.
 """
 
@@ -42,11 +42,11 @@ def campaign(db_url, tmp_path):
 
 def _sigint_when(monkeypatch, where: str) -> None:
     """Raise SIGINT in this process right after the import's DBAPI commit ("commit") or
-    right after its first bulk insert (the stub rows), inside the transaction ("insert").
+    right after its first insert of stub rows, inside the transaction ("insert").
     `import run` commits on a plain driver connection (store.dbapi.Writer) when the process
     has no engine, through SQLAlchemy otherwise: both commits are watched."""
     wrote = []
-    bulk, commit, plain_commit = stubs.bulk_insert, DefaultDialect.do_commit, Writer.commit
+    bulk, commit, plain_commit = stubs.insert_stubs, DefaultDialect.do_commit, Writer.commit
 
     def bulk_then_maybe_sigint(*args, **kwargs):
         bulk(*args, **kwargs)
@@ -66,7 +66,7 @@ def _sigint_when(monkeypatch, where: str) -> None:
             wrote.clear()
             signal.raise_signal(signal.SIGINT)
 
-    monkeypatch.setattr(stubs, "bulk_insert", bulk_then_maybe_sigint)
+    monkeypatch.setattr(stubs, "insert_stubs", bulk_then_maybe_sigint)
     monkeypatch.setattr(DefaultDialect, "do_commit", commit_then_maybe_sigint)
     monkeypatch.setattr(Writer, "commit", plain_commit_then_maybe_sigint)
 
@@ -105,7 +105,7 @@ CHILD = textwrap.dedent("""
 
     where, go = sys.argv[1], sys.argv[2]
     wrote = []
-    bulk, commit, plain_commit = stubs.bulk_insert, DefaultDialect.do_commit, Writer.commit
+    bulk, commit, plain_commit = stubs.insert_stubs, DefaultDialect.do_commit, Writer.commit
 
     def hold():
         sys.stderr.write("READY\\n")
@@ -132,7 +132,7 @@ CHILD = textwrap.dedent("""
             wrote.clear()
             hold()
 
-    stubs.bulk_insert = bulk_then_hold
+    stubs.insert_stubs = bulk_then_hold
     DefaultDialect.do_commit = commit_then_hold
     Writer.commit = plain_commit_then_hold
     from workbench.cli import main

@@ -97,16 +97,7 @@ def create_stubs(conn, kind: str, names: np.ndarray) -> np.ndarray:
     if names.size == 0:
         return np.zeros(0, dtype=np.int64)
     before = conn.scalar(f"SELECT coalesce(max(id), 0) FROM {table}")
-    columns, extra = _STUB[kind]
-    if conn.dialect == "sqlite":
-        fill = {f"e{i}": value for i, value in enumerate(extra)}
-        conn.run(f"INSERT INTO {table} ({', '.join(columns)}) "
-                 f"SELECT value, {', '.join(':' + k for k in fill)} FROM json_each(:names) ORDER BY key",
-                 {"names": _json_array(names), **fill})
-    else:
-        decoded = [x.decode("utf-8") for x in names.tolist()]
-        for start in range(0, len(decoded), BATCH):
-            bulk_insert(conn, table, columns, [(x, *extra) for x in decoded[start:start + BATCH]])
+    insert_stubs(conn, kind, names)
     last, above = conn.first(f"SELECT max(id), count(*) FROM {table} WHERE id > :before",
                              {"before": before})
     if conn.dialect == "sqlite" and above == names.size and last == before + names.size:
@@ -117,6 +108,21 @@ def create_stubs(conn, kind: str, names: np.ndarray) -> np.ndarray:
     # committed writer's).
     new = dict(conn.rows(f"SELECT ext_id, id FROM {table} WHERE id > :before", {"before": before}))
     return np.array([new[x.decode("utf-8")] for x in names.tolist()], dtype=np.int64)
+
+
+def insert_stubs(conn, kind: str, names: np.ndarray) -> None:
+    """Insert the stub rows of `names` (create_stubs' write, in `names`' order)."""
+    conn, table = as_reader(conn), _NAMES[kind]
+    columns, extra = _STUB[kind]
+    if conn.dialect == "sqlite":
+        fill = {f"e{i}": value for i, value in enumerate(extra)}
+        conn.run(f"INSERT INTO {table} ({', '.join(columns)}) "
+                 f"SELECT value, {', '.join(':' + k for k in fill)} FROM json_each(:names) ORDER BY key",
+                 {"names": _json_array(names), **fill})
+        return
+    decoded = [x.decode("utf-8") for x in names.tolist()]
+    for start in range(0, len(decoded), BATCH):
+        bulk_insert(conn, table, columns, [(x, *extra) for x in decoded[start:start + BATCH]])
 
 
 def insert_texts(session: Session, kind: str, rows: list[dict]) -> None:
@@ -139,4 +145,4 @@ def update_texts(session: Session, kind: str, rows: list[dict]) -> None:
     session.connection().execute(stmt, rows)
 
 
-__all__ = ["create_stubs", "id_map", "known_ids", "insert_texts", "update_texts"]
+__all__ = ["create_stubs", "id_map", "known_ids", "insert_stubs", "insert_texts", "update_texts"]
