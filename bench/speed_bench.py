@@ -141,7 +141,7 @@ def startup(repeat: int, imports: int) -> None:
     for name, ts in times.items():
         target = f"target <= {targets[name]:.2f}s" if name in targets else "floor"
         print(f"  {name:<26} {statistics.median(ts):6.3f}s  min {min(ts):6.3f}s  {target}")
-    print(f"  (bytecode cached; with PYTHONDONTWRITEBYTECODE=1 add the compile time)")
+    print("  (bytecode cached; with PYTHONDONTWRITEBYTECODE=1 add the compile time)")
     if imports:
         runs = trec8_runs(tmp, imports)
         t = time.perf_counter()

@@ -54,12 +54,12 @@ def pytest_sessionstart(session):
     base = os.environ.get(PG_ENV)
     if not base or hasattr(session.config, "workerinput"):
         return
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine
     from sqlalchemy.exc import OperationalError
 
     engine = create_engine(base)
     try:
-        _vacuum_catalogs(engine, text)
+        _vacuum_catalogs(engine)
     except OperationalError:
         pass  # no server: every PostgreSQL test fails on its own, naming the reason
     finally:
@@ -86,11 +86,11 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite'}"
         return
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import text
 
     base = os.environ[PG_ENV]
     schema = f"wbtest_{uuid.uuid4().hex[:12]}"
-    admin = _admin_engine(base, create_engine)
+    admin = _admin_engine(base)
     try:
         with admin.begin() as conn:  # fails (does not skip) when the server is not there
             conn.execute(text(f'CREATE SCHEMA "{schema}"'))
@@ -100,7 +100,7 @@ def db_url(request, tmp_path):
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         _DROPPED[0] += 1
         if _DROPPED[0] % _VACUUM_EVERY == 0:
-            _vacuum_catalogs(admin, text)
+            _vacuum_catalogs(admin)
 
 
 _ADMIN: dict[str, object] = {}
@@ -111,14 +111,18 @@ _DROPPED = [0]
 _VACUUM_EVERY = 25
 
 
-def _vacuum_catalogs(engine, text) -> None:
+def _vacuum_catalogs(engine) -> None:
+    from sqlalchemy import text
+
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.execute(text("VACUUM (SKIP_LOCKED) " + ", ".join(f"pg_catalog.{t}" for t in _CATALOGS)))
 
 
-def _admin_engine(base: str, create_engine):
+def _admin_engine(base: str):
     """One engine per worker for creating and dropping the tests' schemas: a new engine per
     test started a new server process per test."""
+    from sqlalchemy import create_engine
+
     if base not in _ADMIN:
         _ADMIN[base] = create_engine(base, pool_size=1, pool_pre_ping=True)
     return _ADMIN[base]

@@ -196,18 +196,26 @@ def test_no_common_query_is_an_error(tmp_path, capsys):
     assert code == 1 and "no query of the run is in the qrels" in err
 
 
-def test_eval_path_imports_no_textual_sqlalchemy_or_rich(files):
-    q, r = files
+def _eval_loading_none_of(args: list[str], modules: tuple[str, ...]) -> str:
+    """`workbench eval ARGS` run by main() in a fresh process that then asserts that none of
+    `modules` was loaded; its stdout."""
     code = (
         "import sys\n"
         "from workbench.cli import main\n"
-        f"rc = main(['eval', {str(q)!r}, {str(r)!r}, '-m', 'map'])\n"
-        "bad = [m for m in ('textual', 'sqlalchemy', 'rich', 'scipy') if m in sys.modules]\n"
+        f"rc = main(['eval', *{args!r}])\n"
+        f"bad = [m for m in {modules!r} if m in sys.modules]\n"
         "assert rc == 0 and not bad, bad\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == f"{'map':<22}\tall\t" + proc.stdout.split("\t")[-1]
+    return proc.stdout
+
+
+def test_eval_path_imports_no_textual_sqlalchemy_or_rich(files):
+    q, r = files
+    out = _eval_loading_none_of([str(q), str(r), "-m", "map"],
+                                ("textual", "sqlalchemy", "rich", "scipy"))
+    assert out == f"{'map':<22}\tall\t" + out.split("\t")[-1]
 
 
 def test_eval_imports_neither_numpy_ma_nor_ctypes_util(files):
@@ -215,17 +223,10 @@ def test_eval_imports_neither_numpy_ma_nor_ctypes_util(files):
     ldconfig in a subprocess: ~35 ms of every eval between them (issue 24). Per query,
     with tied scores (the tie order's path)."""
     q, r = files
-    code = (
-        "import sys\n"
-        "from workbench.cli import main\n"
-        f"rc = main(['eval', '-q', {str(q)!r}, {str(r)!r}, '-m', 'relstring.3', '-m', 'map'])\n"
-        "bad = [m for m in ('numpy.ma', 'ctypes.util', 'subprocess') if m in sys.modules]\n"
-        "assert rc == 0 and not bad, bad\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
+    out = _eval_loading_none_of(["-q", str(q), str(r), "-m", "relstring.3", "-m", "map"],
+                                ("numpy.ma", "ctypes.util", "subprocess"))
     # query 1's tie (b and c at 0.5) in trec_eval's order: docno descending
-    assert "relstring_3           \t1\t'120'" in proc.stdout.splitlines()  # a, c, b
+    assert "relstring_3           \t1\t'120'" in out.splitlines()  # a, c, b
 
 
 def test_console_script_exit_codes(files, tmp_path):

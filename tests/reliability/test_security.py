@@ -99,7 +99,7 @@ async def test_every_assessor_screen_is_blind(sqlite_db):
 async def test_markup_in_documents_notes_and_names_is_shown_literally(sqlite_db):
     """Document text `[bold]`, `[/x]`, `[link=...]` (the factory's first document), a note
     and a query title with markup: drawn literally, no crash, also through notify."""
-    camp = build_campaign(sqlite_db, n_queries=1, n_systems=2, depth=5, assessors=("alice",))
+    build_campaign(sqlite_db, n_queries=1, n_systems=2, depth=5, assessors=("alice",))
     from sqlalchemy import update
 
     from workbench.store.models import Query

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -20,3 +21,11 @@ def campaign(tmp_path):
     db = Database.open(str(path), create=False)
     yield path, db
     db.close()
+
+
+def grades(path: Path, assessor: str) -> dict[str, int]:
+    """document ext id -> grade, of `assessor`'s current judgments."""
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute(
+            "SELECT d.ext_id, j.grade FROM judgment j JOIN assessor a ON a.id = j.assessor_id "
+            "JOIN document d ON d.id = j.document_id WHERE a.name = ?", (assessor,)))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.serve.browser import CHROMIUM, Screen, need_browser
+from tests.serve.conftest import grades
 from workbench.campaign.access import links as L
 
 pytestmark = pytest.mark.slow
@@ -37,14 +38,6 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium
         chromium.close()
-
-
-def grades(path: Path, assessor: str) -> dict[str, int]:
-    """document ext id -> grade, of `assessor`'s current judgments."""
-    with sqlite3.connect(path) as conn:
-        return dict(conn.execute(
-            "SELECT d.ext_id, j.grade FROM judgment j JOIN assessor a ON a.id = j.assessor_id "
-            "JOIN document d ON d.id = j.document_id WHERE a.name = ?", (assessor,)))
 
 
 def run_tags(path: Path) -> list[str]:

@@ -9,7 +9,6 @@ import asyncio
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from tests.serve.conftest import grades
 from workbench.campaign.access import links as L
 from workbench.serve.binding import READY
 from workbench.serve.server import SERVED, make_app
@@ -34,13 +34,6 @@ async def pooled(campaign):
         client.served = app[SERVED]
         assert await client.served.pool.wait_full(120)
         yield client
-
-
-def grades(path: Path, assessor: str) -> dict[str, int]:
-    with sqlite3.connect(path) as conn:
-        return dict(conn.execute(
-            "SELECT d.ext_id, j.grade FROM judgment j JOIN assessor a ON a.id = j.assessor_id "
-            "JOIN document d ON d.id = j.document_id WHERE a.name = ?", (assessor,)))
 
 
 def cmdline(pid: int) -> list[str]:

@@ -117,7 +117,7 @@ async def test_markup_in_document_text_is_shown_literally(campaign):
     order = camp.queues["q1"]["alice"]
     app = make_app(db, assessor="alice")
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_judge(app, pilot)
+        await open_judge(app, pilot)
         await pilot.press(*["j"] * order.index("d001"))
         await settle(app, pilot)
         text = screen_text(app)

@@ -5,8 +5,6 @@ rows for ids a run or qrels file names first, and the upserts of topic and docum
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from typing import TYPE_CHECKING
 
 import numpy as np
