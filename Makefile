@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test install install-test bench sample clean
+.PHONY: demo test test-slow install install-test bench sample clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,14 @@ TEST_WORKERS ?= auto
 # Bytecode is cached for the run even where PYTHONDONTWRITEBYTECODE is set: otherwise every
 # worker rewrites all test modules again and every `workbench` subprocess the tests start
 # compiles the package again (0.1-0.2 s of CPU each, hundreds of them).
+# `make test` leaves out the tests marked `slow` (the README script, the multi-process
+# reliability tests, the browser, statistical coverage simulations); `make test-slow` runs
+# them, and CI (.ci/run) runs both.
 test: $(VENV)/.installed-test
-	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow"
+
+test-slow: $(VENV)/.installed-test
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m slow
 
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install -q -e '.[postgres,llm,serve,test,bench]'
