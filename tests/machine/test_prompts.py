@@ -41,7 +41,7 @@ def test_grades_read(answer, grade):
     ("relevant", "no grade in the answer"),
     ("##final score: 3", "grade 3 is not on the campaign scale (0, 1, 2)"),
     ("-1", "grade -1 is not on the campaign scale"),
-    ("2.5", "no grade in the answer"),
+    ("2.5", "a fraction, not an integer grade"),
 ])
 def test_no_grade_is_ever_guessed(answer, why):
     grade, reason = read_grade(answer, [0, 1, 2])

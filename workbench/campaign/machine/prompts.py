@@ -13,10 +13,10 @@ nothing else (so braces in a template or in a document are just text):
   {narrative}  the description and narrative lines, or nothing
   {passage}    the document's title and text, cut at MAX_PASSAGE_CHARS
 
-Reading an answer (`read_grade`): the last `final score: N` in the answer; failing that, an
-answer that is nothing but one integer. The grade must be on the scale. Anything else is a
-failure, kept with its raw text: a grade is never guessed from prose ("2 of the 3 points"
-is not a grade).
+Reading an answer (`read_grade`) is reading.py's: the last `final score: N` in the answer;
+failing that, an answer that is nothing but one integer. The grade must be an integer on the
+scale. Anything else is a failure, kept with its raw text: a grade is never guessed from
+prose ("2 of the 3 points" is not a grade), and a fraction is never truncated.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from workbench.campaign.catalog.scale import ScaleEntry as Level  # one scale entry type
-from workbench.campaign.catalog.scale import not_on_scale
+from workbench.campaign.machine.reading import read_grade  # noqa: F401  (the reading's owner)
 
 # Long documents are cut: a bounded prompt is a bounded cost. Recorded in the provenance.
 MAX_PASSAGE_CHARS = 8000
@@ -51,8 +51,6 @@ format of: ##final score: score, without providing any reasoning.
 
 PLACEHOLDERS = ("scale", "min", "max", "query", "narrative", "passage")
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
-_FINAL = re.compile(r"final\s+score\s*[:=]?\s*\**\s*(-?\d+)\b", re.I)
-_ONLY_INTEGER = re.compile(r"\s*\**\s*(-?\d+)\s*\.?\s*\**\s*")
 
 
 @dataclass(frozen=True)
@@ -99,18 +97,3 @@ def render(template: str, levels: list[Level], item: Item) -> str:
         "passage": passage[:MAX_PASSAGE_CHARS],
     }
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
-
-
-def read_grade(answer: str, grades: list[int]) -> tuple[int | None, str]:
-    """(grade, "") from a model's answer, or (None, why) when it holds no grade on the scale."""
-    found = _FINAL.findall(answer)
-    if found:
-        value = int(found[-1])
-    else:
-        only = _ONLY_INTEGER.fullmatch(answer)
-        if only is None:
-            return None, "no grade in the answer (expected `##final score: N` or a lone integer)"
-        value = int(only.group(1))
-    if value not in grades:
-        return None, not_on_scale(value, grades)
-    return value, ""
