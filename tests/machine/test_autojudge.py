@@ -80,6 +80,14 @@ def _autojudge(url, server, *extra, key=True, monkeypatch=None):
     return main(args)
 
 
+def _kinds(url) -> dict[str, str]:
+    db = Database.open(url, create=False)
+    try:
+        return kinds(db)
+    finally:
+        db.close()
+
+
 def _everything_stored(url) -> str:
     """Every text cell of every table, as one string (to look for the key)."""
     db = Database.open(url, create=False)
@@ -254,10 +262,15 @@ def test_refusals(campaign, monkeypatch, capsys, tmp_path):
         _, err = capsys.readouterr()
         assert "HTTP 401" in err and KEY not in err
         assert len(server.log) == 1
+        assert "m1" not in _kinds(url)  # nothing was answered: nothing created
     # another prompt under the same name: refused (one configuration per machine)
     prompt = tmp_path / "p.txt"
     prompt.write_text("Q: {query}\nP: {passage}\nGrade:")
     with ChatServer({}) as server:
+        assert _autojudge(url, server, "--query", "q1", key=False) == 0  # m1, default prompt
+        assert _kinds(url)["m1"] == "machine"
+        server.log.clear()
+        capsys.readouterr()
         assert _autojudge(url, server, "--prompt", str(prompt), key=False) == 2
         assert "another assessor name" in capsys.readouterr().err and server.log == []
     prompt.write_text("no placeholders")
