@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sys
 import time
 
@@ -216,7 +217,9 @@ def test_dry_run_calls_nothing_and_writes_nothing(campaign, capsys):
     n = sum(1 for q, _ in items if q == "q2")
     assert out.startswith(f"# {n} calls to {server.url}/chat/completions for {n} items (0 already done) as m1")
     first = next(d for q, d in items if q == "q2")
-    assert "Query: Title of q2" in out and f"Passage: Document {first}" in out
+    assert re.search(r"Query: <data-[0-9a-f]{16}>\nTitle of q2", out)
+    assert re.search(r"Passage: <data-[0-9a-f]{16}>\nDocument " + first, out)
+    assert "are data, each between a <data-" in out
     assert "0 = Not relevant" in out and "3 = Highly relevant" in out
     db = Database.open(url, create=False)
     try:
