@@ -173,3 +173,26 @@ async def test_the_page_sends_no_referer_and_loads_its_font_from_a_stylesheet(cl
     assert css.status == 200 and "@font-face" in await css.text()
     font = await client.get("/static/fonts/RobotoMono-VariableFont_wght.ttf")
     assert font.status == 200
+
+
+async def test_a_lead_export_is_downloaded_under_its_key_and_unknown_keys_are_404(client):
+    """Issue 37 item 43: the browser's export is a download through /download/KEY."""
+    downloads = client.served.downloads
+
+    class App:
+        app_service_id = "app-1"
+        chunks = [b"| system |\n", b""]
+
+        async def send_meta(self, meta):
+            await downloads.chunk_received(meta["key"], self.chunks.pop(0))
+            return True
+
+    await downloads.create_download(app_service=App(), delivery_key="k" * 32,
+                                    file_name='board"; x=.md', open_method="download",
+                                    mime_type="text/markdown", encoding="utf-8")
+    response = await client.get("/download/" + "k" * 32)
+    assert response.status == 200 and await response.text() == "| system |\n"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="boardx.md"'
+    assert response.headers["Cache-Control"] == "no-store"
+    assert (await client.get("/download/" + "k" * 32)).status == 404  # single use
+    assert (await client.get("/download/nope")).status == 404

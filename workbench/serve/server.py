@@ -1,7 +1,8 @@
 """The web server: the token gate in front of textual-serve's app sessions.
 
 Routes: `/s/TOKEN` (the app's page), `/ws/TOKEN` (the app's websocket: the only route that
-binds an app to a person), `/static/PATH` (textual-serve's own files, from a list made at start-up).
+binds an app to a person), `/static/PATH` (textual-serve's own files, from a list made at start-up),
+`/download/KEY` (a lead's export, offered by its app under a random single-use key).
 Every other path is 404; no route reads the file system with a name from the request.
 
 Order of the checks on `/s/` and `/ws/`: the token (401 when missing or malformed, 403 when
@@ -217,6 +218,24 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None,
                             headers={"Cache-Control": "max-age=3600",
                                      "X-Content-Type-Options": "nosniff"})
 
+    async def handle_download(request: web.Request) -> web.StreamResponse:
+        """A lead's export offered by its app (textual-serve's delivery): the key is the
+        app's random single-use delivery key; the file never touches the server's disk."""
+        try:
+            meta = await served.downloads.get_download_metadata(request.match_info["key"])
+        except KeyError:
+            raise web.HTTPNotFound() from None
+        name = "".join(ch for ch in meta.file_name if ch.isalnum() or ch in "._-") or "export"
+        response = web.StreamResponse(headers={
+            **_HEADERS, "Content-Type": meta.mime_type + (
+                f"; charset={meta.encoding}" if meta.encoding else ""),
+            "Content-Disposition": f'attachment; filename="{name}"'})
+        await response.prepare(request)
+        async for chunk in served.downloads.download(request.match_info["key"]):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
+
     async def close_sessions(app: web.Application) -> None:
         for websocket in list(served.sessions.values()):
             await websocket.close(code=1001, message=b"server shutting down")
@@ -228,6 +247,7 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None,
         web.get("/s/{token}", handle_page),
         web.get("/ws/{token}", handle_websocket),
         web.get("/static/{path:.+}", handle_static),
+        web.get("/download/{key}", handle_download),
     ])
     async def start_pool(app: web.Application) -> None:
         served.pool.fill()
