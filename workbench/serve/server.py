@@ -6,8 +6,9 @@ binds an app to a person), `/static/PATH` (textual-serve's own files, from a lis
 Every other path is 404; no route reads the file system with a name from the request.
 
 Order of the checks on `/s/` and `/ws/`: the token (401 when missing or malformed, 403 when
-unknown or revoked; a refusal waits the address's throttle delay, a valid token never waits), the role the server serves (a lead's
-link only with `--lead NAME`), then one session per person (409). Only then is an app bound
+unknown or revoked; a refusal waits the address's throttle delay, a valid token never
+waits), the role the server serves (a lead's link only with `--lead NAME`), then one
+session per person (409). Only then is an app bound
 to the person: a warm one from the pool (pool.py), started earlier with the one fixed command
 line, which learns the role and name the token maps to, and nothing else, on its stdin
 (binding.py).

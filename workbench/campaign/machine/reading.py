@@ -94,7 +94,7 @@ def read_grade(answer: str, grades: list[int]) -> tuple[int | None, str]:
     if not digits.isdigit():
         return None, f"{token!r} is a fraction, not an integer grade"
     if len(digits) > MAX_DIGITS:
-        return None, f"the grade has {len(digits)} digits: not on the campaign scale"
+        return None, f"the grade has {len(digits)} digits (at most {MAX_DIGITS} are read)"
     value = int(token)
     if value not in grades:
         return None, not_on_scale(value, grades)
