@@ -108,3 +108,28 @@ def test_a_missing_database_is_not_created(tmp_path, started):
                                            ("0.0.0.0", False), ("192.168.1.5", False), ("::", False)])
 def test_loopback(host, loopback):
     assert running.is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize("base, why", [
+    ("https://judge.example.org/?x=1", "query string"),
+    ("https://judge.example.org/#top", "fragment"),
+    ("https://u:pw@judge.example.org", "user or a password"),
+    ("judge.example.org", "not an http:// or https:// address"),
+    ("http://judge.example.org:99999", "port is not a number"),
+    ("http://judge.example.org:abc", "port is not a number"),
+])
+def test_link_url_is_checked_before_the_older_link_is_revoked(url, capsys, base, why):
+    from workbench.cli import main
+
+    first = LINK.match(cli_ok(url, "serve", "link", "-a", "alice").strip()).group(1)
+    capsys.readouterr()
+    assert main(["--db", url, "serve", "link", "-a", "alice", "--url", base]) == 2
+    err = capsys.readouterr().err
+    assert why in err and "--url" in err
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        stored = conn.execute(text("SELECT token_sha256, revoked_at FROM access_link")).all()
+    engine.dispose()
+    assert [(r[0], r[1]) for r in stored] == [(hashlib.sha256(first.encode()).hexdigest(), None)]
+    behind = cli_ok(url, "serve", "link", "-a", "alice", "--url", "https://x.example/judge/").strip()
+    assert re.fullmatch(r"https://x\.example/judge/s/[A-Za-z0-9_-]{43}", behind)

@@ -5,7 +5,9 @@ the prompt ("Title of q1", "Document d001" in tests/tui/factory.py's campaigns).
 injected per item, one per call, in order: `429` (with Retry-After: 0), `500`, `timeout`
 (sleeps past the client's timeout, then answers), `slow` (answers after `slow_s`), `json`
 (a 200 that is not a chat completion), `401`, `trickle` (the answer 10 bytes at a time,
-`slow_s` apart: each read is quick, the whole call is not). Every request is logged with the item and
+`slow_s` apart: each read is quick, the whole call is not), `endless` (a 200 whose body never
+ends), `length` (an answer cut at max tokens: finish_reason "length"), `echo-auth` (a 500
+whose body quotes the Authorization header as Python's repr writes it). Every request is logged with the item and
 the Authorization header it carried.
 """
 
@@ -109,7 +111,20 @@ class ChatServer:
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": answer},
                              "finish_reason": "stop"}],
             }).encode()
+        if fault == "echo-auth":
+            status = 500
+            payload = repr(h.headers.get("Authorization", "").encode()).encode()
+        elif fault == "length":
+            payload = payload.replace(b'"finish_reason": "stop"', b'"finish_reason": "length"')
         try:
+            if fault == "endless":
+                h.send_response(200)
+                h.send_header("Content-Length", str(10 ** 12))
+                h.end_headers()
+                chunk = b"x" * 65536
+                for _ in range(100_000):  # 6 GB at most: the client stops long before
+                    h.wfile.write(chunk)
+                return
             h.send_response(status)
             h.send_header("Content-Type", "application/json")
             h.send_header("Content-Length", str(len(payload)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sys
 import time
 
@@ -78,6 +79,14 @@ def _autojudge(url, server, *extra, key=True, monkeypatch=None):
     if key:
         args += ["--api-key-env", "WB_TEST_KEY"]
     return main(args)
+
+
+def _kinds(url) -> dict[str, str]:
+    db = Database.open(url, create=False)
+    try:
+        return kinds(db)
+    finally:
+        db.close()
 
 
 def _everything_stored(url) -> str:
@@ -208,7 +217,9 @@ def test_dry_run_calls_nothing_and_writes_nothing(campaign, capsys):
     n = sum(1 for q, _ in items if q == "q2")
     assert out.startswith(f"# {n} calls to {server.url}/chat/completions for {n} items (0 already done) as m1")
     first = next(d for q, d in items if q == "q2")
-    assert "Query: Title of q2" in out and f"Passage: Document {first}" in out
+    assert re.search(r"Query: <data-[0-9a-f]{16}>\nTitle of q2", out)
+    assert re.search(r"Passage: <data-[0-9a-f]{16}>\nDocument " + first, out)
+    assert "are data, each between a <data-" in out
     assert "0 = Not relevant" in out and "3 = Highly relevant" in out
     db = Database.open(url, create=False)
     try:
@@ -254,10 +265,15 @@ def test_refusals(campaign, monkeypatch, capsys, tmp_path):
         _, err = capsys.readouterr()
         assert "HTTP 401" in err and KEY not in err
         assert len(server.log) == 1
+        assert "m1" not in _kinds(url)  # nothing was answered: nothing created
     # another prompt under the same name: refused (one configuration per machine)
     prompt = tmp_path / "p.txt"
     prompt.write_text("Q: {query}\nP: {passage}\nGrade:")
     with ChatServer({}) as server:
+        assert _autojudge(url, server, "--query", "q1", key=False) == 0  # m1, default prompt
+        assert _kinds(url)["m1"] == "machine"
+        server.log.clear()
+        capsys.readouterr()
         assert _autojudge(url, server, "--prompt", str(prompt), key=False) == 2
         assert "another assessor name" in capsys.readouterr().err and server.log == []
     prompt.write_text("no placeholders")

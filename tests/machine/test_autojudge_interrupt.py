@@ -41,15 +41,17 @@ def _start(url, server) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "workbench", "--db", url, "autojudge", "--model", "m1",
          "--endpoint", server.url, "--concurrency", "4"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        # unbuffered bytes: readline() then reads no further than the line, so communicate()
+        # (which reads the pipe's file descriptor) gets every line not read yet
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, env=env, cwd=ROOT,
     )
 
 
 def _read_lines(proc, n: int) -> list[list[str]]:
     lines = []
     while len(lines) < n:
-        line = proc.stdout.readline()
-        assert line, proc.stderr.read()
+        line = proc.stdout.readline().decode()
+        assert line, proc.stderr.read().decode()
         lines.append(line.split())
     return lines
 
@@ -103,7 +105,7 @@ def test_ctrl_c_stores_what_arrived_and_reports_it(campaign):
         proc = _start(url, server)
         reported = _read_lines(proc, 8)
         proc.send_signal(signal.SIGINT)
-        rest, err = proc.communicate(timeout=60)
+        rest, err = (x.decode() for x in proc.communicate(timeout=60))
     reported += [line.split() for line in rest.splitlines()]
     assert proc.returncode == 130, err
     assert "interrupted: every label reported is stored" in err

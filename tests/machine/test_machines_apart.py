@@ -194,3 +194,20 @@ def test_judge_refuses_a_machine_name_before_the_screen_opens(db_url, monkeypatc
     assert "'m1' is a machine assessor" in capsys.readouterr().err and opened == []
     assert main(["--db", db_url, "judge", "--assessor", "alice"]) == 0
     assert opened == [{"assessor": "alice", "lead": False}]
+
+
+def test_grade_as_a_machine_with_anywhere_is_refused_before_any_warning(db_url, capsys):
+    """Issue 37 item 43: `grade -a MACHINE --anywhere` printed "graded anyway", then refused."""
+    from workbench.campaign.database import Database
+
+    db = Database.open(db_url)
+    c = build_campaign(db, n_queries=2, assessors=("alice",), markup_doc=False)
+    _label_everything(db)
+    db.close()
+    capsys.readouterr()
+    doc = c.queues["q1"]["alice"][0]
+    for extra in (["--anywhere"], ["--anywhere", "--cant-judge"]):
+        args = ["--db", db_url, "grade", "-a", "m1", *extra, "q1", doc]
+        assert main(args + ([] if "--cant-judge" in extra else ["1"])) == 2
+        out, err = capsys.readouterr()
+        assert "is a machine assessor" in err and "anyway" not in err and out == ""

@@ -153,3 +153,23 @@ def test_a_second_session_for_one_assessor_is_refused_and_never_interleaves(
     new = {d: g for d, g in grades(path, "carol").items() if d not in before}
     assert sorted(new.values()) == [1, 2]
     assert len(server.served.bound) == 1
+
+
+def test_no_request_of_the_page_carries_the_token_as_a_referer(browser, server, campaign):
+    """Issue 37 item 31: the @font-face request carried `Referer: .../s/TOKEN` in Chromium
+    despite `Referrer-Policy: no-referrer`; every request the page makes is checked here."""
+    path, db = campaign
+    token = L.new_link(db, assessor="alice")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(WAIT_MS)
+    seen: list[tuple[str, str]] = []
+    page.on("request", lambda r: seen.append((r.url, r.headers.get("referer", ""))))
+    screen = Screen(page)
+    assert page.goto(f"{server.url}/s/{token}").status == 200
+    screen.wait_for(page, "alice")
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    urls = [u for u, _ in seen]
+    assert any(u.endswith("RobotoMono-VariableFont_wght.ttf") for u in urls), urls
+    assert any("/static/" in u for u in urls)
+    assert [(u, ref) for u, ref in seen if token in ref] == []
+    page.close()

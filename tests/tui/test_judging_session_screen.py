@@ -215,3 +215,33 @@ async def test_a_grade_given_elsewhere_shows_on_the_open_screen(sqlite_db, monke
         await settle(app, pilot)
         assert screen.cursor == 1 and f"q1 2/{n} judged" in status(app)
     assert judgments(db, "alice") == {("q1", order[0]): 2, ("q1", order[2]): 3}
+
+
+async def test_in_a_browser_no_host_name_or_pid_is_shown(sqlite_db, monkeypatch):
+    """Issue 37 item 43: the takeover messages showed the browser assessor the server's host
+    name and pid; a served app says only that another session took over, and leaves no host
+    name in the lease either."""
+    from sqlalchemy import select
+
+    from workbench.store.models import JudgingLease
+
+    monkeypatch.setattr(judge_module, "POLL_S", 60.0)
+    db = sqlite_db
+    build_campaign(db, n_queries=1, markup_doc=False)
+    JudgingSession(db, "alice", holder="serverhost pid 4242").read()  # a terminal on the server
+    app = make_app(db, assessor="alice")
+    app.served = True
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_judge(app, pilot)
+        await pilot.pause(0.1)
+        assert "took over alice's judging from another session, which stops" in status(app)
+        with db.read() as s:
+            assert s.scalars(select(JudgingLease.holder)).all() == ["a browser (workbench serve)"]
+        other = JudgingSession(db, "alice", holder="serverhost pid 4343")
+        other.show(other.read())
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert screen.ended
+        text = screen_text(app)
+        assert "another judging session for alice took over: this one stops" in text
+        assert "serverhost" not in text + status(app) and "4343" not in text

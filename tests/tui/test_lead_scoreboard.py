@@ -243,3 +243,46 @@ async def test_export_through_a_symlink_and_to_a_missing_folder(sample_db, tmp_p
         await wait_for(app, pilot, lambda: any(n.message == wanted for n in app._notifications))
     assert link.is_symlink() and target.read_text().splitlines()[2].startswith("| system |")
     assert sorted(p.name for p in out.iterdir()) == ["board.md", "link.md"]
+
+
+async def test_in_a_browser_the_export_is_a_download_and_writes_nothing_on_the_server(
+        sample_db, tmp_path, monkeypatch):
+    """Issue 37 item 43: a lead link's export dialog could write any path on the server host."""
+    from pathlib import Path
+
+    app = make_app(sample_db, lead=True)
+    app.served = True
+    delivered = []
+    monkeypatch.setattr(app, "deliver_text", lambda f, **kw: delivered.append((f.read(), kw)))
+    target = tmp_path / "elsewhere" / "board.md"
+    async with app.run_test(size=SIZE) as pilot:
+        await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await pilot.press("e")
+        await settle(app, pilot)
+        dialog = app.screen
+        box = dialog.query_one("#export-path", Input)
+        assert "/" not in box.value and box.value.startswith("scores-")  # no server path
+        dialog.query_one("#export-format", Select).value = "markdown"
+        await pilot.pause()
+        box.value = str(target)  # a path on the server's host: refused
+        box.focus()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert delivered == [] and not target.parent.exists()
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await pilot.press("e")
+        await settle(app, pilot)
+        dialog = app.screen
+        dialog.query_one("#export-format", Select).value = "markdown"
+        await pilot.pause()
+        box = dialog.query_one("#export-path", Input)
+        box.value = "board.md"
+        box.focus()
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: delivered)
+        await settle(app, pilot)
+    (text, kw), = delivered
+    assert kw == {"save_filename": "board.md", "open_method": "download"}
+    assert text.splitlines()[2].startswith("| system | queries | nDCG@10 |")
+    assert not Path("board.md").exists() and not target.exists()

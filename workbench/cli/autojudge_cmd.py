@@ -46,12 +46,15 @@ from workbench.cli import db_option, resolve_db, rich_console
 @click.option("--temperature", type=float, default=0.0, show_default=True)
 @click.option("--max-tokens", "max_tokens", type=click.IntRange(min=1), default=64, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=5, show_default=True,
+              metavar="N", help="Stop after N calls in a row got no answer (a dead endpoint); 0: never.")
 @click.option("--retry-failures", is_flag=True,
               help="Call again for items whose answer held no grade (kept for audit all the same).")
 @db_option
 @click.pass_context
 def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurrency, query,
-              top_k, dry_run, timeout, retries, temperature, max_tokens, seed, retry_failures, db):
+              top_k, dry_run, timeout, retries, temperature, max_tokens, seed, max_failures,
+              retry_failures, db):
     """Label the pool with a model: a machine assessor (default name: the model's) whose
     provenance (model, endpoint, prompt and its sha256, parameters, version) is stored.
     Every label is committed as it arrives; a rerun continues where the last one stopped.
@@ -66,14 +69,22 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
         model=model, endpoint=endpoint, assessor=assessor, template=template,
         api_key_env=api_key_env, concurrency=concurrency, query=query, top_k=top_k,
         timeout=timeout, retries=retries, temperature=temperature, max_tokens=max_tokens,
-        seed=seed, retry_failures=retry_failures,
+        seed=seed, retry_failures=retry_failures, max_failures=max_failures,
     )
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
-        plan = aj.make_plan(database, request)
+        plan = aj.make_plan(database, request)  # refuses a bad endpoint URL first
+        from workbench.campaign.machine.provenance import clean_endpoint, dropped_from_endpoint
+
+        called = clean_endpoint(endpoint)  # the URL called, stored and shown: no credentials
+        dropped = dropped_from_endpoint(endpoint)
+        if dropped:
+            click.echo(f"note: {' and '.join(dropped)} of --endpoint are not sent, stored or "
+                       f"shown (a key goes in --api-key-env); calling {called}/chat/completions",
+                       err=True)
         if dry_run:
             prompt = aj.first_prompt(database, request, plan)
-            click.echo(f"# {plan.calls} calls to {endpoint.rstrip('/')}/chat/completions for "
+            click.echo(f"# {plan.calls} calls to {called}/chat/completions for "
                        f"{plan.chosen} items ({plan.settled} already done) as {plan.assessor}")
             if prompt is not None:
                 from workbench.visible import visible
@@ -94,6 +105,11 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
     said = (f"{plan.assessor}: {summary.labels} labels, {summary.failures} answers without a "
             f"grade, {summary.errors} calls without an answer; {plan.settled} items were done before")
     click.echo(said, err=True)
+    if not summary.created:
+        click.echo(f"no call was answered: machine assessor {plan.assessor} was not created",
+                   err=True)
+    if summary.stopped:
+        raise WorkbenchError(summary.stopped)
     if summary.interrupted:
         click.echo("interrupted: every label reported is stored; run again to continue", err=True)
         ctx.exit(130)

@@ -140,8 +140,14 @@ def _check_assessor(ctx, db, assessor: str, new: bool) -> None:
     from workbench.campaign.database import Database
     from workbench.campaign.judging.assessing import check_assessor
 
+    from workbench.campaign.judging.assessing import machine_names
+    from workbench.campaign.judging.grades import machine_refusal
+    from workbench.errors import UsageError
+
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
+        if assessor.strip() in machine_names(database):  # before any warning (--anywhere)
+            raise UsageError(machine_refusal(assessor.strip()))
         check_assessor(database, assessor, new=new)
     finally:
         database.close()

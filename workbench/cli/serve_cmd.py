@@ -84,8 +84,36 @@ def link(ctx, assessor, lead, url, db) -> None:
     from workbench.campaign.access.links import new_link
 
     _one(assessor, lead)
+    base = check_link_base(url)  # before the new link revokes the older one
     token = new_link(_open(ctx, db or ctx.obj.get("serve_db")), assessor=assessor, lead=lead)
-    click.echo(f"{url.rstrip('/')}/s/{token}")
+    click.echo(f"{base}/s/{token}")
+
+
+def check_link_base(url: str) -> str:
+    """`serve link --url`: an http(s) address with a host, and maybe a port and a path (a
+    reverse proxy's prefix); no user, password, query string or fragment, which would make
+    a link that opens nothing. The address without its trailing slash."""
+    from urllib.parse import urlsplit
+
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or 1 <= parts.port <= 65535
+    except ValueError:
+        port_ok = False
+        parts = None
+    why = None
+    if parts is None or not port_ok:
+        why = "its port is not a number from 1 to 65535"
+    elif parts.scheme not in ("http", "https") or not parts.hostname:
+        why = "it is not an http:// or https:// address with a host"
+    elif "@" in parts.netloc:
+        why = "it holds a user or a password"
+    elif parts.query or parts.fragment or "?" in text or "#" in text:
+        why = "it holds a query string or a fragment (the token goes after /s/)"
+    if why is not None:
+        raise click.BadParameter(f"{text!r}: {why}", param_hint="--url")
+    return text.rstrip("/")
 
 
 def _when(at: datetime | None) -> str:

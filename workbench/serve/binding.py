@@ -16,7 +16,9 @@ No import of the server here: the app process reads this module.
 
 from __future__ import annotations
 
+
 import json
+import math
 import os
 from dataclasses import dataclass
 
@@ -37,6 +39,19 @@ class Binding:
 
 def _clamp(value: int) -> int:
     return max(MIN_SIZE, min(int(value), MAX_SIZE))
+
+
+def terminal_size(width: object, height: object) -> tuple[int, int] | None:
+    """A browser's `resize` (any JSON values) as a size within MIN_SIZE..MAX_SIZE; None
+    when either is not a finite number (`1e400` is infinite in JSON: ignored)."""
+    out = []
+    for value in (width, height):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        out.append(max(MIN_SIZE, min(int(value), MAX_SIZE)))
+    return out[0], out[1]
 
 
 def encode(role: str, name: str, width: int, height: int) -> bytes:

@@ -1,6 +1,12 @@
 """The HTML pages: the app's page (textual-serve's terminal, without its Google-fonts link:
 nothing is fetched from another host, and the page tells the browser never to send its
-address, which holds the token, as a referrer) and the short pages of a refusal."""
+address, which holds the token, as a referrer) and the short pages of a refusal.
+
+The token never leaves as a Referer: the page says `no-referrer` (header, meta tag, and
+`referrerpolicy` on each of its links), and no request is made from the page's own CSS:
+Chromium sent `Referer: .../s/TOKEN` with an inline `@font-face` in spite of the policy, so
+the font is declared in a stylesheet of its own (PAGE_CSS, served at /static/PAGE_CSS_PATH),
+whose requests name the stylesheet, never the page."""
 
 from __future__ import annotations
 
@@ -12,10 +18,10 @@ _APP = """<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="referrer" content="no-referrer">
 <title>{title}</title>
-<link rel="stylesheet" href="/static/css/xterm.css">
-<script src="/static/js/textual.js"></script>
+<link rel="stylesheet" href="/static/css/xterm.css" referrerpolicy="no-referrer">
+<link rel="stylesheet" href="/static/{page_css}" referrerpolicy="no-referrer">
+<script src="/static/js/textual.js" referrerpolicy="no-referrer"></script>
 <style>
-@font-face {{ font-family: "Roboto Mono"; src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf"); }}
 html, body {{ margin: 0; height: 100%; background: #0c181f; }}
 #terminal {{ position: absolute; inset: 0; }}
 .closed-dialog {{ display: none; }}
@@ -32,6 +38,11 @@ body.-closed .closed-dialog {{ display: flex; position: absolute; inset: 0; z-in
 </html>
 """
 
+PAGE_CSS_PATH = "workbench/page.css"
+PAGE_CSS = """\
+@font-face { font-family: "Roboto Mono"; src: url("../fonts/RobotoMono-VariableFont_wght.ttf"); }
+"""
+
 _REFUSAL = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
 <title>{title}</title></head>
@@ -41,7 +52,12 @@ _REFUSAL = """<!DOCTYPE html>
 
 def app_page(ws_url: str, font_size: int = 16, title: str = "workbench") -> str:
     return _APP.format(ws_url=escape(ws_url, quote=True), font_size=int(font_size),
-                       title=escape(title))
+                       title=escape(title), page_css=PAGE_CSS_PATH)
+
+
+def page_assets() -> dict[str, tuple[bytes, str]]:
+    """The page's own static files (beside textual-serve's)."""
+    return {PAGE_CSS_PATH: (PAGE_CSS.encode("utf-8"), "text/css")}
 
 
 def refusal_page(title: str, reason: str) -> str:

@@ -1,12 +1,14 @@
 """The web server: the token gate in front of textual-serve's app sessions.
 
 Routes: `/s/TOKEN` (the app's page), `/ws/TOKEN` (the app's websocket: the only route that
-binds an app to a person), `/static/PATH` (textual-serve's own files, from a list made at start-up).
+binds an app to a person), `/static/PATH` (textual-serve's own files, from a list made at start-up),
+`/download/KEY` (a lead's export, offered by its app under a random single-use key).
 Every other path is 404; no route reads the file system with a name from the request.
 
-Order of the checks on `/s/` and `/ws/`: the address's throttle wait, the token (401 when
-missing or malformed, 403 when unknown or revoked), the role the server serves (a lead's
-link only with `--lead NAME`), then one session per person (409). Only then is an app bound
+Order of the checks on `/s/` and `/ws/`: the token (401 when missing or malformed, 403 when
+unknown or revoked; a refusal waits the address's throttle delay, a valid token never
+waits), the role the server serves (a lead's link only with `--lead NAME`), then one
+session per person (409). Only then is an app bound
 to the person: a warm one from the pool (pool.py), started earlier with the one fixed command
 line, which learns the role and name the token maps to, and nothing else, on its stdin
 (binding.py).
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from dataclasses import dataclass, field
 
 from aiohttp import WSMsgType, web
@@ -29,47 +30,20 @@ from workbench.campaign.access.links import LEAD, Grant, digest, grant_for, mark
 from workbench.campaign.database import Database
 from workbench.serve.app_process import WorkbenchAppService
 from workbench.serve.assets import package_assets
-from workbench.serve.page import app_page, refusal_page
+from workbench.serve.binding import terminal_size
+from workbench.serve.log_redaction import TokenFilter, install_token_filter, redact  # noqa: F401
+from workbench.serve.page import app_page, page_assets, refusal_page
 from workbench.serve.pool import DEFAULT_SIZE, AppPool
 from workbench.serve.throttle import Throttle
 
 log = logging.getLogger("workbench.serve")
 
-_TOKEN_IN_PATH = re.compile(r"^/(s|ws)/[^/?]*")
 _HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
 }
-
-
-def redact(path: str) -> str:
-    """A request path fit for a log: the token replaced by '…'."""
-    return _TOKEN_IN_PATH.sub(lambda m: f"/{m.group(1)}/…", path)
-
-
-_TOKEN_ANYWHERE = re.compile(r"/(s|ws)/[A-Za-z0-9_-]+")
-
-
-class TokenFilter(logging.Filter):
-    """Rewrites a log record with any `/s/TOKEN` or `/ws/TOKEN` in it redacted: installed on
-    aiohttp's loggers, so that no runner, format or error message can log a token."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        redacted = _TOKEN_ANYWHERE.sub(lambda m: f"/{m.group(1)}/…", message)
-        if redacted != message:
-            record.msg, record.args = redacted, ()
-        return True
-
-
-def install_token_filter() -> None:
-    for name in ("aiohttp.access", "aiohttp.server", "aiohttp.web", "aiohttp.websocket",
-                 "textual-serve", "workbench.serve"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, TokenFilter) for f in logger.filters):
-            logger.addFilter(TokenFilter())
 
 
 class RedactingAccessLogger(AbstractAccessLogger):
@@ -105,20 +79,19 @@ class Served:
         """The grant of the request's token, or an HTTP refusal (nothing started)."""
         token = request.match_info.get("token", "")
         address = request.remote or "?"
-        async with self.throttle.lock(address):
-            await asyncio.sleep(self.throttle.delay(address))
-            if not well_formed(token):
-                self.throttle.failed(address)
-                log.warning("refused %s: no valid token in the link", address)
-                raise _refuse(web.HTTPUnauthorized, "A personal link is needed",
-                              "Open the personal link your campaign lead gave you.")
-            grant = await asyncio.to_thread(grant_for, self.db, digest(token))
-            if grant is None:
-                self.throttle.failed(address)
-                log.warning("refused %s: unknown or revoked link", address)
-                raise _refuse(web.HTTPForbidden, "This link does not open anything",
-                              "The link is unknown or was revoked; ask your campaign lead "
-                              "for a new one.")
+        # checked at once: only a refusal waits (throttle.py), a valid link never does
+        if not well_formed(token):
+            await self.throttle.refused(address)
+            log.warning("refused %s: no valid token in the link", address)
+            raise _refuse(web.HTTPUnauthorized, "A personal link is needed",
+                          "Open the personal link your campaign lead gave you.")
+        grant = await asyncio.to_thread(grant_for, self.db, digest(token))
+        if grant is None:
+            await self.throttle.refused(address)
+            log.warning("refused %s: unknown or revoked link", address)
+            raise _refuse(web.HTTPForbidden, "This link does not open anything",
+                          "The link is unknown or was revoked; ask your campaign lead "
+                          "for a new one.")
         if grant.role == LEAD and grant.name != self.lead:
             log.warning("refused %s: a lead's link, and this server serves no lead %s",
                         address, "screens" if self.lead is None else "of that name")
@@ -168,6 +141,9 @@ async def handle_websocket(request: web.Request) -> web.StreamResponse:
     if (refusal := served.busy(grant)) is not None:
         raise refusal
     websocket = web.WebSocketResponse(heartbeat=15)
+    if not websocket.can_prepare(request).ok:  # no Upgrade, no Sec-WebSocket-Key: not one
+        raise _refuse(web.HTTPBadRequest, "Not a WebSocket request",
+                      "This address takes the judging page's WebSocket only.")
     served.sessions[key] = websocket  # no await between the check and this line
     service: WorkbenchAppService | None = None
     try:
@@ -213,10 +189,9 @@ async def _relay(served: Served, grant: Grant, websocket: web.WebSocketResponse,
         if kind == "stdin" and isinstance(data, str):
             await service.send_bytes(data.encode("utf-8"))
         elif kind == "resize" and isinstance(data, dict):
-            try:
-                await service.set_terminal_size(int(data["width"]), int(data["height"]))
-            except (KeyError, TypeError, ValueError):
-                continue
+            size = terminal_size(data.get("width"), data.get("height"))  # clamped, or None
+            if size is not None:
+                await service.set_terminal_size(*size)
         elif kind == "ping":
             await websocket.send_json(["pong", data])
         elif kind == "blur":
@@ -233,7 +208,7 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None,
     """The server; `pool` warm apps wait for sessions (0: each session starts its own)."""
     install_token_filter()
     served = Served(db, db_url, lead, pool_size=pool)
-    assets = package_assets()
+    assets = {**package_assets(), **page_assets()}
 
     async def handle_static(request: web.Request) -> web.Response:
         found = assets.get(request.match_info["path"])
@@ -243,6 +218,24 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None,
         return web.Response(body=body, content_type=kind,
                             headers={"Cache-Control": "max-age=3600",
                                      "X-Content-Type-Options": "nosniff"})
+
+    async def handle_download(request: web.Request) -> web.StreamResponse:
+        """A lead's export offered by its app (textual-serve's delivery): the key is the
+        app's random single-use delivery key; the file never touches the server's disk."""
+        try:
+            meta = await served.downloads.get_download_metadata(request.match_info["key"])
+        except KeyError:
+            raise web.HTTPNotFound() from None
+        name = "".join(ch for ch in meta.file_name if ch.isalnum() or ch in "._-") or "export"
+        response = web.StreamResponse(headers={
+            **_HEADERS, "Content-Type": meta.mime_type + (
+                f"; charset={meta.encoding}" if meta.encoding else ""),
+            "Content-Disposition": f'attachment; filename="{name}"'})
+        await response.prepare(request)
+        async for chunk in served.downloads.download(request.match_info["key"]):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
 
     async def close_sessions(app: web.Application) -> None:
         for websocket in list(served.sessions.values()):
@@ -255,6 +248,7 @@ def make_app(db: Database, db_url: str | None, *, lead: str | None = None,
         web.get("/s/{token}", handle_page),
         web.get("/ws/{token}", handle_websocket),
         web.get("/static/{path:.+}", handle_static),
+        web.get("/download/{key}", handle_download),
     ])
     async def start_pool(app: web.Application) -> None:
         served.pool.fill()

@@ -1,9 +1,14 @@
-"""Slowing down repeated bad tokens, per client address.
+"""Slowing down bad tokens, per client address, without ever slowing down a good one.
 
-Each bad token from an address doubles the wait that address's next token check starts with
-(0.1 s, 0.2 s, ... up to MAX_DELAY_S), and the checks of one address run one at a time, so
-parallel guesses queue behind each other. An address that sends no bad token for FORGET_S
-starts again from zero. With 2^256 tokens this is about noise in the logs and load, not odds.
+A token is checked at once. Only a refusal waits: each bad token from an address doubles
+the wait of that address's next refusal (0 s, 0.1 s, 0.2 s, ... up to MAX_DELAY_S), and
+an address that sends no bad token for FORGET_S starts again from zero. A valid token never
+waits on anyone's failures: behind a reverse proxy every assessor shares one address, and
+an anonymous client sending bad links there must not shut them out.
+
+The waiting refusals are bounded: at most MAX_WAITING wait at once (a refusal beyond that
+is answered at once, still refused), and the failures remembered are bounded (MAX_ADDRESSES).
+With 2^256 tokens this is about noise in the logs and load, not odds.
 """
 
 from __future__ import annotations
@@ -15,16 +20,20 @@ from collections.abc import Callable
 FIRST_DELAY_S = 0.1
 MAX_DELAY_S = 5.0
 FORGET_S = 600.0
+MAX_WAITING = 64
+MAX_ADDRESSES = 10_000
 
 
 class Throttle:
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 max_waiting: int = MAX_WAITING) -> None:
         self._clock = clock
         self._failures: dict[str, tuple[int, float]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.max_waiting = max_waiting
+        self.waiting = 0  # refusals waiting now
 
     def delay(self, address: str) -> float:
-        """The wait before the next token check from `address`."""
+        """The wait of the next refusal to `address`."""
         failures, last = self._failures.get(address, (0, 0.0))
         if failures == 0 or self._clock() - last > FORGET_S:
             return 0.0
@@ -35,14 +44,18 @@ class Throttle:
         if self._clock() - last > FORGET_S:
             failures = 0
         self._failures[address] = (failures + 1, self._clock())
-        if len(self._failures) > 10_000:  # bound the memory a scan of many addresses takes
+        if len(self._failures) > MAX_ADDRESSES:  # bound the memory a scan of many addresses takes
             oldest = min(self._failures, key=lambda a: self._failures[a][1])
             del self._failures[oldest]
 
-    def lock(self, address: str) -> asyncio.Lock:
-        lock = self._locks.get(address)
-        if lock is None:
-            if len(self._locks) > 10_000:
-                self._locks = {a: l for a, l in self._locks.items() if l.locked()}
-            lock = self._locks[address] = asyncio.Lock()
-        return lock
+    async def refused(self, address: str) -> None:
+        """A bad token from `address`: wait its delay (unless MAX_WAITING refusals already
+        wait), then count the failure. Only the refusal waits."""
+        wait = self.delay(address)
+        if wait > 0 and self.waiting < self.max_waiting:
+            self.waiting += 1
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                self.waiting -= 1
+        self.failed(address)

@@ -56,6 +56,9 @@ class WorkbenchApp(App):
     MODE_KEYS: dict[str, str] = {}
     # Quit is shown in every screen's footer (a new user looks there first).
     BINDINGS = [Binding("ctrl+q", "quit", "Quit")]
+    # True in `workbench serve`'s app processes: the person is in a browser, not on the
+    # server's host (no host names or pids shown, no server paths written; docs/serve.md)
+    served = False
 
     def notify(self, message: str, *, title: str = "", markup: bool = False, **kwargs) -> None:
         """Every notification passes the one sanitiser and is never markup: messages quote

@@ -101,8 +101,10 @@ class Poll:
 
 
 class JudgingSession:
-    def __init__(self, db: Database, assessor: str, *, holder: str = "") -> None:
+    def __init__(self, db: Database, assessor: str, *, holder: str = "",
+                 show_holder: bool = True) -> None:
         self.db = db
+        self.show_holder = show_holder  # False in a browser: no server host name or pid
         self.assessor = assessor
         self.token = secrets.token_hex(16)
         self.holder = holder or f"{socket.gethostname()} pid {os.getpid()}"
@@ -182,7 +184,7 @@ class JudgingSession:
                 "(nothing more is saved)")
 
     def _taken(self, holder: str) -> str:
-        where = f" ({holder})" if holder else ""
+        where = f" ({holder})" if holder and self.show_holder else ""
         return (f"another judging session for {self.assessor} took over{where}: this one "
                 "stops (nothing more is saved here)")
 
@@ -247,8 +249,9 @@ class JudgingSession:
         self._set_items(self._put_off(list(opening.queue.items)))
         start = assessing.first_unjudged(self.items)
         self.cursor = (start if start is not None else 0) if self.items else None
-        self.said = (f"took over {self.assessor}'s judging from another session "
-                     f"({opening.took_over}), which stops") if opening.took_over else ""
+        where = f" ({opening.took_over})" if self.show_holder else ""
+        self.said = (f"took over {self.assessor}'s judging from another session"
+                     f"{where}, which stops") if opening.took_over else ""
         return self.current
 
     @property

@@ -13,6 +13,11 @@ waiting for more to fill a batch) and commits them in one transaction, so one di
 serves many labels. Ctrl-C stops the calls and lets the writer finish what has
 arrived; kill -9 loses at most calls whose answers were not yet committed, and those were
 never reported.
+
+A dead endpoint: after `max_failures` calls in a row got no answer (5 by default; 0: never
+stop) the run stops and says why. The machine assessor is created with the first answer
+committed: a run in which no call was answered creates nothing (its errors are counted,
+not stored: a rerun asks again anyway).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from workbench.campaign.machine.prompts import (
     read_grade,
     render,
 )
+from workbench.campaign.machine.redaction import clean_key
 from workbench.campaign.machine.provenance import (
     Provenance,
     clean_endpoint,
@@ -83,6 +89,7 @@ class Request:
     max_tokens: int = 64
     seed: int = 0
     retry_failures: bool = False
+    max_failures: int = 5  # calls in a row without an answer that stop the run; 0: never
 
     @property
     def name(self) -> str:
@@ -132,6 +139,8 @@ class Summary:
     failures: int = 0
     errors: int = 0
     interrupted: bool = False
+    stopped: str = ""  # why the run stopped early (a dead endpoint), or ""
+    created: bool = True  # False: no call was answered and the machine was not created
 
     @property
     def stored(self) -> int:
@@ -215,7 +224,7 @@ def api_key(request: Request) -> str | None:
     key = os.environ.get(request.api_key_env)
     if not key:
         raise UsageError(f"the environment variable {request.api_key_env} (--api-key-env) is not set")
-    return key
+    return clean_key(key, request.api_key_env)
 
 
 def run(db: Database, request: Request, plan: Plan, *,
@@ -224,22 +233,27 @@ def run(db: Database, request: Request, plan: Plan, *,
     """Call the endpoint for every item of `plan` and store each outcome as it arrives
     (see the module docstring). Creates the machine assessor with its provenance first.
     KeyboardInterrupt: the calls stop, what arrived is committed, the summary says
-    `interrupted`."""
-    with write_transaction(db) as s:
-        aid = ensure_machine(s, plan.assessor, request.provenance())
+    `interrupted`; a dead endpoint (see the module docstring): `stopped`."""
+    key = api_key(request)  # checked before anything is written
+    endpoint = clean_endpoint(request.endpoint)
+    with db.read() as s:
+        aid = existing_machine(s, plan.assessor, request.provenance())
     grades = [lv.grade for lv in plan.levels]
     client = client or ChatClient(
-        clean_endpoint(request.endpoint), request.model, api_key=api_key(request),
+        endpoint, request.model, api_key=key,
         timeout=request.timeout, retries=request.retries, concurrency=request.concurrency,
         parameters=request.parameters(),
     )
     summary = Summary()
     writer = _Writers(db, aid, grades, summary, on_stored,
-                      PG_WRITERS if db.concurrent_writers else 1)
+                      PG_WRITERS if db.concurrent_writers else 1,
+                      create=lambda s: ensure_machine(s, plan.assessor, request.provenance()))
     try:
         asyncio.run(_call_all(db, request, plan, client, grades, writer))
     except KeyboardInterrupt:
         summary.interrupted = True
+    except _DeadEndpoint as exc:
+        summary.stopped = str(exc)
     finally:
         writer.finish()
     if writer.failed is not None:
@@ -260,13 +274,21 @@ async def _call_all(db, request: Request, plan: Plan, client: ChatClient, grades
         for _ in range(request.concurrency):
             await todo.put(None)
 
+    in_a_row = 0
+
     async def work(worker: int) -> None:
+        nonlocal in_a_row
         while (entry := await todo.get()) is not None:
             if writer.failed is not None:
                 raise writer.failed  # a write failed: stop calling
             item, q, d = entry
             result = await client.ask(render(request.template, plan.levels, item), worker)
             writer.put((item, q, d, result))
+            in_a_row = 0 if result.answered else in_a_row + 1
+            if request.max_failures and in_a_row >= request.max_failures:
+                raise _DeadEndpoint(
+                    f"stopped: {in_a_row} calls in a row got no answer (the last: "
+                    f"{result.error}); is the endpoint up? (--max-failures)")
 
     async with client:
         tasks = [asyncio.create_task(feed())] + [
@@ -278,6 +300,10 @@ async def _call_all(db, request: Request, plan: Plan, client: ChatClient, grades
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class _DeadEndpoint(Exception):
+    """`max_failures` calls in a row got no answer: the run stops."""
 
 
 async def _first_error(tasks) -> None:
@@ -297,10 +323,13 @@ class _Writers:
     transactions with one WAL flush, so a few writers keep per-label transactions from
     being bound by the flush (measured: 48 labels/s with one writer)."""
 
-    def __init__(self, db: Database, aid: int, grades: list[int], summary: Summary,
-                 on_stored, n: int) -> None:
+    def __init__(self, db: Database, aid: int | None, grades: list[int], summary: Summary,
+                 on_stored, n: int, create: Callable | None = None) -> None:
         self.db, self.aid, self.summary, self.on_stored = db, aid, summary, on_stored
         self._grades = grades
+        self._create = create  # session -> the machine's id (made with the first answer)
+        self._creating = threading.Lock()
+        self._held: list = []  # errors before the first answer, while there is no machine
         self.inbox: queue.Queue = queue.Queue()
         self.failed: BaseException | None = None
         self._said = threading.Lock()  # counts and reports, one at a time
@@ -317,6 +346,9 @@ class _Writers:
             self.inbox.put(None)
         for t in self.threads:
             t.join()
+        if self.aid is None:  # no call was answered: nothing was created, nothing stored
+            self.summary.errors += len(self._held)
+            self.summary.created = False
 
     def _run(self) -> None:
         stop = False
@@ -340,20 +372,38 @@ class _Writers:
     def _outcome(self, result) -> tuple[str, int | None, str]:
         grade, why = (None, result.error)
         if result.answered and result.answer is not None:
-            grade, why = read_grade(result.answer, self._grades)
+            try:
+                grade, why = read_grade(result.answer, self._grades)
+            except Exception as exc:  # never: reading is bounded; a failure all the same
+                grade, why = None, f"the answer could not be read ({type(exc).__name__})"
         outcome = LABEL if grade is not None else (FAILURE if result.answered else ERROR)
         return outcome, grade, why
 
     def _store(self, batch) -> None:
+        if self.aid is None:
+            with self._creating:
+                if self.aid is None:
+                    if not any(result.answered for *_rest, result in batch):
+                        self._held.extend(batch)  # no machine yet: held, not stored
+                        return
+                    batch, self._held = self._held + batch, []
+                    self._commit(batch, create=True)
+                    return
+        self._commit(batch)
+
+    def _commit(self, batch, create: bool = False) -> None:
         """Commit `batch` (item, query id, document id, result) in one transaction, then
-        report each of its outcomes: no report before the commit that holds it."""
+        report each of its outcomes: no report before the commit that holds it. `create`:
+        the machine assessor is created in the same transaction."""
         outcomes = [self._outcome(result) for _item, _q, _d, result in batch]
         with write_transaction(self.db) as s:
-            apply_grades(s, self.aid, [(q, d, grade) for (_i, q, d, _r), (_o, grade, _w)
-                                       in zip(batch, outcomes) if grade is not None])
+            aid = self._create(s) if create else self.aid
+            apply_grades(s, aid, [(q, d, grade) for (_i, q, d, _r), (_o, grade, _w)
+                                  in zip(batch, outcomes) if grade is not None])
             for (_item, q, d, result), (outcome, grade, why) in zip(batch, outcomes):
-                append_call(s, self.aid, q, d, outcome=outcome, grade=grade, raw=result.raw,
+                append_call(s, aid, q, d, outcome=outcome, grade=grade, raw=result.raw,
                             error=why, attempts=result.attempts, seconds=result.seconds)
+        self.aid = aid  # only once the commit holds it
         with self._said:
             for (item, _q, _d, _r), (outcome, grade, why) in zip(batch, outcomes):
                 if outcome == LABEL:

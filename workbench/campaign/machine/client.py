@@ -9,7 +9,11 @@
   the last retry the call is an error (no answer: a rerun asks again).
 - Another 4xx (401, 404: a wrong key, a wrong model) stops the run: every call would fail.
 - A 200 whose body is not a chat completion is an answer with no grade in it: kept raw
-  (never read for a grade).
+  (never read for a grade). So is an answer that did not finish (`finish_reason` other
+  than `stop`, e.g. `length`: cut at max tokens), and a body over MAX_BODY_BYTES (read up
+  to there, then the connection is dropped: an endless 200 stops at the cap).
+- The key is checked (redaction.clean_key) before the client exists, and every text kept
+  from a call passes redaction.Redactor (every spelling of the key).
 """
 
 from __future__ import annotations
@@ -20,12 +24,15 @@ import random
 import time
 from dataclasses import dataclass
 
+from workbench.campaign.machine.redaction import Redactor
 from workbench.errors import WorkbenchError
 
 EXTRA_HINT = "pip install 'workbench[llm]'"
 BACKOFF_S = 0.25  # the first retry's wait; doubled each time
 MAX_BACKOFF_S = 30.0
 RAW_LIMIT = 20_000  # characters of an answer or a body kept (a runaway answer is cut)
+MAX_BODY_BYTES = 4 * 1024 * 1024  # a response body read beyond this is a failure
+FINISHED = (None, "stop")  # finish_reason values of an answer that ended by itself
 
 
 class EndpointError(WorkbenchError):
@@ -61,10 +68,13 @@ class ChatClient:
 
     def __init__(self, endpoint: str, model: str, *, api_key: str | None = None,
                  timeout: float = 60.0, retries: int = 4, concurrency: int = 8,
-                 parameters: dict | None = None, backoff: float = BACKOFF_S) -> None:
+                 parameters: dict | None = None, backoff: float = BACKOFF_S,
+                 max_body: int = MAX_BODY_BYTES) -> None:
         self.url = endpoint.rstrip("/") + "/chat/completions"
         self.model = model
         self._key = api_key or None
+        self._redact = Redactor(self._key)
+        self.max_body = max_body
         self.timeout = timeout
         self.retries = retries
         self.concurrency = concurrency
@@ -95,7 +105,7 @@ class ChatClient:
             await client.aclose()
 
     def redact(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key and text else text
+        return self._redact(text)
 
     async def ask(self, prompt: str, worker: int = 0) -> CallResult:
         """One call for worker number `worker` (< concurrency: each has its connection)."""
@@ -109,21 +119,30 @@ class ChatClient:
             try:
                 # httpx's timeout is per phase (a slow trickle resets it): bound the whole call
                 async with asyncio.timeout(self.timeout):
-                    response = await self._clients[worker].post(self.url, json=body)
+                    async with self._clients[worker].stream("POST", self.url, json=body) as response:
+                        data, too_big = await _read_capped(response, self.max_body)
             except (httpx.TimeoutException, TimeoutError):
                 error = f"timed out after {self.timeout:g} s"
-            except httpx.TransportError as exc:
+            except httpx.HTTPError as exc:  # TransportError and the rest: a message, redacted
                 error = self.redact(f"connection failed: {type(exc).__name__}: {exc}")
             else:
-                body_text = self.redact(response.text)
+                body_text = self.redact(data.decode("utf-8", errors="replace"))
                 raw = body_text[:RAW_LIMIT]
                 status = response.status_code
                 if status == 200:
-                    answer = _content(body_text)  # the whole body: a cut one is not JSON
-                    return CallResult(True, answer, raw if answer is None else answer[:RAW_LIMIT],
-                                      "" if answer is not None else
-                                      "the response is not a chat completion", attempt,
-                                      time.monotonic() - start)
+                    took = time.monotonic() - start
+                    if too_big:
+                        return CallResult(True, None, raw, f"the response is larger than "
+                                          f"{self.max_body} bytes (not read further)", attempt, took)
+                    answer, finish = _content(body_text)  # the whole body: a cut one is not JSON
+                    if answer is None:
+                        return CallResult(True, None, raw, "the response is not a chat completion",
+                                          attempt, took)
+                    if finish not in FINISHED:
+                        return CallResult(True, None, answer[:RAW_LIMIT],
+                                          f"the answer did not finish (finish_reason {finish!r})",
+                                          attempt, took)
+                    return CallResult(True, answer, answer[:RAW_LIMIT], "", attempt, took)
                 error = f"HTTP {status}"
                 if status != 429 and status < 500:
                     raise EndpointError(
@@ -139,13 +158,27 @@ class ChatClient:
                           self.retries + 1, time.monotonic() - start)
 
 
-def _content(raw: str) -> str | None:
-    """The first choice's message content; None when the body is not a chat completion."""
+async def _read_capped(response, cap: int) -> tuple[bytes, bool]:
+    """The body, up to `cap` bytes; (what was read, True) when there was more."""
+    chunks, size = [], 0
+    async for chunk in response.aiter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > cap:
+            return b"".join(chunks)[:cap], True
+    return b"".join(chunks), False
+
+
+def _content(raw: str) -> tuple[str | None, object]:
+    """(the first choice's message content, its finish_reason); content None when the body
+    is not a chat completion."""
     try:
-        content = json.loads(raw)["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError):
-        return None
-    return content if isinstance(content, str) else None
+        choice = json.loads(raw)["choices"][0]
+        content = choice["message"]["content"]
+        finish = choice.get("finish_reason")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return None, None
+    return (content, finish) if isinstance(content, str) else (None, None)
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -29,7 +29,7 @@ from workbench.store.machine import (
     set_machine,
 )
 
-__all__ = ["HUMAN", "MACHINE", "Provenance", "assessor_kinds", "clean_endpoint",
+__all__ = ["HUMAN", "MACHINE", "Provenance", "assessor_kinds", "clean_endpoint", "dropped_from_endpoint",
            "ensure_machine", "existing_machine", "make_provenance", "prompt_sha256", "read_provenance"]
 
 
@@ -39,13 +39,49 @@ def prompt_sha256(prompt: str) -> str:
 
 def clean_endpoint(url: str) -> str:
     """The endpoint's base URL without user, password, query string or fragment (a key
-    pasted into the URL must not be stored), and without a trailing slash."""
-    parts = urlsplit(url.strip())
-    host = parts.hostname or ""
+    pasted into the URL must not be stored, printed or sent), and without a trailing slash:
+    the URL that is called and stored. Refused (UsageError) when it is not an http(s) URL
+    with a host, or its port is not a number from 1 to 65535."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        port = -1
+        parts = None
+    if parts is None or port == -1 or port == 0:
+        raise UsageError(f"--endpoint: the port of {clean_shown(url)} is not a number from 1 "
+                         "to 65535")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--endpoint: {clean_shown(url)} is not an http:// or https:// URL "
+                         "with a host")
+    host = parts.hostname
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port else "")
+    netloc = host + (f":{port}" if port else "")
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def dropped_from_endpoint(url: str) -> list[str]:
+    """What clean_endpoint leaves out of `url` that the user typed (said on stderr)."""
+    parts = urlsplit(url.strip())
+    out = []
+    if "@" in parts.netloc:
+        out.append("the user and password")
+    if parts.query:
+        out.append("the query string")
+    if parts.fragment:
+        out.append("the fragment")
+    return out
+
+
+def clean_shown(url: str) -> str:
+    """`url` fit for an error message: nothing before an `@` in its authority, no query."""
+    text = url.strip().split("?", 1)[0].split("#", 1)[0]
+    scheme, sep, rest = text.partition("://")
+    if sep:
+        authority, slash, path = rest.partition("/")
+        text = scheme + sep + authority.rpartition("@")[2] + slash + path
+    return repr(text)
 
 
 def make_provenance(model: str, *, endpoint: str = "", prompt: str = "",

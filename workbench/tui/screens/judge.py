@@ -105,7 +105,9 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.session = JudgingSession(self.app.db, self.assessor)
+        served = getattr(self.app, "served", False)
+        self.session = JudgingSession(self.app.db, self.assessor, show_holder=not served,
+                                      holder="a browser (workbench serve)" if served else "")
         self.query_one("#scores", ScorePanel).display = False
         self.query_one("#pool", PoolList).focus()
         self.query_one("#status", StatusLine).show("loading…")

@@ -87,6 +87,7 @@ class LeadScreen(Screen):
     class Exported(Message):
         path: str
         error: str | None = None  # None: written
+        download: bool = False  # offered to the browser as a download (workbench serve)
 
     def __init__(self) -> None:
         super().__init__()
@@ -207,18 +208,45 @@ class LeadScreen(Screen):
         from workbench.tui.screens.export_dialog import ExportDialog
 
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        folder = export_dir(self.app.db.url)
+        # in a browser (workbench serve) the export is a download: a file name, no server path
+        served = getattr(self.app, "served", False)
+        folder = None if served else export_dir(self.app.db.url)
 
         def suggest(fmt: str) -> str:
             # plain table formats keep the screen's name; "adjudicated qrels" -> adjudicated-qrels
             stem = self.export_stem if " " not in fmt else "-".join(fmt.split())
-            return str(folder / f"{stem}-{stamp}.{self.export_formats[fmt]}")
+            name = f"{stem}-{stamp}.{self.export_formats[fmt]}"
+            return name if folder is None else str(folder / name)
 
         self.app.push_screen(ExportDialog(suggest, list(self.export_formats)), self._export_chosen)
 
     def _export_chosen(self, choice: tuple[str, str] | None) -> None:
-        if choice is not None:
-            self._write_export(*choice)
+        if choice is None:
+            return
+        if getattr(self.app, "served", False):
+            name, fmt = choice
+            if name in (".", "..") or any(ch in name for ch in "/\\\0") or name.startswith("."):
+                self.notify("In the browser an export is a download: type a file name, no "
+                            "folder.", severity="warning", markup=False)
+                return
+            self._deliver_export(name, fmt)
+            return
+        self._write_export(*choice)
+
+    @work(thread=True, group="lead-export")
+    def _deliver_export(self, name: str, fmt: str) -> None:
+        """In a browser: the export is offered as a download, nothing is written on the
+        server's host (textual-serve's delivery, the server's /download route)."""
+        import io
+
+        try:
+            text = self.export_text(fmt)
+            self.app.call_from_thread(self.app.deliver_text, io.StringIO(text),
+                                      save_filename=name, open_method="download")
+        except Exception as exc:  # noqa: BLE001
+            self.post_message(self.Exported(name, describe(exc)))
+            return
+        self.post_message(self.Exported(name, None, download=True))
 
     @work(thread=True, group="lead-export")
     def _write_export(self, path: str, fmt: str) -> None:
@@ -236,7 +264,9 @@ class LeadScreen(Screen):
 
     def on_lead_screen_exported(self, message: "LeadScreen.Exported") -> None:
         message.stop()
-        if message.error is None:
+        if message.error is None and message.download:
+            self.notify(f"download started: {message.path}", markup=False)
+        elif message.error is None:
             self.notify(f"wrote {message.path}", markup=False)
         else:
             self.notify(f"export failed: {message.error}", severity="error", markup=False)
