@@ -78,3 +78,31 @@ def plan_topics(sigma: float, *, min_diff: float | None = None, topics: int | No
         return TopicPlan(topics, sigma, effect * sigma, alpha, power), effect
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class TopicsSummary:
+    """The planning screen's line: sigma from the stored runs (None: `reason` says why),
+    the topics needed for `min_diff`, and the smallest difference the judged topics detect."""
+
+    measure: str
+    min_diff: float
+    source: str = ""
+    estimate: StoredSigma | None = None
+    needed: TopicPlan | None = None
+    detectable: TopicPlan | None = None
+    reason: str = ""
+
+
+def topics_summary(db, *, measure: str = "map", min_diff: float = 0.05,
+                   alpha: float = 0.05, power: float = 0.8) -> TopicsSummary:
+    """`plan topics --from-source majority` for the planning screen, both ways."""
+    from workbench.campaign.scoring.sources import MAJORITY
+
+    try:
+        est = stored_sigma(db, measure, MAJORITY)
+    except UsageError as exc:
+        return TopicsSummary(measure, min_diff, MAJORITY.label, reason=str(exc))
+    needed, _ = plan_topics(est.sigma, min_diff=min_diff, alpha=alpha, power=power)
+    detectable, _ = plan_topics(est.sigma, topics=est.topics, alpha=alpha, power=power)
+    return TopicsSummary(est.measure, min_diff, est.source, est, needed, detectable)
