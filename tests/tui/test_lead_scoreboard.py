@@ -243,3 +243,23 @@ async def test_export_through_a_symlink_and_to_a_missing_folder(sample_db, tmp_p
         await wait_for(app, pilot, lambda: any(n.message == wanted for n in app._notifications))
     assert link.is_symlink() and target.read_text().splitlines()[2].startswith("| system |")
     assert sorted(p.name for p in out.iterdir()) == ["board.md", "link.md"]
+
+
+async def test_ci_column_is_score_ci_t(sample_db):
+    """`i` shows the sort measure's 95% interval: `score --ci t`'s."""
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        dt = screen.query_one("#sb-table", DataTable)
+        first = header(dt)[3].rstrip(" ▼▲")
+        assert not any(h.startswith("95% CI") for h in header(dt))
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert header(dt)[-1] == f"95% CI {first}"
+        expected = {s["system"]: s["mean_ci"][first] for s in cli_json(sample_db, "score", "--ci")["systems"]}
+        for r in rows(dt):
+            lo, hi = expected[r[1]]
+            assert r[-1] == f"[{lo:.4f}, {hi:.4f}]"
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert not any(h.startswith("95% CI") for h in header(dt))
