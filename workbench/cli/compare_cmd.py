@@ -233,13 +233,13 @@ def _csv_rows(report):
     for c in report.correlations:
         for name in ("kendall_tau_b", "kendall_tau_a", "tau_ap", "rbo"):
             yield ("correlation", "", c.a, c.b, name, getattr(c, name))
-    names = ("mean_diff", "p_value", "p_holm")
-    if report.test == "bootstrap":
-        names += ("ci_low", "ci_high")
+    names = ("mean_diff", "p_value", "p_holm", "ci_low", "ci_high", "effect_size",
+             "effect_size_low", "effect_size_high")
+    attr = {"ci_low": "low", "ci_high": "high", "effect_size_low": "effect_low",
+            "effect_size_high": "effect_high"}
     for t in report.tests:
         for name in names:
-            value = t.low if name == "ci_low" else t.high if name == "ci_high" else getattr(t, name)
-            yield ("test", report.tests_source, t.a, t.b, name, value)
+            yield ("test", report.tests_source, t.a, t.b, name, getattr(t, attr.get(name, name)))
 
 
 def _write_csv(report, out) -> None:
@@ -309,13 +309,20 @@ def _print_tables(report) -> None:
     if report.tests:
         names = {"t": "paired t-test", "randomization": "randomization test",
                  "bootstrap": "bootstrap test"}
-        ci = report.test == "bootstrap"
-        cols = ("a", "b", "queries", "mean a−b") + (("95% CI",) if ci else ()) + ("p", "p Holm", "")
+        ci = "95% CI" + (" (bootstrap)" if report.test == "bootstrap" else " (t)")
+        cols = ("a", "b", "queries", "mean a−b", ci, "g_z", "g_z 95% CI", "p", "p Holm", "")
         rows = []
+
+        def interval(low: float, high: float, fmt=_fmt) -> str:
+            return "–" if math.isnan(low) or math.isnan(high) else f"[{fmt(low)}, {fmt(high)}]"
+
+        def es(x: float) -> str:
+            return "–" if math.isnan(x) else f"{x:.3f}"
+
         for t in report.tests:
             mark = "significant" if not math.isnan(t.p_holm) and t.p_holm < report.alpha else ""
-            interval = (f"[{_fmt(t.low)}, {_fmt(t.high)}]",) if ci else ()
-            rows.append((t.a, t.b, str(t.n_queries), _fmt(t.mean_diff), *interval,
+            rows.append((t.a, t.b, str(t.n_queries), _fmt(t.mean_diff), interval(t.low, t.high),
+                         es(t.effect_size), interval(t.effect_low, t.effect_high, es),
                          _p(t.p_value), _p(t.p_holm), mark))
         console.file.flush()
         click.echo(_plain_table(
@@ -325,7 +332,12 @@ def _print_tables(report) -> None:
         order = report.rankings[report.tests_source]
         if len(order) >= 3:
             click.echo(_matrix(report, order))
-        console.print(Text(f"significant: Holm-adjusted p < {report.alpha}", style="dim"))
+        console.print(Text(f"significant: Holm-adjusted p < {report.alpha}; g_z: paired effect "
+                           "size (Cohen's d_z with Hedges' correction), its interval from the "
+                           "noncentral t", style="dim"))
+        console.file.flush()
+        for t in report.tests:
+            click.echo(t.sentence(report.alpha))
 
 
 def _plain_table(title: str, headers, rows, *, left=frozenset()) -> str:
