@@ -148,6 +148,10 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, c
             from workbench.campaign.scoring.ppi import ppi_intervals
 
             intervals = ppi_intervals(database, table, chosen)
+            if intervals.estimates:  # the prediction-powered estimates replace the means
+                from dataclasses import replace
+
+                table = replace(table, means={**table.means, **intervals.estimates})
     finally:
         database.close()
     if not table.queries:

@@ -40,6 +40,7 @@ from workbench.errors import UsageError
 from workbench.metrics import agreement as agr
 from workbench.metrics import agreement_ci as aci
 from workbench.metrics import correlation as corr
+from workbench.metrics.weighting import inverse_probability_weights
 from workbench.store import external_ids
 from workbench.store.machine import MACHINE, assessor_kind
 from workbench.store.validation import validation_items
@@ -465,7 +466,7 @@ def calibrate(
         probability_sample = bool(np.isfinite(probs).any())
         if weighted_items.any():
             weighted = _agreement(h[weighted_items], m[weighted_items], scale, level,
-                                  weight=1.0 / p_item[weighted_items],
+                                  weight=inverse_probability_weights(p_item[weighted_items]),
                                   stratum=sample.stratum[pos][weighted_items],
                                   resamples=resamples, seed=seed)
         elif probability_sample:

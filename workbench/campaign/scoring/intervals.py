@@ -34,6 +34,8 @@ class ScoreIntervals:
     confidence: float
     bounds: dict[Measure, list[tuple[float, float] | None]]
     warnings: list[str] = field(default_factory=list)
+    # the estimates the intervals are around where they are not the table's means (ppi)
+    estimates: dict[Measure, object] | None = None
 
     def of(self, m: Measure, i: int) -> tuple[float, float] | None:
         return self.bounds[m][i]
