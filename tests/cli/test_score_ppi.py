@@ -101,3 +101,55 @@ def test_ppi_needs_a_hybrid_source_and_a_probability_sample(sqlite_db, tmp_path,
     assert drawn.n_items > 0
     assert main(["score", "--db", sqlite_db.url, "--source", "hybrid:llm", "-m", "P@5", "--ci", "ppi"]) == 2
     assert "disagreement sample" in capsys.readouterr().err
+
+
+def _pair_reference(c, truth, a, b, k, level=1):
+    """PPI on each topic's difference: sum over items of (in a's top k - in b's) * y / (Q k),
+    the machine's part exact, the rectifier a Hajek mean over the sampled items."""
+    slots, yhat_sum, z, p, framed = 0, 0.0, [], [], 0
+    for q in sorted(c.runs[a]):
+        def top(s):
+            run = c.runs[s][q]
+            return set(sorted(run, key=lambda d: -run[d])[:k])
+        ta, tb = top(a), top(b)
+        slots += k
+        for d in ta | tb:
+            coef = (d in ta) - (d in tb)
+            if not coef:
+                continue
+            m = c.machine.get((q, d))
+            framed += m is not None
+            yh = float(m is not None and m >= level)
+            yhat_sum += coef * yh
+            if (q, d) in truth:
+                g, pi = truth[(q, d)]
+                z.append(coef * (float(g >= level) - yh))
+                p.append(pi)
+    w, z = 1 / np.array(p), np.array(z)
+    rect = (w * z).sum() / w.sum()
+    var = ((1 - np.array(p)) * w ** 2 * (z - rect) ** 2).sum() / w.sum() ** 2
+    share = framed / slots
+    est = yhat_sum / slots + share * rect
+    se = share * math.sqrt(var)
+    return est, est - 1.959963984540054 * se, est + 1.959963984540054 * se, 2 * stats.norm.sf(abs(est) / se)
+
+
+def test_compare_ppi_on_each_topics_difference(campaign, capsys):
+    db, c, truth = campaign
+    assert main(["compare", "--db", db.url, "--source", "hybrid:llm", "-m", "P@5", "--test", "ppi",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["test"] == "ppi" and data["tests"]
+    raw = []
+    for t in data["tests"]:
+        est, lo, hi, p = _pair_reference(c, truth, t["a"], t["b"], 5)
+        assert t["mean_diff"] == pytest.approx(est, abs=1e-12)
+        assert t["mean_diff_ci"] == pytest.approx([lo, hi], abs=1e-12)
+        assert t["p_value"] == pytest.approx(p, rel=1e-9, abs=1e-15)
+        assert t["effect_size"] is None
+        raw.append(p)
+    from statsmodels.stats.multitest import multipletests
+
+    holm = multipletests(raw, method="holm")[1]
+    assert [t["p_holm"] for t in data["tests"]] == pytest.approx(list(holm), rel=1e-9, abs=1e-15)
+    assert main(["compare", "--db", db.url, "-m", "P@5", "--test", "ppi"]) == 2

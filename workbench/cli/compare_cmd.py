@@ -24,7 +24,7 @@ from workbench.cli import db_option, resolve_db
 from workbench.formats.csv_cells import csv_writer
 
 FORMATS = click.Choice(["table", "csv", "json"])
-TESTS = click.Choice(["t", "randomization", "bootstrap"])
+TESTS = click.Choice(["t", "randomization", "bootstrap", "ppi"])
 CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 
@@ -62,7 +62,9 @@ class _FilesCommand(click.Command):
 @click.option("--source", "source", default=None, metavar="SPEC",
               help="Instead of --consensus, the first qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("--test", "test", type=TESTS, default="t", show_default=True,
-              help="Paired significance test between systems (two-sided, Holm-corrected).")
+              help="Paired significance test between systems (two-sided, Holm-corrected); "
+                   "ppi: prediction-powered, with --source hybrid:MACHINE and -m P@k "
+                   "(docs/uncertainty.md).")
 @click.option("-n", "--resamples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Permutations (randomization) or resamples (bootstrap); default 10 000.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random tests.")
@@ -89,6 +91,8 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
     source, the first the reference; each run a system). Result lists: `compare --lists
     SYS_A SYS_B` (stored systems) or `compare --run r1 r2 --lists TAG_A TAG_B`."""
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
+    if test == "ppi" and (files or lists):
+        raise click.UsageError("--test ppi works on the stored campaign with --source hybrid:MACHINE")
     if lists:
         _compare_lists(ctx, db, files, lists, depth, rbo_p, fmt)
         return
@@ -118,9 +122,13 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
         report = compare_systems(
             database, measure, by_assessor=by_assessor, source=chosen,
             other_measures=others,
-            assessors=list(assessors) or None, test=test, seed=seed,
+            assessors=list(assessors) or None, test="t" if test == "ppi" else test, seed=seed,
             n_resamples=resamples, rbo_p=rbo_p, all_queries=all_queries,
         )
+        if test == "ppi":
+            from workbench.campaign.comparison.systems import with_ppi_tests
+
+            report = with_ppi_tests(database, report, measure, chosen)
     finally:
         database.close()
     _output(report, fmt)
@@ -207,6 +215,9 @@ def _split_files(tokens, need_qrels: bool = True) -> tuple[list[str], list[str]]
 
 
 def _output(report, fmt: str) -> None:
+    if fmt != "json":
+        for warning in getattr(report, "warnings", ()):
+            click.echo(f"workbench: warning: {warning}", err=True)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
     elif fmt == "csv":
@@ -308,8 +319,8 @@ def _print_tables(report) -> None:
 
     if report.tests:
         names = {"t": "paired t-test", "randomization": "randomization test",
-                 "bootstrap": "bootstrap test"}
-        ci = "95% CI" + (" (bootstrap)" if report.test == "bootstrap" else " (t)")
+                 "bootstrap": "bootstrap test", "ppi": "prediction-powered test"}
+        ci = "95% CI" + {"bootstrap": " (bootstrap)", "ppi": " (ppi)"}.get(report.test, " (t)")
         cols = ("a", "b", "queries", "mean a−b", ci, "g_z", "g_z 95% CI", "p", "p Holm", "")
         rows = []
 

@@ -30,7 +30,7 @@ _erfc = np.frompyfunc(math.erfc, 1, 1)
 def normal_cdf(x) -> np.ndarray:
     """Phi(x), elementwise (erfc keeps the lower tail accurate)."""
     x = np.asarray(x, dtype=np.float64)
-    return (0.5 * _erfc(-x / math.sqrt(2.0))).astype(np.float64)
+    return np.asarray(0.5 * _erfc(-x / math.sqrt(2.0)), dtype=np.float64)
 
 
 def normal_isf(p: float) -> float:

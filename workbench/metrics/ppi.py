@@ -48,17 +48,20 @@ def ppi_mean_ci(y, yhat, yhat_unlabelled, alpha: float = 0.05, ddof: int = 1
 
 
 def ppi_population_mean(yhat_all, y_sample, yhat_sample, probability,
-                        alpha: float = 0.05, in_frame: int | None = None
-                        ) -> tuple[float, float, float]:
+                        alpha: float = 0.05, in_frame: int | None = None,
+                        population: int | None = None) -> tuple[float, float, float]:
     """(estimate, low, high) of the mean of y over the N items of `yhat_all`, from people's
     labels on a probability sample of them (inclusion probabilities `probability`).
     `in_frame`: how many of the N items the sample was drawn from (default all); the others
-    have y = yhat known (no label either way), so the rectifier is scaled by in_frame / N."""
+    have y = yhat known (no label either way), so the rectifier is scaled by in_frame / N.
+    `population`: N when it is not len(yhat_all) (the target is then sum(y) / N: items
+    outside `yhat_all` contribute 0)."""
     yhat_all = np.asarray(yhat_all, float)
     rect, var = hajek_mean(np.asarray(y_sample, float) - np.asarray(yhat_sample, float), probability)
-    if yhat_all.size == 0 or math.isnan(rect):
+    big_n = yhat_all.size if population is None else population
+    if big_n == 0 or math.isnan(rect):
         return math.nan, math.nan, math.nan
-    share = 1.0 if in_frame is None else in_frame / yhat_all.size
-    theta = float(yhat_all.mean() + share * rect)
+    share = (yhat_all.size if in_frame is None else in_frame) / big_n
+    theta = float(yhat_all.sum() / big_n + share * rect)
     half = normal_isf(alpha / 2) * share * math.sqrt(var)
     return theta, theta - half, theta + half

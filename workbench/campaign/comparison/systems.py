@@ -123,6 +123,7 @@ class ComparisonReport:
     # source -> {"queries": n, "judged_at_10": x} (stored campaigns only)
     coverage: dict = field(default_factory=dict)
     common_queries: int | None = None  # compared on the queries every source judged
+    warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """docs/architecture.md#command-line-contract `compare --format json` (NaN -> null), plus `test`, `tests_source`
@@ -163,6 +164,7 @@ class ComparisonReport:
                          for s, c in self.coverage.items()},
             "queries": ("all" if self.common_queries is None
                         else {"common": self.common_queries}),
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
 
@@ -461,3 +463,26 @@ def compare_files(
     return compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )
+
+
+def with_ppi_tests(db, report: ComparisonReport, measure: str, source: QrelsSource,
+                   confidence: float = 0.95) -> ComparisonReport:
+    """`compare --source hybrid:MACHINE --test ppi`: every pair's difference, interval and
+    p-value (Holm-adjusted) by prediction-powered inference on each topic's difference
+    (campaign/scoring/ppi.py); the effect size is left out (it is not what PPI estimates)."""
+    from dataclasses import replace
+
+    from workbench.campaign.scoring.ppi import ppi_pair_differences
+    from workbench.campaign.scoring.scores import score_campaign
+
+    table = score_campaign(db, [measure], source)
+    pairs = [(t.a, t.b) for t in report.tests]
+    found, warnings = ppi_pair_differences(db, table, source, table.measures[0], pairs,
+                                           confidence=confidence)
+    p = sig.holm([found[pair][3] for pair in pairs])
+    nan = math.nan
+    tests = [replace(t, mean_diff=found[(t.a, t.b)][0], low=found[(t.a, t.b)][1],
+                     high=found[(t.a, t.b)][2], p_value=found[(t.a, t.b)][3], p_holm=float(ph),
+                     effect_size=nan, effect_low=nan, effect_high=nan)
+             for t, ph in zip(report.tests, p)]
+    return replace(report, tests=tests, test="ppi", warnings=tuple(warnings))
