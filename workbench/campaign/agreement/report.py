@@ -250,6 +250,15 @@ def compute_agreement(
         if kind is not None:
             degenerate.append(sentence)
             intervals["cohen_kappa"][k] = (math.nan, math.nan)  # zero width: no information
+    for key, name in (("fleiss_kappa", "Fleiss' kappa"),
+                      ("krippendorff_alpha_nominal", "Krippendorff's alpha (nominal)"),
+                      ("krippendorff_alpha_ordinal", "Krippendorff's alpha (ordinal)"),
+                      ("krippendorff_alpha_interval", "Krippendorff's alpha (interval)")):
+        pair = intervals.get(key)
+        if pair is not None and not any(math.isnan(v) for v in pair) and pair[1] - pair[0] <= 1e-12:
+            intervals[key] = (math.nan, math.nan)
+            degenerate.append(f"{name}: every resample of the items gives {pair[0]:.4f}: an "
+                              "interval of zero width carries no information and is left out")
     return AgreementReport(
         assessors=labels.assessors,
         n_items=n_items,
