@@ -9,7 +9,7 @@ degrees of freedom and noncentrality delta = (true d_z) sqrt(n), so the (1 - c)/
 (1 + c)/2 limits of delta are the values at which the observed t is the upper and lower
 quantile (Steiger & Fouladi 1997, "Noncentrality interval estimation"; Cumming &
 Finch 2001); divided by sqrt(n) they bound d_z, and times J they bound g_z. Each limit is
-found by bisection on noncentral_t's tail, every pair of systems at once.
+found by regula falsi (Illinois) on the noncentral t's tail, every pair of systems at once.
 
 The mean difference's interval is Student's t: mean(d) +- t_{n-1} sd(d) / sqrt(n).
 """
@@ -20,12 +20,12 @@ import math
 
 import numpy as np
 
-from workbench.metrics.noncentral_t import normal_cdf, t_isf
+from workbench.metrics.noncentral_t import normal_cdf, normal_isf, t_isf
 
 __all__ = ["hedges_j", "paired_effect_sizes", "mean_diff_t_intervals"]
 
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(48)
-_PANELS = 4
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(24)
+_PANELS = 3
 
 
 def hedges_j(df: float) -> float:
@@ -35,10 +35,13 @@ def hedges_j(df: float) -> float:
     return math.exp(math.lgamma(df / 2) - math.lgamma((df - 1) / 2)) / math.sqrt(df / 2)
 
 
-def _grid(df: float):
+def _grid(df: float, steepest: float = 0.0):
+    """Nodes and weights over S's range; more panels where Phi(nc - t S) changes fast in S
+    (a large |t|: its step is about 1 / |t| wide)."""
     spread = 14.0 * math.sqrt(2.0 * df) + 60.0
     lo, hi = math.sqrt(max(df - spread, 0.0) / df), math.sqrt((df + spread) / df)
-    edges = np.linspace(lo, hi, _PANELS + 1)
+    panels = int(min(max(_PANELS, math.ceil((hi - lo) * steepest / 2.0)), 200))
+    edges = np.linspace(lo, hi, panels + 1)
     half, mid = (edges[1:] - edges[:-1]) / 2, (edges[1:] + edges[:-1]) / 2
     s = (mid[:, None] + half[:, None] * _NODES).ravel()
     w = (half[:, None] * _WEIGHTS).ravel()
@@ -54,18 +57,59 @@ def _sf(x: np.ndarray, nc: np.ndarray, s: np.ndarray, w: np.ndarray) -> np.ndarr
 
 
 def _nc_limit(t: np.ndarray, df: float, target: float) -> np.ndarray:
-    """delta with P(T' > t | delta) = target, for each t (P grows with delta)."""
-    s, w = _grid(df)
-    lo = t - 10.0 - 2.0 * np.abs(t)
-    hi = t + 10.0 + 2.0 * np.abs(t)
+    """delta with P(T' > t | delta) = target, for each t: the t of similar size share one
+    quadrature grid (a large |t| needs a finer one), each group solved at once."""
+    out = np.empty(t.shape)
+    need = np.maximum(np.abs(t), 1.0)
+    bucket = np.ceil(np.log2(need)).astype(np.int64)
+    for b in np.unique(bucket).tolist():
+        rows = np.flatnonzero(bucket == b)
+        out[rows] = _nc_limit_group(t[rows], df, target, 2.0 ** b)
+    return out
+
+
+def _nc_limit_group(t: np.ndarray, df: float, target: float, steepest: float) -> np.ndarray:
+    """delta with P(T' > t | delta) = target, for each t (P grows with delta): the Illinois
+    variant of regula falsi inside a bracket, every t at once."""
+    s, w = _grid(df, steepest)
+    # the normal approximation delta ~ t -+ z sqrt(1 + t^2 / (2 df)) starts a narrow bracket,
+    # widened until it holds the root
+    z = normal_isf(1.0 - target) if target != 0.5 else 0.0
+    spread = np.sqrt(1.0 + t * t / (2.0 * df))
+    guess = t + z * spread
+    lo, hi = guess - 0.5 * spread - 0.1, guess + 0.5 * spread + 0.1
+    f_lo = _sf(t, lo, s, w) - target
+    f_hi = _sf(t, hi, s, w) - target
     for _ in range(60):
-        mid = (lo + hi) / 2
-        above = _sf(t, mid, s, w) > target
-        hi = np.where(above, mid, hi)
-        lo = np.where(above, lo, mid)
-        if np.all(hi - lo <= 1e-10 * np.maximum(1.0, np.abs(mid))):
+        bad_lo, bad_hi = f_lo > 0, f_hi < 0
+        if not (bad_lo.any() or bad_hi.any()):
             break
-    return (lo + hi) / 2
+        width = hi - lo
+        lo = np.where(bad_lo, lo - 2 * width, lo)
+        hi = np.where(bad_hi, hi + 2 * width, hi)
+        if bad_lo.any():
+            f_lo = np.where(bad_lo, _sf(t, lo, s, w) - target, f_lo)
+        if bad_hi.any():
+            f_hi = np.where(bad_hi, _sf(t, hi, s, w) - target, f_hi)
+    side = np.zeros(t.shape, dtype=np.int8)
+    x = (lo + hi) / 2
+    for it in range(100):
+        prev = x
+        denom = f_hi - f_lo
+        x = np.where(denom != 0, hi - f_hi * (hi - lo) / np.where(denom != 0, denom, 1.0),
+                     (lo + hi) / 2)
+        fx = _sf(t, x, s, w) - target
+        up = fx > 0
+        # the new point replaces the end with the same sign; Illinois halves the other end's
+        # value when the same end is kept twice in a row
+        hi, f_hi = np.where(up, x, hi), np.where(up, fx, f_hi)
+        lo, f_lo = np.where(up, lo, x), np.where(up, f_lo, fx)
+        f_lo = np.where(up & (side == 1), f_lo / 2, f_lo)
+        f_hi = np.where(~up & (side == -1), f_hi / 2, f_hi)
+        side = np.where(up, 1, -1).astype(np.int8)
+        if np.all((np.abs(fx) <= 1e-14) | (np.abs(x - prev) <= 1e-11 * np.maximum(1.0, np.abs(x)))):
+            break
+    return x
 
 
 def paired_effect_sizes(d, confidence: float = 0.95):
