@@ -59,7 +59,8 @@ def test_json_by_assessor(campaign_url):
     assert ann_ben["kendall_tau_b"] == -1.0 and ann_ben["tau_ap"] == -1.0
     assert list(ann_ben) == ["a", "b", "kendall_tau_b", "kendall_tau_a", "tau_ap", "rbo"]
     (test,) = out["tests"]
-    assert list(test) == ["a", "b", "mean_diff", "p_value", "p_holm"]
+    assert list(test) == ["a", "b", "mean_diff", "mean_diff_ci", "effect_size", "effect_size_ci",
+                          "p_value", "p_holm", "n_queries", "sentence"]
     # consensus majority: ann and ben tie on d1 and d4 -> lower grade 0: nothing relevant
     assert test["mean_diff"] == 0.0 and test["p_value"] == 1.0
 
@@ -156,7 +157,8 @@ def test_files_second_measure_and_bootstrap_csv(files):
     sources = {r["source"] for r in rows if r["kind"] == "ranking"}
     assert sources == {qa, f"{qa} P@3"}
     stats = {r["statistic"] for r in rows if r["kind"] == "test"}
-    assert stats == {"mean_diff", "p_value", "p_holm", "ci_low", "ci_high"}
+    assert stats == {"mean_diff", "p_value", "p_holm", "ci_low", "ci_high", "effect_size",
+                     "effect_size_low", "effect_size_high"}
     # P@3 under A: up q1 (d1 2, d2 0, d3 1) -> 2/3, q2 (d1 0, d2 1) -> 1/3; down the same sets
     means = {r["a"]: float(r["value"]) for r in rows
              if r["source"] == f"{qa} P@3" and r["statistic"] == "mean"}

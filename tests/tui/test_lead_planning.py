@@ -41,3 +41,18 @@ async def test_planning_screen_shows_reusability_and_simulation(sample_db):
         await pilot.press("plus")
         await wait_for(app, pilot, lambda: screen.data.reusability.depth == 20)
         assert "pool depth 20" in screen_text(app)
+
+
+async def test_planning_screen_shows_topic_set_size(sample_db):
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f7", PlanningScreen)
+        await wait_for(app, pilot, lambda: screen.topics is not None)
+        cli = cli_json(sample_db, "plan", "topics", "-m", "map", "--min-diff", "0.05",
+                       "--from-source", "majority")
+        assert screen.topics.estimate.sigma == cli["sigma"]
+        assert f"{cli['topics']} topics detect +0.05" in screen_text(app)
+        await pilot.press("right_square_bracket")
+        await wait_for(app, pilot, lambda: screen.topics.min_diff == 0.06)
+        cli = cli_json(sample_db, "plan", "topics", "--min-diff", "0.06", "--from-source", "majority")
+        await wait_for(app, pilot, lambda: f"{cli['topics']} topics detect +0.06" in screen_text(app))

@@ -286,3 +286,23 @@ async def test_in_a_browser_the_export_is_a_download_and_writes_nothing_on_the_s
     assert kw == {"save_filename": "board.md", "open_method": "download"}
     assert text.splitlines()[2].startswith("| system | queries | nDCG@10 |")
     assert not Path("board.md").exists() and not target.exists()
+
+
+async def test_ci_column_is_score_ci_t(sample_db):
+    """`i` shows the sort measure's 95% interval: `score --ci t`'s."""
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        dt = screen.query_one("#sb-table", DataTable)
+        first = header(dt)[3].rstrip(" ▼▲")
+        assert not any(h.startswith("95% CI") for h in header(dt))
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert header(dt)[-1] == f"95% CI {first}"
+        expected = {s["system"]: s["mean_ci"][first] for s in cli_json(sample_db, "score", "--ci")["systems"]}
+        for r in rows(dt):
+            lo, hi = expected[r[1]]
+            assert r[-1] == f"[{lo:.4f}, {hi:.4f}]"
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert not any(h.startswith("95% CI") for h in header(dt))

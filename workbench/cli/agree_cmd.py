@@ -152,12 +152,17 @@ def _print_table(report, confusion: bool = False) -> None:
         pairs.add_column(col, justify="left" if col in ("a", "b", "reading") else "right",
                          min_width=31 if col == "reading" else None, no_wrap=col == "reading")
     cis = report.ci.get("cohen_kappa", [None] * len(report.pairs))
-    for p, interval in zip(report.pairs, cis):
+    for k, (p, interval) in enumerate(zip(report.pairs, cis)):
         s = p.stats
+        undefined = k in report.undefined_pairs  # both raters constant (degenerate.py)
+
+        def kappa(v: float) -> str:
+            return _fmt(math.nan if undefined else v)
+
         pairs.add_row(
-            Text(p.a), Text(p.b), str(s.n), _fmt(s.observed), _fmt(s.cohen_kappa), _interval(interval),
-            _fmt(s.pooled_kappa), _fmt(s.weighted_kappa_linear),
-            _fmt(s.weighted_kappa_quadratic), _reading(s.cohen_kappa),
+            Text(p.a), Text(p.b), str(s.n), _fmt(s.observed), kappa(s.cohen_kappa), _interval(interval),
+            kappa(s.pooled_kappa), kappa(s.weighted_kappa_linear),
+            kappa(s.weighted_kappa_quadratic), _reading(math.nan if undefined else s.cohen_kappa),
         )
     console.print(pairs)
     if confusion:

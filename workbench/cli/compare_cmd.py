@@ -24,7 +24,7 @@ from workbench.cli import db_option, resolve_db
 from workbench.formats.csv_cells import csv_writer
 
 FORMATS = click.Choice(["table", "csv", "json"])
-TESTS = click.Choice(["t", "randomization", "bootstrap"])
+TESTS = click.Choice(["t", "randomization", "bootstrap", "ppi"])
 CONSENSUS = click.Choice(["majority", "mean", "adjudicated"])
 
 
@@ -62,7 +62,9 @@ class _FilesCommand(click.Command):
 @click.option("--source", "source", default=None, metavar="SPEC",
               help="Instead of --consensus, the first qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("--test", "test", type=TESTS, default="t", show_default=True,
-              help="Paired significance test between systems (two-sided, Holm-corrected).")
+              help="Paired significance test between systems (two-sided, Holm-corrected); "
+                   "ppi: prediction-powered, with --source hybrid:MACHINE and -m P@k "
+                   "(docs/uncertainty.md).")
 @click.option("-n", "--resamples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Permutations (randomization) or resamples (bootstrap); default 10 000.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random tests.")
@@ -89,6 +91,8 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
     source, the first the reference; each run a system). Result lists: `compare --lists
     SYS_A SYS_B` (stored systems) or `compare --run r1 r2 --lists TAG_A TAG_B`."""
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
+    if test == "ppi" and (files or lists):
+        raise click.UsageError("--test ppi works on the stored campaign with --source hybrid:MACHINE")
     if lists:
         _compare_lists(ctx, db, files, lists, depth, rbo_p, fmt)
         return
@@ -118,9 +122,13 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
         report = compare_systems(
             database, measure, by_assessor=by_assessor, source=chosen,
             other_measures=others,
-            assessors=list(assessors) or None, test=test, seed=seed,
+            assessors=list(assessors) or None, test="t" if test == "ppi" else test, seed=seed,
             n_resamples=resamples, rbo_p=rbo_p, all_queries=all_queries,
         )
+        if test == "ppi":
+            from workbench.campaign.comparison.systems import with_ppi_tests
+
+            report = with_ppi_tests(database, report, measure, chosen)
     finally:
         database.close()
     _output(report, fmt)
@@ -207,6 +215,9 @@ def _split_files(tokens, need_qrels: bool = True) -> tuple[list[str], list[str]]
 
 
 def _output(report, fmt: str) -> None:
+    if fmt != "json":
+        for warning in getattr(report, "warnings", ()):
+            click.echo(f"workbench: warning: {warning}", err=True)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
     elif fmt == "csv":
@@ -233,13 +244,13 @@ def _csv_rows(report):
     for c in report.correlations:
         for name in ("kendall_tau_b", "kendall_tau_a", "tau_ap", "rbo"):
             yield ("correlation", "", c.a, c.b, name, getattr(c, name))
-    names = ("mean_diff", "p_value", "p_holm")
-    if report.test == "bootstrap":
-        names += ("ci_low", "ci_high")
+    names = ("mean_diff", "p_value", "p_holm", "ci_low", "ci_high", "effect_size",
+             "effect_size_low", "effect_size_high")
+    attr = {"ci_low": "low", "ci_high": "high", "effect_size_low": "effect_low",
+            "effect_size_high": "effect_high"}
     for t in report.tests:
         for name in names:
-            value = t.low if name == "ci_low" else t.high if name == "ci_high" else getattr(t, name)
-            yield ("test", report.tests_source, t.a, t.b, name, value)
+            yield ("test", report.tests_source, t.a, t.b, name, getattr(t, attr.get(name, name)))
 
 
 def _write_csv(report, out) -> None:
@@ -308,14 +319,21 @@ def _print_tables(report) -> None:
 
     if report.tests:
         names = {"t": "paired t-test", "randomization": "randomization test",
-                 "bootstrap": "bootstrap test"}
-        ci = report.test == "bootstrap"
-        cols = ("a", "b", "queries", "mean a−b") + (("95% CI",) if ci else ()) + ("p", "p Holm", "")
+                 "bootstrap": "bootstrap test", "ppi": "prediction-powered test"}
+        ci = "95% CI" + {"bootstrap": " (bootstrap)", "ppi": " (ppi)"}.get(report.test, " (t)")
+        cols = ("a", "b", "queries", "mean a−b", ci, "g_z", "g_z 95% CI", "p", "p Holm", "")
         rows = []
+
+        def interval(low: float, high: float, fmt=_fmt) -> str:
+            return "–" if math.isnan(low) or math.isnan(high) else f"[{fmt(low)}, {fmt(high)}]"
+
+        def es(x: float) -> str:
+            return "–" if math.isnan(x) else f"{x:.3f}"
+
         for t in report.tests:
             mark = "significant" if not math.isnan(t.p_holm) and t.p_holm < report.alpha else ""
-            interval = (f"[{_fmt(t.low)}, {_fmt(t.high)}]",) if ci else ()
-            rows.append((t.a, t.b, str(t.n_queries), _fmt(t.mean_diff), *interval,
+            rows.append((t.a, t.b, str(t.n_queries), _fmt(t.mean_diff), interval(t.low, t.high),
+                         es(t.effect_size), interval(t.effect_low, t.effect_high, es),
                          _p(t.p_value), _p(t.p_holm), mark))
         console.file.flush()
         click.echo(_plain_table(
@@ -325,7 +343,12 @@ def _print_tables(report) -> None:
         order = report.rankings[report.tests_source]
         if len(order) >= 3:
             click.echo(_matrix(report, order))
-        console.print(Text(f"significant: Holm-adjusted p < {report.alpha}", style="dim"))
+        console.print(Text(f"significant: Holm-adjusted p < {report.alpha}; g_z: paired effect "
+                           "size (Cohen's d_z with Hedges' correction), its interval from the "
+                           "noncentral t", style="dim"))
+        console.file.flush()
+        for t in report.tests:
+            click.echo(t.sentence(report.alpha))
 
 
 def _plain_table(title: str, headers, rows, *, left=frozenset()) -> str:

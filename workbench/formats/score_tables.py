@@ -7,6 +7,10 @@ writer here, with CSV_DECIMALS decimals (more than trec_eval's 4, without float 
 0.8400000000000001); JSON keeps full precision. Counts (num_rel, ...) are integers. In Markdown and LaTeX the best value of each measure
 column is bold (the highest; counts are not marked), so a table pasted into a report or a
 paper reads at a glance.
+
+With `intervals` (one (low, high) or None per measure per row, `score --ci`), each mean is
+followed by its interval: `0.4123 [0.3810, 0.4436]` in Markdown and LaTeX, `M_low`/`M_high`
+columns in CSV, `"mean_ci"` (and the top-level `"ci"`) in JSON.
 """
 
 from __future__ import annotations
@@ -31,14 +35,19 @@ def csv_value(value: float | None, count: bool = False) -> str:
     return str(int(round(value))) if count else f"{float(value):.{CSV_DECIMALS}f}"
 
 
-def write_score_rows(out, rows) -> int:
+def write_score_rows(out, rows, bounds=None) -> int:
     """The long CSV `system,query,measure,value` from (system, query, measure, value,
-    is_count) rows, in the order given; return the number of rows."""
+    is_count) rows, in the order given; with `bounds(system, query, measure)` giving
+    (low, high) or None, two more columns `ci_low,ci_high`. Return the number of rows."""
     w = csv_writer(out)
-    w.writerow(LONG_SCORE_COLUMNS)
+    w.writerow(LONG_SCORE_COLUMNS + (("ci_low", "ci_high") if bounds else ()))
     count = 0
     for system, query, measure, value, count_measure in rows:
-        w.writerow([system, query, measure, csv_value(value, count_measure)])
+        row = [system, query, measure, csv_value(value, count_measure)]
+        if bounds:
+            ci = bounds(system, query, measure)
+            row += ["", ""] if ci is None else [csv_value(ci[0]), csv_value(ci[1])]
+        w.writerow(row)
         count += 1
     return count
 
@@ -50,6 +59,10 @@ class ScoresGrid:
     # (system, number of queries averaged, one value per measure), in display order
     rows: tuple[tuple[str, int, tuple[float, ...]], ...]
     counts: frozenset[str] = frozenset()
+    # per row, one (low, high) or None per measure; empty: no intervals
+    intervals: tuple[tuple[tuple[float, float] | None, ...], ...] = ()
+    ci: str = ""  # the interval's method (t, bootstrap, ppi)
+    warnings: tuple[str, ...] = ()
 
 
 def render_scores(grid: ScoresGrid, fmt: str) -> str:
@@ -88,10 +101,17 @@ def _is_best(best: float | None, value: float, grid: ScoresGrid, measure: str) -
 def _csv(grid: ScoresGrid) -> str:
     out = io.StringIO()
     w = csv_writer(out)
-    w.writerow(["source", "system", "queries", *grid.measures])  # every row names its qrels
-    for system, n, values in grid.rows:
-        w.writerow([grid.source, system, n, *(
-            csv_value(v, m in grid.counts) for m, v in zip(grid.measures, values))])
+    header = ["source", "system", "queries", *grid.measures]  # every row names its qrels
+    if grid.intervals:
+        header += [f"{m}_{end}" for m in grid.measures for end in ("low", "high")]
+    w.writerow(header)
+    for r, (system, n, values) in enumerate(grid.rows):
+        row = [grid.source, system, n, *(
+            csv_value(v, m in grid.counts) for m, v in zip(grid.measures, values))]
+        if grid.intervals:
+            for ci in grid.intervals[r]:
+                row += ["", ""] if ci is None else [csv_value(ci[0]), csv_value(ci[1])]
+        w.writerow(row)
     return out.getvalue()
 
 
@@ -101,14 +121,34 @@ def _json(grid: ScoresGrid) -> str:
             return None
         return int(round(v)) if m in grid.counts else float(v)
 
-    return json.dumps({
-        "source": grid.source,
-        "measures": list(grid.measures),
-        "systems": [
-            {"system": s, "n_queries": n, "mean": {m: num(m, v) for m, v in zip(grid.measures, values)}}
-            for s, n, values in grid.rows
-        ],
-    }, indent=2) + "\n"
+    systems = []
+    for r, (s, n, values) in enumerate(grid.rows):
+        entry = {"system": s, "n_queries": n, "mean": {m: num(m, v) for m, v in zip(grid.measures, values)}}
+        if grid.intervals:
+            entry["mean_ci"] = {m: None if ci is None else [float(ci[0]), float(ci[1])]
+                                for m, ci in zip(grid.measures, grid.intervals[r])}
+        systems.append(entry)
+    data = {"source": grid.source, "measures": list(grid.measures), "systems": systems}
+    if grid.intervals:
+        data["ci"] = grid.ci
+        data["warnings"] = list(grid.warnings)
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _ci_note(grid: ScoresGrid) -> str:
+    return f"; means with 95% intervals ({grid.ci})" if grid.intervals else ""
+
+
+def _with_ci(grid: ScoresGrid, r: int, j: int, text: str, dash: str = "–") -> str:
+    """A mean's cell followed by its interval, where the grid has intervals."""
+    if not grid.intervals or j >= len(grid.intervals[r]):
+        return text
+    ci = grid.intervals[r][j]
+    if grid.measures[j] in grid.counts:
+        return text
+    if ci is None:
+        return f"{text} [{dash}]"
+    return f"{text} [{ci[0]:.4f}, {ci[1]:.4f}]"
 
 
 def _md_cell(text: str) -> str:
@@ -121,16 +161,16 @@ def _md_cell(text: str) -> str:
 def _markdown(grid: ScoresGrid) -> str:
     best = _best(grid)
     lines = [
-        f"Scores against {_md_cell(grid.source)}" if grid.source else "Scores",
+        (f"Scores against {_md_cell(grid.source)}" if grid.source else "Scores") + _ci_note(grid),
         "",
         "| " + " | ".join(["system", "queries", *map(_md_cell, grid.measures)]) + " |",
         "|" + "|".join([":---", "---:", *("---:" for _ in grid.measures)]) + "|",
     ]
-    for system, n, values in grid.rows:
+    for r, (system, n, values) in enumerate(grid.rows):
         cells = []
         for j, (m, v) in enumerate(zip(grid.measures, values)):
             text = _fmt(grid, m, v)
-            cells.append(f"**{text}**" if _is_best(best[j], v, grid, m) else text)
+            cells.append(_with_ci(grid, r, j, f"**{text}**" if _is_best(best[j], v, grid, m) else text))
         lines.append("| " + " | ".join([_md_cell(system), str(n), *cells]) + " |")
     return "\n".join(lines) + "\n"
 
@@ -157,16 +197,18 @@ def _latex(grid: ScoresGrid) -> str:
         " & ".join(["System", "Queries", *map(tex_escape, grid.measures)]) + " \\\\",
         "\\midrule",
     ]
-    for system, n, values in grid.rows:
+    for r, (system, n, values) in enumerate(grid.rows):
         cells = []
         for j, (m, v) in enumerate(zip(grid.measures, values)):
             text = _fmt(grid, m, v).replace("–", "--")
-            cells.append(f"\\textbf{{{text}}}" if _is_best(best[j], v, grid, m) else text)
+            text = f"\\textbf{{{text}}}" if _is_best(best[j], v, grid, m) else text
+            cells.append(_with_ci(grid, r, j, text, "--"))
         lines.append(" & ".join([tex_escape(system), str(n), *cells]) + " \\\\")
     lines += [
         "\\bottomrule",
         "\\end{tabular}",
-        f"\\caption{{Scores against {tex_escape(grid.source)}.}}" if grid.source else "\\caption{Scores.}",
+        (f"\\caption{{Scores against {tex_escape(grid.source)}{tex_escape(_ci_note(grid))}.}}" if grid.source
+         else f"\\caption{{Scores{tex_escape(_ci_note(grid))}.}}"),
         "\\end{table}",
     ]
     return "\n".join(lines) + "\n"

@@ -40,6 +40,7 @@ from workbench.errors import UsageError
 from workbench.metrics import agreement as agr
 from workbench.metrics import agreement_ci as aci
 from workbench.metrics import correlation as corr
+from workbench.metrics.weighting import inverse_probability_weights
 from workbench.store import external_ids
 from workbench.store.machine import MACHINE, assessor_kind
 from workbench.store.validation import validation_items
@@ -73,7 +74,8 @@ class RankingAgreement:
     tau_ap_ci: tuple[float, float]
     rbo: float
     rbo_ci: tuple[float, float]
-    top: dict[int, tuple[bool, int]]  # k -> (same k systems?, how many shared)
+    # k -> (same k systems? None where there are k systems or fewer, how many shared)
+    top: dict[int, tuple[bool | None, int]]
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class CalibrationReport:
     sample: dict | None  # the validation sample: strategy, items, judged
     weighted: Agreement | None
     warnings: list[str] = field(default_factory=list)
+    reference_machine: bool = False  # --against names another machine, not people
 
     @property
     def items(self) -> int:
@@ -109,17 +112,20 @@ class CalibrationReport:
              f"({agr.landis_koch(a.kappa_binary)})", ""),
             (f"kappa weighted  {_fmt(a.kappa_weighted)}  95% CI {_fmt_ci(a.kappa_weighted_ci)}  (linear)", ""),
             (f"leniency        {_fmt(a.leniency, signed=True)}  95% CI {_fmt_ci(a.leniency_ci)}  "
-             "(mean machine grade minus human grade; > 0: the machine is more generous)", ""),
+             f"(mean machine grade minus {self._who} grade; > 0: the machine is more generous)", ""),
             ("", ""),
         ]
-        out += _confusion_lines(a, self.scale)
+        out += _confusion_lines(a, self.scale, self._who)
         out.append(("", ""))
         out.append((f"Rankings by {self.measure} on {self.ranking_queries} queries, "
                     f"{self.ranking_systems} systems (95% bootstrap CI over queries)", "bold"))
         for name, r in self.rankings.items():
-            tops = ", ".join(f"top {k} {'same' if same else f'differs ({shared} of {k} shared)'}"
-                             for k, (same, shared) in r.top.items())
-            out.append((f"{name.replace('_', ' '):<17} tau_b {_fmt(r.tau_b)} {_fmt_ci(r.tau_b_ci)}  "
+            tops = ", ".join(
+                f"top {k} n/a (only {self.ranking_systems} systems)" if same is None
+                else f"top {k} {'same' if same else f'differs ({shared} of {k} shared)'}"
+                for k, (same, shared) in r.top.items())
+            shown = name.replace("human", "reference" if self.reference_machine else "human")
+            out.append((f"{shown.replace('_', ' '):<17} tau_b {_fmt(r.tau_b)} {_fmt_ci(r.tau_b_ci)}  "
                         f"tau_ap {_fmt(r.tau_ap)} {_fmt_ci(r.tau_ap_ci)}  rbo {_fmt(r.rbo)} "
                         f"{_fmt_ci(r.rbo_ci)}  {tops}", ""))
         out.append(("", ""))
@@ -140,6 +146,10 @@ class CalibrationReport:
         for warning in self.warnings:
             out.append((f"warning: {warning}", "yellow"))
         return out
+
+    @property
+    def _who(self) -> str:
+        return "reference" if self.reference_machine else "human"
 
     def to_json(self) -> dict:
         """`calibrate --format json` (docs/architecture.md#command-line-contract; NaN -> null)."""
@@ -180,9 +190,9 @@ def _fmt_ci(pair) -> str:
     return f"[{_fmt(pair[0]).strip()}, {_fmt(pair[1]).strip()}]"
 
 
-def _confusion_lines(a: Agreement, scale) -> list[tuple[str, str]]:
-    head = "human \\ machine " + "".join(f"{g:>8}" for g in scale) + "  recall"
-    rows = [("Confusion (rows human grade, columns machine grade)", "bold"), (head, "dim")]
+def _confusion_lines(a: Agreement, scale, who: str = "human") -> list[tuple[str, str]]:
+    head = f"{who} \\ machine".ljust(16) + "".join(f"{g:>8}" for g in scale) + "  recall"
+    rows = [(f"Confusion (rows {who} grade, columns machine grade)", "bold"), (head, "dim")]
     for i, g in enumerate(scale):
         cells = "".join(f"{v:>8.0f}" if float(v).is_integer() else f"{v:>8.1f}" for v in a.confusion[i])
         rows.append((f"{g:>16}" + cells + f"  {_fmt(a.recall[i])}", ""))
@@ -300,8 +310,11 @@ def _per_query(q: np.ndarray, h: np.ndarray, m: np.ndarray, level: int) -> tuple
 
 def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, *,
               resamples: int, seed: int):
-    """(correlations by pair, queries, systems, orders): the systems under the reference,
-    the machine and the hybrid qrels, compared on the queries all three judged."""
+    """(correlations by pair, queries, systems, orders, warnings): the systems under the
+    reference, the machine and the hybrid qrels, compared on the queries all three judged;
+    a ranking whose systems all score the same makes its correlations undefined (NaN, and a
+    warning)."""
+    from workbench.campaign.agreement.degenerate import constant_ranking
     from workbench.campaign.comparison.systems import source_scores
     from workbench.campaign.scoring.scores import load_runs, score_campaign
 
@@ -326,7 +339,16 @@ def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, 
     for name, j in (("human_vs_machine", 1), ("human_vs_hybrid", 2)):
         out[name] = _ranking_pair(systems, scores[0].means[ok], scores[j].means[ok],
                                   boot_means[0], boot_means[j])
-    return out, len(common), len(systems), orders
+    warnings = [w for w in (constant_ranking(sc.means[ok], src.label)
+                            for src, sc in zip(sources, scores)) if w]
+    if warnings:  # tau and tau_AP of a constant ranking are 0/0: undefined, not a number
+        flat = [i for i, sc in enumerate(scores) if constant_ranking(sc.means[ok], "")]
+        nan2 = (math.nan, math.nan)
+        for name, j in (("human_vs_machine", 1), ("human_vs_hybrid", 2)):
+            if 0 in flat or j in flat:
+                r = out[name]
+                out[name] = RankingAgreement(math.nan, nan2, math.nan, nan2, r.rbo, r.rbo_ci, r.top)
+    return out, len(common), len(systems), orders, warnings
 
 
 def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
@@ -350,7 +372,8 @@ def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
     top = {}
     for k in TOPS:
         shared = len(set(a[:k]) & set(b[:k]))
-        top[k] = (shared == min(k, len(systems)), shared)
+        # with k systems or fewer the top k is every system: "same" says nothing
+        top[k] = (None if len(systems) <= k else shared == k, shared)
     return RankingAgreement(point[0], ci[0], point[1], ci[1], point[2], ci[2], top)
 
 
@@ -384,12 +407,16 @@ def calibrate(
     reference = reference_source(against)
     if reference == QrelsSource.assessor(machine):
         raise UsageError("calibrate compares the machine with someone else: --against names it")
+    if measure is not None and not measure.strip():
+        raise UsageError("-m needs a measure name (leave -m out for map)")
     measure = measure or "map"
     measure_label(measure)  # one measure, or a usage error before any work
     with db.read() as s:
         mid = known_assessor(s, machine)
         if assessor_kind(s, mid) != MACHINE:
             raise UsageError(f"{machine!r} is not a machine assessor")
+        reference_machine = (reference.kind == "assessor"
+                             and assessor_kind(s, known_assessor(s, reference.name)) == MACHINE)
         hq, hd, hg = qrels_ids(s, reference)
         mq, md, mg = qrels_ids(s, QrelsSource.assessor(machine))
         sample = validation_items(s, mid)
@@ -401,6 +428,8 @@ def calibrate(
     level = campaign_threshold(db)
     scale = np.union1d(np.array([g for g, _, _ in show_scale(db)], dtype=np.int64), np.union1d(h, m))
     report_agreement = _agreement(h, m, scale, level, resamples=resamples, seed=seed)
+    warnings: list[str] = []
+    report_agreement = _degenerate(report_agreement, h, m, level, reference.label, machine, warnings)
 
     keys, n_items, kappas = _per_query(q, h, m, level)
     name_of = dict(zip(query_keys.tolist(), query_names))
@@ -409,9 +438,9 @@ def calibrate(
     defined = [row for row in per_query if not math.isnan(row[2])]
     weakest = [row[0] for row in sorted(defined, key=lambda row: (row[2], row[0]))[:WEAKEST]]
 
-    rankings, n_queries, n_systems, orders = _rankings(db, machine, reference, measure,
-                                                       resamples=resamples, seed=seed)
-    warnings: list[str] = []
+    rankings, n_queries, n_systems, orders, ranking_warnings = _rankings(
+        db, machine, reference, measure, resamples=resamples, seed=seed)
+    warnings += ranking_warnings
     if report_agreement.items < aci.SMALL_N:
         warnings.append(f"only {report_agreement.items} items judged by both (fewer than "
                         f"{aci.SMALL_N}): the intervals are wide and the kappas unreliable")
@@ -434,11 +463,15 @@ def calibrate(
         pos = np.minimum(pos, len(sample) - 1)
         p_item = np.where(in_sample, probs[pos], np.nan)
         weighted_items = in_sample & np.isfinite(p_item)
+        probability_sample = bool(np.isfinite(probs).any())
         if weighted_items.any():
             weighted = _agreement(h[weighted_items], m[weighted_items], scale, level,
-                                  weight=1.0 / p_item[weighted_items],
+                                  weight=inverse_probability_weights(p_item[weighted_items]),
                                   stratum=sample.stratum[pos][weighted_items],
                                   resamples=resamples, seed=seed)
+        elif probability_sample:
+            warnings.append(f"none of the {len(sample)} items of the validation sample "
+                            f"({strategy}) is judged by people yet: nothing to weight")
         else:
             warnings.append("the validation sample is a disagreement sample (no probability "
                             "sample): it finds errors, but its agreement is no estimate for "
@@ -451,8 +484,32 @@ def calibrate(
         scale=tuple(int(g) for g in scale.tolist()), agreement=report_agreement,
         per_query=per_query, weakest=weakest, rankings=rankings, ranking_queries=n_queries,
         ranking_systems=n_systems, orders=orders, sample=sample_info, weighted=weighted,
-        warnings=warnings,
+        warnings=warnings, reference_machine=reference_machine,
     )
+
+
+def _degenerate(a: Agreement, h: np.ndarray, m: np.ndarray, level: int, ref: str, machine: str,
+                warnings: list[str]) -> Agreement:
+    """Kappas of a constant rater (degenerate.py): undefined -> NaN (null), 0 by construction
+    -> the interval NaN (null); each with its warning."""
+    from dataclasses import replace
+
+    from workbench.campaign.agreement.degenerate import BY_CONSTRUCTION, UNDEFINED, kappa_warning
+
+    nan2 = (math.nan, math.nan)
+    changes = {}
+    for key, x, y, coefficient in (
+            ("kappa_binary", (h >= level).astype(int), (m >= level).astype(int), "binary kappa"),
+            ("kappa_weighted", h, m, "weighted kappa")):
+        kind, sentence = kappa_warning(x, y, ref, machine, coefficient)
+        if kind == UNDEFINED:
+            changes[key], changes[f"{key}_ci"] = math.nan, nan2
+        elif kind == BY_CONSTRUCTION:
+            changes[f"{key}_ci"] = nan2
+        if kind is not None:
+            warnings.append(sentence)
+    return replace(a, **changes) if changes else a
+
 
 
 __all__ = ["Agreement", "CalibrationReport", "RankingAgreement", "calibrate", "reference_source"]

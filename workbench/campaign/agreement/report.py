@@ -86,13 +86,17 @@ class AgreementReport:
     # pairs of assessors who graded no item in common: counted, not listed (with 302
     # assessors that was 45 000 rows of "n 0 undefined", issue 27 #15)
     pairs_without_common_items: int = 0
+    # sentences on pairs where a rater was constant (campaign/agreement/degenerate.py)
+    degenerate: tuple[str, ...] = ()
+    undefined_pairs: frozenset[int] = frozenset()  # both raters constant: kappas null
 
     def warnings(self) -> list[str]:
         """Values to read with care: pairs (or the whole) with fewer than SMALL_N items."""
         from workbench.metrics.agreement_ci import SMALL_N
 
-        out = [f"{p.a} and {p.b} share only {p.stats.n} items (under {SMALL_N}): their kappa is unreliable"
-               for p in self.pairs if 0 < p.stats.n < SMALL_N]
+        out = list(self.degenerate)
+        out += [f"{p.a} and {p.b} share only {p.stats.n} items (under {SMALL_N}): their kappa is unreliable"
+                for p in self.pairs if 0 < p.stats.n < SMALL_N]
         out += [f"{r.assessor} repeated only {r.n} items (under {SMALL_N}): their self-consistency is unreliable"
                 for r in self.self_consistency if 0 < r.n < SMALL_N]
         if self.pairs_without_common_items:
@@ -116,10 +120,9 @@ class AgreementReport:
                     "b": p.b,
                     "n": p.stats.n,
                     "observed": _num(p.stats.observed),
-                    "cohen_kappa": _num(p.stats.cohen_kappa),
-                    "pooled_kappa": _num(p.stats.pooled_kappa),
-                    "weighted_kappa_linear": _num(p.stats.weighted_kappa_linear),
-                    "weighted_kappa_quadratic": _num(p.stats.weighted_kappa_quadratic),
+                    **{key: None if k in self.undefined_pairs else _num(getattr(p.stats, key))
+                       for key in ("cohen_kappa", "pooled_kappa", "weighted_kappa_linear",
+                                   "weighted_kappa_quadratic")},
                     "cohen_kappa_ci": _interval(self.ci.get("cohen_kappa", [None] * len(self.pairs))[k]),
                 }
                 for k, p in enumerate(self.pairs)
@@ -230,11 +233,32 @@ def compute_agreement(
     n_items = int(np.count_nonzero((grades >= 0).sum(axis=1) >= 2))
     from workbench.metrics import agreement_ci as ci
 
+    from workbench.campaign.agreement.degenerate import UNDEFINED, kappa_warning
+
     intervals = {
         "cohen_kappa": [ci.cohen_kappa_ci(grades[:, i], grades[:, j], categories=categories)
                         for i, j in listed],
         **ci.bootstrap_intervals(grades),
     }
+    degenerate, undefined = [], set()
+    for k, (i, j) in enumerate(listed):
+        both = (grades[:, i] >= 0) & (grades[:, j] >= 0)
+        kind, sentence = kappa_warning(grades[both, i], grades[both, j], labels.assessors[i],
+                                       labels.assessors[j], "Cohen's kappa")
+        if kind == UNDEFINED:
+            undefined.add(k)
+        if kind is not None:
+            degenerate.append(sentence)
+            intervals["cohen_kappa"][k] = (math.nan, math.nan)  # zero width: no information
+    for key, name in (("fleiss_kappa", "Fleiss' kappa"),
+                      ("krippendorff_alpha_nominal", "Krippendorff's alpha (nominal)"),
+                      ("krippendorff_alpha_ordinal", "Krippendorff's alpha (ordinal)"),
+                      ("krippendorff_alpha_interval", "Krippendorff's alpha (interval)")):
+        pair = intervals.get(key)
+        if pair is not None and not any(math.isnan(v) for v in pair) and pair[1] - pair[0] <= 1e-12:
+            intervals[key] = (math.nan, math.nan)
+            degenerate.append(f"{name}: every resample of the items gives {pair[0]:.4f}: an "
+                              "interval of zero width carries no information and is left out")
     return AgreementReport(
         assessors=labels.assessors,
         n_items=n_items,
@@ -248,6 +272,8 @@ def compute_agreement(
         per_query=ag.per_query_agreement(labels.queries, grades) if per_query else [],
         ci=intervals,
         pairs_without_common_items=n_assessors * (n_assessors - 1) // 2 - len(listed),
+        degenerate=tuple(degenerate),
+        undefined_pairs=frozenset(undefined),
     )
 
 

@@ -112,12 +112,14 @@ def export_scores(
     per_query: bool = False,
 ) -> int:
     """CSV `system,query,measure,value` of every stored system (query `all` = the mean,
-    as in trec_eval), from campaign.scoring.scores; return the row count."""
-    from workbench.campaign.scoring.export import write_long_scores
+    as in trec_eval), from campaign.scoring.scores, systems best first by the first measure
+    (as `score` lists them); return the row count."""
+    from workbench.campaign.scoring.export import ranked_systems, write_long_scores
     from workbench.campaign.scoring.scores import score_campaign
 
     table = score_campaign(db, measures, source)
-    return write_long_scores(table, out, per_query)
+    systems = ranked_systems(table, table.labels[0]) if table.labels else None
+    return write_long_scores(table, out, per_query, systems)
 
 
 def write_output(path: str | os.PathLike | None, write: Callable[[TextIO], int], stdout: TextIO) -> int:

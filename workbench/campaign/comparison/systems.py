@@ -84,8 +84,29 @@ class TestRow:
     mean_diff: float
     p_value: float
     p_holm: float
-    low: float = math.nan
+    low: float = math.nan  # the mean difference's 95% interval
     high: float = math.nan
+    effect_size: float = math.nan  # Hedges-corrected d_z (metrics/effect_size.py)
+    effect_low: float = math.nan
+    effect_high: float = math.nan
+
+    def sentence(self, alpha: float = 0.05) -> str:
+        """Whether the difference is distinguishable from 0, in words."""
+        if math.isnan(self.mean_diff) or math.isnan(self.p_holm):
+            return f"{self.a} vs {self.b}: no test ({self.n_queries} common topics)"
+        ci = ("" if math.isnan(self.low) else
+              f", 95% CI [{self.low:.4f}, {self.high:.4f}]")
+        es = ("" if math.isnan(self.effect_size) else
+              f", effect size g_z {self.effect_size:.2f}"
+              + ("" if math.isnan(self.effect_low) else
+                 f" [{self.effect_low:.2f}, {self.effect_high:.2f}]"))
+        if self.p_holm < alpha:
+            verdict = (f"{self.a} scores higher than {self.b}" if self.mean_diff > 0 else
+                       f"{self.a} scores lower than {self.b}")
+            return (f"{verdict} by {abs(self.mean_diff):.4f}{ci}{es}: distinguishable from 0 "
+                    f"(Holm p {self.p_holm:.3g} < {alpha:g}, {self.n_queries} topics)")
+        return (f"{self.a} vs {self.b}: {self.mean_diff:+.4f}{ci}{es}: not distinguishable "
+                f"from 0 (Holm p {self.p_holm:.3g} >= {alpha:g}, {self.n_queries} topics)")
 
 
 @dataclass(frozen=True)
@@ -102,6 +123,7 @@ class ComparisonReport:
     # source -> {"queries": n, "judged_at_10": x} (stored campaigns only)
     coverage: dict = field(default_factory=dict)
     common_queries: int | None = None  # compared on the queries every source judged
+    warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """docs/architecture.md#command-line-contract `compare --format json` (NaN -> null), plus `test`, `tests_source`
@@ -125,8 +147,13 @@ class ComparisonReport:
                     "a": t.a,
                     "b": t.b,
                     "mean_diff": _num(t.mean_diff),
+                    "mean_diff_ci": _pair(t.low, t.high),
+                    "effect_size": _num(t.effect_size),
+                    "effect_size_ci": _pair(t.effect_low, t.effect_high),
                     "p_value": _num(t.p_value),
                     "p_holm": _num(t.p_holm),
+                    "n_queries": t.n_queries,
+                    "sentence": t.sentence(self.alpha),
                 }
                 for t in self.tests
             ],
@@ -137,10 +164,15 @@ class ComparisonReport:
                          for s, c in self.coverage.items()},
             "queries": ("all" if self.common_queries is None
                         else {"common": self.common_queries}),
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
 
 _num = json_number
+
+
+def _pair(low: float, high: float):
+    return None if math.isnan(low) or math.isnan(high) else [float(low), float(high)]
 
 
 def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationRow:
@@ -193,10 +225,38 @@ def _pair_tests(primary: SourceScores, order: list[str], test: str, seed: int,
         r = sig.run_test(test, x, y, seed=seed, n=n_resamples)
         raw[k] = (a, b, x.size, r.mean_diff, r.p_value, r.low, r.high)
     adjusted = sig.holm([r[4] for r in raw])
+    effects = _effects(primary.values, ia, ib, both, n, test)
     return [
-        TestRow(a, b, k, diff, p, float(ph), low, high)
-        for (a, b, k, diff, p, low, high), ph in zip(raw, adjusted)
+        TestRow(a, b, k, diff, p, float(ph), *effects[i][:2] if test != "bootstrap" else (low, high),
+                *effects[i][2:])
+        for i, ((a, b, k, diff, p, low, high), ph) in enumerate(zip(raw, adjusted))
     ]
+
+
+def _effects(values: np.ndarray, ia: np.ndarray, ib: np.ndarray, both: np.ndarray,
+             n: np.ndarray, test: str) -> list[tuple[float, float, float, float, float]]:
+    """Per pair: (t interval low, high of the mean difference, g_z, its low, high), pairs
+    with the same common topics in one array operation each (metrics/effect_size.py)."""
+    from workbench.metrics.effect_size import mean_diff_t_intervals, paired_effect_sizes
+
+    nan = math.nan
+    out = [(nan,) * 5 for _ in range(len(ia))]
+    if not len(ia):
+        return out
+    patterns, group = np.unique(both, axis=0, return_inverse=True)
+    group = np.asarray(group).ravel()
+    for g, pattern in enumerate(patterns):
+        rows = np.flatnonzero((group == g) & (n >= 2))
+        if not rows.size:
+            continue
+        cols = np.flatnonzero(pattern)
+        d = values[ia[rows]][:, cols] - values[ib[rows]][:, cols]
+        lo, hi = mean_diff_t_intervals(d) if test != "bootstrap" else (
+            np.full(rows.size, nan), np.full(rows.size, nan))
+        es, es_lo, es_hi = paired_effect_sizes(d)
+        for k, r in enumerate(rows.tolist()):
+            out[r] = (float(lo[k]), float(hi[k]), float(es[k]), float(es_lo[k]), float(es_hi[k]))
+    return out
 
 
 def compare_tables(
@@ -403,3 +463,26 @@ def compare_files(
     return compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )
+
+
+def with_ppi_tests(db, report: ComparisonReport, measure: str, source: QrelsSource,
+                   confidence: float = 0.95) -> ComparisonReport:
+    """`compare --source hybrid:MACHINE --test ppi`: every pair's difference, interval and
+    p-value (Holm-adjusted) by prediction-powered inference on each topic's difference
+    (campaign/scoring/ppi.py); the effect size is left out (it is not what PPI estimates)."""
+    from dataclasses import replace
+
+    from workbench.campaign.scoring.ppi import ppi_pair_differences
+    from workbench.campaign.scoring.scores import score_campaign
+
+    table = score_campaign(db, [measure], source)
+    pairs = [(t.a, t.b) for t in report.tests]
+    found, warnings = ppi_pair_differences(db, table, source, table.measures[0], pairs,
+                                           confidence=confidence)
+    p = sig.holm([found[pair][3] for pair in pairs])
+    nan = math.nan
+    tests = [replace(t, mean_diff=found[(t.a, t.b)][0], low=found[(t.a, t.b)][1],
+                     high=found[(t.a, t.b)][2], p_value=found[(t.a, t.b)][3], p_holm=float(ph),
+                     effect_size=nan, effect_low=nan, effect_high=nan)
+             for t, ph in zip(report.tests, p)]
+    return replace(report, tests=tests, test="ppi", warnings=tuple(warnings))

@@ -32,11 +32,13 @@ def unjudged(table: ScoreTable, system: str, judged: str, k: int) -> int:
     return round(sum((1.0 - v) * k for v in values.tolist()))
 
 
-def score_rows(table: ScoreTable, per_query: bool):
+def score_rows(table: ScoreTable, per_query: bool, systems: list[str] | None = None):
     """(system, query, measure label, value, is_count) in the long CSV's order: systems in
-    table order; with `per_query`, each system's evaluated queries by name; then `all`."""
+    `systems` order (default: table order); with `per_query`, each system's evaluated queries
+    by name; then `all`."""
     by_name = sorted(range(len(table.queries)), key=table.queries.__getitem__)
-    for i, system in enumerate(table.systems):
+    for system in (table.systems if systems is None else systems):
+        i = table.row(system)
         if per_query:
             for j in by_name:
                 if table.present[i, j]:
@@ -46,9 +48,22 @@ def score_rows(table: ScoreTable, per_query: bool):
             yield system, "all", label, float(table.means[m][i]), m.is_count
 
 
-def write_long_scores(table: ScoreTable, out: TextIO, per_query: bool) -> int:
-    """The long CSV of `table` on `out`; return the number of rows."""
-    return write_score_rows(out, score_rows(table, per_query))
+def write_long_scores(table: ScoreTable, out: TextIO, per_query: bool,
+                      systems: list[str] | None = None, intervals=None) -> int:
+    """The long CSV of `table` on `out` (systems in `systems` order); with `intervals`
+    (campaign.scoring.intervals.ScoreIntervals), `ci_low`/`ci_high` columns on the `all`
+    rows. Return the number of rows."""
+    rows = score_rows(table, per_query, systems)
+    if intervals is None:
+        return write_score_rows(out, rows)
+    by_label = dict(zip(table.labels, table.measures))
+
+    def bounds(system, query, label):
+        if query != "all":
+            return None
+        return intervals.of(by_label[label], table.row(system))
+
+    return write_score_rows(out, rows, bounds)
 
 
 def ranked_systems(table: ScoreTable, column: str, *, reverse: bool = False) -> list[str]:
@@ -71,7 +86,7 @@ def first_measure(table: ScoreTable, judged: str | None) -> str:
 
 
 def score_grid(table: ScoreTable, systems: list[str] | None = None, *, judged: str | None = None,
-               k: int | None = None) -> ScoresGrid:
+               k: int | None = None, intervals=None) -> ScoresGrid:
     """A ScoreTable's means as a grid (rows in `systems` order, default best first); with
     `judged` (the Judged@k label) and `k`, an unjudged@k column after the measures."""
     if systems is None:
@@ -88,7 +103,11 @@ def score_grid(table: ScoreTable, systems: list[str] | None = None, *, judged: s
         if judged is not None and k is not None:
             values.append(float(unjudged(table, s, judged, k)))
         rows.append((s, int(table.n_queries[i]), tuple(values)))
-    return ScoresGrid(table.source, tuple(measures), tuple(rows), frozenset(counts))
+    if intervals is None:
+        return ScoresGrid(table.source, tuple(measures), tuple(rows), frozenset(counts))
+    cis = tuple(tuple(intervals.of(m, table.row(s)) for m in table.measures) for s in systems)
+    return ScoresGrid(table.source, tuple(measures), tuple(rows), frozenset(counts), cis,
+                      intervals.method, tuple(intervals.warnings))
 
 
 def render_score_table(table: ScoreTable, fmt: str, systems: list[str] | None = None, *,

@@ -4,7 +4,10 @@ The numbers of `workbench simulate` and `workbench reusability` on the stored ca
 with the majority consensus of the stored grades as the full qrels: relevant documents
 found against judgments made for depth, move-to-front and bandit pooling, and Zobel's
 leave-one-out test at the pool depth (runs sorted by how far they drop). `+`/`-` change
-the depth.
+the depth. A line of topic set size design (`workbench plan topics --from-source majority`):
+sigma of map's per-topic differences from the stored runs, the topics a paired t-test needs
+to detect a difference (`[`/`]` change it) and the smallest difference the judged topics
+detect.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Footer, Static
 
 from workbench.campaign.pooling.simulation import PlanningReport, planning_report
+from workbench.campaign.scoring.topic_plan import TopicsSummary, topics_summary
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table
 from workbench.tui.text import num, safe
@@ -25,6 +29,8 @@ class PlanningScreen(LeadScreen):
     BINDINGS = [
         Binding("plus", "deeper", "Depth +"),
         Binding("minus", "shallower", "Depth -"),
+        Binding("left_square_bracket", "smaller_diff", "Diff -"),
+        Binding("right_square_bracket", "larger_diff", "Diff +"),
         *LeadScreen.BINDINGS,
     ]
     export_formats = {"json": "json"}
@@ -34,16 +40,34 @@ class PlanningScreen(LeadScreen):
     def __init__(self, depth: int | None = None) -> None:  # None: the campaign's pool depth
         super().__init__()
         self.depth = depth
+        self.min_diff = 0.05
+        self.topics: TopicsSummary | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="pl-head", classes="lead-head")
+        yield Static(id="pl-topics", classes="lead-section")
         yield FoundPlot(id="pl-plot")
         yield Static(id="pl-loo-title", classes="lead-section")
         yield DataTable(id="pl-runs", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def load(self, changes: Changes):
-        return planning_report(self.app.db, depth=self.depth)
+        report = planning_report(self.app.db, depth=self.depth)
+        self.topics = topics_summary(self.app.db, min_diff=self.min_diff)
+        return report
+
+    def _topics_text(self) -> Text:
+        t = self.topics
+        if t is None:
+            return Text("")
+        if t.estimate is None:
+            return Text(f"Topics to detect {t.measure} +{t.min_diff:g} ([/]): {t.reason}", style="yellow")
+        e = t.estimate
+        return Text(
+            f"Topics (paired t, alpha 0.05, power 0.8; sigma {e.sigma:.4f} of {e.measure} from "
+            f"{e.systems} systems x {e.topics} topics): {t.needed.topics} topics detect "
+            f"+{t.min_diff:g} ([/]); the {e.topics} judged topics detect "
+            f"{t.detectable.min_diff:.4f}")
 
     def show(self, report: PlanningReport) -> None:
         r = report.reusability
@@ -52,6 +76,7 @@ class PlanningScreen(LeadScreen):
             ("Planning", "bold"), f" · {report.n_runs} runs, {report.n_queries} queries judged"
             f" · pool depth {r.depth} (+/-) · e: export",
             ("" if report.n_runs else "\nNo runs yet: import them first.", "yellow"))))
+        self.query_one("#pl-topics", Static).update(safe(self._topics_text()))
         self.query_one("#pl-plot", FoundPlot).draw(report.simulations)
         tau = "–" if r.kendall_tau_b != r.kendall_tau_b else f"{r.kendall_tau_b:.4f}"
         self.query_one("#pl-loo-title", Static).update(safe(Text(
@@ -80,6 +105,14 @@ class PlanningScreen(LeadScreen):
         if self.depth is None:
             return
         self.depth = max(1, self.depth - (5 if self.depth > 5 else 1))
+        self.reload()
+
+    def action_smaller_diff(self) -> None:
+        self.min_diff = max(0.01, round(self.min_diff - 0.01, 4))
+        self.reload()
+
+    def action_larger_diff(self) -> None:
+        self.min_diff = round(self.min_diff + 0.01, 4)
         self.reload()
 
     def export_text(self, fmt: str) -> str:

@@ -53,6 +53,7 @@ class ScoreboardScreen(LeadScreen):
         Binding("p", "curve", "P–R curve"),
         Binding("m", "edit_measures", "Measures"),
         Binding("o", "choose_source", "Source"),
+        Binding("i", "toggle_ci", "95% CI"),
         *LeadScreen.BINDINGS,
     ]
     export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex",
@@ -67,6 +68,7 @@ class ScoreboardScreen(LeadScreen):
         self.sort_column: int | None = None  # index into measure columns (None: first measure)
         self.sort_reverse = False
         self.marked: set[str] = set()
+        self.show_ci = False  # `i`: the sort measure's 95% t interval as a column
         self._trackers: dict[tuple[QrelsSource, tuple[str, ...]], ScoreTracker] = {}
         self._runs_stale = False
 
@@ -86,7 +88,7 @@ class ScoreboardScreen(LeadScreen):
         self.query_one("#sb-error", Static).display = False
         self.query_one("#sb-hint", Static).update(safe(Text(
             "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "
-            "m: measures · o: qrels source · e: export", style="dim")))
+            "m: measures · o: qrels source · i: 95% CI · e: export", style="dim")))
 
     # ---- loading ---------------------------------------------------------------------
 
@@ -179,6 +181,13 @@ class ScoreboardScreen(LeadScreen):
         labels = ["", "system", "queries"] + [
             c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)
         ] + [f"unjudged@{board.k}"]
+        ci_col = cols[sort_col] if cols else None
+        intervals = None
+        if self.show_ci and ci_col is not None:
+            from workbench.campaign.scoring.intervals import score_intervals
+
+            intervals = score_intervals(table, "t")
+            labels.append(f"95% CI {ci_col}")
         place = table_place(dt)
         measure = dict(zip(table.labels, table.measures))
         means = {c: table.means[measure[c]].tolist() for c in cols}
@@ -201,6 +210,9 @@ class ScoreboardScreen(LeadScreen):
                 cells.append(Text(text, style=style, justify="right"))
             holes = unjudged(table, system, board.judged, board.k)
             cells.append(Text(str(holes), justify="right", style="yellow" if holes else "dim"))
+            if intervals is not None:
+                ci = intervals.of(measure[ci_col], i)
+                cells.append(Text("–" if ci is None else f"[{ci[0]:.4f}, {ci[1]:.4f}]", justify="right"))
             rows.append((system, cells))
         # Fixed widths from the labels and cells: DataTable's auto widths settle on a later
         # refresh, and a live reload in between showed label-wide, cut-off numbers.
@@ -260,6 +272,10 @@ class ScoreboardScreen(LeadScreen):
         n = len(self._columns(self.data))
         current = self._sort_index(self.data)
         self.sort_column, self.sort_reverse = (current + 1) % n, False
+        self._redraw()
+
+    def action_toggle_ci(self) -> None:
+        self.show_ci = not self.show_ci
         self._redraw()
 
     def action_reverse(self) -> None:
