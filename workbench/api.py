@@ -223,9 +223,9 @@ def evaluate(qrels, run, measures=None, *, per_query: bool = False,
     measure name, InputError for a bad file line).
     """
     from workbench.evaluation import evaluate_arrays
-    from workbench.metrics.requested import requested_measures
+    from workbench.metrics.requested import evaluated_measures
 
-    asked = requested_measures(_measure_names(measures), compat=int(compat))
+    asked = evaluated_measures(_measure_names(measures), compat=int(compat))
     q = _qrels_arrays(qrels)
     arrays = _run_arrays(run, name)
     (result,) = evaluate_arrays(q, [arrays], asked.measures, names=[arrays.tag or name],

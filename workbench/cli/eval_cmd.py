@@ -156,11 +156,9 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
 
 
 def _shown(measure_names, compat: int, ms) -> list[tuple]:
-    """(measure, name) in the user's order and spelling, as `score` shows them
-    (metrics.requested), for the measures evaluated (`-m all_trec -m relstring.20`
-    evaluates relstring_20 only, as trec_eval)."""
-    from workbench.metrics.requested import requested_measures
+    """(measure, name) in the user's order and spelling, as `score` shows them, for the
+    measures evaluated (metrics.requested.evaluated_measures)."""
+    from workbench.metrics.requested import evaluated_measures
 
-    asked = requested_measures(list(measure_names) or ["official"], compat=compat)
-    evaluated = set(ms)
-    return [(m, name) for m, name in zip(asked.measures, asked.names) if m in evaluated]
+    shown = evaluated_measures(list(measure_names) or ["official"], compat=compat)
+    return list(zip(shown.measures, shown.names))
