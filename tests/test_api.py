@@ -261,3 +261,29 @@ def test_rank_correlations_equal_scipy_and_worked_examples():
     assert workbench.tau_ap([3, 2, 1], [3, 1, 2]) == pytest.approx(0.5, abs=1e-15)
     assert workbench.rbo(["a", "b", "c"], ["a", "b", "c"]) == pytest.approx(1.0)
     assert workbench.rbo(["a", "b"], ["c", "d"]) == 0.0
+
+
+@pytest.mark.parametrize("sizes", [(40, 40, 40), (35, 50, 64)])  # the 2-D and the loop path
+def test_runs_sorted_per_query_keep_trec_eval_ties(sizes, tmp_path):
+    """Dicts and frames are put in rank order per query before the engine (speed); ties
+    still go by docno descending, as the engine's own sort (records) and the file give."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(11)
+    qrels, run, lines = {}, {}, []
+    for q, n in enumerate(sizes):
+        docs = [f"d{rng.integers(10**6)}-{i}" for i in range(n)]
+        scores = rng.integers(0, 6, n) / 2.0  # many ties
+        run[f"q{q}"] = dict(zip(docs, scores.tolist()))
+        qrels[f"q{q}"] = {d: int(g) for d, g in zip(docs[::2], rng.integers(0, 3, n))}
+        lines += [f"q{q} Q0 {d} 1 {s} t\n" for d, s in run[f"q{q}"].items()]
+    (tmp_path / "run").write_text("".join(lines))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                            for d, g in docs.items()))
+    measures = ["map", "P.5,10", "nDCG@10", "recip_rank", "relstring.10"]
+    want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures, per_query=True)
+    ScoredDoc = namedtuple("ScoredDoc", "query_id doc_id score")
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+    for r in (run, frame, [ScoredDoc(*row) for row in rows]):
+        assert dict(workbench.evaluate(qrels, r, measures, per_query=True)) == dict(want)
+    assert len({v["relstring.10"] for v in want.values()}) > 1
