@@ -73,6 +73,11 @@ class _FilesCommand(click.Command):
                    "documents, Kendall tau-b over them, RBO).")
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
               help="With --lists: cut each list at K documents.")
+@click.option("--pair", nargs=2, default=None, metavar="A B",
+              help="With --per-query: two systems (stored, or run tags of the --run files) "
+                   "query by query: wins/ties/losses, sorted differences, the queries that "
+                   "differ most.")
+@click.option("--per-query", is_flag=True, help="With --pair: the per-query report.")
 @click.option("--all-queries", is_flag=True,
               help="With several sources: rank each on every query it judged (default: only "
                    "on the queries all sources judged, so an unfinished assessor is comparable).")
@@ -80,7 +85,7 @@ class _FilesCommand(click.Command):
 @db_option
 @click.pass_context
 def compare(ctx, files, measures, level, by_assessor, assessors, consensus, source, test, resamples,
-            seed, rbo_p, lists, depth, all_queries, fmt, db):
+            seed, rbo_p, lists, depth, pair, per_query, all_queries, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
     of every system pair with Holm-Bonferroni correction.
@@ -89,6 +94,12 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
     source, the first the reference; each run a system). Result lists: `compare --lists
     SYS_A SYS_B` (stored systems) or `compare --run r1 r2 --lists TAG_A TAG_B`."""
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
+    if pair or per_query:
+        from workbench.cli.compare_pair import compare_pair
+
+        compare_pair(ctx, db, files, pair, per_query, measure, level, source, consensus, test,
+                     seed, resamples, fmt)
+        return
     if lists:
         _compare_lists(ctx, db, files, lists, depth, rbo_p, fmt)
         return
