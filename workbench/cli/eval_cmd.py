@@ -108,7 +108,10 @@ def _warn_unaveraged(result) -> None:
                    "cores this process may use, " + _jobs_here() + "; 1: none).")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judged_only,
           num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, jobs) -> None:
-    """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
+    """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`.
+
+    QRELS may be `irds:ID`: the qrels of an ir_datasets dataset (pip install
+    'workbench[datasets]'), as ir_measures reads them."""
     from dataclasses import asdict
 
     from workbench.evaluation import EvalSettings, evaluate_files
@@ -128,8 +131,14 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
     settings = EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
                             complete=complete, compat=int(compat), judged_only=judged_only,
                             num_docs=num_docs)
-    results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
-                             on_result=_warn_unaveraged)
+    if qrels.startswith("irds:"):  # an ir_datasets dataset's qrels (formats.irds)
+        from workbench.evaluation.datasets import evaluate_on_dataset
+
+        results = evaluate_on_dataset(qrels[len("irds:"):], runs, ms, settings, bounds=bounds,
+                                      jobs=jobs, on_result=_warn_unaveraged)
+    else:
+        results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
+                                 on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
     uppers = [r.upper for r in results] if bounds else None
