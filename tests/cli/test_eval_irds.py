@@ -59,3 +59,16 @@ def test_a_dataset_not_downloaded_is_one_clear_line(capsys, local):
     code = main(["eval", "irds:no/such-dataset", str(local["run"])])
     _, err = capsys.readouterr()
     assert code == 2 and "no such ir_datasets dataset" in err and len(err.strip().splitlines()) == 1
+
+
+def test_import_dataset_command(capsys, local, tmp_path):
+    db = tmp_path / "c.sqlite"
+    code = main(["import", "dataset", "workbench-test/trec", "--db", str(db), "-a", "nist"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.startswith("imported irds:workbench-test/trec: 2 queries (2 new, 0 updated); "
+                          "5 documents (5 new, 0 updated); 5 judgments by 'nist' for 2 queries")
+    assert "2 negative grades left out" in out and "scale set from the dataset: 0=not relevant" in out
+    code = main(["import", "dataset", "workbench-test/absent", "--db", str(db)])
+    _, err = capsys.readouterr()
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "IR_DATASETS_HOME" in err
