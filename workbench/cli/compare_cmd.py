@@ -78,6 +78,9 @@ class _FilesCommand(click.Command):
                    "query by query: wins/ties/losses, sorted differences, the queries that "
                    "differ most.")
 @click.option("--per-query", is_flag=True, help="With --pair: the per-query report.")
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw the ranking (with --pair: the sorted per-query differences) "
+                   "to FILE (.png, .svg or .pdf).")
 @click.option("--all-queries", is_flag=True,
               help="With several sources: rank each on every query it judged (default: only "
                    "on the queries all sources judged, so an unfinished assessor is comparable).")
@@ -85,7 +88,7 @@ class _FilesCommand(click.Command):
 @db_option
 @click.pass_context
 def compare(ctx, files, measures, level, by_assessor, assessors, consensus, source, test, resamples,
-            seed, rbo_p, lists, depth, pair, per_query, all_queries, fmt, db):
+            seed, rbo_p, lists, depth, pair, per_query, plot, all_queries, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
     of every system pair with Holm-Bonferroni correction.
@@ -94,11 +97,14 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
     source, the first the reference; each run a system). Result lists: `compare --lists
     SYS_A SYS_B` (stored systems) or `compare --run r1 r2 --lists TAG_A TAG_B`."""
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
+    from workbench.cli.plotting import check
+
+    check(plot)
     if pair or per_query:
         from workbench.cli.compare_pair import compare_pair
 
         compare_pair(ctx, db, files, pair, per_query, measure, level, source, consensus, test,
-                     seed, resamples, fmt)
+                     seed, resamples, fmt, plot)
         return
     if lists:
         _compare_lists(ctx, db, files, lists, depth, rbo_p, fmt)
@@ -112,7 +118,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
             rel_level=level, test=test,
             seed=seed, n_resamples=resamples, rbo_p=rbo_p,
         )
-        _output(report, fmt)
+        _output(report, fmt, plot)
         return
 
     from workbench.campaign.comparison.systems import compare_systems
@@ -134,7 +140,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
         )
     finally:
         database.close()
-    _output(report, fmt)
+    _output(report, fmt, plot)
 
 
 def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
@@ -217,7 +223,11 @@ def _split_files(tokens, need_qrels: bool = True) -> tuple[list[str], list[str]]
     return qrels, runs
 
 
-def _output(report, fmt: str) -> None:
+def _output(report, fmt: str, plot=None) -> None:
+    if plot is not None:
+        from workbench.cli.plotting import plot_ranking
+
+        plot_ranking(plot, report)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
     elif fmt == "csv":

@@ -13,7 +13,7 @@ from workbench.errors import UsageError
 
 
 def compare_pair(ctx, db, files, pair, per_query, measure, level, source, consensus, test,
-                 seed, resamples, fmt) -> None:
+                 seed, resamples, fmt, plot=None) -> None:
     from workbench.campaign.comparison import pair as pairs
 
     if not pair or not per_query:
@@ -41,6 +41,10 @@ def compare_pair(ctx, db, files, pair, per_query, measure, level, source, consen
                                         chosen, **kw)
         finally:
             database.close()
+    if plot is not None:
+        from workbench.cli.plotting import plot_pair
+
+        plot_pair(plot, report)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
     elif fmt == "csv":

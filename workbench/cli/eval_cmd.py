@@ -102,12 +102,15 @@ def _warn_unaveraged(result) -> None:
               help="Also give each value if every unjudged retrieved document were relevant "
                    "(at the top grade).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="trec", show_default=True)
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw the runs' interpolated precision-recall curves to FILE "
+                   "(.png, .svg or .pdf; pip install 'workbench[plots]').")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes: one run each, or pieces of one big run (default: as "
                    "many as the input's size makes worth it, up to WORKBENCH_THREADS or the "
                    "cores this process may use, " + _jobs_here() + "; 1: none).")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judged_only,
-          num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, jobs) -> None:
+          num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, plot, jobs) -> None:
     """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`.
 
     QRELS may be `irds:ID`: the qrels of an ir_datasets dataset (pip install
@@ -120,6 +123,10 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
 
     _check_rel_format(rel_format)
     ms = _parse(measures, int(compat))
+    if plot is not None:
+        from workbench.cli.plotting import check
+
+        check(plot)
     if rel_level < 0:
         raise UsageError("-l must be >= 0")
     table = None
@@ -141,6 +148,10 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
                                  on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
+    if plot is not None:
+        from workbench.cli.plotting import plot_eval
+
+        plot_eval(plot, qrels, runs, names, settings)
     uppers = [r.upper for r in results] if bounds else None
     if table is not None:
         from workbench.evaluation.zscored import zscored

@@ -90,15 +90,21 @@ def _json(table: ScoreTable, per_query: bool) -> dict:
               help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-q", "per_query", is_flag=True, help="Also print per-query values.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw each system's mean of the first measure with its interval to "
+                   "FILE (.png, .svg or .pdf).")
 @db_option
 @click.pass_context
-def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> None:
+def score(ctx, measures, assessor, consensus, source, per_query, fmt, plot, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
     from workbench.cli.sources import qrels_source
 
     chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
+    from workbench.cli.plotting import check
+
+    check(plot)  # a bad --plot file: before any work
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
@@ -109,6 +115,10 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> Non
         database.close()
     if not table.queries:
         click.echo(f"workbench: warning: no judged query to score against {table.source}", err=True)
+    if plot is not None:
+        from workbench.cli.plotting import plot_score
+
+        plot_score(plot, table)
     if fmt == "trec":
         from workbench.formats.evaluation_output import write_trec
 

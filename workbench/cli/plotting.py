@@ -1,0 +1,91 @@
+"""`--plot FILE` of the commands: the numbers each command computed, handed to
+`workbench.plots` (imported only when a plot is asked for)."""
+
+from __future__ import annotations
+
+import math
+
+
+def check(path) -> None:
+    """Refuse a bad --plot file (suffix, matplotlib missing) before any work."""
+    if path is not None:
+        from workbench.plots.figures import check_path
+
+        check_path(path)
+
+
+def plot_eval(path, qrels, runs, names, settings) -> object:
+    """Interpolated precision-recall curves (trec_eval's iprec_at_recall, 11 levels) of
+    each run, as `eval -m iprec_at_recall` gives them."""
+    from dataclasses import asdict
+
+    from workbench.metrics.measures import parse_measures
+    from workbench.plots import precision_recall
+
+    ms = parse_measures(["iprec_at_recall"], compat=settings.compat)
+    if qrels.startswith("irds:"):
+        from workbench.evaluation.datasets import evaluate_on_dataset
+
+        results = evaluate_on_dataset(qrels[len("irds:"):], runs, ms, settings, jobs=1)
+    else:
+        from workbench.evaluation import evaluate_files
+
+        results = evaluate_files(qrels, runs, ms, **asdict(settings), jobs=1)
+    curves = {}
+    for name, r in zip(names, results):
+        ev = r.evaluation
+        curves[name] = ([float(m.label.rsplit("_", 1)[1]) for m in ev.measures],
+                        [float(ev.summary[m]) for m in ev.measures])
+    return precision_recall(path, curves)
+
+
+def plot_pair(path, report) -> object:
+    from workbench.plots import sorted_differences
+
+    return sorted_differences(path, report.a, report.b, report.measure, list(report.queries),
+                              report.diffs.tolist(), report.mean_diff, report.low, report.high)
+
+
+def plot_ranking(path, report) -> object:
+    """The systems of the first source, best first, with their means (`compare`)."""
+    from workbench.plots import means_with_intervals
+
+    source = next(iter(report.rankings))
+    order = report.rankings[source]
+    means = [report.means[source][s] for s in order]
+    return means_with_intervals(path, order, means, None, None,
+                                title=f"Systems ranked by {report.measure} ({source})",
+                                ylabel=f"mean {report.measure}")
+
+
+def plot_means(path, names, means, measure, lows=None, highs=None, title=None) -> object:
+    """Per-system means (`score`), with intervals where the command has them."""
+    from workbench.plots import means_with_intervals
+
+    keep = [i for i, m in enumerate(means) if not math.isnan(m)]
+    return means_with_intervals(
+        path, [names[i] for i in keep], [means[i] for i in keep],
+        [lows[i] for i in keep] if lows else None, [highs[i] for i in keep] if highs else None,
+        title=title or f"Mean {measure} per system", ylabel=f"mean {measure}")
+
+
+def plot_score(path, table) -> object:
+    """`score`: each system's mean of the first measure, with the 95 % percentile bootstrap
+    interval of that mean over its queries (metrics.significance.bootstrap_ci against 0)."""
+    import numpy as np
+
+    from workbench.metrics.significance import bootstrap_ci
+
+    m, label = table.measures[0], table.labels[0]
+    means, lows, highs = [], [], []
+    for i in range(len(table.systems)):
+        values = table.values[m][i, table.present[i]]
+        means.append(float(table.means[m][i]) if values.size else math.nan)
+        if values.size:
+            _, lo, hi = bootstrap_ci(values, np.zeros_like(values), 0.95, 2000, 0)
+        else:
+            lo = hi = math.nan
+        lows.append(lo)
+        highs.append(hi)
+    return plot_means(path, list(table.systems), means, label, lows, highs,
+                      title=f"Mean {label} per system against {table.source} (95% bootstrap interval)")
