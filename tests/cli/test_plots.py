@@ -123,3 +123,39 @@ def test_many_series_keep_distinct_styles():
 
     pairs = [_style(k) for k in range(60)]
     assert len(set(pairs)) == 60
+
+
+def test_list_assessors_plots_pace_and_drift(capsys, tmp_path, figures):
+    db = tmp_path / "s.sqlite"
+    shutil.copyfile(ROOT / "sample_db" / "sample.sqlite", db)
+    rows = json.loads(_run(capsys, "list", "assessors", "--db", db, "--format", "json",
+                           "--plot", tmp_path / "a.png"))
+    _valid(tmp_path / "a.png", "png")
+    pace, drift = figures[0].axes[:2]
+    for ax in (pace, drift):
+        _distinct_styles(ax)
+    assert list(pace.get_lines()[0].get_ydata()) == [r["docs_per_hour"] for r in rows]
+    series = [ln for ln in drift.get_lines() if ln.get_label() in {r["assessor"] for r in rows}]
+    assert [ln.get_label() for ln in series] == [r["assessor"] for r in rows]
+    for ln, r in zip(series, rows):
+        want = [r["grades_last_quarter"].get(str(int(g)), 0.0)
+                - r["grades_first_quarter"].get(str(int(g)), 0.0) for g in ln.get_xdata()]
+        assert list(ln.get_ydata()) == want
+    assert any(v != 0 for ln in series for v in ln.get_ydata())
+    code = main(["list", "runs", "--db", str(db), "--plot", str(tmp_path / "r.png")])
+    assert code == 2
+
+
+def test_calibrate_plots_the_confusion_matrix(capsys, db, db_url, tmp_path, figures):
+    from tests.campaign.machine_campaign import build_machine_campaign
+
+    build_machine_campaign(db, tmp_path / "f", human_queries=5)
+    doc = json.loads(_run(capsys, "calibrate", "--db", db_url, "--machine", "llm", "--format",
+                          "json", "--plot", tmp_path / "c.svg"))
+    _valid(tmp_path / "c.svg", "svg")
+    ax = figures[0].axes[0]
+    assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    assert ax.images[0].get_array().tolist() == doc["confusion"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(g) for g in doc["scale"]]
+    cells = [int(t.get_text()) for t in ax.texts]
+    assert cells == [v for row in doc["confusion"] for v in row]

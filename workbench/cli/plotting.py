@@ -89,3 +89,23 @@ def plot_score(path, table) -> object:
         highs.append(hi)
     return plot_means(path, list(table.systems), means, label, lows, highs,
                       title=f"Mean {label} per system against {table.source} (95% bootstrap interval)")
+
+
+def plot_assessors(path, table) -> object:
+    """`list assessors`: pace and drift of each assessor, from the listing's rows."""
+    from workbench.plots.figures import pace_and_drift
+
+    rows = [dict(zip(table.header, row)) for row in table.rows]
+    return pace_and_drift(path, [r["assessor"] for r in rows], [r["docs_per_hour"] for r in rows],
+                          [r["grades_first_quarter"] for r in rows],
+                          [r["grades_last_quarter"] for r in rows])
+
+
+def plot_calibration(path, report) -> object:
+    """`calibrate`: the confusion matrix of the machine against the reference."""
+    from workbench.plots.figures import confusion
+
+    doc = report.to_json()
+    return confusion(path, doc["confusion"], doc["scale"],
+                     title=f"{doc['machine']} against {doc['against']} ({doc['items']} items)",
+                     reference=doc["against"], machine=doc["machine"])

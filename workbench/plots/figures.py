@@ -125,3 +125,70 @@ def sorted_differences(path, a: str, b: str, measure: str, queries: Sequence[str
     ax.legend()
     save(fig, path)
     return fig
+
+
+def pace_and_drift(path, names: Sequence[str], docs_per_hour: Sequence[float],
+                   first: Sequence[dict], last: Sequence[dict]):
+    """`list assessors`: documents per hour per assessor (left), and per assessor the change
+    in each grade's share from the first to the last quarter of their grades (right)."""
+    import math
+
+    from matplotlib.figure import Figure
+
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    fig = Figure(figsize=(10, 4.5), layout="constrained")
+    pace, drift = fig.subplots(1, 2)
+    fig.suptitle("Assessors: pace and drift")
+    ls, mk = _style(0)
+    x = list(range(len(names)))
+    pace.plot(x, [v if v is not None else math.nan for v in docs_per_hour], linestyle=ls,
+              marker=mk, label="documents per hour")
+    pace.set_xticks(x, list(names))
+    pace.set_title("Pace")
+    pace.set_xlabel("assessor")
+    pace.set_ylabel("documents per hour")
+    pace.legend()
+    first = [{int(g): v for g, v in d.items()} for d in first]  # grade keys as ints
+    last = [{int(g): v for g, v in d.items()} for d in last]
+    grades = sorted({g for d in (*first, *last) for g in d})
+    for k, (name, f, la) in enumerate(zip(names, first, last)):
+        if not f or not la:
+            continue
+        ls, mk = _style(k)
+        drift.plot(grades, [la.get(g, 0.0) - f.get(g, 0.0) for g in grades],
+                   linestyle=ls, marker=mk, label=name)
+    drift.axhline(0.0, color="grey", linewidth=0.8)
+    drift.set_xticks(grades)
+    drift.set_title("Drift: grade shares, last quarter − first quarter")
+    drift.set_xlabel("grade")
+    drift.set_ylabel("change in share")
+    if drift.get_lines()[1:] or grades:
+        drift.legend()
+    for ax in (pace, drift):
+        ax.grid(True, alpha=0.3)
+    save(fig, path)
+    return fig
+
+
+def confusion(path, matrix: Sequence[Sequence[int]], scale: Sequence[int], *, title: str,
+              reference: str, machine: str):
+    """`calibrate`: the confusion matrix, reference grades down, machine grades across, each
+    cell's count written in it."""
+    import numpy as np
+
+    fig, ax = _figure(title, f"{machine} grade", f"{reference} grade")
+    ax.grid(False)
+    m = np.asarray(matrix, dtype=float)
+    image = ax.imshow(m, cmap="Greys")
+    top = m.max() if m.size else 0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            ax.text(j, i, str(int(m[i, j])), ha="center", va="center",
+                    color="white" if m[i, j] > top / 2 else "black")
+    ax.set_xticks(range(len(scale)), [str(g) for g in scale])
+    ax.set_yticks(range(len(scale)), [str(g) for g in scale])
+    fig.colorbar(image, ax=ax, label="items")
+    save(fig, path)
+    return fig
