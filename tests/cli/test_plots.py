@@ -159,3 +159,18 @@ def test_calibrate_plots_the_confusion_matrix(capsys, db, db_url, tmp_path, figu
     assert [t.get_text() for t in ax.get_xticklabels()] == [str(g) for g in doc["scale"]]
     cells = [int(t.get_text()) for t in ax.texts]
     assert cells == [v for row in doc["confusion"] for v in row]
+
+
+def test_simulate_plots_each_methods_points(capsys, tmp_path, figures):
+    docs = json.loads(_run(capsys, "simulate", "--qrels", EX / "bob.qrels", *RUNS, "--method",
+                           "depth,mtf", "--budget", "20,50,100", "--format", "json", "--plot",
+                           tmp_path / "sim.pdf"))
+    _valid(tmp_path / "sim.pdf", "pdf")
+    found, tau = figures[0].axes[:2]
+    for ax in (found, tau):
+        _distinct_styles(ax)
+        assert [ln.get_label() for ln in ax.get_lines()] == [d["method"] for d in docs]
+    for d, f, t in zip(docs, found.get_lines(), tau.get_lines()):
+        assert list(f.get_xdata()) == [p["budget"] for p in d["points"]]
+        assert list(f.get_ydata()) == [p["relevant_found"] for p in d["points"]]
+        assert list(t.get_ydata()) == [p["kendall_tau_b"] for p in d["points"]]

@@ -109,3 +109,11 @@ def plot_calibration(path, report) -> object:
     return confusion(path, doc["confusion"], doc["scale"],
                      title=f"{doc['machine']} against {doc['against']} ({doc['items']} items)",
                      reference=doc["against"], machine=doc["machine"])
+
+
+def plot_simulation(path, results) -> object:
+    """`simulate`: each method's points, as `simulate --format json` gives them."""
+    from workbench.plots.figures import simulation
+
+    docs = [r.to_json() for r in results]
+    return simulation(path, {d["method"]: d["points"] for d in docs}, measure=docs[0]["measure"])

@@ -192,3 +192,34 @@ def confusion(path, matrix: Sequence[Sequence[int]], scale: Sequence[int], *, ti
     fig.colorbar(image, ax=ax, label="items")
     save(fig, path)
     return fig
+
+
+def simulation(path, methods: dict[str, list[dict]], *, measure: str):
+    """`simulate`: per pooling method, against the budget, the relevant documents found
+    (left) and Kendall's tau-b of the ranking with the full qrels' (right)."""
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(10, 4.5), layout="constrained")
+    found, tau = fig.subplots(1, 2)
+    fig.suptitle(f"Pooling simulation (runs ranked by {measure})")
+    for k, (name, points) in enumerate(methods.items()):
+        ls, mk = _style(k)
+        budgets = [p["budget"] for p in points]
+        found.plot(budgets, [p["relevant_found"] for p in points], linestyle=ls, marker=mk,
+                   label=name)
+        tau.plot(budgets, [math.nan if p["kendall_tau_b"] is None else p["kendall_tau_b"]
+                           for p in points], linestyle=ls, marker=mk, label=name)
+    for ax, title, ylabel in ((found, "Relevant documents found", "relevant found"),
+                              (tau, "Ranking against the full qrels", "Kendall tau-b")):
+        ax.set_title(title)
+        ax.set_xlabel("budget (judgments)")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    save(fig, path)
+    return fig
