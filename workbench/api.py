@@ -186,6 +186,11 @@ def _from_records(records: Iterable, column: str, what: str):
 
 def _qrels_arrays(qrels):
     """(qid, docno, rel) of qrels in any accepted form; rel as int64."""
+    if isinstance(qrels, str) and qrels.startswith("irds:"):  # an ir_datasets dataset's
+        from workbench.formats.irds import qrels as dataset_qrels
+
+        q = dataset_qrels(qrels[len("irds:"):])
+        return q.qid, q.docno, q.rel
     if _is_path(qrels):
         from workbench.formats.trec import read_qrels
 
@@ -250,7 +255,8 @@ def evaluate(qrels, run, measures=None, *, per_query: bool = False,
              num_docs: int = 0, name: str = "run"):
     """trec_eval's values of one run against qrels, as `workbench eval` gives them.
 
-    qrels, run: a path of a TREC file; a ``{qid: {doc_id: grade}}`` (``{qid: {doc_id:
+    qrels, run: a path of a TREC file (qrels also ``"irds:ID"``, an ir_datasets dataset's);
+    a ``{qid: {doc_id: grade}}`` (``{qid: {doc_id:
     score}}``) dict; a pandas DataFrame with columns ``query_id``, ``doc_id`` and
     ``relevance`` (``score``); or an iterable of records with those attributes.
     measures: names as `eval -m` takes them (``"map"``, ``"P.5,10"``, ``"nDCG@10"``,

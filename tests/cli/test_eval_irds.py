@@ -72,3 +72,17 @@ def test_import_dataset_command(capsys, local, tmp_path):
     code = main(["import", "dataset", "workbench-test/absent", "--db", str(db)])
     _, err = capsys.readouterr()
     assert code == 1 and len(err.strip().splitlines()) == 1 and "IR_DATASETS_HOME" in err
+
+
+def test_the_python_api_reads_datasets(local):
+    import ir_datasets
+
+    import workbench
+
+    ms = ["map", "P.2", "ndcg", "relstring.4"]
+    want = workbench.evaluate(local["qrels"], local["run"], ms, per_query=True)
+    by_name = workbench.evaluate("irds:workbench-test/trec", local["run"], ms, per_query=True)
+    by_iter = workbench.evaluate(ir_datasets.load("workbench-test/trec").qrels_iter(),
+                                 local["run"], ms, per_query=True)
+    assert dict(by_name) == dict(want) == dict(by_iter)
+    assert dict(by_name.all) == dict(want.all) == dict(by_iter.all)
