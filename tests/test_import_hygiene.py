@@ -116,3 +116,21 @@ def test_import_run_writes_through_the_driver_alone(tmp_path):
         assert conn.execute("SELECT n_rows FROM run_arrays JOIN system ON system.id = system_id "
                             "WHERE tag = 'fresh'").fetchall() == [(2,)]
         assert conn.execute("SELECT count(*) FROM document WHERE ext_id = 'new-doc'").fetchone() == (1,)
+
+
+def test_the_public_api_is_headless():
+    """`import workbench; workbench.evaluate(...)` in a fresh process (docs/python-api.md)
+    loads no Textual, SQLAlchemy, Click or Rich, nor the store or pandas."""
+    code = (
+        "import sys, workbench\n"
+        "r = workbench.evaluate({'q': {'a': 1, 'b': 0}}, {'q': {'a': 0.5, 'b': 0.9}}, ['map'],"
+        " per_query=True)\n"
+        "assert r['q']['map'] == 0.5, r\n"
+        "workbench.kendall_tau([1, 2, 3], [1, 3, 2]); workbench.rbo('ab', 'ba')\n"
+        "bad = [n for n in sys.modules if n.split('.')[0] in"
+        " ('textual', 'sqlalchemy', 'alembic', 'click', 'rich', 'pandas')"
+        " or n.split('.')[:2] in (['workbench', 'store'], ['workbench', 'cli'])]\n"
+        "print(','.join(sorted(bad)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -99,3 +99,32 @@ def test_a_long_list_shows_the_first_ranks_and_sums_them_all(monkeypatch, capsys
     assert len(rows) == SHOWN_RANKS
     assert f"ranks {SHOWN_RANKS + 1}-{n} not shown" in out
     assert f"CG@{n} = {sum(i % 4 for i in range(n))}" in out
+
+
+def test_short_k_and_json_and_csv(capsys):
+    import csv
+    import json
+
+    _, long_k, _ = run_cli(capsys, "quick", "1", "1", "0", "1", "0", "0", "1", "--k", "3")
+    code, short_k, _ = run_cli(capsys, "quick", "1", "1", "0", "1", "0", "0", "1", "-k", "3")
+    assert code == 0 and short_k == long_k
+    code, out, _ = run_cli(capsys, "quick", "3", "2", "3", "0", "1", "2", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["k"] == 6 and doc["grades"] == [3, 2, 3, 0, 1, 2] and doc["num_rel"] == 5
+    assert doc["summary"]["CG@6"] == 11 and round(doc["summary"]["P@6"], 3) == 0.833
+    assert doc["summary"]["RR"] == 1.0
+    lin = next(d for d in doc["dcg"] if d["gain"] == "linear" and d["discount"] == "log2")
+    # the worked example: DCG 6.861, IDCG 7.141, nDCG 0.961 (linear gain, log2(i+1))
+    assert (round(lin["dcg"], 3), round(lin["idcg"], 3), round(lin["ndcg"], 3)) == (6.861, 7.141, 0.961)
+    assert [r["dcg"] for r in doc["ranks"]][-1] == lin["dcg"] and len(doc["ranks"]) == 6
+    assert doc["ranks"][1] == {"rank": 2, "grade": 2, "gain": 2.0, "discount": 1.584962500721156,
+                               "dcg": 3 + 2 / 1.584962500721156, "ideal_grade": 3,
+                               "idcg": 3 + 3 / 1.584962500721156}
+    code, out, _ = run_cli(capsys, "quick", "1", "1", "0", "1", "0", "0", "1", "-k", "3",
+                           "--format", "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["measure", "formulation", "value"]
+    values = {(m, f): float(v) for m, f, v in rows[1:]}
+    assert values[("AP@3", "")] == 0.5 and values[("P@3", "")] == 2 / 3
+    assert values[("RR@3", "")] == 1.0 and len(rows) == 1 + 4 + 4 * 3

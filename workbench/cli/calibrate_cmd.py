@@ -25,9 +25,11 @@ from workbench.cli import db_option, resolve_db, rich_console
               help="The measure the system rankings are compared on.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw the confusion matrix to FILE (.png, .svg or .pdf).")
 @db_option
 @click.pass_context
-def calibrate(ctx, machine, against, measure, seed, fmt, db) -> None:
+def calibrate(ctx, machine, against, measure, seed, fmt, plot, db) -> None:
     """Agreement of a machine assessor with people on the items both judged (Cohen's kappa
     binary and linear-weighted with 95% CIs, confusion matrix, precision and recall per
     grade, leniency, kappa per query), and the system rankings under human, machine and
@@ -35,11 +37,18 @@ def calibrate(ctx, machine, against, measure, seed, fmt, db) -> None:
     from workbench.campaign.agreement.calibration import calibrate as run
     from workbench.campaign.database import Database
 
+    from workbench.cli.plotting import check
+
+    check(plot)
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         report = run(database, machine, against, measure, seed=seed)
     finally:
         database.close()
+    if plot is not None:
+        from workbench.cli.plotting import plot_calibration
+
+        plot_calibration(plot, report)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
         return

@@ -75,6 +75,14 @@ class _FilesCommand(click.Command):
                    "documents, Kendall tau-b over them, RBO).")
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
               help="With --lists: cut each list at K documents.")
+@click.option("--pair", nargs=2, default=None, metavar="A B",
+              help="With --per-query: two systems (stored, or run tags of the --run files) "
+                   "query by query: wins/ties/losses, sorted differences, the queries that "
+                   "differ most.")
+@click.option("--per-query", is_flag=True, help="With --pair: the per-query report.")
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw the ranking (with --pair: the sorted per-query differences) "
+                   "to FILE (.png, .svg or .pdf).")
 @click.option("--all-queries", is_flag=True,
               help="With several sources: rank each on every query it judged (default: only "
                    "on the queries all sources judged, so an unfinished assessor is comparable).")
@@ -82,7 +90,7 @@ class _FilesCommand(click.Command):
 @db_option
 @click.pass_context
 def compare(ctx, files, measures, level, by_assessor, assessors, consensus, source, test, resamples,
-            seed, rbo_p, lists, depth, all_queries, fmt, db):
+            seed, rbo_p, lists, depth, pair, per_query, plot, all_queries, fmt, db):
     """Compare stored systems: rankings under the consensus (and each assessor with
     --by-assessor), Kendall tau-b/tau-a, tau_AP and RBO between rankings, and paired tests
     of every system pair with Holm-Bonferroni correction.
@@ -93,6 +101,15 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
     if test == "ppi" and (files or lists):
         raise click.UsageError("--test ppi works on the stored campaign with --source hybrid:MACHINE")
+    from workbench.cli.plotting import check
+
+    check(plot)
+    if pair or per_query:
+        from workbench.cli.compare_pair import compare_pair
+
+        compare_pair(ctx, db, files, pair, per_query, measure, level, source, consensus, test,
+                     seed, resamples, fmt, plot)
+        return
     if lists:
         _compare_lists(ctx, db, files, lists, depth, rbo_p, fmt)
         return
@@ -105,7 +122,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
             rel_level=level, test=test,
             seed=seed, n_resamples=resamples, rbo_p=rbo_p,
         )
-        _output(report, fmt)
+        _output(report, fmt, plot)
         return
 
     from workbench.campaign.comparison.systems import compare_systems
@@ -131,7 +148,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
             report = with_ppi_tests(database, report, measure, chosen)
     finally:
         database.close()
-    _output(report, fmt)
+    _output(report, fmt, plot)
 
 
 def _compare_lists(ctx, db, files, systems, depth, rbo_p, fmt) -> None:
@@ -214,10 +231,14 @@ def _split_files(tokens, need_qrels: bool = True) -> tuple[list[str], list[str]]
     return qrels, runs
 
 
-def _output(report, fmt: str) -> None:
+def _output(report, fmt: str, plot=None) -> None:
     if fmt != "json":
         for warning in getattr(report, "warnings", ()):
             click.echo(f"workbench: warning: {warning}", err=True)
+    if plot is not None:
+        from workbench.cli.plotting import plot_ranking
+
+        plot_ranking(plot, report)
     if fmt == "json":
         click.echo(json.dumps(report.to_json(), indent=2))
     elif fmt == "csv":

@@ -102,13 +102,19 @@ def _warn_unaveraged(result) -> None:
               help="Also give each value if every unjudged retrieved document were relevant "
                    "(at the top grade).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="trec", show_default=True)
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw the runs' interpolated precision-recall curves to FILE "
+                   "(.png, .svg or .pdf; pip install 'workbench[plots]').")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes: one run each, or pieces of one big run (default: as "
                    "many as the input's size makes worth it, up to WORKBENCH_THREADS or the "
                    "cores this process may use, " + _jobs_here() + "; 1: none).")
 def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judged_only,
-          num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, jobs) -> None:
-    """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`."""
+          num_docs, zscores_file, rel_format, compat, ties, bounds, fmt, plot, jobs) -> None:
+    """Evaluate RUN files against QRELS, like `trec_eval [-q] -m MEASURE QRELS RUN`.
+
+    QRELS may be `irds:ID`: the qrels of an ir_datasets dataset (pip install
+    'workbench[datasets]'), as ir_measures reads them."""
     from dataclasses import asdict
 
     from workbench.evaluation import EvalSettings, evaluate_files
@@ -117,6 +123,10 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
 
     _check_rel_format(rel_format)
     ms = _parse(measures, int(compat))
+    if plot is not None:
+        from workbench.cli.plotting import check
+
+        check(plot)
     if rel_level < 0:
         raise UsageError("-l must be >= 0")
     table = None
@@ -128,10 +138,20 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
     settings = EvalSettings(rel_level=rel_level, ties=ties, max_depth=max_depth,
                             complete=complete, compat=int(compat), judged_only=judged_only,
                             num_docs=num_docs)
-    results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
-                             on_result=_warn_unaveraged)
+    if qrels.startswith("irds:"):  # an ir_datasets dataset's qrels (formats.irds)
+        from workbench.evaluation.datasets import evaluate_on_dataset
+
+        results = evaluate_on_dataset(qrels[len("irds:"):], runs, ms, settings, bounds=bounds,
+                                      jobs=jobs, on_result=_warn_unaveraged)
+    else:
+        results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
+                                 on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
+    if plot is not None:
+        from workbench.cli.plotting import plot_eval
+
+        plot_eval(plot, qrels, runs, names, settings)
     uppers = [r.upper for r in results] if bounds else None
     if table is not None:
         from workbench.evaluation.zscored import zscored
@@ -156,11 +176,9 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
 
 
 def _shown(measure_names, compat: int, ms) -> list[tuple]:
-    """(measure, name) in the user's order and spelling, as `score` shows them
-    (metrics.requested), for the measures evaluated (`-m all_trec -m relstring.20`
-    evaluates relstring_20 only, as trec_eval)."""
-    from workbench.metrics.requested import requested_measures
+    """(measure, name) in the user's order and spelling, as `score` shows them, for the
+    measures evaluated (metrics.requested.evaluated_measures)."""
+    from workbench.metrics.requested import evaluated_measures
 
-    asked = requested_measures(list(measure_names) or ["official"], compat=compat)
-    evaluated = set(ms)
-    return [(m, name) for m, name in zip(asked.measures, asked.names) if m in evaluated]
+    shown = evaluated_measures(list(measure_names) or ["official"], compat=compat)
+    return list(zip(shown.measures, shown.names))

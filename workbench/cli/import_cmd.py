@@ -243,3 +243,25 @@ def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, mo
         raise click.UsageError("Missing option '--assessor' (whose judgments these are)")
     check_kind(file, "qrels")
     _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance)
+
+
+@import_.command(name="dataset")
+@click.argument("dataset_id", metavar="ID")
+@click.option("--docs", "docs", type=click.Choice(["pooled", "all", "none"]), default="pooled",
+              show_default=True,
+              help="Documents to fetch from the docstore: the judged ones and the pool's, "
+                   "every one, or none.")
+@click.option("--assessor", "-a", default=None, metavar="NAME", callback=checked_name,
+              help="Whose grades the qrels become (default: the dataset id, / as -).")
+@db_option
+@click.pass_context
+def dataset(ctx: click.Context, dataset_id: str, docs: str, assessor: str | None,
+            db: str | None) -> None:
+    """Import an ir_datasets dataset (pip install 'workbench[datasets]'): its queries (every
+    field), documents, relevance scale (qrels_defs) and qrels as one assessor's grades, in
+    one transaction. Offline, a dataset not downloaded gives one line and writes nothing."""
+    from workbench.campaign.catalog.datasets import import_dataset
+
+    name = assessor or checked_name(ctx, None, dataset_id.replace("/", "-"))
+    _run(ctx, db, lambda database, ds, progress: import_dataset(
+        database, ds, assessor=name, docs=docs, progress=progress), dataset_id)

@@ -46,9 +46,11 @@ def _json_value(v):
 @click.command("list")
 @click.argument("what", type=click.Choice(["queries", "docs", "runs", "assessors", "cant-judge"]))
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="With assessors: also draw their pace and drift to FILE (.png, .svg or .pdf).")
 @db_option
 @click.pass_context
-def list_(ctx, what, fmt, db) -> None:
+def list_(ctx, what, fmt, plot, db) -> None:
     """Show the campaign's queries, documents, runs or assessors with counts and progress.
 
     \b
@@ -67,11 +69,21 @@ def list_(ctx, what, fmt, db) -> None:
     """
     from workbench.campaign.catalog.listing import listing
 
+    if plot is not None:
+        from workbench.cli.plotting import check
+
+        if what != "assessors":
+            raise click.UsageError("--plot draws `list assessors` only")
+        check(plot)
     database = _open(ctx, db)
     try:
         table = listing(database, what)
     finally:
         database.close()
+    if plot is not None:
+        from workbench.cli.plotting import plot_assessors
+
+        plot_assessors(plot, table)
     if fmt == "json":
         click.echo(json.dumps([{k: _json_value(v) for k, v in zip(table.header, row)} for row in table.rows], indent=2))
         return

@@ -113,9 +113,12 @@ def _num(x: float) -> str:
 @click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @click.option("--compat", type=click.Choice(["9", "10"]), default=None, help=COMPAT_HELP)
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw relevant found and tau-b against the budget to FILE (.png, .svg or .pdf).")
 @db_option
 @click.pass_context
-def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, level, fmt, compat, db) -> None:
+def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, level, fmt, compat,
+             plot, db) -> None:
     """Replay judging with known qrels: what each budget finds and how the ranking holds."""
     from workbench.planning.simulate import simulate as run_simulation
 
@@ -126,10 +129,17 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
     if bad or not methods:
         raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
     budgets = _budgets(budget)
+    from workbench.cli.plotting import check
+
+    check(plot)
     if depth is None:
         depth = _stored_depth(ctx, db, qrels, runs, compat)
     c = _collection(ctx, qrels, runs, db, compat)
     results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
+    if plot is not None:
+        from workbench.cli.plotting import plot_simulation
+
+        plot_simulation(plot, results)
     if fmt == "json":
         data = [r.to_json() for r in results]
         click.echo(json.dumps(data[0] if len(data) == 1 else data, indent=2))

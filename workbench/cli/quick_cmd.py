@@ -22,7 +22,7 @@ SHOWN_RANKS = 1000
 
 @click.command(name="quick")
 @click.argument("grades", nargs=-1)
-@click.option("--k", "k", type=click.IntRange(min=1, max=MAX_DEPTH), default=None,
+@click.option("-k", "--k", "k", type=click.IntRange(min=1, max=MAX_DEPTH), default=None,
               help="Depth k of the summary (default: the number of grades).")
 @click.option("--gain", type=click.Choice(["linear", "exponential", "exp"]), default="linear",
               show_default=True, help="Gain of the per-rank table: g or 2^g - 1.")
@@ -34,12 +34,12 @@ SHOWN_RANKS = 1000
               help="Relevance threshold for P@k, AP and RR.")
 @click.option("--num-rel", type=click.IntRange(min=0, max=MAX_DEPTH), default=None,
               help="Relevant documents that exist for the query (default: those in the list).")
-def quick(grades, k, gain, discount, base_text, rel_level, num_rel) -> None:
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True,
+              help="table: the per-rank table and the summary; json: both (docs/json-outputs.md); "
+                   "csv: the summary as measure,formulation,value rows.")
+def quick(grades, k, gain, discount, base_text, rel_level, num_rel, fmt) -> None:
     """Score one ranked list of GRADES (rank 1 first): DCG/nDCG/AP/RR at a glance."""
-    from workbench.cli import rich_console
-    from rich.table import Table
-    from rich.text import Text
-
     from workbench.campaign.scoring.quick import at_k_label, parse_base, quick_score
 
     if not grades or list(grades) == ["-"]:
@@ -50,6 +50,17 @@ def quick(grades, k, gain, discount, base_text, rel_level, num_rel) -> None:
         raise UsageError("no grades given (pass them as arguments or on standard input)")
     result = quick_score(text, where=where, k=k, rel_level=rel_level, num_rel=num_rel,
                          gain=gain, discount=discount, base=parse_base(base_text))
+    if fmt == "json":
+        _write_json(result)
+        return
+    if fmt == "csv":
+        _write_csv(result)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    from workbench.cli import rich_console
+
     values, summary, table, formulations = result.grades, result.summary, result.table, result.formulations
     chosen = table.formulation
     console = rich_console()
@@ -84,3 +95,53 @@ def quick(grades, k, gain, discount, base_text, rel_level, num_rel) -> None:
     ]
     for line in lines:
         console.print(Text(line))
+
+
+def _formulation(f) -> dict:
+    return {"name": f.name, "gain": "exponential" if f.gain == "exp" else "linear",
+            "discount": f.discount, "base": f.base if f.discount == "jk" else None}
+
+
+def _write_json(result) -> None:
+    """docs/json-outputs.md `quick --format json`: every rank of the chosen formulation's
+    table and the summary at k."""
+    import json
+
+    from workbench.campaign.scoring.quick import at_k_label
+    from workbench.formats.output import json_number
+
+    s, t = result.summary, result.table
+    doc = {
+        "k": s.k, "rel_level": s.rel_level, "num_rel": s.num_rel,
+        "grades": list(result.grades),
+        "formulation": _formulation(t.formulation),
+        "ranks": [{"rank": i + 1, "grade": int(t.grade[i]), "gain": float(t.gain[i]),
+                   "discount": float(t.discount[i]), "dcg": float(t.dcg[i]),
+                   "ideal_grade": int(t.ideal_grade[i]), "idcg": float(t.idcg[i])}
+                  for i in range(len(result.grades))],
+        "summary": {
+            f"CG@{s.k}": json_number(s.cg), f"P@{s.k}": json_number(s.precision),
+            at_k_label(result, "AP"): json_number(s.ap), at_k_label(result, "RR"): json_number(s.rr),
+        },
+        "dcg": [{**_formulation(f), "dcg": json_number(s.dcg[f][0]),
+                 "idcg": json_number(s.dcg[f][1]), "ndcg": json_number(s.dcg[f][2])}
+                for f in result.formulations],
+    }
+    click.echo(json.dumps(doc, indent=2))
+
+
+def _write_csv(result) -> None:
+    """measure,formulation,value rows of the summary at k (formulation empty where none)."""
+    from workbench.campaign.scoring.quick import at_k_label
+    from workbench.formats.csv_cells import csv_writer
+
+    s = result.summary
+    w = csv_writer(sys.stdout)
+    w.writerow(["measure", "formulation", "value"])
+    w.writerow([f"CG@{s.k}", "", repr(float(s.cg))])
+    w.writerow([f"P@{s.k}", "", repr(float(s.precision))])
+    w.writerow([at_k_label(result, "AP"), "", repr(float(s.ap))])
+    w.writerow([at_k_label(result, "RR"), "", repr(float(s.rr))])
+    for f in result.formulations:
+        for name, v in zip(("DCG", "IDCG", "nDCG"), s.dcg[f]):
+            w.writerow([f"{name}@{s.k}", f.name, repr(float(v))])

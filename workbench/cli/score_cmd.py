@@ -127,16 +127,22 @@ def _json(table: ScoreTable, per_query: bool, systems: list[str], intervals=None
 @click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Bootstrap resamples (--ci bootstrap).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--plot", "plot", default=None, metavar="FILE",
+              help="Also draw each system's mean of the first measure with its interval to "
+                   "FILE (.png, .svg or .pdf).")
 @db_option
 @click.pass_context
 def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, ci, resamples,
-          seed, db) -> None:
+          seed, plot, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
     from workbench.cli.sources import qrels_source
 
     chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
+    from workbench.cli.plotting import check
+
+    check(plot)  # a bad --plot file: before any work
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
@@ -164,6 +170,10 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, c
     if intervals is not None and fmt != "json":
         for warning in intervals.warnings:
             click.echo(f"workbench: warning: {warning}", err=True)
+    if plot is not None:
+        from workbench.cli.plotting import plot_score
+
+        plot_score(plot, table, systems, intervals)
     if fmt == "trec":
         from workbench.formats.evaluation_output import write_trec
 

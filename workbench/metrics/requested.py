@@ -36,3 +36,16 @@ def requested_measures(names, compat: int = 10) -> Requested:
                 if m not in shown:
                     shown[m] = name if len(found) == 1 else (m.label or m.family)
     return Requested(tuple(shown), tuple(shown.values()))
+
+
+def evaluated_measures(names, compat: int = 10) -> Requested:
+    """`requested_measures` cut to the measures trec_eval evaluates for these names: a later
+    name of a family replaces its parameters (`-m all_trec -m relstring.20` evaluates
+    relstring_20 only, `-m official -m P.5,10` P_5 and P_10 of P), as `parse_measures`
+    reads them. What `eval` shows and the Python API returns."""
+    if isinstance(names, str):
+        names = [names]
+    asked = requested_measures(names, compat=compat)
+    evaluated = set(parse_measures([str(n) for n in names], compat=compat))
+    kept = [(m, name) for m, name in zip(asked.measures, asked.names) if m in evaluated]
+    return Requested(tuple(m for m, _ in kept), tuple(name for _, name in kept))

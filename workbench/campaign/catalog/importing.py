@@ -123,37 +123,47 @@ def _upsert_stream(
     progress: Progress,
 ) -> ImportSummary:
     """Insert new ext ids, overwrite known ones; one transaction for the whole file."""
+    done: list[int] = [0]
+    with _import_transaction(db, progress, lambda: done[0]) as session:
+        summary = upsert_rows(session, kind, path, table, records, to_row, progress)
+        done[0] = summary.records
+    return summary
+
+
+def upsert_rows(session, kind: str, path: str, table: str, records: Iterator,
+                to_row: Callable[[object], dict], progress: Progress) -> ImportSummary:
+    """`_upsert_stream`'s writing, in the caller's transaction (`import dataset` writes
+    queries, documents and qrels in one)."""
     from workbench.store.ext_ids import id_map, insert_texts, update_texts
 
     inserted = updated = count = 0
-    with _import_transaction(db, progress, lambda: count) as session:
-        known = id_map(session, table)
-        new: list[dict] = []
-        changed: list[dict] = []
+    known = id_map(session, table)
+    new: list[dict] = []
+    changed: list[dict] = []
 
-        def flush() -> None:
-            insert_texts(session, table, new)
-            update_texts(session, table, changed)
-            new.clear()
-            changed.clear()
+    def flush() -> None:
+        insert_texts(session, table, new)
+        update_texts(session, table, changed)
+        new.clear()
+        changed.clear()
 
-        for record in records:  # (the readers checked the ids: workbench.names)
-            row = to_row(record)
-            existing = known.get(row["ext_id"])
-            if existing is None:
-                new.append(row)
-                inserted += 1
-            else:
-                del row["ext_id"]
-                row["b_id"] = existing
-                changed.append(row)
-                updated += 1
-            count += 1
-            if len(new) + len(changed) >= BATCH:
-                flush()
-                progress("writing", count, None)
-        flush()
-        progress("writing", count, count)
+    for record in records:  # (the readers checked the ids: workbench.names)
+        row = to_row(record)
+        existing = known.get(row["ext_id"])
+        if existing is None:
+            new.append(row)
+            inserted += 1
+        else:
+            del row["ext_id"]
+            row["b_id"] = existing
+            changed.append(row)
+            updated += 1
+        count += 1
+        if len(new) + len(changed) >= BATCH:
+            flush()
+            progress("writing", count, None)
+    flush()
+    progress("writing", count, count)
     return ImportSummary(kind, path, count, inserted=inserted, updated=updated)
 
 
@@ -414,9 +424,6 @@ def import_qrels(
     refused when the name is a person's or a machine made with another model or prompt).
     Without it, a machine assessor's name is refused.
     """
-    from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
-    from workbench.store.imported_grades import assessor_judgments
-
     path = os.fspath(path)
     progress = progress or _no_progress
     if not assessor or not assessor.strip():
@@ -425,53 +432,63 @@ def import_qrels(
     note = note if note is not None else f"imported from {os.path.basename(path)}"
     progress("reading", 0, None)
     qrels = _read_qrels(path)
+    with _import_transaction(db, progress, lambda: len(qrels.qid)) as session:
+        return write_qrels(session, path, qrels, assessor, note, progress, machine)
+
+
+def write_qrels(session, path: str, qrels, assessor: str, note: str, progress: Progress,
+                machine=None) -> ImportSummary:
+    """`import_qrels`'s writing, in the caller's transaction (`import dataset` writes
+    queries, documents and qrels in one): qrels are (qid, docno, rel) arrays."""
+    from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
+    from workbench.store.imported_grades import assessor_judgments
+
     n = len(qrels.qid)
     rel = np.asarray(qrels.rel, dtype=np.int64)
-    with _import_transaction(db, progress, lambda: n) as session:
-        allowed = scale_grades(session)
-        bad = off_scale(rel, allowed)
-        if len(bad):
-            i = int(bad[0])
-            raise InputError(path, _line_of(path, qrels, i), not_on_scale(int(rel[i]), allowed))
-        if machine is None:
-            aid = get_or_create_assessor(session, assessor)
-        else:
-            from workbench.campaign.machine.provenance import ensure_machine
+    allowed = scale_grades(session)
+    bad = off_scale(rel, allowed)
+    if len(bad):
+        i = int(bad[0])
+        raise InputError(path, _line_of(path, qrels, i), not_on_scale(int(rel[i]), allowed))
+    if machine is None:
+        aid = get_or_create_assessor(session, assessor)
+    else:
+        from workbench.campaign.machine.provenance import ensure_machine
 
-            aid = ensure_machine(session, assessor, machine)
-        _check_ids(path, qrels, qrels.qid, "query id")
-        _check_ids(path, qrels, qrels.docno, "document id")
-        queries = column(qrels.qid)
-        maps = IdMaps(session)
-        q_ids, stub_q = maps.ids("query", queries.distinct)
-        q_ids = q_ids[queries.codes]
-        d_ids, stub_d = maps.ids("document", as_bytes(qrels.docno))
-        # The assessor's current judgments, matched to the file's rows by (query, document).
-        ex = assessor_judgments(session, aid)
-        width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0))) + 1
-        keys = q_ids * width + d_ids
-        ex_keys = ex[:, 0] * width + ex[:, 1]
-        order = np.argsort(ex_keys)
-        pos = np.minimum(np.searchsorted(ex_keys[order], keys), max(len(ex_keys) - 1, 0))
-        found = (ex_keys[order][pos] == keys) if len(ex_keys) else np.zeros(n, dtype=bool)
-        old_grade = np.where(found, ex[order, 2][pos] if len(ex_keys) else 0, -1)
-        old_id = np.where(found, ex[order, 3][pos] if len(ex_keys) else 0, -1)
-        is_new = ~found
-        is_change = found & (old_grade != rel)
-        inserted, updated = int(is_new.sum()), int(is_change.sum())
-        unchanged = n - inserted - updated
-        # Write in (query, document) order: index pages fill in sequence (file order has
-        # documents in random order within a query; SQLite took 1.6x longer on it).
-        by_key = np.argsort(keys, kind="stable")
-        q_ids, d_ids, rel = q_ids[by_key], d_ids[by_key], rel[by_key]
-        is_new, is_change = is_new[by_key], is_change[by_key]
-        old_grade, old_id = old_grade[by_key], old_id[by_key]
+        aid = ensure_machine(session, assessor, machine)
+    _check_ids(path, qrels, qrels.qid, "query id")
+    _check_ids(path, qrels, qrels.docno, "document id")
+    queries = column(qrels.qid)
+    maps = IdMaps(session)
+    q_ids, stub_q = maps.ids("query", queries.distinct)
+    q_ids = q_ids[queries.codes]
+    d_ids, stub_d = maps.ids("document", as_bytes(qrels.docno))
+    # The assessor's current judgments, matched to the file's rows by (query, document).
+    ex = assessor_judgments(session, aid)
+    width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0))) + 1
+    keys = q_ids * width + d_ids
+    ex_keys = ex[:, 0] * width + ex[:, 1]
+    order = np.argsort(ex_keys)
+    pos = np.minimum(np.searchsorted(ex_keys[order], keys), max(len(ex_keys) - 1, 0))
+    found = (ex_keys[order][pos] == keys) if len(ex_keys) else np.zeros(n, dtype=bool)
+    old_grade = np.where(found, ex[order, 2][pos] if len(ex_keys) else 0, -1)
+    old_id = np.where(found, ex[order, 3][pos] if len(ex_keys) else 0, -1)
+    is_new = ~found
+    is_change = found & (old_grade != rel)
+    inserted, updated = int(is_new.sum()), int(is_change.sum())
+    unchanged = n - inserted - updated
+    # Write in (query, document) order: index pages fill in sequence (file order has
+    # documents in random order within a query; SQLite took 1.6x longer on it).
+    by_key = np.argsort(keys, kind="stable")
+    q_ids, d_ids, rel = q_ids[by_key], d_ids[by_key], rel[by_key]
+    is_new, is_change = is_new[by_key], is_change[by_key]
+    old_grade, old_id = old_grade[by_key], old_id[by_key]
 
-        # the judging rules decide what each row writes (and that a grade clears a mark)
-        write_imported_grades(session, aid, note, q_ids, d_ids, rel, is_new, is_change,
-                              old_grade, old_id, batch=BATCH,
-                              progress=lambda done, total: progress("writing", done, total))
-        progress("writing", n, n)
+    # the judging rules decide what each row writes (and that a grade clears a mark)
+    write_imported_grades(session, aid, note, q_ids, d_ids, rel, is_new, is_change,
+                          old_grade, old_id, batch=BATCH,
+                          progress=lambda done, total: progress("writing", done, total))
+    progress("writing", n, n)
     return ImportSummary(
         "qrels", path, n, inserted=inserted, updated=updated, unchanged=unchanged,
         stub_queries=stub_q, stub_documents=stub_d, n_queries=len(queries.distinct), assessor=assessor,
