@@ -336,7 +336,7 @@ def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
         return RankingAgreement(math.nan, nan2, math.nan, nan2, math.nan, nan2,
                                 {k: (False, 0) for k in TOPS})
 
-    point = (corr.kendall_tau(ref, other, "b"), corr.tau_ap(other, ref),
+    point = (corr.kendall_tau(ref, other, "b", tie_tol=corr.MEAN_TIE_TOL), corr.tau_ap_b(ref, other),
              corr.rbo(corr.rank_order(systems, ref), corr.rank_order(systems, other)))
     # every resample at once (systems x R -> R x systems); a resample that left a system
     # without a scored query is dropped
@@ -344,7 +344,7 @@ def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
     ok = ~(np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1))
     x, y = x[ok], y[ok]
     ci = [aci.percentile_interval(corr.kendall_tau_b_rows(x, y)),
-          aci.percentile_interval(corr.tau_ap_rows(y, x)),
+          aci.percentile_interval(corr.tau_ap_b_rows(x, y)),
           aci.percentile_interval(corr.rbo_rows(systems, x, y))]
     a, b = corr.rank_order(systems, ref), corr.rank_order(systems, other)
     top = {}
