@@ -1,4 +1,4 @@
-"""`workbench import queries|docs|run|qrels FILE`: all-or-nothing imports with a summary line.
+"""`workbench import queries|docs|run|qrels|leaderboard FILE`: all-or-nothing imports with a summary line.
 
 A progress bar is drawn on stderr when it is a terminal (big files take a few seconds);
 the summary goes to stdout.
@@ -243,3 +243,23 @@ def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, mo
         raise click.UsageError("Missing option '--assessor' (whose judgments these are)")
     check_kind(file, "qrels")
     _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance)
+
+
+@import_.command()
+@click.argument("file", type=click.Path())
+@click.option("--name", required=True, metavar="NAME", callback=checked_name,
+              help="The leaderboard's name: the source leaderboard:NAME (an existing one is replaced).")
+@click.option("--format", "fmt", type=click.Choice(["trec_eval", "tot", "ir_measures", "jsonl"]), default=None,
+              help="trec_eval (measure topic value; run = file name), tot (run measure topic value), "
+                   "ir_measures (run topic measure value) or jsonl ({run_id, topic_id, measure, value}). "
+                   "A four-column file needs it.")
+@click.option("--measure", default=None, metavar="M", help="Keep this measure only (a file may hold several).")
+@db_option
+@click.pass_context
+def leaderboard(ctx: click.Context, file: str, name: str, fmt: str | None, measure: str | None,
+                db: str | None) -> None:
+    """Import a leaderboard (AutoJudge's formats): per-run, per-topic values of measures,
+    topic `all` the summary; used as the source leaderboard:NAME (`meta`, `export scores`)."""
+    from workbench.campaign.scoring.leaderboards import import_leaderboard
+
+    _run(ctx, db, import_leaderboard, file, name=name, format=fmt, measure=measure)

@@ -322,6 +322,35 @@ class AccessLink(Base):
     __table_args__ = (Index("ix_access_link_role_name", "role", "name"),)
 
 
+class Leaderboard(Base):
+    """An imported leaderboard (`workbench import leaderboard`, the source
+    `leaderboard:NAME`): values of measures per run and topic from a file, not from the
+    campaign's judgments."""
+
+    __tablename__ = "leaderboard"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    format: Mapped[str] = mapped_column(String(16))
+    source_file: Mapped[str] = mapped_column(String(1000), default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LeaderboardValue(Base):
+    """One value of a leaderboard: run, topic (`all` = the run's summary), measure."""
+
+    __tablename__ = "leaderboard_value"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    leaderboard_id: Mapped[int] = mapped_column(ForeignKey("leaderboard.id", ondelete="CASCADE"))
+    run: Mapped[str] = mapped_column(String(200))
+    topic: Mapped[str] = mapped_column(String(200))
+    measure: Mapped[str] = mapped_column(String(100))
+    value: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("leaderboard_id", "run", "topic", "measure"),)
+
+
 class PoolEntry(Base):
     """A (query, document) pair in the judging pool; `best_rank` is its best rank in any run."""
 

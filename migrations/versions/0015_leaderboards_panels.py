@@ -1,0 +1,44 @@
+"""leaderboard, leaderboard_value: imported leaderboards (`workbench import leaderboard`)
+
+Revision ID: 0015
+Revises: 0013
+Create Date: 2026-12-02
+"""
+from __future__ import annotations
+
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = '0015'
+down_revision = '0013'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('leaderboard',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('name', sa.String(length=200), nullable=False),
+    sa.Column('format', sa.String(length=16), nullable=False),
+    sa.Column('source_file', sa.String(length=1000), nullable=False),
+    sa.Column('imported_at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_leaderboard')),
+    sa.UniqueConstraint('name', name=op.f('uq_leaderboard_name'))
+    )
+    op.create_table('leaderboard_value',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('leaderboard_id', sa.Integer(), nullable=False),
+    sa.Column('run', sa.String(length=200), nullable=False),
+    sa.Column('topic', sa.String(length=200), nullable=False),
+    sa.Column('measure', sa.String(length=100), nullable=False),
+    sa.Column('value', sa.Float(), nullable=False),
+    sa.ForeignKeyConstraint(['leaderboard_id'], ['leaderboard.id'], name=op.f('fk_leaderboard_value_leaderboard_id_leaderboard'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_leaderboard_value')),
+    sa.UniqueConstraint('leaderboard_id', 'run', 'topic', 'measure', name=op.f('uq_leaderboard_value_leaderboard_id_run_topic_measure'))
+    )
+
+
+def downgrade() -> None:
+    op.drop_table('leaderboard_value')
+    op.drop_table('leaderboard')
