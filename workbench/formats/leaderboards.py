@@ -140,6 +140,7 @@ def write_leaderboard(rows: Iterable[tuple[str, str, str, float]], out: TextIO, 
     for run, topic, m, value in rows:
         if value is None or math.isnan(value):
             continue
+        value = float(value)
         if fmt == "jsonl":
             out.write(json.dumps({"run_id": run, "topic_id": topic, "measure": m, "value": value}) + "\n")
         elif fmt == "tot":

@@ -619,20 +619,22 @@ def _row_batches(n_rows: int, per_row: int):
 
 def kendall_tau_b_rows(x, y) -> np.ndarray:
     """`kendall_tau(x[r], y[r], "b", tie_tol=MEAN_TIE_TOL)` for every row r of two
-    (rows x items) arrays (e.g. bootstrap resamples of system means), by the pairwise signs:
-    sum sign(dx) sign(dy) / sqrt(#pairs untied in x * #pairs untied in y)."""
-    x, y = tie_levels(x), tie_levels(y)  # the one tie rule
-    n = x.shape[1]
-    i, j = np.triu_indices(n, k=1)
-    out = np.full(x.shape[0], math.nan)
+    (rows x items) arrays (e.g. bootstrap resamples of system means), from the "j above i"
+    tables of the two rows: C = pairs above in both, D = above in x and below in y, and
+    tau-b = (C - D) / sqrt(#pairs untied in x * #pairs untied in y)."""
+    lx, ly = _levels_pair(x, y, MEAN_TIE_TOL)
+    rows, n = lx.shape
+    out = np.full(rows, math.nan)
     if n < 2:
         return out
-    for rows in _row_batches(x.shape[0], i.size):
-        sx = np.sign(x[rows][:, i] - x[rows][:, j])
-        sy = np.sign(y[rows][:, i] - y[rows][:, j])
-        den = np.sqrt(np.abs(sx).sum(axis=1) * np.abs(sy).sum(axis=1))
+    for batch in _row_batches(rows, n * n):
+        ax, ay = _above(lx[batch]), _above(ly[batch])
+        c = np.logical_and(ax, ay).sum(axis=(1, 2), dtype=np.int64)
+        d = np.logical_and(ax, ay.transpose(0, 2, 1)).sum(axis=(1, 2), dtype=np.int64)
+        den = np.sqrt(ax.sum(axis=(1, 2), dtype=np.int64).astype(np.float64)
+                      * ay.sum(axis=(1, 2), dtype=np.int64))
         with np.errstate(divide="ignore", invalid="ignore"):
-            out[rows] = np.where(den > 0, (sx * sy).sum(axis=1) / den, math.nan)
+            out[batch] = np.where(den > 0, (c - d) / den, math.nan)
     return out
 
 
