@@ -1,4 +1,5 @@
-"""leaderboard, leaderboard_value: imported leaderboards (`workbench import leaderboard`)
+"""leaderboard, leaderboard_value: imported leaderboards (`workbench import leaderboard`);
+panel, panel_member: judge panels (`workbench panel create`)
 
 Revision ID: 0015
 Revises: 0013
@@ -37,8 +38,26 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_leaderboard_value')),
     sa.UniqueConstraint('leaderboard_id', 'run', 'topic', 'measure', name=op.f('uq_leaderboard_value_leaderboard_id_run_topic_measure'))
     )
+    op.create_table('panel',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('name', sa.String(length=200), nullable=False),
+    sa.Column('aggregate', sa.String(length=16), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_panel')),
+    sa.UniqueConstraint('name', name=op.f('uq_panel_name'))
+    )
+    op.create_table('panel_member',
+    sa.Column('panel_id', sa.Integer(), nullable=False),
+    sa.Column('assessor_id', sa.Integer(), nullable=False),
+    sa.Column('position', sa.Integer(), nullable=False),
+    sa.ForeignKeyConstraint(['assessor_id'], ['assessor.id'], name=op.f('fk_panel_member_assessor_id_assessor'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['panel_id'], ['panel.id'], name=op.f('fk_panel_member_panel_id_panel'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('panel_id', 'assessor_id', name=op.f('pk_panel_member'))
+    )
 
 
 def downgrade() -> None:
+    op.drop_table('panel_member')
+    op.drop_table('panel')
     op.drop_table('leaderboard_value')
     op.drop_table('leaderboard')

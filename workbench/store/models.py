@@ -351,6 +351,26 @@ class LeaderboardValue(Base):
     __table_args__ = (UniqueConstraint("leaderboard_id", "run", "topic", "measure"),)
 
 
+class Panel(Base):
+    """A judge panel (`workbench panel create`): a virtual machine assessor whose labels
+    are derived, when read, from its members' stored labels (never stored themselves)."""
+
+    __tablename__ = "panel"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    aggregate: Mapped[str] = mapped_column(String(16))  # majority | median | mean | dawid-skene
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PanelMember(Base):
+    __tablename__ = "panel_member"
+
+    panel_id: Mapped[int] = mapped_column(ForeignKey("panel.id", ondelete="CASCADE"), primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class PoolEntry(Base):
     """A (query, document) pair in the judging pool; `best_rank` is its best rank in any run."""
 

@@ -298,6 +298,11 @@ def _per_query(q: np.ndarray, h: np.ndarray, m: np.ndarray, level: int) -> tuple
 # ---------------------------------------------------------------- rankings
 
 
+def machine_source(machine: str) -> QrelsSource:
+    """The labels of the machine calibrated: an assessor's, or a panel's (`panel:NAME`)."""
+    return QrelsSource.parse(machine) if machine.startswith("panel:") else QrelsSource.assessor(machine)
+
+
 def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, *,
               resamples: int, seed: int):
     """(correlations by pair, queries, systems, orders): the systems under the reference,
@@ -307,7 +312,7 @@ def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, 
 
     with db.read() as s:
         runs = load_runs(s, scores=False)
-    sources = [reference, QrelsSource.assessor(machine), QrelsSource.hybrid(machine)]
+    sources = [reference, machine_source(machine), QrelsSource.hybrid(machine)]
     tables = [score_campaign(db, [measure], src, runs=runs) for src in sources]
     judged = set(tables[0].queries).intersection(*(t.queries for t in tables[1:]))
     common = [q for q in tables[0].queries if q in judged]
@@ -387,11 +392,14 @@ def calibrate(
     measure = measure or "map"
     measure_label(measure)  # one measure, or a usage error before any work
     with db.read() as s:
-        mid = known_assessor(s, machine)
-        if assessor_kind(s, mid) != MACHINE:
-            raise UsageError(f"{machine!r} is not a machine assessor")
+        if machine.startswith("panel:"):  # a judge panel: derived labels, no validation sample
+            mid = -1
+        else:
+            mid = known_assessor(s, machine)
+            if assessor_kind(s, mid) != MACHINE:
+                raise UsageError(f"{machine!r} is not a machine assessor")
         hq, hd, hg = qrels_ids(s, reference)
-        mq, md, mg = qrels_ids(s, QrelsSource.assessor(machine))
+        mq, md, mg = qrels_ids(s, machine_source(machine))
         sample = validation_items(s, mid)
         width = int(max(hd.max(initial=0), md.max(initial=0), sample.document_id.max(initial=0))) + 1
         _, hi, mi = np.intersect1d(hq * width + hd, mq * width + md, assume_unique=True, return_indices=True)
