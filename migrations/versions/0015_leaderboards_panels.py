@@ -1,5 +1,6 @@
 """leaderboard, leaderboard_value: imported leaderboards (`workbench import leaderboard`);
-panel, panel_member: judge panels (`workbench panel create`)
+panel, panel_member: judge panels (`workbench panel create`);
+machine_call.call_key: the replay key of each call (`autojudge --offline`)
 
 Revision ID: 0015
 Revises: 0013
@@ -54,9 +55,15 @@ def upgrade() -> None:
     sa.ForeignKeyConstraint(['panel_id'], ['panel.id'], name=op.f('fk_panel_member_panel_id_panel'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('panel_id', 'assessor_id', name=op.f('pk_panel_member'))
     )
+    with op.batch_alter_table('machine_call', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('call_key', sa.String(length=64), nullable=True))
+        batch_op.create_index('ix_machine_call_call_key', ['call_key'], unique=False)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('machine_call', schema=None) as batch_op:
+        batch_op.drop_index('ix_machine_call_call_key')
+        batch_op.drop_column('call_key')
     op.drop_table('panel_member')
     op.drop_table('panel')
     op.drop_table('leaderboard_value')

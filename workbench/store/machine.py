@@ -118,15 +118,31 @@ _INSERT_CALL = insert(MachineCall.__table__)  # built once: a label costs one of
 def append_call(
     session: Session, assessor_id: int, query_id: int, document_id: int, *, outcome: str,
     grade: int | None, raw: str, error: str = "", attempts: int = 1, seconds: float = 0.0,
-    at: datetime | None = None,
+    at: datetime | None = None, call_key: str | None = None,
 ) -> None:
     """Append one call to the audit log (a Core insert with parameters: the ORM's
     insert().values() per call cost more than the rest of a label's transaction)."""
     session.execute(_INSERT_CALL, {
         "assessor_id": assessor_id, "query_id": query_id, "document_id": document_id,
         "outcome": outcome, "grade": grade, "raw": raw, "error": error, "attempts": attempts,
-        "seconds": seconds, "created_at": at or utcnow(),
+        "seconds": seconds, "created_at": at or utcnow(), "call_key": call_key,
     })
+
+
+def answers_by_key(session: Session, keys) -> dict[str, tuple[str, str, str]]:
+    """key -> (outcome, raw, error) of the latest stored call with that key that got an
+    answer (outcome label or failure), of any machine assessor."""
+    keys = sorted(set(keys))
+    out: dict[str, tuple[str, str, str]] = {}
+    for start in range(0, len(keys), 500):
+        chunk = keys[start:start + 500]
+        rows = session.execute(
+            select(MachineCall.call_key, MachineCall.outcome, MachineCall.raw, MachineCall.error)
+            .where(MachineCall.call_key.in_(chunk), MachineCall.outcome.in_([LABEL, FAILURE]))
+            .order_by(MachineCall.id)).all()
+        for key, outcome, raw, error in rows:
+            out[key] = (outcome, raw, error)
+    return out
 
 
 def settled_items(session: Session, assessor_id: int, *, with_failures: bool = True) -> set[tuple[int, int]]:

@@ -191,9 +191,13 @@ class MachineCall(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=1)
     seconds: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # sha256 of (model, messages, parameters, sample index): what `autojudge --offline`
+    # replays by (campaign/machine/replay.py); None for calls made before it was kept
+    call_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     __table_args__ = (
         Index("ix_machine_call_item", "assessor_id", "query_id", "document_id"),
+        Index("ix_machine_call_call_key", "call_key"),
     )
 
 

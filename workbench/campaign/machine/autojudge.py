@@ -39,6 +39,7 @@ from workbench.campaign.machine.prompts import (
     read_grade,
     render,
 )
+from workbench.campaign.machine.replay import call_key
 from workbench.campaign.machine.provenance import (
     Provenance,
     clean_endpoint,
@@ -83,6 +84,7 @@ class Request:
     max_tokens: int = 64
     seed: int = 0
     retry_failures: bool = False
+    offline: bool = False  # label from stored answers only (campaign/machine/replay.py)
 
     @property
     def name(self) -> str:
@@ -96,6 +98,7 @@ class Request:
         return make_provenance(
             self.model, endpoint=self.endpoint, prompt=self.template,
             parameters={**self.parameters(), "max_passage_chars": MAX_PASSAGE_CHARS},
+            origin="autojudge --offline" if self.offline else "autojudge",
         )
 
 
@@ -265,8 +268,9 @@ async def _call_all(db, request: Request, plan: Plan, client: ChatClient, grades
             if writer.failed is not None:
                 raise writer.failed  # a write failed: stop calling
             item, q, d = entry
-            result = await client.ask(render(request.template, plan.levels, item), worker)
-            writer.put((item, q, d, result))
+            prompt = render(request.template, plan.levels, item)
+            result = await client.ask(prompt, worker)
+            writer.put((item, q, d, result, call_key(request.model, prompt, request.parameters())))
 
     async with client:
         tasks = [asyncio.create_task(feed())] + [
@@ -347,13 +351,16 @@ class _Writers:
     def _store(self, batch) -> None:
         """Commit `batch` (item, query id, document id, result) in one transaction, then
         report each of its outcomes: no report before the commit that holds it."""
+        # entries: (item, query id, document id, result[, replay key])
+        keys = [entry[4] if len(entry) > 4 else None for entry in batch]
+        batch = [entry[:4] for entry in batch]
         outcomes = [self._outcome(result) for _item, _q, _d, result in batch]
         with write_transaction(self.db) as s:
             apply_grades(s, self.aid, [(q, d, grade) for (_i, q, d, _r), (_o, grade, _w)
                                        in zip(batch, outcomes) if grade is not None])
-            for (_item, q, d, result), (outcome, grade, why) in zip(batch, outcomes):
+            for (_item, q, d, result), (outcome, grade, why), key in zip(batch, outcomes, keys):
                 append_call(s, self.aid, q, d, outcome=outcome, grade=grade, raw=result.raw,
-                            error=why, attempts=result.attempts, seconds=result.seconds)
+                            error=why, attempts=result.attempts, seconds=result.seconds, call_key=key)
         with self._said:
             for (item, _q, _d, _r), (outcome, grade, why) in zip(batch, outcomes):
                 if outcome == LABEL:
