@@ -212,17 +212,34 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
               help="With --machine: the prompt the labels were made with (stored with its sha256).")
 @click.option("--endpoint", default=None, metavar="URL",
               help="With --machine: where the model ran (stored without credentials).")
+@click.option("--format", "fmt", type=click.Choice(["trec", "umbrela"]), default="trec", show_default=True,
+              help="trec (qid iter docno grade) or, with --machine, umbrela (UMBRELA's JSONL: queries and "
+                   "passages matched by exact text, the grade read from `prediction`).")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, model: str | None,
-          prompt_file: str | None, endpoint: str | None, db: str | None) -> None:
+          prompt_file: str | None, endpoint: str | None, fmt: str, db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments; with --machine
-    --model NAME, as a machine assessor's labels (docs/machine-assessors.md)."""
+    --model NAME, as a machine assessor's labels (docs/machine-assessors.md); with
+    --machine --format umbrela, UMBRELA's JSONL (the model named in the file)."""
     import os
 
     from workbench.campaign.catalog.importing import import_qrels
     from workbench.formats.kinds import check_kind
 
+    if fmt == "umbrela":
+        if not machine:
+            raise click.UsageError("--format umbrela reads a model's labels: add --machine")
+        from workbench.campaign.machine.umbrela import import_umbrela
+
+        prompt = ""
+        if prompt_file is not None:
+            from workbench.cli.autojudge_cmd import read_prompt
+
+            prompt = read_prompt(prompt_file, check=False)
+        _run(ctx, db, import_umbrela, file, assessor=assessor, model=model, prompt=prompt,
+             endpoint=endpoint or "")
+        return
     provenance = None
     if machine:
         if not model:

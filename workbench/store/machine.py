@@ -173,6 +173,23 @@ def document_texts(session: Session, ids: list[int]) -> dict[int, tuple[str, str
     return {r[0]: (r[1], r[2] or "", r[3] or "") for r in rows}
 
 
+def ids_by_text(session: Session, queries: list[str], passages: list[str]):
+    """({query title: [query ids]}, {document text: [document ids]}) for the given texts:
+    exact matches only (UMBRELA's files name queries and passages by their texts)."""
+    q: dict[str, list[int]] = {}
+    d: dict[str, list[int]] = {}
+    wanted_q, wanted_d = sorted(set(queries)), sorted(set(passages))
+    for start in range(0, len(wanted_q), 500):
+        for qid, title in session.execute(select(Query.id, Query.title)
+                                          .where(Query.title.in_(wanted_q[start:start + 500]))).all():
+            q.setdefault(title, []).append(int(qid))
+    for start in range(0, len(wanted_d), 500):
+        for did, text in session.execute(select(Document.id, Document.text)
+                                         .where(Document.text.in_(wanted_d[start:start + 500]))).all():
+            d.setdefault(text, []).append(int(did))
+    return q, d
+
+
 def call_rows(session: Session, assessor_id: int | None = None) -> Iterator[CallRow]:
     """The stored calls (of every machine, or of one), in the order made, streamed (the
     caller's read transaction stays open while it iterates)."""
