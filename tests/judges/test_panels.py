@@ -161,3 +161,26 @@ def test_dawid_skene_panel_is_seeded_and_derived(db_url, tmp_path):
     coded = [(i, a, grades.index(l)) for i, a, l in obs]
     expected = [grades[c] for c in _em_by_hand(coded, len(DOCS), 3, len(grades), 0)]
     assert [g for *_, g in one] == expected
+
+
+def test_agree_machines_is_the_judge_by_judge_matrix(db_url, tmp_path):
+    from sklearn.metrics import cohen_kappa_score
+
+    _campaign(db_url, tmp_path)
+    cli_ok(db_url, "grade", "-a", "bob", "q1", "d2", "1")
+    cli_ok(db_url, "panel", "create", "jury", "--member", "m1", "--member", "m2", "--member", "m3",
+           "--aggregate", "majority")
+    out = json.loads(cli_ok(db_url, "agree", "--machines", "--format", "json"))
+    assert out["assessors"] == ["m1", "m2", "m3", "m4", "panel:jury", "consensus:majority"]
+    pairs = {(p["a"], p["b"]): p for p in out["pairs"]}
+    shared = [k for k in range(len(DOCS)) if LABELS["m1"][k] is not None and LABELS["m2"][k] is not None]
+    a, b = [LABELS["m1"][k] for k in shared], [LABELS["m2"][k] for k in shared]
+    assert pairs[("m1", "m2")]["n"] == len(shared)
+    assert pairs[("m1", "m2")]["cohen_kappa"] == pytest.approx(cohen_kappa_score(a, b))
+    jury = [_majority([LABELS[m][k] for m in ("m1", "m2", "m3") if LABELS[m][k] is not None]) for k in range(len(DOCS))]
+    m3 = LABELS["m3"]
+    assert pairs[("m3", "panel:jury")]["cohen_kappa"] == pytest.approx(cohen_kappa_score(m3, jury))
+    # each judge against people: alice d1 0, bob d2 1 (the majority of one each)
+    assert pairs[("m1", "consensus:majority")]["n"] == 2
+    r = run(db_url, "agree", "--machines", "--assessor", "m1")
+    assert r.exit_code == 2
