@@ -1,6 +1,7 @@
 """leaderboard, leaderboard_value: imported leaderboards (`workbench import leaderboard`);
 panel, panel_member: judge panels (`workbench panel create`);
-machine_call.call_key: the replay key of each call (`autojudge --offline`)
+machine_call.call_key, machine_call.sample: each call's replay key (`autojudge --offline`)
+and sample index (`autojudge --samples N`)
 
 Revision ID: 0015
 Revises: 0013
@@ -57,12 +58,14 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('machine_call', schema=None) as batch_op:
         batch_op.add_column(sa.Column('call_key', sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column('sample', sa.Integer(), nullable=True))
         batch_op.create_index('ix_machine_call_call_key', ['call_key'], unique=False)
 
 
 def downgrade() -> None:
     with op.batch_alter_table('machine_call', schema=None) as batch_op:
         batch_op.drop_index('ix_machine_call_call_key')
+        batch_op.drop_column('sample')
         batch_op.drop_column('call_key')
     op.drop_table('panel_member')
     op.drop_table('panel')

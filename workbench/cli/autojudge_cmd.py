@@ -46,6 +46,9 @@ from workbench.cli import db_option, resolve_db, rich_console
 @click.option("--temperature", type=float, default=0.0, show_default=True)
 @click.option("--max-tokens", "max_tokens", type=click.IntRange(min=1), default=64, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="Ask N times per item (self-consistency; refused at temperature 0; seed + k for "
+                   "sample k). Every sample is stored; the label is their mode, ties to the lower grade.")
 @click.option("--offline", is_flag=True,
               help="Call nothing: label a new machine assessor (--assessor NEW) from the stored answers "
                    "of the same calls (model, prompt, parameters); fails naming the first missing one.")
@@ -54,7 +57,8 @@ from workbench.cli import db_option, resolve_db, rich_console
 @db_option
 @click.pass_context
 def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurrency, query,
-              top_k, dry_run, timeout, retries, temperature, max_tokens, seed, offline, retry_failures, db):
+              top_k, dry_run, timeout, retries, temperature, max_tokens, seed, samples, offline, retry_failures,
+              db):
     """Label the pool with a model: a machine assessor (default name: the model's) whose
     provenance (model, endpoint, prompt and its sha256, parameters, version) is stored.
     Every label is committed as it arrives; a rerun continues where the last one stopped.
@@ -69,7 +73,7 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
         model=model, endpoint=endpoint, assessor=assessor, template=template,
         api_key_env=api_key_env, concurrency=concurrency, query=query, top_k=top_k,
         timeout=timeout, retries=retries, temperature=temperature, max_tokens=max_tokens,
-        seed=seed, retry_failures=retry_failures, offline=offline,
+        seed=seed, retry_failures=retry_failures, offline=offline, samples=samples,
     )
     if offline and not assessor:
         raise click.UsageError("--offline labels a new machine assessor: name it with --assessor NEW")

@@ -118,15 +118,25 @@ _INSERT_CALL = insert(MachineCall.__table__)  # built once: a label costs one of
 def append_call(
     session: Session, assessor_id: int, query_id: int, document_id: int, *, outcome: str,
     grade: int | None, raw: str, error: str = "", attempts: int = 1, seconds: float = 0.0,
-    at: datetime | None = None, call_key: str | None = None,
+    at: datetime | None = None, call_key: str | None = None, sample: int | None = None,
 ) -> None:
     """Append one call to the audit log (a Core insert with parameters: the ORM's
     insert().values() per call cost more than the rest of a label's transaction)."""
     session.execute(_INSERT_CALL, {
         "assessor_id": assessor_id, "query_id": query_id, "document_id": document_id,
         "outcome": outcome, "grade": grade, "raw": raw, "error": error, "attempts": attempts,
-        "seconds": seconds, "created_at": at or utcnow(), "call_key": call_key,
+        "seconds": seconds, "created_at": at or utcnow(), "call_key": call_key, "sample": sample,
     })
+
+
+def sample_grades(session: Session, assessor_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(query id, document id, grade) of every labelled sample call of the machine
+    (`autojudge --samples N`: calls with a sample index)."""
+    rows = session.execute(select(MachineCall.query_id, MachineCall.document_id, MachineCall.grade)
+                           .where(MachineCall.assessor_id == assessor_id, MachineCall.sample.is_not(None),
+                                  MachineCall.outcome == LABEL)).all()
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    return arr[:, 0], arr[:, 1], arr[:, 2]
 
 
 def answers_by_key(session: Session, keys) -> dict[str, tuple[str, str, str]]:

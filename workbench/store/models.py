@@ -194,6 +194,7 @@ class MachineCall(Base):
     # sha256 of (model, messages, parameters, sample index): what `autojudge --offline`
     # replays by (campaign/machine/replay.py); None for calls made before it was kept
     call_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    sample: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0..N-1 with --samples N
 
     __table_args__ = (
         Index("ix_machine_call_item", "assessor_id", "query_id", "document_id"),

@@ -93,6 +93,9 @@ class CalibrationReport:
     sample: dict | None  # the validation sample: strategy, items, judged
     weighted: Agreement | None
     warnings: list[str] = field(default_factory=list)
+    # the machine against itself across `autojudge --samples N` (None without samples):
+    # samples, items, fleiss_kappa, unanimous (campaign/machine/self_consistency.py)
+    self_consistency: dict | None = None
 
     @property
     def items(self) -> int:
@@ -137,6 +140,11 @@ class CalibrationReport:
                             f"{_fmt(w.kappa_binary)} {_fmt_ci(w.kappa_binary_ci)}, kappa weighted "
                             f"{_fmt(w.kappa_weighted)} {_fmt_ci(w.kappa_weighted_ci)}, leniency "
                             f"{_fmt(w.leniency, signed=True)} {_fmt_ci(w.leniency_ci)}", ""))
+        if self.self_consistency is not None:
+            sc = self.self_consistency
+            out.append(("", ""))
+            out.append((f"Self-consistency over {sc['samples']} samples ({sc['items']} items): Fleiss' kappa "
+                        f"{_fmt(sc['fleiss_kappa'])}, unanimous {sc['unanimous']:.1%}", "bold"))
         for warning in self.warnings:
             out.append((f"warning: {warning}", "yellow"))
         return out
@@ -162,6 +170,8 @@ class CalibrationReport:
                 **self.sample,
                 "weighted": None if self.weighted is None else _agreement_json(self.weighted, self.scale),
             },
+            "self_consistency": None if self.self_consistency is None else {
+                **self.self_consistency, "fleiss_kappa": _num(self.self_consistency["fleiss_kappa"])},
             "warnings": list(self.warnings),
         }
 
@@ -401,6 +411,9 @@ def calibrate(
         hq, hd, hg = qrels_ids(s, reference)
         mq, md, mg = qrels_ids(s, machine_source(machine))
         sample = validation_items(s, mid)
+        from workbench.campaign.machine.self_consistency import sample_agreement
+
+        consistency = sample_agreement(s, mid) if mid != -1 else None
         width = int(max(hd.max(initial=0), md.max(initial=0), sample.document_id.max(initial=0))) + 1
         _, hi, mi = np.intersect1d(hq * width + hd, mq * width + md, assume_unique=True, return_indices=True)
         q, d, h, m = hq[hi], hd[hi], hg[hi], mg[mi]
@@ -459,7 +472,7 @@ def calibrate(
         scale=tuple(int(g) for g in scale.tolist()), agreement=report_agreement,
         per_query=per_query, weakest=weakest, rankings=rankings, ranking_queries=n_queries,
         ranking_systems=n_systems, orders=orders, sample=sample_info, weighted=weighted,
-        warnings=warnings,
+        warnings=warnings, self_consistency=consistency,
     )
 
 

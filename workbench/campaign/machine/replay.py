@@ -35,8 +35,9 @@ class ReplayClient:
     """Stands in for ChatClient: answers from `answers` (key -> (outcome, raw, error)),
     never from the network."""
 
-    def __init__(self, model: str, parameters: dict, answers: dict[str, tuple[str, str, str]]) -> None:
-        self.model, self.parameters, self.answers = model, parameters, answers
+    def __init__(self, model: str, parameters: dict, answers: dict[str, tuple[str, str, str]],
+                 sample: int = SAMPLE) -> None:
+        self.model, self.parameters, self.answers, self.sample = model, parameters, answers, sample
 
     async def __aenter__(self) -> "ReplayClient":
         return self
@@ -45,7 +46,7 @@ class ReplayClient:
         return None
 
     async def ask(self, prompt: str, worker: int = 0) -> CallResult:
-        key = call_key(self.model, prompt, self.parameters)
+        key = call_key(self.model, prompt, self.parameters, self.sample)
         found = self.answers.get(key)
         if found is None:  # checked before the run: not reached
             raise UsageError(f"--offline: no stored answer for call {key}")
@@ -53,19 +54,22 @@ class ReplayClient:
         return CallResult(True, raw, raw, "", 0, 0.0)
 
 
-def replay_client(db: Database, request, plan) -> ReplayClient:
-    """The replay client for `plan`, after checking that every call has a stored answer
-    (UsageError naming the first missing key, in the plan's order, otherwise)."""
+def replay_client(db: Database, request, plan):
+    """The replay client for `plan` (one per sample with --samples), after checking that
+    every call has a stored answer (UsageError naming the first missing key, in the plan's
+    order, otherwise)."""
     from workbench.campaign.machine.autojudge import TEXT_CHUNK, _items
     from workbench.campaign.machine.prompts import render
     from workbench.store.machine import answers_by_key
 
-    parameters = request.parameters()
+    n = request.samples
+    parameters = [request.sample_parameters(k) if n > 1 else request.parameters() for k in range(n)]
     keys: list[tuple[str, str, str]] = []
     for start in range(0, plan.calls, TEXT_CHUNK):
         for item, _q, _d in _items(db, plan, start, min(start + TEXT_CHUNK, plan.calls)):
-            keys.append((call_key(request.model, render(request.template, plan.levels, item), parameters),
-                         item.query, item.document))
+            prompt = render(request.template, plan.levels, item)
+            for k in range(n):
+                keys.append((call_key(request.model, prompt, parameters[k], k), item.query, item.document))
     with db.read() as s:
         answers = answers_by_key(s, [k for k, _, _ in keys])
     for key, query, document in keys:
@@ -73,4 +77,5 @@ def replay_client(db: Database, request, plan) -> ReplayClient:
             raise UsageError(f"--offline: no stored answer for call {key} (query {query!r}, document "
                              f"{document!r}); replay needs the same model, prompt and parameters "
                              "as the online run, and calls nothing")
-    return ReplayClient(request.model, parameters, answers)
+    clients = [ReplayClient(request.model, parameters[k], answers, k) for k in range(n)]
+    return clients[0] if n == 1 else clients
