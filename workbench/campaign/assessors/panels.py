@@ -113,12 +113,12 @@ def aggregate_labels(qi: np.ndarray, di: np.ndarray, member: np.ndarray, g: np.n
 
 def panel_grades(session: Session, name: str, *, query_ids: Sequence[int] | None = None):
     """The panel's derived labels: (query id, document id, grade) int64 arrays by item."""
-    from workbench.store.judgment_arrays import judgment_grades
+    from workbench.store.judgment_arrays import current_judgments
 
     panel = panel_definition(session, name)
-    parts = [judgment_grades(session, assessor_id=aid, query_ids=query_ids) for aid in panel.member_ids]
-    qi = np.concatenate([p.query_id for p in parts]).astype(np.int64)
-    di = np.concatenate([p.document_id for p in parts]).astype(np.int64)
-    g = np.concatenate([p.grade for p in parts]).astype(np.int64)
-    member = np.concatenate([np.full(len(p.grade), k, dtype=np.int64) for k, p in enumerate(parts)])
-    return aggregate_labels(qi, di, member, g, panel.aggregate, len(parts))
+    rows = current_judgments(session, assessor_ids=list(panel.member_ids), query_ids=query_ids)  # one read
+    ids = np.asarray(panel.member_ids, dtype=np.int64)
+    order = np.argsort(ids)
+    member = order[np.searchsorted(ids, np.asarray(rows.assessor_id, dtype=np.int64), sorter=order)]
+    return aggregate_labels(np.asarray(rows.query_id, dtype=np.int64), np.asarray(rows.document_id, dtype=np.int64),
+                            member, np.asarray(rows.grade, dtype=np.int64), panel.aggregate, len(ids))
