@@ -186,3 +186,16 @@ def test_campaign_sources_as_judges(tmp_path):
     assert out["judges"][0]["correlations"]["kendall_tau_b"] == pytest.approx(
         stats.kendalltau([1, 1, 0, 0], [0, 1, 1, 0]).statistic)
     assert out["judges"][0]["topics"] == 3
+
+
+def test_per_topic_correlations_and_bland_altman():
+    res = meta_evaluate(NAMES, (TRUTH, PRESENT), [("close", (CLOSE, PRESENT))], correlations=["kendall_tau_b"],
+                        resamples=50, per_topic=True, topics=[f"t{k}" for k in range(T)])
+    j = res.judges[0]
+    for k in range(T):
+        assert j.per_topic[f"t{k}"]["kendall_tau_b"] == pytest.approx(
+            stats.kendalltau(TRUTH[:, k], CLOSE[:, k]).statistic)
+    d = (CLOSE - TRUTH).ravel()
+    assert j.bland_altman_per_topic["bias"] == pytest.approx(d.mean())
+    assert j.bland_altman_per_topic["n"] == S * T
+    assert j.bland_altman["bias"] == pytest.approx((CLOSE.mean(1) - TRUTH.mean(1)).mean())
