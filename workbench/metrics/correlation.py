@@ -412,6 +412,8 @@ def kendall_tau(x, y, variant: str = "b", *, tie_tol: float = 0.0) -> float:
     n = x.size
     if n < 2:
         return math.nan
+    if tie_tol > 0:  # the one tie rule: values within tie_tol are one level
+        x, y, tie_tol = tie_levels(x, tie_tol), tie_levels(y, tie_tol), 0.0
     s, pairs, t_x, t_y = _concordance_counts(x, y, tie_tol)
     if variant == "a":
         return s / pairs
