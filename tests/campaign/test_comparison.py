@@ -65,6 +65,18 @@ def test_correlations_between_sources_hand_computed():
     assert top.n_systems == 4
 
 
+def test_means_equal_up_to_noise_rank_and_correlate_as_ties():
+    # P@10 0.2 as 0.20000000000000004 and 0.19999999999999998: one ranking, not two
+    hi, lo = 0.20000000000000004, 0.19999999999999998
+    a = SourceScores("a", ("s1", "s2", "s3", "s4"), np.zeros((4, 1)), np.ones((4, 1), bool),
+                     np.array([0.5, hi, lo, 0.1]), np.ones(4, bool))
+    b = SourceScores("b", a.systems, a.values, a.present, np.array([0.5, lo, hi, 0.1]), a.scored)
+    report = compare_tables("P@10", [a, b])
+    assert report.rankings["a"] == report.rankings["b"] == ["s1", "s2", "s3", "s4"]
+    (c,) = report.correlations
+    assert (c.kendall_tau_b, c.tau_ap, c.rbo) == (pytest.approx(1.0), pytest.approx(1.0), pytest.approx(1.0))
+
+
 def test_t_tests_with_holm_against_scipy_and_statsmodels():
     report = compare_tables("nDCG@10", [CONSENSUS, ALICE], test="t")
     assert report.tests_source == "consensus"

@@ -14,7 +14,7 @@ from workbench.cli import cli
 
 HEADER = ["assessor", "kind", "assigned", "judged", "done", "outside_assignment", "repeats", "cant_judge", "docs_per_hour",
           "median_seconds", "capped", "grades_first_quarter", "grades_last_quarter", "drift_chi2",
-          "drift_df", "drift_p"]
+          "drift_df", "drift_p", "sample_fleiss_kappa", "sample_unanimous"]
 
 
 def run(url, *args) -> str:
@@ -59,13 +59,13 @@ def test_list_assessors_pace_and_drift(campaign):
     assert table[0].split() == HEADER
     cells = table[1].split()
     assert cells[:2] == ["ann", "human"] and cells[7:11] == ["0", "49.4", "40.0", "1"]
-    assert cells[11:15] == ["0:100%", "1:0%", "2:0%", "3:0%"] and cells[-3:] == ["4.0", "1", "0.046"]
-    assert table[2].split()[-3:] == ["–", "0", "–"]
+    assert cells[11:15] == ["0:100%", "1:0%", "2:0%", "3:0%"] and cells[-5:-2] == ["4.0", "1", "0.046"]
+    assert table[2].split()[-5:] == ["–", "0", "–", "–", "–"]
 
     lines = run(campaign, "list", "assessors", "--format", "csv").splitlines()
     assert lines[0].split(",") == HEADER
     assert lines[1].split(",")[11:13] == ["0:100% 1:0% 2:0% 3:0%", "0:0% 1:0% 2:100% 3:0%"]
-    assert lines[2].endswith(",,,,0,")
+    assert lines[2].endswith(",,,,0,,,")
 
 
 def test_every_key_is_documented():

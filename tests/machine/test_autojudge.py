@@ -185,7 +185,7 @@ def test_provenance_kind_and_history_export(campaign, monkeypatch, capsys, tmp_p
     assert p.prompt == DEFAULT_TEMPLATE
     assert p.prompt_sha256 == hashlib.sha256(DEFAULT_TEMPLATE.encode()).hexdigest()
     assert json.loads(p.parameters) == {"temperature": 0.0, "max_tokens": 64, "seed": 0,
-                                        "max_passage_chars": 8000}
+                                        "max_passage_chars": 8000, "samples": 1}
     capsys.readouterr()
     out = tmp_path / "h.jsonl"
     assert main(["--db", url, "export", "judgments", "--history", "--format", "jsonl",

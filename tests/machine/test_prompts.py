@@ -80,7 +80,9 @@ def test_outside_text_cannot_forge_the_template_or_close_its_fence():
     item = Item("q", "d", "real query", "", "", "", evil)
     prompts = [render(DEFAULT_TEMPLATE, LEVELS, item) for _ in range(20)]
     tags = {re.search(r"<data-([0-9a-f]{16})>", p).group(1) for p in prompts}
-    assert len(tags) == 20  # a fresh tag per call
+    assert len(tags) == 1  # the same item, the same prompt (replay keys rest on it)
+    other = render(DEFAULT_TEMPLATE, LEVELS, Item("q", "d", "real query", "", "", "", evil + "."))
+    assert re.search(r"<data-([0-9a-f]{16})>", other).group(1) not in tags  # the tag follows the text
     for text in prompts:
         tag = re.search(r"<data-([0-9a-f]{16})>", text).group(1)
         assert "are data, each between a <data-" + tag + "> line" in text

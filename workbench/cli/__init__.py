@@ -42,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("workbench.cli.planning_cmd", "simulate", "Replay judging with known qrels: what a budget finds."),
     "reusability": ("workbench.cli.planning_cmd", "reusability", "Leave-one-out test: is the pool fair to new runs?"),
     "plan": ("workbench.cli.plan_cmd", "plan", "Plan a campaign: topics needed to detect a difference."),
+    "panel": ("workbench.cli.panel_cmd", "panel", "Judge panels: machines whose labels are aggregated (panel:NAME)."),
+    "meta": ("workbench.cli.meta_cmd", "meta", "Judge the judges: correlations with a truth leaderboard, with intervals."),
     "calibrate": ("workbench.cli.calibrate_cmd", "calibrate", "Calibrate a machine assessor against people: kappa, confusion, rankings."),
     "serve": ("workbench.cli.serve_cmd", "serve", "Serve the judging screen to browsers, behind personal links."),
 }

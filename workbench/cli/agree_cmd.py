@@ -34,16 +34,31 @@ FORMATS = click.Choice(["table", "csv", "json"])
                    "(default: the campaign's; 1 for files).")
 @click.option("-q", "--per-query", "per_query", is_flag=True, help="Per-query breakdown too.")
 @click.option("--confusion", is_flag=True, help="Each pair's confusion matrix too.")
+@click.option("--machines", is_flag=True,
+              help="The judges against each other: every machine assessor, every panel (panel:NAME) "
+                   "and the people's majority (consensus:majority) as the assessors.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
 @db_option
 @click.pass_context
-def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion, fmt, db):
+def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion, machines, fmt, db):
     """Agreement between assessors: P(A), Cohen's, pooled and weighted kappa per pair;
     Fleiss' kappa and Krippendorff's alpha over all. Kappa in [2/3, 1] reads as acceptable,
     below it as a methodology problem (reference notes)."""
     if qrels_mode and not files:
         raise click.UsageError("--qrels needs two or more qrels files")
-    if files:
+    if machines and (files or assessors):
+        raise click.UsageError("--machines compares every machine, panel and the people's majority: "
+                               "without --assessor or files")
+    if machines:
+        from workbench.campaign.agreement.machines import agreement_of_machines
+        from workbench.campaign.database import Database
+
+        database = Database.open(resolve_db(ctx, db), create=False)
+        try:
+            report = agreement_of_machines(database, binary=binary, threshold=level, per_query=per_query)
+        finally:
+            database.close()
+    elif files:
         if assessors:
             raise click.UsageError("--assessor applies to the database, not to qrels files")
         if len(files) < 2:

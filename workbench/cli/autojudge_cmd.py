@@ -48,13 +48,19 @@ from workbench.cli import db_option, resolve_db, rich_console
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=5, show_default=True,
               metavar="N", help="Stop after N calls in a row got no answer (a dead endpoint); 0: never.")
+@click.option("--samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+              help="Ask N times per item (self-consistency; refused at temperature 0; seed + k for "
+                   "sample k). Every sample is stored; the label is their mode, ties to the lower grade.")
+@click.option("--offline", is_flag=True,
+              help="Call nothing: label a new machine assessor (--assessor NEW) from the stored answers "
+                   "of the same calls (model, prompt, parameters); fails naming the first missing one.")
 @click.option("--retry-failures", is_flag=True,
               help="Call again for items whose answer held no grade (kept for audit all the same).")
 @db_option
 @click.pass_context
 def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurrency, query,
               top_k, dry_run, timeout, retries, temperature, max_tokens, seed, max_failures,
-              retry_failures, db):
+              samples, offline, retry_failures, db):
     """Label the pool with a model: a machine assessor (default name: the model's) whose
     provenance (model, endpoint, prompt and its sha256, parameters, version) is stored.
     Every label is committed as it arrives; a rerun continues where the last one stopped.
@@ -69,8 +75,11 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
         model=model, endpoint=endpoint, assessor=assessor, template=template,
         api_key_env=api_key_env, concurrency=concurrency, query=query, top_k=top_k,
         timeout=timeout, retries=retries, temperature=temperature, max_tokens=max_tokens,
-        seed=seed, retry_failures=retry_failures, max_failures=max_failures,
+        seed=seed, retry_failures=retry_failures, max_failures=max_failures, offline=offline,
+        samples=samples,
     )
+    if offline and not assessor:
+        raise click.UsageError("--offline labels a new machine assessor: name it with --assessor NEW")
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         plan = aj.make_plan(database, request)  # refuses a bad endpoint URL first
@@ -92,13 +101,19 @@ def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurre
                 click.echo("# the first prompt:")
                 click.echo(visible(prompt))  # it quotes imported text: made harmless, as on screens
             return
-        if api_key_env is not None:
-            aj.api_key(request)  # a missing variable is said before anything is written
-        from workbench.campaign.machine.client import require_httpx
+        client = None
+        if offline:
+            from workbench.campaign.machine.replay import replay_client
 
-        require_httpx()
+            client = replay_client(database, request, plan)  # every answer stored, or nothing written
+        else:
+            if api_key_env is not None:
+                aj.api_key(request)  # a missing variable is said before anything is written
+            from workbench.campaign.machine.client import require_httpx
+
+            require_httpx()
         bar = _Bar(plan.calls, plan.assessor)
-        summary = aj.run(database, request, plan, on_stored=bar.stored)
+        summary = aj.run(database, request, plan, on_stored=bar.stored, client=client)
         bar.close()
     finally:
         database.close()

@@ -110,12 +110,14 @@ def qrels(ctx, assessor, consensus, source, output, db):
 @click.option("--assessor", "-a", default=None, metavar="NAME", help="Score against this assessor's grades.")
 @click.option("--consensus", type=CONSENSUS, default=None, help="Score against a consensus (default majority).")
 @click.option("--source", "source", default=None, metavar="SPEC",
-              help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
+              help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE; "
+                   "with -q also leaderboard:NAME.")
 @click.option("-q", "per_query", is_flag=True,
               help="Long CSV rows system,query,measure,value with every query (query `all` = the mean).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "json", "markdown", "latex"]), default="csv",
-              show_default=True,
-              help="The scoreboard's systems x measures table (what its `e` export writes).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json", "markdown", "latex", "tot", "ir_measures", "jsonl"]),
+              default="csv", show_default=True,
+              help="The scoreboard's systems x measures table (what its `e` export writes); with -q "
+                   "also a leaderboard file: tot, ir_measures or jsonl (AutoJudge's formats).")
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE instead of stdout (a file is replaced atomically, a FIFO written in place).")
 @db_option
 @click.pass_context
@@ -124,13 +126,29 @@ def scores(ctx, measures, assessor, consensus, source, per_query, fmt, output, d
     unjudged@k; the qrels source named in the file), or with -q long per-query rows."""
     from workbench.cli.sources import qrels_source
 
-    chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
-    if per_query and fmt != "csv":
-        raise click.UsageError("-q (per-query rows) needs --format csv")
+    board = None
+    if source and source.startswith("leaderboard:"):
+        if assessor or consensus:
+            raise click.UsageError("give one source: --source leaderboard:NAME alone")
+        if not per_query:
+            raise click.UsageError("a leaderboard is exported with -q (its per-topic rows)")
+        board, chosen = source[len("leaderboard:"):], None
+    else:
+        chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
+    leaderboard_format = fmt in ("tot", "ir_measures", "jsonl")
+    if per_query and fmt not in ("csv", "tot", "ir_measures", "jsonl"):
+        raise click.UsageError("-q (per-query rows) needs --format csv, tot, ir_measures or jsonl")
+    if leaderboard_format and not per_query:
+        raise click.UsageError(f"--format {fmt} writes per-topic rows: add -q")
     from workbench.campaign.catalog.exporting import export_scores, write_output
     from workbench.campaign.scoring.export import export_score_table
 
     def write(out):
+        if leaderboard_format or board is not None:
+            from workbench.campaign.scoring.export import export_leaderboard
+
+            return export_leaderboard(database, out, fmt, measures=list(measures) or None,
+                                      source=chosen, leaderboard=board)
         if not per_query:
             return export_score_table(database, out, fmt, measures=list(measures) or None,
                                       source=chosen)

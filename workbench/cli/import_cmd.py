@@ -1,4 +1,4 @@
-"""`workbench import queries|docs|run|qrels FILE`: all-or-nothing imports with a summary line.
+"""`workbench import queries|docs|run|qrels|leaderboard FILE`: all-or-nothing imports with a summary line.
 
 A progress bar is drawn on stderr when it is a terminal (big files take a few seconds);
 the summary goes to stdout.
@@ -212,17 +212,34 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
               help="With --machine: the prompt the labels were made with (stored with its sha256).")
 @click.option("--endpoint", default=None, metavar="URL",
               help="With --machine: where the model ran (stored without credentials).")
+@click.option("--format", "fmt", type=click.Choice(["trec", "umbrela"]), default="trec", show_default=True,
+              help="trec (qid iter docno grade) or, with --machine, umbrela (UMBRELA's JSONL: queries and "
+                   "passages matched by exact text, the grade read from `prediction`).")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, model: str | None,
-          prompt_file: str | None, endpoint: str | None, db: str | None) -> None:
+          prompt_file: str | None, endpoint: str | None, fmt: str, db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments; with --machine
-    --model NAME, as a machine assessor's labels (docs/machine-assessors.md)."""
+    --model NAME, as a machine assessor's labels (docs/machine-assessors.md); with
+    --machine --format umbrela, UMBRELA's JSONL (the model named in the file)."""
     import os
 
     from workbench.campaign.catalog.importing import import_qrels
     from workbench.formats.kinds import check_kind
 
+    if fmt == "umbrela":
+        if not machine:
+            raise click.UsageError("--format umbrela reads a model's labels: add --machine")
+        from workbench.campaign.machine.umbrela import import_umbrela
+
+        prompt = ""
+        if prompt_file is not None:
+            from workbench.cli.autojudge_cmd import read_prompt
+
+            prompt = read_prompt(prompt_file, check=False)
+        _run(ctx, db, import_umbrela, file, assessor=assessor, model=model, prompt=prompt,
+             endpoint=endpoint or "")
+        return
     provenance = None
     if machine:
         if not model:
@@ -265,3 +282,23 @@ def dataset(ctx: click.Context, dataset_id: str, docs: str, assessor: str | None
     name = assessor or checked_name(ctx, None, dataset_id.replace("/", "-"))
     _run(ctx, db, lambda database, ds, progress: import_dataset(
         database, ds, assessor=name, docs=docs, progress=progress), dataset_id)
+
+
+@import_.command()
+@click.argument("file", type=click.Path())
+@click.option("--name", required=True, metavar="NAME", callback=checked_name,
+              help="The leaderboard's name: the source leaderboard:NAME (an existing one is replaced).")
+@click.option("--format", "fmt", type=click.Choice(["trec_eval", "tot", "ir_measures", "jsonl"]), default=None,
+              help="trec_eval (measure topic value; run = file name), tot (run measure topic value), "
+                   "ir_measures (run topic measure value) or jsonl ({run_id, topic_id, measure, value}). "
+                   "A four-column file needs it.")
+@click.option("--measure", default=None, metavar="M", help="Keep this measure only (a file may hold several).")
+@db_option
+@click.pass_context
+def leaderboard(ctx: click.Context, file: str, name: str, fmt: str | None, measure: str | None,
+                db: str | None) -> None:
+    """Import a leaderboard (AutoJudge's formats): per-run, per-topic values of measures,
+    topic `all` the summary; used as the source leaderboard:NAME (`meta`, `export scores`)."""
+    from workbench.campaign.scoring.leaderboards import import_leaderboard
+
+    _run(ctx, db, import_leaderboard, file, name=name, format=fmt, measure=measure)

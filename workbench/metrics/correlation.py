@@ -21,16 +21,26 @@ from typing import Sequence
 import numpy as np
 
 __all__ = [
+    "MEAN_TIE_TOL",
+    "tie_levels",
     "kendall_tau",
     "spearman_rho",
+    "pearson_r",
     "tau_ap",
+    "tau_ap_b",
+    "tau_gap",
+    "kendall_top_k",
     "rbo",
     "rank_order",
     "average_ranks",
     "order_scores",
     "kendall_tau_lists",
     "kendall_tau_b_rows",
-    "tau_ap_rows",
+    "tau_ap_b_rows",
+    "tau_gap_rows",
+    "spearman_rows",
+    "pearson_rows",
+    "kendall_top_k_rows",
     "rbo_rows",
 ]
 
@@ -95,6 +105,32 @@ def _tied_pairs(v: np.ndarray) -> float:
 
 
 MEAN_TIE_TOL = 1e-12  # means equal within this are ties (0.55 vs 0.5499999999999999)
+
+
+def tie_levels(v, tol: float = MEAN_TIE_TOL) -> np.ndarray:
+    """The one tie rule of every rank correlation and every printed ranking: dense levels
+    0, 1, ... of `v` along its last axis (a float array of the same shape), ascending with
+    `v`, where neighbours in sorted order closer than tol * max(1, |value|) share a level
+    (a chain of such neighbours is one level). System means summed in another order differ
+    in the last bit (0.20000000000000004 and 0.19999999999999998): those are one level, so
+    two identical rankings built from such sums give tau-b, tau_AP and RBO 1. NaN stays NaN.
+    """
+    v = np.asarray(v, dtype=np.float64)
+    if v.size == 0:
+        return v.copy()
+    order = np.argsort(v, axis=-1, kind="stable")
+    sv = np.take_along_axis(v, order, axis=-1)
+    with np.errstate(invalid="ignore"):
+        bound = tol * np.maximum(1.0, np.abs(sv[..., 1:]))
+        gap = sv[..., 1:] - sv[..., :-1]
+        step = (gap > bound) | (np.isinf(bound) & (sv[..., 1:] != sv[..., :-1]))
+    step |= np.isnan(sv[..., 1:]) & ~np.isnan(sv[..., :-1])
+    levels_sorted = np.concatenate(
+        [np.zeros(sv.shape[:-1] + (1,)), np.cumsum(step, axis=-1, dtype=np.float64)], axis=-1)
+    levels_sorted[np.isnan(sv)] = np.nan
+    out = np.empty_like(levels_sorted)
+    np.put_along_axis(out, order, levels_sorted, axis=-1)
+    return out
 
 
 def _order_steps(v: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -376,6 +412,8 @@ def kendall_tau(x, y, variant: str = "b", *, tie_tol: float = 0.0) -> float:
     n = x.size
     if n < 2:
         return math.nan
+    if tie_tol > 0:  # the one tie rule: values within tie_tol are one level
+        x, y, tie_tol = tie_levels(x, tie_tol), tie_levels(y, tie_tol), 0.0
     s, pairs, t_x, t_y = _concordance_counts(x, y, tie_tol)
     if variant == "a":
         return s / pairs
@@ -411,6 +449,45 @@ def spearman_rho(x, y) -> float:
     return float(rx @ ry) / den if den > 0 else math.nan
 
 
+def pearson_r(x, y) -> float:
+    """Pearson's r (as `scipy.stats.pearsonr`); NaN when either vector is constant or has
+    fewer than two items."""
+    x, y = _pair(x, y)
+    return float(pearson_rows(x[None, :], y[None, :])[0])
+
+
+def tau_ap_b(x, y, *, tie_tol: float = MEAN_TIE_TOL) -> float:
+    """tau_AP-b, the AP correlation for ties in both rankings (Urbano & Marrero, ICTIR 2017),
+    as pyircor's `tauap_b` and AutoJudge's evaluator compute it; symmetric. Higher is
+    better. For each direction (groups from y, order from x): every item i outside y's
+    top tie group has p_i items in strictly better y groups, c_i of which x also ranks
+    strictly above i; tau = 2 / #(p_i > 0) * sum c_i / p_i - 1. tau_AP-b is the mean of
+    the two directions. Without ties it is the mean of Yilmaz's tau_AP both ways. Ties are
+    `tie_levels` (values equal up to tie_tol). NaN for fewer than two items or a constant
+    vector."""
+    x, y = _pair(x, y)
+    return float(tau_ap_b_rows(x[None, :], y[None, :], tie_tol=tie_tol)[0])
+
+
+def tau_gap(truth, judge, *, tie_tol: float = MEAN_TIE_TOL) -> float:
+    """tau_GAP (Gao & Oard, SIGIR 2015), head-weighted and gap-sensitive, as AutoJudge's
+    evaluator gives it: items in the judge's order (best first); each item i with items
+    strictly above it has C(i) = sum of w_ij over the items j above i that the truth also
+    ranks above i, divided by the sum of w_ij over all items above i, with w_ij =
+    |truth_j - truth_i| (a swap of close systems costs little); tau_GAP = 2 / N * sum C(i)
+    - 1 over the N items that have a C(i) (N = n - 1 without ties). Not symmetric: the
+    first argument gives the gaps. (truth [.9, .5, .4], judge [3, 1, 2]) gives 0.8."""
+    x, y = _pair(truth, judge)
+    return float(tau_gap_rows(x[None, :], y[None, :], tie_tol=tie_tol)[0])
+
+
+def kendall_top_k(names: Sequence[str], truth, judge, k: int) -> float:
+    """Kendall's tau-b on the k systems ranked highest by the truth (`rank_order`: ties by
+    name): how well the judge orders the head of the leaderboard."""
+    x, y = _pair(truth, judge)
+    return float(kendall_top_k_rows(names, x[None, :], y[None, :], k)[0])
+
+
 def tau_ap(x, y) -> float:
     """AP rank correlation tau_AP of the ranking by `x` against the reference ranking by `y`
     (Yilmaz, Aslam & Robertson, SIGIR 2008):
@@ -421,7 +498,8 @@ def tau_ap(x, y) -> float:
     position i that `y` also ranks above the item at i. Swaps near the top cost more than
     swaps near the bottom; identical rankings give 1, reversed -1. Not symmetric: `y` is the
     reference. Ties are not part of the original definition: here a pair tied in either
-    vector counts one half.
+    vector counts one half. `compare`, `calibrate` and `meta` report `tau_ap_b`, which
+    treats ties as pyircor does; this is Yilmaz's coefficient for untied rankings.
     """
     x, y = _pair(x, y)
     n = x.size
@@ -503,8 +581,9 @@ def rbo(a: Sequence, b: Sequence, p: float = 0.9) -> float:
 
 
 def rank_order(names: Sequence[str], scores) -> list[str]:
-    """Names best first by score (descending), ties broken by name so output is stable."""
-    scores = np.asarray(scores, dtype=np.float64)
+    """Names best first by score (descending), ties (`tie_levels`: equal up to
+    floating-point noise) broken by name so output is stable."""
+    scores = tie_levels(np.asarray(scores, dtype=np.float64).ravel())
     names_arr = np.asarray(list(names), dtype=object)
     if names_arr.size != scores.size:
         raise ValueError("names and scores differ in length")
@@ -541,47 +620,139 @@ def _row_batches(n_rows: int, per_row: int):
 
 
 def kendall_tau_b_rows(x, y) -> np.ndarray:
-    """`kendall_tau(x[r], y[r], "b")` for every row r of two (rows x items) arrays (e.g.
-    bootstrap resamples of system means), by the pairwise signs:
-    sum sign(dx) sign(dy) / sqrt(#pairs untied in x * #pairs untied in y)."""
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    n = x.shape[1]
-    i, j = np.triu_indices(n, k=1)
-    out = np.full(x.shape[0], math.nan)
+    """`kendall_tau(x[r], y[r], "b", tie_tol=MEAN_TIE_TOL)` for every row r of two
+    (rows x items) arrays (e.g. bootstrap resamples of system means), from the "j above i"
+    tables of the two rows: C = pairs above in both, D = above in x and below in y, and
+    tau-b = (C - D) / sqrt(#pairs untied in x * #pairs untied in y)."""
+    lx, ly = _levels_pair(x, y, MEAN_TIE_TOL)
+    rows, n = lx.shape
+    out = np.full(rows, math.nan)
     if n < 2:
         return out
-    for rows in _row_batches(x.shape[0], i.size):
-        sx = np.sign(x[rows][:, i] - x[rows][:, j])
-        sy = np.sign(y[rows][:, i] - y[rows][:, j])
-        den = np.sqrt(np.abs(sx).sum(axis=1) * np.abs(sy).sum(axis=1))
+    for batch in _row_batches(rows, n * n):
+        ax, ay = _above(lx[batch]), _above(ly[batch])
+        c = np.logical_and(ax, ay).sum(axis=(1, 2), dtype=np.int64)
+        d = np.logical_and(ax, ay.transpose(0, 2, 1)).sum(axis=(1, 2), dtype=np.int64)
+        den = np.sqrt(ax.sum(axis=(1, 2), dtype=np.int64).astype(np.float64)
+                      * ay.sum(axis=(1, 2), dtype=np.int64))
         with np.errstate(divide="ignore", invalid="ignore"):
-            out[rows] = np.where(den > 0, (sx * sy).sum(axis=1) / den, math.nan)
+            out[batch] = np.where(den > 0, (c - d) / den, math.nan)
     return out
 
 
-def tau_ap_rows(x, y) -> np.ndarray:
-    """`tau_ap(x[r], y[r])` for every row r (ties counted one half, as `tau_ap`): items in
-    x's order (descending, stable), C(i) = sum over the items j above i of
-    [y_j > y_i and x_j != x_i] + ([y_j == y_i] + [x_j == x_i] - [both equal]) / 2."""
+def _levels_pair(x, y, tol):
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    n = x.shape[1]
-    out = np.full(x.shape[0], math.nan)
+    if x.shape != y.shape or x.ndim != 2:
+        raise ValueError("x and y must be (rows x items) arrays of one shape")
+    return tie_levels(x, tol).astype(np.int32), tie_levels(y, tol).astype(np.int32)
+
+
+def _above(levels: np.ndarray) -> np.ndarray:
+    """rows x n x n: [r, i, j] = item j strictly above item i (higher level)."""
+    return levels[:, None, :] > levels[:, :, None]
+
+
+def tau_ap_b_rows(x, y, *, tie_tol: float = MEAN_TIE_TOL) -> np.ndarray:
+    """`tau_ap_b(x[r], y[r])` for every row r of two (rows x items) arrays. The count c_i
+    (items strictly above i in both) is shared by the two directions."""
+    lx, ly = _levels_pair(x, y, tie_tol)
+    rows, n = lx.shape
+    out = np.full(rows, math.nan)
     if n < 2:
         return out
-    j, i = np.triu_indices(n, k=1)  # j above i in x's order
-    weight = 1.0 / np.arange(1, n)  # 1 / (position of i), positions 1..n-1 (0-based)
-    for rows in _row_batches(x.shape[0], i.size):
-        order = np.argsort(-x[rows], axis=1, kind="stable")
-        xs = np.take_along_axis(x[rows], order, axis=1)
-        ys = np.take_along_axis(y[rows], order, axis=1)
-        tx = xs[:, j] == xs[:, i]
-        ty = ys[:, j] == ys[:, i]
-        pair = ((ys[:, j] > ys[:, i]) & ~tx) + 0.5 * (ty.astype(np.float64) + tx - (tx & ty))
-        # C(i) for every row: the pair values summed by i, one bincount for the batch
-        flat = (np.arange(pair.shape[0])[:, None] * n + i[None, :]).ravel()
-        c = np.bincount(flat, weights=pair.ravel(), minlength=pair.shape[0] * n).reshape(-1, n)
-        out[rows] = 2.0 / (n - 1) * (c[:, 1:] * weight).sum(axis=1) - 1.0
+    for batch in _row_batches(rows, n * n):
+        ax, ay = _above(lx[batch]), _above(ly[batch])
+        c = np.logical_and(ax, ay).sum(axis=2, dtype=np.float64)
+        halves = []
+        for a in (ay, ax):  # groups from y (order from x), then the other way round
+            p = a.sum(axis=2, dtype=np.float64)
+            counted = p > 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                share = np.where(counted, c / np.where(counted, p, 1.0), 0.0).sum(axis=1)
+                k = counted.sum(axis=1)
+                halves.append(np.where(k > 0, 2.0 * share / k - 1.0, math.nan))
+        out[batch] = (halves[0] + halves[1]) / 2.0
     return out
+
+
+def tau_gap_rows(truth, judge, *, tie_tol: float = MEAN_TIE_TOL) -> np.ndarray:
+    """`tau_gap(truth[r], judge[r])` for every row r. A tie in the judge puts neither item
+    above the other; a tie in the truth weighs 0."""
+    t = np.asarray(truth, dtype=np.float64)
+    lt, lj = _levels_pair(truth, judge, tie_tol)
+    rows, n = lt.shape
+    out = np.full(rows, math.nan)
+    if n < 2:
+        return out
+    for batch in _row_batches(rows, n * n):
+        tv = t[batch]
+        w = np.abs(tv[:, None, :] - tv[:, :, None])
+        w[~(lt[batch][:, None, :] != lt[batch][:, :, None])] = 0.0  # noise is a tie
+        above = _above(lj[batch])
+        den = np.einsum("rij,rij->ri", above, w, dtype=np.float64)
+        agree = above & _above(lt[batch])
+        num = np.einsum("rij,rij->ri", agree, w, dtype=np.float64)
+        counted = den > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.where(counted, num / np.where(counted, den, 1.0), 0.0).sum(axis=1)
+            k = counted.sum(axis=1)
+            out[batch] = np.where(k > 0, 2.0 * share / k - 1.0, math.nan)
+    return out
+
+
+def _average_ranks_rows(levels: np.ndarray) -> np.ndarray:
+    """Ranks 1..n ascending along each row, tied levels sharing their average rank."""
+    rows, n = levels.shape
+    order = np.argsort(levels, axis=1, kind="stable")
+    sv = np.take_along_axis(levels, order, axis=1)
+    new = np.ones((rows, n), dtype=bool)
+    new[:, 1:] = sv[:, 1:] != sv[:, :-1]
+    pos = np.broadcast_to(np.arange(n), (rows, n))
+    start = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
+    last = np.ones((rows, n), dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    end = np.minimum.accumulate(np.where(last, pos, n)[:, ::-1], axis=1)[:, ::-1]
+    avg = (start + end) / 2.0 + 1.0
+    out = np.empty((rows, n))
+    np.put_along_axis(out, order, avg, axis=1)
+    return out
+
+
+def pearson_rows(x, y) -> np.ndarray:
+    """Pearson's r of every row pair (NaN where a row is constant or has < 2 items)."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if x.shape[1] < 2:
+        return np.full(x.shape[0], math.nan)
+    dx = x - x.mean(axis=1, keepdims=True)
+    dy = y - y.mean(axis=1, keepdims=True)
+    den = np.sqrt((dx * dx).sum(axis=1) * (dy * dy).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(den > 0, (dx * dy).sum(axis=1) / den, math.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+def spearman_rows(x, y, *, tie_tol: float = MEAN_TIE_TOL) -> np.ndarray:
+    """Spearman's rho of every row pair: Pearson's r of the average ranks of `tie_levels`."""
+    lx, ly = _levels_pair(x, y, tie_tol)
+    return pearson_rows(_average_ranks_rows(lx), _average_ranks_rows(ly))
+
+
+def _name_key(names: Sequence[str]) -> np.ndarray:
+    """Each name's place in name order (the tie-break of `rank_order`)."""
+    return np.argsort(np.argsort(np.asarray(list(names)).astype(str), kind="stable"), kind="stable")
+
+
+def kendall_top_k_rows(names: Sequence[str], truth, judge, k: int) -> np.ndarray:
+    """`kendall_top_k` of every row pair: the k best by the truth (ties by name) in each row."""
+    if k < 2:
+        raise ValueError("k must be at least 2")
+    t, j = np.asarray(truth, dtype=np.float64), np.asarray(judge, dtype=np.float64)
+    rows, n = t.shape
+    if n <= k:
+        return kendall_tau_b_rows(t, j)
+    key = np.broadcast_to(_name_key(names), t.shape)
+    top = np.lexsort((key, -tie_levels(t)), axis=-1)[:, :k]
+    return kendall_tau_b_rows(np.take_along_axis(t, top, axis=1), np.take_along_axis(j, top, axis=1))
 
 
 def rbo_rows(names: Sequence[str], x, y, p: float = 0.9) -> np.ndarray:
@@ -590,12 +761,11 @@ def rbo_rows(names: Sequence[str], x, y, p: float = 0.9) -> np.ndarray:
     (1-p)/p * sum_{d=1..n} X_d/d p^d + X_n/n p^n, X_d the items in both top-d prefixes."""
     if not 0.0 < p < 1.0:
         raise ValueError("p must be in (0, 1)")
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    x, y = tie_levels(x), tie_levels(y)  # the one tie rule, as `rank_order`
     rows, n = x.shape
     if n == 0:
         return np.ones(rows)
-    by_name = np.argsort(np.argsort(np.asarray(list(names)).astype(str), kind="stable"), kind="stable")
-    name_key = np.broadcast_to(by_name, x.shape)
+    name_key = np.broadcast_to(_name_key(names), x.shape)
 
     def positions(v):
         order = np.lexsort((name_key, -v), axis=-1)  # best first, ties by name

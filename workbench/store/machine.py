@@ -118,15 +118,41 @@ _INSERT_CALL = insert(MachineCall.__table__)  # built once: a label costs one of
 def append_call(
     session: Session, assessor_id: int, query_id: int, document_id: int, *, outcome: str,
     grade: int | None, raw: str, error: str = "", attempts: int = 1, seconds: float = 0.0,
-    at: datetime | None = None,
+    at: datetime | None = None, call_key: str | None = None, sample: int | None = None,
 ) -> None:
     """Append one call to the audit log (a Core insert with parameters: the ORM's
     insert().values() per call cost more than the rest of a label's transaction)."""
     session.execute(_INSERT_CALL, {
         "assessor_id": assessor_id, "query_id": query_id, "document_id": document_id,
         "outcome": outcome, "grade": grade, "raw": raw, "error": error, "attempts": attempts,
-        "seconds": seconds, "created_at": at or utcnow(),
+        "seconds": seconds, "created_at": at or utcnow(), "call_key": call_key, "sample": sample,
     })
+
+
+def sample_grades(session: Session, assessor_id: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(query id, document id, grade) of every labelled sample call of the machine
+    (`autojudge --samples N`: calls with a sample index)."""
+    rows = session.execute(select(MachineCall.query_id, MachineCall.document_id, MachineCall.grade)
+                           .where(MachineCall.assessor_id == assessor_id, MachineCall.sample.is_not(None),
+                                  MachineCall.outcome == LABEL)).all()
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    return arr[:, 0], arr[:, 1], arr[:, 2]
+
+
+def answers_by_key(session: Session, keys) -> dict[str, tuple[str, str, str]]:
+    """key -> (outcome, raw, error) of the latest stored call with that key that got an
+    answer (outcome label or failure), of any machine assessor."""
+    keys = sorted(set(keys))
+    out: dict[str, tuple[str, str, str]] = {}
+    for start in range(0, len(keys), 500):
+        chunk = keys[start:start + 500]
+        rows = session.execute(
+            select(MachineCall.call_key, MachineCall.outcome, MachineCall.raw, MachineCall.error)
+            .where(MachineCall.call_key.in_(chunk), MachineCall.outcome.in_([LABEL, FAILURE]))
+            .order_by(MachineCall.id)).all()
+        for key, outcome, raw, error in rows:
+            out[key] = (outcome, raw, error)
+    return out
 
 
 def settled_items(session: Session, assessor_id: int, *, with_failures: bool = True) -> set[tuple[int, int]]:
@@ -155,6 +181,23 @@ def document_texts(session: Session, ids: list[int]) -> dict[int, tuple[str, str
     rows = session.execute(select(Document.id, Document.ext_id, Document.title, Document.text)
                            .where(Document.id.in_(ids))).all()
     return {r[0]: (r[1], r[2] or "", r[3] or "") for r in rows}
+
+
+def ids_by_text(session: Session, queries: list[str], passages: list[str]):
+    """({query title: [query ids]}, {document text: [document ids]}) for the given texts:
+    exact matches only (UMBRELA's files name queries and passages by their texts)."""
+    q: dict[str, list[int]] = {}
+    d: dict[str, list[int]] = {}
+    wanted_q, wanted_d = sorted(set(queries)), sorted(set(passages))
+    for start in range(0, len(wanted_q), 500):
+        for qid, title in session.execute(select(Query.id, Query.title)
+                                          .where(Query.title.in_(wanted_q[start:start + 500]))).all():
+            q.setdefault(title, []).append(int(qid))
+    for start in range(0, len(wanted_d), 500):
+        for did, text in session.execute(select(Document.id, Document.text)
+                                         .where(Document.text.in_(wanted_d[start:start + 500]))).all():
+            d.setdefault(text, []).append(int(did))
+    return q, d
 
 
 def call_rows(session: Session, assessor_id: int | None = None) -> Iterator[CallRow]:

@@ -191,9 +191,14 @@ class MachineCall(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=1)
     seconds: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # sha256 of (model, messages, parameters, sample index): what `autojudge --offline`
+    # replays by (campaign/machine/replay.py); None for calls made before it was kept
+    call_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    sample: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0..N-1 with --samples N
 
     __table_args__ = (
         Index("ix_machine_call_item", "assessor_id", "query_id", "document_id"),
+        Index("ix_machine_call_call_key", "call_key"),
     )
 
 
@@ -320,6 +325,55 @@ class AccessLink(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (Index("ix_access_link_role_name", "role", "name"),)
+
+
+class Leaderboard(Base):
+    """An imported leaderboard (`workbench import leaderboard`, the source
+    `leaderboard:NAME`): values of measures per run and topic from a file, not from the
+    campaign's judgments."""
+
+    __tablename__ = "leaderboard"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    format: Mapped[str] = mapped_column(String(16))
+    source_file: Mapped[str] = mapped_column(String(1000), default="")
+    imported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LeaderboardValue(Base):
+    """One value of a leaderboard: run, topic (`all` = the run's summary), measure."""
+
+    __tablename__ = "leaderboard_value"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    leaderboard_id: Mapped[int] = mapped_column(ForeignKey("leaderboard.id", ondelete="CASCADE"))
+    run: Mapped[str] = mapped_column(String(200))
+    topic: Mapped[str] = mapped_column(String(200))
+    measure: Mapped[str] = mapped_column(String(100))
+    value: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("leaderboard_id", "run", "topic", "measure"),)
+
+
+class Panel(Base):
+    """A judge panel (`workbench panel create`): a virtual machine assessor whose labels
+    are derived, when read, from its members' stored labels (never stored themselves)."""
+
+    __tablename__ = "panel"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    aggregate: Mapped[str] = mapped_column(String(16))  # majority | median | mean | dawid-skene
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PanelMember(Base):
+    __tablename__ = "panel_member"
+
+    panel_id: Mapped[int] = mapped_column(ForeignKey("panel.id", ondelete="CASCADE"), primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class PoolEntry(Base):

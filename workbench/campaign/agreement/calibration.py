@@ -96,6 +96,9 @@ class CalibrationReport:
     weighted: Agreement | None
     warnings: list[str] = field(default_factory=list)
     reference_machine: bool = False  # --against names another machine, not people
+    # the machine against itself across `autojudge --samples N` (None without samples):
+    # samples, items, fleiss_kappa, unanimous (campaign/machine/self_consistency.py)
+    self_consistency: dict | None = None
 
     @property
     def items(self) -> int:
@@ -143,6 +146,11 @@ class CalibrationReport:
                             f"{_fmt(w.kappa_binary)} {_fmt_ci(w.kappa_binary_ci)}, kappa weighted "
                             f"{_fmt(w.kappa_weighted)} {_fmt_ci(w.kappa_weighted_ci)}, leniency "
                             f"{_fmt(w.leniency, signed=True)} {_fmt_ci(w.leniency_ci)}", ""))
+        if self.self_consistency is not None:
+            sc = self.self_consistency
+            out.append(("", ""))
+            out.append((f"Self-consistency over {sc['samples']} samples ({sc['items']} items): Fleiss' kappa "
+                        f"{_fmt(sc['fleiss_kappa'])}, unanimous {sc['unanimous']:.1%}", "bold"))
         for warning in self.warnings:
             out.append((f"warning: {warning}", "yellow"))
         return out
@@ -172,6 +180,8 @@ class CalibrationReport:
                 **self.sample,
                 "weighted": None if self.weighted is None else _agreement_json(self.weighted, self.scale),
             },
+            "self_consistency": None if self.self_consistency is None else {
+                **self.self_consistency, "fleiss_kappa": _num(self.self_consistency["fleiss_kappa"])},
             "warnings": list(self.warnings),
         }
 
@@ -308,6 +318,11 @@ def _per_query(q: np.ndarray, h: np.ndarray, m: np.ndarray, level: int) -> tuple
 # ---------------------------------------------------------------- rankings
 
 
+def machine_source(machine: str) -> QrelsSource:
+    """The labels of the machine calibrated: an assessor's, or a panel's (`panel:NAME`)."""
+    return QrelsSource.parse(machine) if machine.startswith("panel:") else QrelsSource.assessor(machine)
+
+
 def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, *,
               resamples: int, seed: int):
     """(correlations by pair, queries, systems, orders, warnings): the systems under the
@@ -320,7 +335,7 @@ def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, 
 
     with db.read() as s:
         runs = load_runs(s, scores=False)
-    sources = [reference, QrelsSource.assessor(machine), QrelsSource.hybrid(machine)]
+    sources = [reference, machine_source(machine), QrelsSource.hybrid(machine)]
     tables = [score_campaign(db, [measure], src, runs=runs) for src in sources]
     judged = set(tables[0].queries).intersection(*(t.queries for t in tables[1:]))
     common = [q for q in tables[0].queries if q in judged]
@@ -358,7 +373,7 @@ def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
         return RankingAgreement(math.nan, nan2, math.nan, nan2, math.nan, nan2,
                                 {k: (False, 0) for k in TOPS})
 
-    point = (corr.kendall_tau(ref, other, "b"), corr.tau_ap(other, ref),
+    point = (corr.kendall_tau(ref, other, "b", tie_tol=corr.MEAN_TIE_TOL), corr.tau_ap_b(ref, other),
              corr.rbo(corr.rank_order(systems, ref), corr.rank_order(systems, other)))
     # every resample at once (systems x R -> R x systems); a resample that left a system
     # without a scored query is dropped
@@ -366,7 +381,7 @@ def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
     ok = ~(np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1))
     x, y = x[ok], y[ok]
     ci = [aci.percentile_interval(corr.kendall_tau_b_rows(x, y)),
-          aci.percentile_interval(corr.tau_ap_rows(y, x)),
+          aci.percentile_interval(corr.tau_ap_b_rows(x, y)),
           aci.percentile_interval(corr.rbo_rows(systems, x, y))]
     a, b = corr.rank_order(systems, ref), corr.rank_order(systems, other)
     top = {}
@@ -412,14 +427,20 @@ def calibrate(
     measure = measure or "map"
     measure_label(measure)  # one measure, or a usage error before any work
     with db.read() as s:
-        mid = known_assessor(s, machine)
-        if assessor_kind(s, mid) != MACHINE:
-            raise UsageError(f"{machine!r} is not a machine assessor")
         reference_machine = (reference.kind == "assessor"
                              and assessor_kind(s, known_assessor(s, reference.name)) == MACHINE)
+        if machine.startswith("panel:"):  # a judge panel: derived labels, no validation sample
+            mid = -1
+        else:
+            mid = known_assessor(s, machine)
+            if assessor_kind(s, mid) != MACHINE:
+                raise UsageError(f"{machine!r} is not a machine assessor")
         hq, hd, hg = qrels_ids(s, reference)
-        mq, md, mg = qrels_ids(s, QrelsSource.assessor(machine))
+        mq, md, mg = qrels_ids(s, machine_source(machine))
         sample = validation_items(s, mid)
+        from workbench.campaign.machine.self_consistency import sample_agreement
+
+        consistency = sample_agreement(s, mid) if mid != -1 else None
         width = int(max(hd.max(initial=0), md.max(initial=0), sample.document_id.max(initial=0))) + 1
         _, hi, mi = np.intersect1d(hq * width + hd, mq * width + md, assume_unique=True, return_indices=True)
         q, d, h, m = hq[hi], hd[hi], hg[hi], mg[mi]
@@ -484,7 +505,7 @@ def calibrate(
         scale=tuple(int(g) for g in scale.tolist()), agreement=report_agreement,
         per_query=per_query, weakest=weakest, rankings=rankings, ranking_queries=n_queries,
         ranking_systems=n_systems, orders=orders, sample=sample_info, weighted=weighted,
-        warnings=warnings, reference_machine=reference_machine,
+        warnings=warnings, reference_machine=reference_machine, self_consistency=consistency,
     )
 
 

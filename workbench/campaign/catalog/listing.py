@@ -9,6 +9,8 @@ could otherwise create the stub row being removed).
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -53,6 +55,11 @@ def listing(db: Database, what: str) -> Listing:
         c = catalog.assessor_counts(s)
         watch = assessor_watch.read_watch(s, idle_cap=cap)
         kinds = assessor_kinds(s)
+        from workbench.campaign.machine.self_consistency import sample_agreement
+        from workbench.store.external_ids import assessor_id
+
+        consistency = {name: sample_agreement(s, assessor_id(s, name)) for name in c.names
+                       if kinds.get(name) == "machine"}
     rows = []
     for i, name in enumerate(c.names):
         col = {k: int(v[i]) for k, v in c.columns.items()}
@@ -60,9 +67,11 @@ def listing(db: Database, what: str) -> Listing:
         rows.append((name, kinds.get(name, HUMAN), col["assigned"], col["judged"], _share(done, col["assigned"]),
                      col["outside"], col["repeats"], col["cant_judge"],
                      *(assessor_watch.list_values(watch.of(name)) if watch.watched(name)
-                       else assessor_watch.NOT_WATCHED)))
+                       else assessor_watch.NOT_WATCHED),
+                     *_consistency_values(consistency.get(name))))
     return Listing(what, ("assessor", "kind", "assigned", "judged", "done", "outside_assignment", "repeats",
-                         "cant_judge", *assessor_watch.LIST_COLUMNS), rows,
+                         "cant_judge", *assessor_watch.LIST_COLUMNS, "sample_fleiss_kappa",
+                         "sample_unanimous"), rows,
                    "assigned counts documents (first showings); the judging screen counts "
                    "items, assigned + hidden repeats; seconds per document count up to the "
                    f"idle cap, {describe_idle_cap(cap)} (workbench campaign --idle-cap)")
@@ -153,3 +162,11 @@ def export_run(db: Database, tag: str, out: TextIO) -> int:
     docno = docs.of(runs.stored.document_id[rows])
     write_run(out, qid, docno, runs.stored.score[rows], tag)
     return int(qid.size)
+
+
+def _consistency_values(sc: dict | None) -> tuple:
+    """A machine's Fleiss' kappa over its samples and share of unanimous items
+    (`autojudge --samples N`); NaN (printed "–", null in JSON) for anyone without samples."""
+    if sc is None:
+        return (math.nan, math.nan)
+    return (sc["fleiss_kappa"], sc["unanimous"])

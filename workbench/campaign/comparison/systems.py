@@ -6,8 +6,9 @@ For one measure, every stored system is scored per query under several qrels sou
 `campaign.scoring.scores`'s). From those scores:
 - **rankings**: per source, the systems best first by their mean (ties by name);
 - **correlations**: for each pair of sources, Kendall tau-b and tau-a of the systems' means,
-  tau_AP of the second source's ranking with the first as reference, and RBO_ext of the two
-  ranked lists (persistence `rbo_p`), over the systems scored under both;
+  tau_AP-b (symmetric, pyircor's treatment of ties), and RBO_ext of the two ranked lists
+  (persistence `rbo_p`), over the systems scored under both; means equal up to
+  floating-point noise are ties in all of them and in the rankings (`corr.tie_levels`);
 - **tests**: for each pair of systems, a paired test over the queries both were scored on
   under the primary source (the first: the consensus), with Holm–Bonferroni adjusted
   p-values over all pairs.
@@ -191,7 +192,7 @@ def _correlation(a: SourceScores, b: SourceScores, rbo_p: float) -> CorrelationR
         len(common),
         corr.kendall_tau(x, y, "b", tie_tol=corr.MEAN_TIE_TOL),
         corr.kendall_tau(x, y, "a", tie_tol=corr.MEAN_TIE_TOL),
-        corr.tau_ap(y, x),  # b's ranking judged against a's
+        corr.tau_ap_b(x, y),
         corr.rbo(corr.rank_order(common, x), corr.rank_order(common, y), rbo_p),
     )
 

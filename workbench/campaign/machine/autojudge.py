@@ -23,6 +23,7 @@ not stored: a rerun asks again anyway).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import queue
 import threading
@@ -45,6 +46,7 @@ from workbench.campaign.machine.prompts import (
     render,
 )
 from workbench.campaign.machine.redaction import clean_key
+from workbench.campaign.machine.replay import call_key
 from workbench.campaign.machine.provenance import (
     Provenance,
     clean_endpoint,
@@ -90,6 +92,13 @@ class Request:
     seed: int = 0
     retry_failures: bool = False
     max_failures: int = 5  # calls in a row without an answer that stop the run; 0: never
+    offline: bool = False  # label from stored answers only (campaign/machine/replay.py)
+    samples: int = 1  # calls per item (self-consistency); the label is their mode
+
+    def sample_parameters(self, sample: int) -> dict:
+        """The parameters of sample `sample`: its own seed (seed + sample) where the endpoint
+        takes one; sample 0 (the only one without --samples) is `parameters()`."""
+        return {**self.parameters(), "seed": self.seed + sample}
 
     @property
     def name(self) -> str:
@@ -102,7 +111,9 @@ class Request:
     def provenance(self) -> Provenance:
         return make_provenance(
             self.model, endpoint=self.endpoint, prompt=self.template,
-            parameters={**self.parameters(), "max_passage_chars": MAX_PASSAGE_CHARS},
+            parameters={**self.parameters(), "max_passage_chars": MAX_PASSAGE_CHARS,
+                        "samples": self.samples},
+            origin="autojudge --offline" if self.offline else "autojudge",
         )
 
 
@@ -156,6 +167,11 @@ def make_plan(db: Database, request: Request) -> Plan:
         raise UsageError("--concurrency must be at least 1")
     if request.top_k is not None and request.top_k < 1:
         raise UsageError("--top-k must be at least 1")
+    if request.samples < 1:
+        raise UsageError("--samples must be at least 1")
+    if request.samples > 1 and request.temperature == 0:
+        raise UsageError("--samples N asks the same question N times: at temperature 0 every answer "
+                         "is the same; give --temperature above 0")
     wanted = request.provenance()
     levels = [Level(g, lab, desc) for g, lab, desc in show_scale(db)]  # the scale's owner
     if not levels:
@@ -234,16 +250,21 @@ def run(db: Database, request: Request, plan: Plan, *,
     (see the module docstring). Creates the machine assessor with its provenance first.
     KeyboardInterrupt: the calls stop, what arrived is committed, the summary says
     `interrupted`; a dead endpoint (see the module docstring): `stopped`."""
-    key = api_key(request)  # checked before anything is written
+    key = api_key(request) if client is None else None  # checked before anything is written
     endpoint = clean_endpoint(request.endpoint)
     with db.read() as s:
         aid = existing_machine(s, plan.assessor, request.provenance())
     grades = [lv.grade for lv in plan.levels]
-    client = client or ChatClient(
-        endpoint, request.model, api_key=key,
-        timeout=request.timeout, retries=request.retries, concurrency=request.concurrency,
-        parameters=request.parameters(),
-    )
+    if client is None:
+        # one client per sample: each sends its sample's parameters (its own seed)
+        clients = [ChatClient(
+            endpoint, request.model, api_key=key,
+            timeout=request.timeout, retries=request.retries, concurrency=request.concurrency,
+            parameters=request.sample_parameters(k) if request.samples > 1 else request.parameters(),
+        ) for k in range(request.samples)]
+        client = clients[0] if request.samples == 1 else clients
+    elif request.samples > 1 and not isinstance(client, list):
+        raise UsageError("one client per sample is needed with --samples")
     summary = Summary()
     writer = _Writers(db, aid, grades, summary, on_stored,
                       PG_WRITERS if db.concurrent_writers else 1,
@@ -282,15 +303,28 @@ async def _call_all(db, request: Request, plan: Plan, client: ChatClient, grades
             if writer.failed is not None:
                 raise writer.failed  # a write failed: stop calling
             item, q, d = entry
-            result = await client.ask(render(request.template, plan.levels, item), worker)
-            writer.put((item, q, d, result))
-            in_a_row = 0 if result.answered else in_a_row + 1
+            prompt = render(request.template, plan.levels, item)
+            if request.samples == 1:
+                result = await client.ask(prompt, worker)
+                writer.put((item, q, d, result, call_key(request.model, prompt, request.parameters())))
+                answered, error = result.answered, result.error
+            else:
+                results = [await c.ask(prompt, worker) for c in clients]
+                keys = [call_key(request.model, prompt, request.sample_parameters(k), k)
+                        for k in range(request.samples)]
+                writer.put((item, q, d, results, keys))
+                answered = any(r.answered for r in results)
+                error = next((r.error for r in results if not r.answered), None)
+            in_a_row = 0 if answered else in_a_row + 1
             if request.max_failures and in_a_row >= request.max_failures:
                 raise _DeadEndpoint(
                     f"stopped: {in_a_row} calls in a row got no answer (the last: "
-                    f"{result.error}); is the endpoint up? (--max-failures)")
+                    f"{error}); is the endpoint up? (--max-failures)")
 
-    async with client:
+    clients = client if isinstance(client, list) else [client]
+    async with contextlib.AsyncExitStack() as stack:
+        for c in clients:
+            await stack.enter_async_context(c)
         tasks = [asyncio.create_task(feed())] + [
             asyncio.create_task(work(i)) for i in range(request.concurrency)
         ]
@@ -383,7 +417,7 @@ class _Writers:
         if self.aid is None:
             with self._creating:
                 if self.aid is None:
-                    if not any(result.answered for *_rest, result in batch):
+                    if not any(_answered(entry[3]) for entry in batch):
                         self._held.extend(batch)  # no machine yet: held, not stored
                         return
                     batch, self._held = self._held + batch, []
@@ -395,14 +429,24 @@ class _Writers:
         """Commit `batch` (item, query id, document id, result) in one transaction, then
         report each of its outcomes: no report before the commit that holds it. `create`:
         the machine assessor is created in the same transaction."""
-        outcomes = [self._outcome(result) for _item, _q, _d, result in batch]
+        # entries: (item, query id, document id, result[, replay key]); with --samples the
+        # results and keys are lists, one per sample
+        keys = [entry[4] if len(entry) > 4 else None for entry in batch]
+        batch = [entry[:4] for entry in batch]
+        sampled = [isinstance(result, list) for _i, _q, _d, result in batch]
+        per_call = [[self._outcome(r) for r in result] if many else [self._outcome(result)]
+                    for (_i, _q, _d, result), many in zip(batch, sampled)]
+        outcomes = [calls[0] if not many else _mode_outcome(calls) for calls, many in zip(per_call, sampled)]
         with write_transaction(self.db) as s:
             aid = self._create(s) if create else self.aid
             apply_grades(s, aid, [(q, d, grade) for (_i, q, d, _r), (_o, grade, _w)
                                   in zip(batch, outcomes) if grade is not None])
-            for (_item, q, d, result), (outcome, grade, why) in zip(batch, outcomes):
-                append_call(s, aid, q, d, outcome=outcome, grade=grade, raw=result.raw,
-                            error=why, attempts=result.attempts, seconds=result.seconds)
+            for (_item, q, d, result), calls, key, many in zip(batch, per_call, keys, sampled):
+                results, call_keys = (result, key) if many else ([result], [key])
+                for k, (r, (outcome, grade, why), ck) in enumerate(zip(results, calls, call_keys)):
+                    append_call(s, aid, q, d, outcome=outcome, grade=grade, raw=r.raw,
+                                error=why, attempts=r.attempts, seconds=r.seconds, call_key=ck,
+                                sample=k if many else None)
         self.aid = aid  # only once the commit holds it
         with self._said:
             for (item, _q, _d, _r), (outcome, grade, why) in zip(batch, outcomes):
@@ -413,6 +457,27 @@ class _Writers:
                 else:
                     self.summary.errors += 1
                 self.on_stored(Stored(outcome, item.query, item.document, grade, why))
+
+
+def _answered(result) -> bool:
+    """Whether a call (or, with --samples, any of an item's calls) got an answer."""
+    return any(r.answered for r in result) if isinstance(result, list) else result.answered
+
+
+def _mode_outcome(calls: list[tuple[str, int | None, str]]) -> tuple[str, int | None, str]:
+    """The item's outcome from its samples: the mode of the graded samples (ties to the
+    lower grade); no label when a sample got no answer (run again) or none held a grade."""
+    if any(outcome == ERROR for outcome, _g, _w in calls):
+        why = next(w for o, _g, w in calls if o == ERROR)
+        return ERROR, None, why
+    graded = [g for _o, g, _w in calls if g is not None]
+    if not graded:
+        return FAILURE, None, calls[0][2]
+    counts: dict[int, int] = {}
+    for g in graded:
+        counts[g] = counts.get(g, 0) + 1
+    top = max(counts.values())
+    return LABEL, min(g for g, c in counts.items() if c == top), ""
 
 
 __all__ = ["EndpointError", "Plan", "Request", "Stored", "Summary",

@@ -15,8 +15,8 @@ nothing else (so braces in a template or in a document are just text):
   {nonce}      the call's fence tag (below)
 
 Outside text is fenced: the query, the need and the passage each go in between a
-`<data-NONCE>` line and a `</data-NONCE>` line, NONCE being 16 random hex digits drawn
-for each call and found in none of the texts, so a document cannot close its fence or
+`<data-NONCE>` line and a `</data-NONCE>` line, NONCE being 16 hex digits of the sha256
+of the item's texts and found in none of them (deterministic: replay keys rest on it), so a document cannot close its fence or
 forge the template's own lines ("Query:", "##final score: 3"). The default template says
 that fenced text is data; a template without `{nonce}` gets that notice (NOTICE) put
 before its first line.
@@ -29,8 +29,8 @@ prose ("2 of the 3 points" is not a grade), and a fraction is never truncated.
 
 from __future__ import annotations
 
+import hashlib
 import re
-import secrets
 from dataclasses import dataclass
 
 from workbench.campaign.catalog.scale import ScaleEntry as Level  # one scale entry type
@@ -99,11 +99,16 @@ def check_template(template: str, path: str = "prompt") -> None:
 
 
 def fresh_nonce(*texts: str) -> str:
-    """16 random hex digits found in none of `texts` (the fence tag of one call)."""
+    """16 hex digits found in none of `texts` (the fence tag of one call): the sha256 of the
+    texts themselves, so that a text cannot hold its own tag (it would have to contain its own
+    hash) and the same item always gives the same prompt (replay keys, `autojudge --offline`,
+    rest on that)."""
+    digest = hashlib.sha256("\x00".join(texts).encode("utf-8", "surrogatepass"))
     while True:
-        nonce = secrets.token_hex(8)
+        nonce = digest.hexdigest()[:16]
         if not any(nonce in t for t in texts):
             return nonce
+        digest.update(b"\x00")  # practically never: another tag from the same texts
 
 
 def fence(text: str, nonce: str) -> str:

@@ -107,13 +107,47 @@ def existing_machine(session, name: str, wanted: Provenance) -> int | None:
             f"assessor {name!r} is a person; name the machine assessor otherwise (--assessor)"
         )
     have = provenance(session, aid)
-    if have is not None and (have.model, have.prompt_sha256) != (wanted.model, wanted.prompt_sha256):
-        raise UsageError(
-            f"machine assessor {name!r} was made with model {have.model!r} and prompt "
-            f"sha256 {have.prompt_sha256[:12] or '(none)'}; labels from another model or "
-            "another prompt need another assessor name (--assessor)"
-        )
+    if have is not None:
+        changed = definition_changes(have, wanted)
+        if changed:
+            raise UsageError(
+                f"machine assessor {name!r} was made with {'; '.join(changed)}; labels made "
+                "otherwise need another assessor name (--assessor). A machine is defined by its "
+                "model, endpoint, prompt, temperature, max tokens, seed and samples "
+                "(concurrency, timeout and retries may change)"
+            )
     return aid
+
+
+DEFINING_PARAMETERS = ("temperature", "max_tokens", "seed", "samples")
+
+
+def definition(p: Provenance) -> dict:
+    """What defines a machine (docs/machine-assessors.md): model, endpoint, prompt sha256,
+    temperature, max tokens, seed and number of samples (1 when not recorded)."""
+    try:
+        params = json.loads(p.parameters or "{}")
+    except ValueError:
+        params = {}
+    out = {"model": p.model, "endpoint": p.endpoint, "prompt sha256": p.prompt_sha256}
+    for key in DEFINING_PARAMETERS:
+        out[key] = params.get(key, 1 if key == "samples" else None)
+    return out
+
+
+def definition_changes(have: Provenance, wanted: Provenance) -> list[str]:
+    """The defining fields in which `wanted` differs from the stored `have`, as
+    "temperature 0.0 (now 0.7)". An import that names no endpoint keeps the stored one."""
+    a, b = definition(have), definition(wanted)
+    if not wanted.endpoint:
+        b["endpoint"] = a["endpoint"]
+    out = []
+    for key, old in a.items():
+        new = b[key]
+        if old != new:
+            shown = (lambda v: (v[:12] or "(none)") if key == "prompt sha256" else repr(v))
+            out.append(f"{key} {shown(old)} (now {shown(new)})")
+    return out
 
 
 def ensure_machine(session, name: str, wanted: Provenance) -> int:

@@ -144,3 +144,22 @@ def export_score_table(
     grid = score_grid(table, judged=judged, k=k)
     out.write(render_scores(grid, fmt))
     return len(grid.rows)
+
+
+def export_leaderboard(db: Database, out: TextIO, fmt: str, *, measures: list[str] | None = None,
+                       source: QrelsSource | None = None, leaderboard: str | None = None) -> int:
+    """`export scores -q --format tot|ir_measures|jsonl` (or csv of a leaderboard): every
+    system's per-topic values and its `all` line, from a qrels source or a stored
+    leaderboard (`leaderboard`: its name); return the rows written."""
+    from workbench.formats.leaderboards import write_leaderboard
+
+    if leaderboard is not None:
+        from workbench.campaign.scoring.leaderboards import leaderboard_rows
+
+        rows = leaderboard_rows(db, leaderboard, measures)
+    else:
+        table = score_campaign(db, measures, source)
+        rows = ((s, q, m, v) for s, q, m, v, _ in score_rows(table, True))
+    if fmt == "csv":
+        return write_score_rows(out, ((s, q, m, v, False) for s, q, m, v in rows))
+    return write_leaderboard(rows, out, fmt)

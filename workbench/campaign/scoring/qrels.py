@@ -8,7 +8,9 @@ Sources (a `QrelsSource`: the names `workbench score`, `export qrels` and the le
   - ``mean``: the mean grade rounded half up (1.5 -> 2, 2.5 -> 3), i.e. floor(mean + 0.5);
   - ``adjudicated``: a lead's Adjudication grade where there is one, else the majority;
 - ``hybrid:MACHINE``: the people's majority where at least one person judged the item, the
-  machine's label elsewhere (`machine` marks the grades that are the machine's).
+  machine's label elsewhere (`machine` marks the grades that are the machine's);
+- ``panel:NAME`` (and ``hybrid:panel:NAME``): a judge panel's labels, derived from its
+  members' labels when read (campaign/assessors/panels.py).
 
 Only `judgment` rows count: `repeat` events (self-consistency checks) never change qrels.
 `qrels_ids` gives database ids (what scoring reads); `qrels_arrays` external ids, sorted by
@@ -143,6 +145,11 @@ def qrels_ids_with_origin(
         # SQL text only, through whatever `session` is: a Session or a plain Reader)
         from workbench.campaign.catalog.known import known_assessor
         from workbench.store.machine import MACHINE, assessor_kind
+    if source.kind == "panel":
+        from workbench.campaign.assessors.panels import panel_grades
+
+        qi, di, g = panel_grades(session, source.name, query_ids=query_ids)
+        return qi, di, g, np.ones(qi.size, dtype=bool)
     if source.kind == "assessor":
         aid = known_assessor(session, source.name)
         own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
@@ -158,11 +165,16 @@ def qrels_ids_with_origin(
         qi, di, g = _override(qi, di, g, final.query_id, final.document_id, final.grade)
     if source.kind != "hybrid":
         return qi, di, g, np.zeros(qi.size, dtype=bool)
-    aid = known_assessor(session, source.name)
-    if assessor_kind(session, aid) != MACHINE:
-        raise UsageError(f"hybrid:{source.name}: {source.name!r} is not a machine assessor")
-    labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
-    mq, md, mg = _sorted(labels.query_id, labels.document_id, labels.grade)
+    if source.name.startswith("panel:"):  # hybrid:panel:NAME
+        from workbench.campaign.assessors.panels import panel_grades
+
+        mq, md, mg = panel_grades(session, source.name[len("panel:"):], query_ids=query_ids)
+    else:
+        aid = known_assessor(session, source.name)
+        if assessor_kind(session, aid) != MACHINE:
+            raise UsageError(f"hybrid:{source.name}: {source.name!r} is not a machine assessor")
+        labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
+        mq, md, mg = _sorted(labels.query_id, labels.document_id, labels.grade)
     # the machine's labels, with the people's consensus wherever a person judged
     hq, hd, hg = _override(mq, md, np.zeros(mq.size, dtype=np.int64), qi, di, np.ones(qi.size, dtype=np.int64))
     _, _, grade = _override(mq, md, mg, qi, di, g)

@@ -6,7 +6,9 @@ Spellings (`--source SPEC`, the scoreboard menu, a score table's `source` field)
   current grades (machine assessors never count in it);
 - `assessor:NAME`: that assessor's own grades (a person's or a machine's);
 - `hybrid:MACHINE`: the people's majority where at least one person judged the item, the
-  machine's label elsewhere.
+  machine's label elsewhere;
+- `panel:NAME`: a judge panel's derived labels (campaign/assessors/panels.py), wherever a
+  machine is taken (`hybrid:panel:NAME` too).
 
 `label` gives the long form back (`consensus:majority`, `assessor:alice`, `hybrid:gpt`), so
 `parse(label)` is the identity.
@@ -20,7 +22,7 @@ from workbench.campaign.database import Database
 from workbench.errors import UsageError
 
 CONSENSUS_METHODS = ("majority", "mean", "adjudicated")
-KINDS = ("consensus", "assessor", "hybrid")
+KINDS = ("consensus", "assessor", "hybrid", "panel")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,10 @@ class QrelsSource:
         return cls("hybrid", machine)
 
     @classmethod
+    def panel(cls, name: str) -> QrelsSource:
+        return cls("panel", name)
+
+    @classmethod
     def parse(cls, spec: str) -> QrelsSource:
         """'majority' | 'mean' | 'adjudicated' | 'consensus:METHOD' | 'assessor:NAME' |
         'hybrid:MACHINE' -> the source; anything else is a usage error."""
@@ -62,7 +68,7 @@ class QrelsSource:
         if not sep or kind not in KINDS or not name:
             raise UsageError(
                 f"unknown qrels source {spec!r}; expected majority, mean, adjudicated, "
-                "assessor:NAME or hybrid:MACHINE")
+                "assessor:NAME, hybrid:MACHINE or panel:NAME")
         return cls(kind, name)
 
     @classmethod
