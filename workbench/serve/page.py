@@ -1,6 +1,12 @@
 """The HTML pages: the app's page (textual-serve's terminal, without its Google-fonts link:
 nothing is fetched from another host, and the page tells the browser never to send its
-address, which holds the token, as a referrer) and the short pages of a refusal."""
+address, which holds the token, as a referrer) and the short pages of a refusal.
+
+The app's page is laid out at the device's width (the viewport meta: without it a phone
+draws the page 980 px wide and shrinks it, 16 px text shown at 6 px; at 390 CSS px the
+terminal is 40 columns and the judging screen takes its narrow layout) and puts the
+keyboard's focus in the terminal as soon as it is made, so that the first digit grades
+without a click first (the terminal's own code leaves the focus on the page's body)."""
 
 from __future__ import annotations
 
@@ -11,13 +17,14 @@ _APP = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <link rel="stylesheet" href="/static/css/xterm.css">
 <script src="/static/js/textual.js"></script>
 <style>
 @font-face {{ font-family: "Roboto Mono"; src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf"); }}
 html, body {{ margin: 0; height: 100%; background: #0c181f; }}
-#terminal {{ position: absolute; inset: 0; }}
+#terminal {{ position: absolute; inset: 0; touch-action: manipulation; }}
 .closed-dialog {{ display: none; }}
 body.-closed .closed-dialog {{ display: flex; position: absolute; inset: 0; z-index: 10;
   align-items: center; justify-content: center; color: #eee; background: #0c181f;
@@ -28,6 +35,12 @@ body.-closed .closed-dialog {{ display: flex; position: absolute; inset: 0; z-in
 <button id="start" type="button" style="display:none" onclick="location.reload()">Start</button>
 <div class="closed-dialog"><div class="message">Session ended. Reload the page to start again.</div></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{ws_url}" data-font-size="{font_size}"></div>
+<script>
+window.addEventListener("load", function () {{
+  var keys = document.querySelector("#terminal textarea");
+  if (keys) {{ keys.focus({{preventScroll: true}}); }}
+}});
+</script>
 </body>
 </html>
 """
