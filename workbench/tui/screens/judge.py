@@ -65,6 +65,9 @@ POLL_S = 2.0
 # takes its narrow layout (app.tcss, "-narrow"): the queue list hidden, the document over
 # the whole width, the scale bar wrapped over as many lines as it needs.
 NARROW_BELOW = 64
+# A note on a document not graded yet is kept (here and in a later session) and goes on the
+# judgment with the first grade: only then does `export judgments` list it.
+UNGRADED_NOTE = "Note saved; it is exported with this document's grade once you grade it."
 
 
 class JudgeScreen(JudgeWorkers, LiveScores, Screen):
@@ -425,7 +428,13 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.app.background.submit(self._save_note_job, self.query_ext, index, document, note)
 
     def on_note_saved(self, message: NoteSaved) -> None:
-        self.notify("Note saved.", markup=False)
+        items = self.items if message.query == self.query_ext else []
+        item = items[message.index] if message.index < len(items) else None
+        if item is not None and not item.judged and not item.repeat:
+            # stored as an event and kept on the item: the grade carries it into the export
+            self.notify(UNGRADED_NOTE, markup=False)
+        else:
+            self.notify("Note saved.", markup=False)
         if not self.session.noted(message.query, message.index, message.document, message.note):
             return  # another query is shown by now: the note is stored, nothing to redraw
         if self.cursor == message.index:
