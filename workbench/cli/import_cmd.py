@@ -212,10 +212,14 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
               help="With --machine: the prompt the labels were made with (stored with its sha256).")
 @click.option("--endpoint", default=None, metavar="URL",
               help="With --machine: where the model ran (stored without credentials).")
+@click.option("--strict", is_flag=True,
+              help="Refuse the file (exit 1, nothing written) when a grade is outside the "
+                   "assessor's assignment (an assessor with a queue; without --strict they "
+                   "are imported and counted in the summary).")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, model: str | None,
-          prompt_file: str | None, endpoint: str | None, db: str | None) -> None:
+          prompt_file: str | None, endpoint: str | None, strict: bool, db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments; with --machine
     --model NAME, as a machine assessor's labels (docs/machine-assessors.md)."""
     import os
@@ -242,4 +246,4 @@ def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, mo
     elif assessor is None:
         raise click.UsageError("Missing option '--assessor' (whose judgments these are)")
     check_kind(file, "qrels")
-    _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance)
+    _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance, strict=strict)
