@@ -38,6 +38,9 @@ class AssessorScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        from workbench.tui.screens.lead_modes import show_lead_keys
+
+        show_lead_keys(self)  # a lead's footer shows the lead screens' F-keys
         self.query_one("#assessor-db", Static).update(safe(Text(f"database: {self.app.db.url}", style="dim")))
         self._load()
 
