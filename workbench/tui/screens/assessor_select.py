@@ -41,7 +41,10 @@ class AssessorScreen(Screen):
         from workbench.tui.screens.lead_modes import show_lead_keys
 
         show_lead_keys(self)  # a lead's footer shows the lead screens' F-keys
-        self.query_one("#assessor-db", Static).update(safe(Text(f"database: {self.app.db.url}", style="dim")))
+        line = Text(f"database: {self.app.db.url}", style="dim")
+        if self.app.notice:  # `workbench demo`: the copy and its grades go at exit
+            line.append(f"\n{self.app.notice}", style="bold yellow")
+        self.query_one("#assessor-db", Static).update(safe(line))
         self._load()
 
     @work(thread=True, group="load")
