@@ -100,6 +100,20 @@ def test_the_readme_lists_the_commands_it_shows():
     assert any("examples/" in c for c in run)
 
 
+def _files(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def _not_ignored(names: set[str]) -> list[str]:
+    """Of `names` (paths in the repository), the ones its .gitignore does not ignore."""
+    if not names:
+        return []
+    done = subprocess.run(["git", "check-ignore", "--no-index", "--stdin", "-z"], cwd=REPO,
+                          input="\0".join(sorted(names)) + "\0", capture_output=True, text=True)
+    ignored = set(filter(None, done.stdout.split("\0")))
+    return sorted(names - ignored)
+
+
 def _fresh_copy(dest: Path) -> None:
     """The files a fresh clone has (git's tracked and new unignored files)."""
     try:
@@ -118,6 +132,7 @@ def _fresh_copy(dest: Path) -> None:
 def test_every_readme_command_runs_as_written(tmp_path):
     clone = tmp_path / "clone"
     _fresh_copy(clone)
+    cloned = _files(clone)
     bindir = Path(sys.executable).parent
     assert (bindir / "workbench").exists(), "the workbench command is not installed beside python"
     activate = clone / ".venv" / "bin" / "activate"
@@ -140,3 +155,6 @@ def test_every_readme_command_runs_as_written(tmp_path):
     assert done.returncode == 0, (
         f"failed at {last[-1] if last else 'the start'}\n{done.stderr[-3000:]}")
     assert "Traceback" not in done.stderr
+    # What the commands write (the databases, qrels.txt, scores.tex, ...) is ignored by git:
+    # following the README leaves `git status` clean (issue 37 #24).
+    assert _not_ignored(_files(clone) - cloned) == []

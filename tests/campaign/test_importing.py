@@ -539,3 +539,26 @@ def test_known_ids_are_found_whatever_they_hold_and_in_any_order(db, tmp_path):
     assert {x: after[x] for x in known} == before  # known ids kept their rows
     assert len(set(after.values())) == len(after)
     assert [d for _, d, _, _ in results_of(db, "t")] == names
+
+
+def test_qrels_outside_the_assessors_assignment_are_counted_and_strict_refuses_them(db, tmp_path):
+    """Issue 37 #14: `import qrels -a bob` brought in grades outside bob's queue silently."""
+    from tests.tui.factory import build_campaign
+
+    camp = build_campaign(db, n_queries=2, assessors=("bob",))
+    inside = camp.queues["q1"]["bob"][:2]
+    path = write(tmp_path, "bob.qrels",
+                 f"q1 0 {inside[0]} 2\nq1 0 nowhere 1\nq1 0 {inside[1]} 0\nq9 0 {inside[0]} 3\n")
+    before = snapshot(db)
+    with pytest.raises(InputError) as info:
+        import_qrels(db, path, assessor="bob", strict=True)
+    assert str(info.value) == (
+        f"{path}:2: 2 of 4 grades are outside the assignment of 'bob' (the first: query q1, "
+        "document nowhere); --strict refuses them: nothing was written")
+    assert snapshot(db) == before
+    summary = import_qrels(db, path, assessor="bob")
+    assert summary.outside == 2
+    assert summary.message().endswith(
+        "; 2 grades outside the assignment of 'bob' (--strict refuses them)")
+    # an assessor without a queue (qrels from elsewhere): nothing is outside
+    assert import_qrels(db, path, assessor="nobody", strict=True).outside == 0

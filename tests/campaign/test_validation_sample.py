@@ -232,3 +232,52 @@ def test_the_blindness_warning_says_what_it_can_check(db, tmp_path):
     set_blind(db, False)
     said = [w for w in calibrate(db, "llm").warnings if "blind" in w]
     assert len(said) == 1 and "not blind now" in said[0] and "no history" in said[0]
+
+
+def test_the_sample_is_shuffled_among_the_unjudged_items_not_appended(campaign):
+    """Issue 37 #40: the sample went after everything queued, so the queue's tail was the
+    machine's sample (51% machine-"3" there against 9% before it, for a skewed machine).
+    Now it is shuffled among the items not reached yet, as a re-pool does: what was shown
+    (up to the last judged item) stays where it was."""
+    from workbench.campaign.judging.grades import record_grade
+    from workbench.campaign.pooling.assign import assign, build_pool
+
+    db, c = campaign
+    build_pool(db, 3)
+    assign(db, ["carol"])
+    before = _positions(db, "carol")
+    first_query = sorted(before)[0]
+    shown = [d for _p, d in sorted(before[first_query])][:2]
+    for d in shown:  # carol judged the first two of a query
+        record_grade(db, "carol", first_query, d, 1)
+    sample = validate_machine(db, "llm", budget=120, assessors=["carol"], seed=4)
+    after = _positions(db, "carol")
+    new_late = mixed = 0
+    for q, rows in after.items():
+        old = {d for _p, d in before.get(q, [])}
+        order = [d for _p, d in sorted(rows)]
+        assert sorted(p for p, _ in rows) == list(range(len(rows)))  # no gaps, no clashes
+        if q == first_query:
+            assert order[:2] == shown  # what was shown stays where it was
+        added = [i for i, d in enumerate(order) if d not in old]
+        kept = [i for i, d in enumerate(order) if d in old]
+        if added and kept:
+            new_late += min(added) > max(kept)  # appended: every new item after the old ones
+            mixed += 1
+    assert sample.queued["carol"] == sum(len(r) for r in after.values()) - sum(len(r) for r in before.values())
+    assert mixed >= 6 and new_late == 0, (mixed, new_late)
+
+
+def _positions(db, name):
+    from sqlalchemy import select
+
+    with db.read() as s:
+        aid = assessor_id(s, name)
+        rows = s.execute(select(Query.ext_id, Assignment.position, Document.ext_id)
+                         .join(Query, Query.id == Assignment.query_id)
+                         .join(Document, Document.id == Assignment.document_id)
+                         .where(Assignment.assessor_id == aid)).all()
+    out: dict[str, list] = {}
+    for q, p, d in rows:
+        out.setdefault(q, []).append((p, d))
+    return out

@@ -232,3 +232,24 @@ def test_sources_are_compared_on_the_queries_all_judged(tmp_path):
     assert own["queries"] == "all"
     full = {s["system"]: s["mean"]["map"] for s in run("score", "-m", "map", "--assessor", "alice")["systems"]}
     assert own["means"]["assessor:alice"] == pytest.approx(full)
+
+
+def test_by_assessor_names_an_assessor_who_judged_nothing_and_compares_the_others(campaign_url):
+    """Issue 37 #19: one assessor without a grade emptied every ranking ("no stored runs,
+    or no judgments yet")."""
+    from workbench.campaign.judging.assessing import ensure_assessor
+
+    db = Database.open(campaign_url)
+    ensure_assessor(db, "cat")
+    db.close()
+    out = json.loads(run(campaign_url, "-m", "P@1", "--by-assessor", "--format", "json").stdout)
+    assert out["left_out"] == ["assessor:cat"]
+    assert out["coverage"]["assessor:cat"]["queries"] == 0
+    assert out["rankings"]["assessor:ann"] == ["up", "down"]
+    assert out["rankings"]["assessor:ben"] == ["down", "up"]
+    assert "assessor:cat" not in out["rankings"]
+    assert out["queries"] == {"common": 4}
+    table = run(campaign_url, "-m", "P@1", "--by-assessor")
+    assert table.exit_code == 0, table.output
+    assert "Left out (no judged query): assessor:cat." in table.stdout
+    assert "No system could be scored" not in table.stdout

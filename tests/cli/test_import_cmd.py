@@ -160,3 +160,27 @@ def test_several_runs_in_one_command_are_one_transaction(tmp_path, capsys):
         database.close()
     assert table.systems == ("A", "B")
     assert [table.value(s, "q1", "P_1") for s in table.systems] == [0.0, 1.0]
+
+
+def test_import_qrels_strict_refuses_grades_outside_the_assignment(tmp_path, capsys):
+    """Issue 37 #14, through the command: the summary counts them; --strict: exit 1, nothing."""
+    import shutil
+    from pathlib import Path
+
+    db = str(tmp_path / "sample.sqlite")
+    shutil.copy(Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite", db)
+    conn = sqlite3.connect(db)
+    query, document = conn.execute(
+        "SELECT q.ext_id, d.ext_id FROM assignment s JOIN assessor a ON a.id = s.assessor_id "
+        "JOIN query q ON q.id = s.query_id JOIN document d ON d.id = s.document_id "
+        "WHERE a.name = 'bob' ORDER BY s.id LIMIT 1").fetchone()
+    conn.close()
+    qrels = write(tmp_path, "bob.qrels", f"{query} 0 {document} 1\n{query} 0 not-in-the-pool 2\n")
+    judgments = count(db, "judgment")
+    code, out, err = run_cli(["import", "qrels", qrels, "-a", "bob", "--strict", "--db", db], capsys)
+    assert (code, out) == (1, "")
+    assert f"{qrels}:2: 1 of 2 grades are outside the assignment of 'bob'" in err
+    assert count(db, "judgment") == judgments
+    code, out, err = run_cli(["import", "qrels", qrels, "-a", "bob", "--db", db], capsys)
+    assert code == 0 and out.endswith(
+        "; 1 grade outside the assignment of 'bob' (--strict refuses them)\n"), out

@@ -228,3 +228,27 @@ def test_judge_refuses_without_a_terminal_instead_of_spinning(tmp_path, stdin_tt
     assert proc.returncode == 2, proc.stderr
     which = "stdout" if stdin_tty else "stdin"
     assert f"need a terminal, but {which} is not one" in proc.stderr.decode()
+
+
+async def test_the_demo_says_on_its_screens_that_its_grades_go_at_exit(tmp_path, monkeypatch):
+    """Issue 37 #23: `make demo` said so only after quitting. The temporary demo's app is
+    given the notice; the start screen shows it under the database line, and a message says
+    it when the app starts (`--dir` keeps the copy: no notice)."""
+    from tests.tui.helpers import screen_text, settle
+    from workbench.tui.app import make_app
+
+    source = sample_source(tmp_path)
+    monkeypatch.setattr(tui_cmd, "sample_path", lambda: source)
+    given = []
+    monkeypatch.setattr(tui_cmd, "open_tui", lambda db, **kw: given.append(kw.get("notice", "")))
+    assert main(["demo"]) == 0
+    assert main(["demo", "--dir", str(tmp_path / "kept")]) == 0
+    assert given == [tui_cmd.DEMO_NOTICE, ""]
+    assert "thrown away when you quit" in tui_cmd.DEMO_NOTICE
+
+    app = make_app(str(tmp_path / "kept" / "sample.sqlite"), lead=True, notice=tui_cmd.DEMO_NOTICE)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        shown = screen_text(app)
+        assert "Demo: a temporary copy" in shown and "are thrown away when you quit" in shown
+        assert [n.message for n in app._notifications] == [tui_cmd.DEMO_NOTICE]

@@ -6,6 +6,7 @@ The judging screen's screenshot is kept under the pytest tmp dir (judging.png)."
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -173,3 +174,65 @@ def test_no_request_of_the_page_carries_the_token_as_a_referer(browser, server, 
     assert any("/static/" in u for u in urls)
     assert [(u, ref) for u, ref in seen if token in ref] == []
     page.close()
+
+
+# ---- issue 37 #15: keys at once, the scale bar, a phone ------------------------------------
+
+def new_grades(path: Path, before: dict[str, int]) -> dict[str, int]:
+    return {d: g for d, g in grades(path, "carol").items() if d not in before}
+
+
+def test_the_first_digit_grades_without_a_click_first(browser, server, campaign):
+    """The page's focus was on its body: a digit typed before any click was dropped."""
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    page, screen, _ = open_judging(browser, server, token)
+    screen.wait_for(page, "not judged yet")
+    assert page.evaluate("document.activeElement.closest('#terminal') !== null")
+    page.keyboard.press("2")  # no click anywhere
+    assert list(wait_until(lambda: new_grades(path, before)).values()) == [2]
+    page.close()
+
+
+def test_a_click_on_the_scale_bar_grades(browser, server, campaign):
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    page, screen, _ = open_judging(browser, server, token)
+    screen.wait_for(page, "Highly relevant")
+    page.wait_for_timeout(300)  # the first screen drawn whole
+    page.mouse.click(*screen.click_point(page, *screen.chip("3")))
+    assert list(wait_until(lambda: new_grades(path, before)).values()) == [3]
+    page.close()
+
+
+def test_a_phone_shows_the_document_at_12_px_or_more_and_a_tap_on_the_scale_grades(
+        browser, server, campaign, tmp_path):
+    """At 390 CSS px the page was drawn 980 px wide and shrunk (text at 5-6 px), and the
+    judging screen, 40 columns, was "too small"; now: the narrow layout, text at 16 px."""
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                                is_mobile=True, has_touch=True)
+    page = phone.new_page()
+    page.set_default_timeout(WAIT_MS)
+    screen = Screen(page)
+    assert page.goto(f"{server.url}/s/{token}").status == 200
+    screen.wait_for(page, "Highly")
+    page.wait_for_timeout(300)
+    layout = page.evaluate("[document.documentElement.clientWidth, window.visualViewport.scale]")
+    assert layout == [390, 1]  # laid out at the phone's width, not shrunk
+    columns, rows = screen.size
+    box = page.locator("#terminal .xterm-screen").bounding_box()
+    cell = box["width"] / columns  # CSS px per column: 0.6 em in Roboto Mono
+    assert cell / 0.6 >= 12, (cell, columns)
+    shown = screen.cells().display
+    assert "too small" not in "".join(shown)
+    assert not any("not judged yet" in line for line in shown)  # the list is hidden
+    assert any(re.match(r" \d+/\d+  \S", line) for line in shown), "\n".join(shown)  # the document
+    page.screenshot(path=str(tmp_path / "phone.png"))
+    page.touchscreen.tap(*screen.click_point(page, *screen.chip("1")))
+    assert list(wait_until(lambda: new_grades(path, before)).values()) == [1]
+    phone.close()

@@ -168,3 +168,28 @@ async def test_messages_stay_above_the_judging_status_line(sample_db):
         toasts = list(app.screen.query(Toast))
         status = app.screen.query_one("#status").region
         assert toasts and all(t.region.bottom <= status.y for t in toasts)
+
+
+async def test_the_start_and_query_screens_show_the_lead_screens_keys(sample_db):
+    """Issue 37 #22: the footers of the start and query screens showed only ^q and ^p."""
+    from tests.tui.helpers import settle
+    from workbench.tui.screens.assessor_select import AssessorScreen
+    from workbench.tui.screens.query_list import QueryListScreen
+
+    def footer(app) -> str:
+        return screen_text(app).splitlines()[-1]
+
+    app = make_app(sample_db, lead=True)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)
+        for key, title in (("f2", "Scores"), ("f3", "Agreement"), ("f5", "Systems")):
+            assert f"{key} {title}" in footer(app), footer(app)
+        app.push_screen(QueryListScreen("alice"))
+        await settle(app, pilot)
+        assert isinstance(app.screen, QueryListScreen)
+        assert "f2 Scores" in footer(app) and "f4 Disagreements" in footer(app), footer(app)
+    blind = make_app(sample_db, assessor="alice")  # an assessor's app: no lead key at all
+    async with blind.run_test(size=(160, 30)) as pilot:
+        await settle(blind, pilot)
+        assert "Scores" not in footer(blind) and "f2" not in footer(blind)

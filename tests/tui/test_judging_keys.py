@@ -374,3 +374,33 @@ async def test_a_grade_re_renders_only_the_list_lines_it_changed(campaign):
         assert lines[0] == "✓   1 " + (screen.items[0].title or screen.items[0].document)
         assert lines[1:4] == [f"· {i:>3} not judged yet" for i in (2, 3, 4)]
         assert lines[0] in screen_text(app)  # drawn, not only set
+
+
+async def test_a_note_typed_before_grading_outlives_the_session_and_is_exported(campaign):
+    """Issue 37 #13: "Note saved" on an ungraded document, and the note was gone from
+    `export judgments` once the session ended (only the history kept it)."""
+    import io
+
+    from workbench.campaign.catalog.exporting import export_judgments
+    from workbench.tui.screens.judge import UNGRADED_NOTE
+
+    db, camp = campaign
+    d0 = camp.queues["q1"]["alice"][0]
+    app = make_app(db, assessor="alice")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_judge(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"see page 2", "enter")
+        await settle(app, pilot)
+        assert [n.message for n in app._notifications] == [UNGRADED_NOTE]
+    app = make_app(db, assessor="alice")  # a new session: the note is still on the document
+    async with app.run_test(size=SIZE) as pilot:
+        await open_judge(app, pilot)
+        assert "Note: see page 2" in screen_text(app)
+        await pilot.press("2")
+        await settle(app, pilot)
+    out = io.StringIO()
+    export_judgments(db, out)
+    rows = [line.split(",") for line in out.getvalue().splitlines()[1:]]
+    assert [(r[0], r[1], r[2], r[3], r[4]) for r in rows] == [("q1", d0, "alice", "2", "see page 2")]

@@ -24,3 +24,17 @@ def test_judging_screen_snapshot(campaign, snap_compare):
         await settle(app, pilot)
 
     assert snap_compare(app, terminal_size=(150, 40), run_before=run_before)
+
+
+def test_narrow_judging_screen_snapshot(campaign, snap_compare):
+    """The narrow layout (issue 37 #15: a phone's browser, 390 CSS px = 40 columns): no
+    queue list, the document over the whole width, every level of the scale bar shown."""
+    db, _camp = campaign
+    app = make_app(db, assessor="alice")
+
+    async def run_before(pilot) -> None:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+
+    assert snap_compare(app, terminal_size=(40, 40), run_before=run_before)

@@ -303,6 +303,9 @@ def _print_tables(report) -> None:
         for source, c in report.coverage.items():
             cov.add_row(Text(source), str(c["queries"]), _fmt(c["judged_at_10"]))
         console.print(cov)
+        if report.left_out:
+            console.print(Text(f"Left out (no judged query): {', '.join(report.left_out)}.",
+                               style="yellow"))
         if report.common_queries is not None:
             console.print(Text(f"Every source is compared on the {report.common_queries} queries all of "
                                "them judged (--all-queries: each on its own).", style="dim"))

@@ -215,10 +215,15 @@ def run(ctx: click.Context, files: tuple[str, ...], name: str | None, replace: b
 @click.option("--format", "fmt", type=click.Choice(["trec", "umbrela"]), default="trec", show_default=True,
               help="trec (qid iter docno grade) or, with --machine, umbrela (UMBRELA's JSONL: queries and "
                    "passages matched by exact text, the grade read from `prediction`).")
+@click.option("--strict", is_flag=True,
+              help="Refuse the file (exit 1, nothing written) when a grade is outside the "
+                   "assessor's assignment (an assessor with a queue; without --strict they "
+                   "are imported and counted in the summary).")
 @db_option
 @click.pass_context
 def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, model: str | None,
-          prompt_file: str | None, endpoint: str | None, fmt: str, db: str | None) -> None:
+          prompt_file: str | None, endpoint: str | None, fmt: str, strict: bool,
+          db: str | None) -> None:
     """Import TREC qrels (qid iter docno grade) as one assessor's judgments; with --machine
     --model NAME, as a machine assessor's labels (docs/machine-assessors.md); with
     --machine --format umbrela, UMBRELA's JSONL (the model named in the file)."""
@@ -259,7 +264,7 @@ def qrels(ctx: click.Context, file: str, assessor: str | None, machine: bool, mo
     elif assessor is None:
         raise click.UsageError("Missing option '--assessor' (whose judgments these are)")
     check_kind(file, "qrels")
-    _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance)
+    _run(ctx, db, import_qrels, file, assessor=assessor, machine=provenance, strict=strict)
 
 
 @import_.command(name="dataset")

@@ -20,12 +20,19 @@ from workbench.errors import DatabaseError
 SAMPLE_NAME = "sample.sqlite"
 
 
-def open_tui(db: str | None, *, assessor: str | None = None, lead: bool = True) -> None:
+# What the demo's screens say while it runs (not only after quitting: issue 37 #23).
+DEMO_NOTICE = ("Demo: a temporary copy of the sample database. Your grades are thrown away "
+               "when you quit (workbench demo --dir DIR keeps them).")
+
+
+def open_tui(db: str | None, *, assessor: str | None = None, lead: bool = True,
+             notice: str = "") -> None:
     """Run the app on `db` (URL or path; default ./workbench.sqlite). `lead=False` (the
-    `judge` command) leaves out the team-lead screens: assessors stay blind."""
+    `judge` command) leaves out the team-lead screens: assessors stay blind. `notice`: what
+    the screens say about the database while the app runs."""
     from workbench.tui.app import make_app
 
-    make_app(db, assessor=assessor, lead=lead).run()
+    make_app(db, assessor=assessor, lead=lead, notice=notice).run()
 
 
 def confirm_new_database(db: str | None) -> None:
@@ -108,7 +115,7 @@ def demo(directory: Path | None, assessor: str | None) -> None:
     click.echo(f"demo database: {copy} (a temporary copy, removed at exit; --dir DIR keeps it)",
                err=True)
     try:
-        open_tui(str(copy), assessor=assessor)
+        open_tui(str(copy), assessor=assessor, notice=DEMO_NOTICE)
     finally:
         shutil.rmtree(copy.parent, ignore_errors=True)
 

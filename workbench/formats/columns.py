@@ -28,6 +28,14 @@ __all__ = ["CHUNK_BYTES", "FRONT", "parse_file", "default_threads", "gather", "g
 # stay in cache (4 MB chunks took ~40% more CPU). Threads get 4x that: with smaller chunks
 # they spend their time waiting for each other's Python steps (the GIL).
 CHUNK_BYTES = 256 << 10
+# The longest line read: a line with no newline within 1 MiB of its start is refused with
+# its file:line, before more of it is read (a 160 MB line without a newline was read whole,
+# 1 GB of memory, before "expected 6 columns": issue 37 #25).
+MAX_LINE = 1 << 20
+
+
+class _LineTooLong(Exception):
+    """Raised by _chunks; parse_file names the file and the line."""
 _BOM = b"\xef\xbb\xbf"
 _NL, _CR, _HASH = 10, 13, 35
 
@@ -104,9 +112,14 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
         cut = _last_newline(buf[FRONT:FRONT + n])
         if cut < 0:
             carry = buf[FRONT:FRONT + n]  # a view: copied once into the next, larger buffer
+            if carry.size > MAX_LINE:
+                raise _LineTooLong()
             continue
         size = cut + 1
         carry = buf[FRONT + size:FRONT + n].copy()
+        if carry.size > MAX_LINE:  # (the chunk's lines are parsed first: their errors first)
+            yield buf[:FRONT + size + _PAD], size
+            raise _LineTooLong()
         buf[FRONT + size:FRONT + size + _PAD] = 0
         yield buf[:FRONT + size + _PAD], size
     if carry.size:
@@ -632,16 +645,24 @@ def parse_file(path, ncols: int, what: str, parse, chunk_bytes: int | None, thre
         n_threads = 1
     if chunk_bytes is None:
         chunk_bytes = CHUNK_BYTES if n_threads == 1 else 4 * CHUNK_BYTES
-    out = []
+    out: list = []
+    lines_before = [0]
     try:
-        _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out)
+        _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out,
+                     lines_before)
     except (EOFError, OSError) as exc:  # a damaged or truncated gzip file
         raise InputError(name, None, f"cannot read: {exc}") from None
+    except _LineTooLong:
+        raise InputError(name, lines_before[0] + 1,
+                         f"line longer than {MAX_LINE >> 20} MiB without a newline: expected "
+                         f"{what}; stopped reading there") from None
     return name, [r for r in out if r is not None]
 
 
-def _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out) -> None:
-    """parse_file's loop: each chunk's result appended to `out`, in file order."""
+def _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out,
+                 lines_before: list[int]) -> None:
+    """parse_file's loop: each chunk's result appended to `out`, in file order;
+    lines_before[0]: the lines of the chunks read so far (where a too long line starts)."""
     with fh:
         before = 0
         if n_threads == 1:
@@ -649,16 +670,23 @@ def _read_chunks(fh, chunk_bytes, byte_range, n_threads, work, work_counted, out
                 result, nl = work_counted(buf, size, before)
                 out.append(result)
                 before += nl
+                lines_before[0] = before
         else:
             from concurrent.futures import ThreadPoolExecutor
 
             with ThreadPoolExecutor(max_workers=n_threads) as pool:
                 pending = []
-                for buf, size in _chunks(fh, chunk_bytes, byte_range):
-                    pending.append(pool.submit(work, buf, size, before))
-                    before += _count_lines(buf, size)
-                    while len(pending) > n_threads:  # bound the memory in flight
-                        out.append(pending.pop(0).result())
+                try:
+                    for buf, size in _chunks(fh, chunk_bytes, byte_range):
+                        pending.append(pool.submit(work, buf, size, before))
+                        before += _count_lines(buf, size)
+                        lines_before[0] = before
+                        while len(pending) > n_threads:  # bound the memory in flight
+                            out.append(pending.pop(0).result())
+                except _LineTooLong:  # the lines before it first: their errors come first
+                    for fut in pending:
+                        fut.result()
+                    raise
                 for fut in pending:
                     out.append(fut.result())
 

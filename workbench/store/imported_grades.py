@@ -12,7 +12,7 @@ from sqlalchemy import Table, bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
 from workbench.store.bulk import bulk_insert
-from workbench.store.models import CantJudge, Judgment, JudgmentEvent, utcnow
+from workbench.store.models import Assignment, CantJudge, Judgment, JudgmentEvent, utcnow
 
 _JUDGMENT: Table = Judgment.__table__  # type: ignore[assignment]
 _EVENT: Table = JudgmentEvent.__table__  # type: ignore[assignment]
@@ -29,6 +29,15 @@ def assessor_judgments(session: Session, assessor_id: int) -> np.ndarray:
         select(_JUDGMENT.c.query_id, _JUDGMENT.c.document_id, _JUDGMENT.c.grade, _JUDGMENT.c.id)
         .where(_JUDGMENT.c.assessor_id == assessor_id)
     ).all(), dtype=np.int64).reshape(-1, 4)
+
+
+def assessor_assignment(session: Session, assessor_id: int) -> np.ndarray:
+    """The (query_id, document_id) pairs of the assessor's queue, int64 (a pair may repeat:
+    a hidden repeat)."""
+    return np.array(session.execute(
+        select(Assignment.query_id, Assignment.document_id)
+        .where(Assignment.assessor_id == assessor_id)
+    ).all(), dtype=np.int64).reshape(-1, 2)
 
 
 def assessor_marks(session: Session, assessor_id: int) -> tuple[np.ndarray, list[str]]:

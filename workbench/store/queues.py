@@ -65,6 +65,17 @@ _REPEATS = (
     .order_by(JudgmentEvent.id)
 )
 
+# Notes typed on a document before its first grade: `note` events with no grade.
+_PENDING_NOTES = (
+    select(JudgmentEvent.document_id, JudgmentEvent.note)
+    .where(
+        JudgmentEvent.assessor_id == bindparam("assessor_id"),
+        JudgmentEvent.query_id == bindparam("query_id"),
+        JudgmentEvent.kind == EventKind.NOTE,
+        JudgmentEvent.new_grade.is_(None),
+    )
+    .order_by(JudgmentEvent.id)
+)
 
 
 def item_done(assessor_id):
@@ -249,6 +260,13 @@ def repeat_grades(session: Session, assessor_id: int, query_id: int) -> ItemGrad
     rows = session.execute(_REPEATS, {"assessor_id": assessor_id, "query_id": query_id}).all()
     latest = {d: g for d, g in rows}  # a later event overwrites an earlier one
     return _item_grades([(d, g, "") for d, g in latest.items()])
+
+
+def pending_notes(session: Session, assessor_id: int, query_id: int) -> dict[int, str]:
+    """document id -> the latest note the assessor typed on it while it had no grade (the
+    caller keeps it only for documents that still have none: it goes on the first grade)."""
+    rows = session.execute(_PENDING_NOTES, {"assessor_id": assessor_id, "query_id": query_id})
+    return {d: note or "" for d, note in rows}  # a later event overwrites an earlier one
 
 
 def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:

@@ -75,9 +75,14 @@ class WorkbenchApp(App):
         measures: list[str] | None = None,
         owns_db: bool = False,
         lead: bool = False,
+        notice: str = "",
     ) -> None:
         super().__init__()
         self.db = db
+        # What the screens say about this database while the app runs (`workbench demo`:
+        # a temporary copy, thrown away at exit): the start screen's database line, and a
+        # message when the app starts.
+        self.notice = notice
         # Lead modes (scores, agreement, ...) show systems and every assessor's grades:
         # they exist only for a lead (bare `workbench`, `workbench demo`), never in `judge`.
         self.lead = lead
@@ -142,6 +147,8 @@ class WorkbenchApp(App):
         if self.start_assessor:
             remember_assessor(self.db.url, self.start_assessor)
             self.sub_title = self.start_assessor
+        if self.notice:
+            self.notify(self.notice, severity="warning", timeout=30)
 
     def _assess_base(self) -> Screen:
         """The `assess` mode's base screen: the assessor chooser, or - when the app was
@@ -231,11 +238,13 @@ def make_app(
     assessor: str | None = None,
     measures: list[str] | None = None,
     lead: bool = False,
+    notice: str = "",
 ) -> WorkbenchApp:
     """The app on `db` (an open Database, or a URL/path opened and closed by the app).
     With `assessor`, it opens straight on that assessor's judging screen (resume).
     `lead` adds the team-lead modes (not blind); assessors get lead=False."""
     if isinstance(db, Database):
-        return WorkbenchApp(db, assessor=assessor, measures=measures, lead=lead)
+        return WorkbenchApp(db, assessor=assessor, measures=measures, lead=lead, notice=notice)
     database = Database.open(None if db is None else str(db))
-    return WorkbenchApp(database, assessor=assessor, measures=measures, owns_db=True, lead=lead)
+    return WorkbenchApp(database, assessor=assessor, measures=measures, owns_db=True, lead=lead,
+                        notice=notice)

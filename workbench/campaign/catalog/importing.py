@@ -64,6 +64,7 @@ class ImportSummary:
     tag: str | None = None
     assessor: str | None = None
     replaced: int = 0  # results of an earlier import of the same run tag, replaced
+    outside: int = 0  # qrels rows outside the assessor's assignment (when it has one)
 
     def message(self) -> str:
         """The one-line summary the CLI prints."""
@@ -85,7 +86,14 @@ class ImportSummary:
             f"imported {_n(self.records, 'judgment', 'judgments')} by {self.assessor!r} from "
             f"{name} for {_n(self.n_queries, 'query', 'queries')} ({self.inserted} new, "
             f"{self.updated} changed, {self.unchanged} unchanged; {stubs})"
+            + (f"; {_n(self.outside, 'grade', 'grades')} outside the assignment of "
+               f"{self.assessor!r} (--strict refuses them)" if self.outside else "")
         )
+
+
+def _shown(value) -> str:
+    """An id read from a file, for a message (the reader may give bytes)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _n(count: int, one: str, many: str) -> str:
@@ -409,7 +417,7 @@ def _write_run(session, run: _ParsedRun, replace: bool, maps: IdMaps,
 
 def import_qrels(
     db: Database, path: str | os.PathLike, *, assessor: str, note: str | None = None,
-    progress: Progress | None = None, machine=None,
+    progress: Progress | None = None, machine=None, strict: bool = False,
 ) -> ImportSummary:
     """Import a TREC qrels file as `assessor`'s judgments.
 
@@ -418,6 +426,8 @@ def import_qrels(
     and a grade removes the assessor's can't-judge mark on the item: the judging rules
     (judging.grades.write_imported_grades).
     Grades outside the campaign scale are refused with their line.
+    When the assessor has an assignment (a queue), the rows for items outside it are
+    counted in the summary; `strict` refuses them (the first one's line; nothing written).
 
     `machine` (a store.machine.Provenance): the labels are a model's, made elsewhere; the
     assessor is a machine assessor with that provenance (created in the same transaction,
@@ -433,15 +443,15 @@ def import_qrels(
     progress("reading", 0, None)
     qrels = _read_qrels(path)
     with _import_transaction(db, progress, lambda: len(qrels.qid)) as session:
-        return write_qrels(session, path, qrels, assessor, note, progress, machine)
+        return write_qrels(session, path, qrels, assessor, note, progress, machine, strict)
 
 
 def write_qrels(session, path: str, qrels, assessor: str, note: str, progress: Progress,
-                machine=None) -> ImportSummary:
+                machine=None, strict: bool = False) -> ImportSummary:
     """`import_qrels`'s writing, in the caller's transaction (`import dataset` writes
     queries, documents and qrels in one): qrels are (qid, docno, rel) arrays."""
     from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
-    from workbench.store.imported_grades import assessor_judgments
+    from workbench.store.imported_grades import assessor_assignment, assessor_judgments
 
     n = len(qrels.qid)
     rel = np.asarray(qrels.rel, dtype=np.int64)
@@ -465,8 +475,20 @@ def write_qrels(session, path: str, qrels, assessor: str, note: str, progress: P
     d_ids, stub_d = maps.ids("document", as_bytes(qrels.docno))
     # The assessor's current judgments, matched to the file's rows by (query, document).
     ex = assessor_judgments(session, aid)
-    width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0))) + 1
+    queue = assessor_assignment(session, aid)
+    width = int(max(d_ids.max(initial=0), ex[:, 1].max(initial=0),
+                    queue[:, 1].max(initial=0))) + 1
     keys = q_ids * width + d_ids
+    outside = np.zeros(n, dtype=bool)
+    if len(queue):  # an assessor with a queue: say which grades fall outside it
+        outside = ~np.isin(keys, queue[:, 0] * width + queue[:, 1])
+        if strict and outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            raise InputError(path, _line_of(path, qrels, i), (
+                f"{int(outside.sum())} of {n} grades are outside the assignment of "
+                f"{assessor!r} (the first: query {_shown(qrels.qid[i])}, document "
+                f"{_shown(qrels.docno[i])}); "
+                "--strict refuses them: nothing was written"))
     ex_keys = ex[:, 0] * width + ex[:, 1]
     order = np.argsort(ex_keys)
     pos = np.minimum(np.searchsorted(ex_keys[order], keys), max(len(ex_keys) - 1, 0))
@@ -492,4 +514,5 @@ def write_qrels(session, path: str, qrels, assessor: str, note: str, progress: P
     return ImportSummary(
         "qrels", path, n, inserted=inserted, updated=updated, unchanged=unchanged,
         stub_queries=stub_q, stub_documents=stub_d, n_queries=len(queries.distinct), assessor=assessor,
+        outside=int(outside.sum()),
     )

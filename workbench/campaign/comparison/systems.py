@@ -125,6 +125,8 @@ class ComparisonReport:
     coverage: dict = field(default_factory=dict)
     common_queries: int | None = None  # compared on the queries every source judged
     warnings: tuple[str, ...] = ()
+    # sources with no judged query (an assessor who judged nothing yet): named, left out
+    left_out: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         """docs/architecture.md#command-line-contract `compare --format json` (NaN -> null), plus `test`, `tests_source`
@@ -166,6 +168,7 @@ class ComparisonReport:
             "queries": ("all" if self.common_queries is None
                         else {"common": self.common_queries}),
             **({"warnings": list(self.warnings)} if self.warnings else {}),
+            "left_out": list(self.left_out),
         }
 
 
@@ -386,6 +389,13 @@ def compare_systems(
     # An unfinished assessor ranked on fewer queries than the others would differ for lack
     # of judgments, not by disagreeing: by default every source is compared on the
     # queries all of them judged.
+    # A source with no judged query (an assessor who has judged nothing, or nothing the
+    # runs retrieved) would empty the common queries and every ranking: it is named and
+    # left out (its coverage says 0 queries).
+    scored_tables = [tables[0], *(t for t in tables[1:] if t.queries)]
+    left_out = tuple(t.source for t in tables[1:] if not t.queries)
+    coverage_of = {t.source: coverage(t) for t in tables}
+    tables = scored_tables
     common = None
     if len(tables) > 1 and all_queries is False:
         judged = set(tables[0].queries).intersection(*(t.queries for t in tables[1:]))
@@ -398,7 +408,7 @@ def compare_systems(
     report = compare_tables(
         measure, sources, test=test, seed=seed, n_resamples=n_resamples, rbo_p=rbo_p
     )
-    return replace(report, coverage={t.source: coverage(t) for t in tables},
+    return replace(report, coverage=coverage_of, left_out=left_out,
                    common_queries=len(common) if common is not None else None)
 
 

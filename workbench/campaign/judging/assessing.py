@@ -42,6 +42,7 @@ from workbench.store.queues import (
     assignment_count,
     current_grades,
     open_items,
+    pending_notes,
     pool_size,
     progress_counts,
     progress_page,
@@ -231,9 +232,13 @@ def _item_states(s, aid: int, qid: int, repeat: list[bool],
     grades = _by_document(current_grades(s, aid, qid))
     repeats = _by_document(repeat_grades(s, aid, qid))
     marks = queue_marks(s, aid, qid)
+    pending = pending_notes(s, aid, qid)  # a note typed before the first grade: kept
     states = []
     for rep, did in zip(repeat, document_ids):
-        grade, note = (repeats if rep else grades).get(did, (None, ""))
+        if rep:
+            grade, note = repeats.get(did, (None, ""))
+        else:
+            grade, note = grades.get(did, (None, pending.get(did, "")))
         # a repeat without a grade was marked can't judge; otherwise the mark's own row
         marked = (did in repeats and grade is None) if rep else did in marks
         states.append((grade, note, marked))
@@ -345,8 +350,9 @@ def set_note(db: Database, assessor: str, query: str, document: str, note: str, 
              guard: Guard | None = None) -> GradeRecord:
     """Attach `note` to the assessor's judgment (if any) and append a `note` event.
 
-    On a document not judged yet only the event is stored; pass the note again with the
-    grade (record_grade(note=...)) to keep it on the judgment.
+    On a document not judged yet only the event is stored: the queue shows it on the item
+    (load_queue, also in a later session), and the first grade carries it onto the
+    judgment (record_grade(note=...); JudgingSession.first_note), so it is exported then.
     """
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)

@@ -13,8 +13,9 @@ labelled items people judge, so that `workbench calibrate` can say where its lab
   drawn at random. It finds the machine's errors fast but is no probability sample: no
   inclusion probability is stored and calibrate does not weight it.
 
-The chosen items go to the named people's queues like any pooled document: appended in the
-deterministic per-(assessor, query) shuffle, with nothing that tells them apart. People
+The chosen items go to the named people's queues like any pooled document: in the
+deterministic per-(assessor, query) shuffle, shuffled among the items not reached yet (as a
+re-pool does), with nothing that tells them apart, not even their place in the queue. People
 judge them blind; the machine's label is never shown (docs/architecture.md#rules-that-hold-everywhere).
 
 A person is never asked to judge an item twice: an item goes to a person's queue only if
@@ -35,7 +36,13 @@ import numpy as np
 from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import get_or_create_assessor
-from workbench.campaign.pooling.assign import SERIALIZED, queue_order, stable_seed
+from workbench.campaign.pooling.assign import (
+    SERIALIZED,
+    QueueRow,
+    queue_order,
+    reshuffle_tail,
+    stable_seed,
+)
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.writing import write_transaction
@@ -45,7 +52,13 @@ from workbench.store import external_ids
 from workbench.store.imported_grades import assessor_marks
 from workbench.store.judgment_arrays import current_judgments, judgment_grades
 from workbench.store.machine import MACHINE, assessor_kind, machine_assessor_ids
-from workbench.store.pools import add_assignments, add_pool_entries, assignments_of, pool_arrays
+from workbench.store.pools import (
+    add_assignments,
+    add_pool_entries,
+    pool_arrays,
+    queue_rows,
+    remove_assignments,
+)
 from workbench.store.validation import add_validation_items, validation_items
 
 STRATEGIES = ("stratified", "disagreement")
@@ -219,13 +232,18 @@ def _add_missing_pool_entries(session, qi: np.ndarray, di: np.ndarray) -> None:
 
 
 def _queue(session, aid: int, name: str, qi: np.ndarray, di: np.ndarray, seed: int) -> int:
-    """Append the items the assessor's queue lacks and that the assessor has not judged
-    (a grade or a "can't judge" mark), per query in the assessor's shuffle."""
+    """Add the items the assessor's queue lacks and that the assessor has not judged (a
+    grade or a "can't judge" mark), per query in the assessor's shuffle, shuffled among the
+    unjudged items already queued as a re-pool does (assign.reshuffle_tail): appended after
+    everything queued, a stratified sample of a skewed machine made the queue's tail tell
+    (51% machine-"3" there against 9% before it, issue 37 #40)."""
     has: set[tuple[int, int]] = set()
     next_pos: dict[int, int] = {}
-    for _, q, d, pos in assignments_of(session, [aid]):
+    existing: dict[int, list[tuple[int, int, int, bool, bool]]] = {}
+    for row_id, _aid, q, d, pos, is_repeat, settled in queue_rows(session, [aid]):
         has.add((q, d))
         next_pos[q] = max(next_pos.get(q, 0), pos + 1)
+        existing.setdefault(q, []).append((row_id, d, pos, bool(is_repeat), bool(settled)))
     # what the person graded or marked, with or without a queue entry: never asked again
     mine = current_judgments(session, assessor_ids=[aid])
     has.update(zip(mine.query_id.tolist(), mine.document_id.tolist()))
@@ -237,13 +255,24 @@ def _queue(session, aid: int, name: str, qi: np.ndarray, di: np.ndarray, seed: i
     for q, d, dname in zip(qi.tolist(), di.tolist(), dnames):
         if (q, d) not in has:
             by_query.setdefault(q, {})[str(dname)] = d
-    rows = []
+    rows, moved = [], []
     for q, docs in sorted(by_query.items(), key=lambda kv: str(qnames[kv[0]])):
-        ordered = queue_order(list(docs), seed=seed, assessor=name, query=str(qnames[q]))
-        start = next_pos.get(q, 0)
-        rows.extend((aid, q, docs[doc], start + i, False) for i, doc in enumerate(ordered))
+        query = str(qnames[q])
+        ordered = queue_order(list(docs), seed=seed, assessor=name, query=query)
+        queued = existing.get(q, [])
+        queued_ids = np.array([d for _r, d, _p, _rep, _s in queued], dtype=np.int64)
+        queued_names = [str(n) for n in external_ids.document_ext_ids(session, queued_ids).tolist()]
+        id_of = {**dict(zip(queued_names, queued_ids.tolist())), **docs}
+        removed, placed = reshuffle_tail(
+            [QueueRow(r, dn, pos, rep, done) for (r, _d, pos, rep, done), dn in zip(queued, queued_names)],
+            [(doc, False) for doc in ordered], next_pos.get(q, 0),
+            seed=seed, assessor=name, query=f"validate {query}",
+        )
+        moved.extend(removed)
+        rows.extend((aid, q, id_of[doc], pos, rep) for doc, pos, rep in placed)
+    remove_assignments(session, moved)
     add_assignments(session, rows)
-    return len(rows)
+    return sum(len(docs) for docs in by_query.values())
 
 
 __all__ = ["STRATEGIES", "Stratum", "ValidationSample", "allocate", "choose_disagreement",

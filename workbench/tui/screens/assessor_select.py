@@ -38,7 +38,13 @@ class AssessorScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#assessor-db", Static).update(safe(Text(f"database: {self.app.db.url}", style="dim")))
+        from workbench.tui.screens.lead_modes import show_lead_keys
+
+        show_lead_keys(self)  # a lead's footer shows the lead screens' F-keys
+        line = Text(f"database: {self.app.db.url}", style="dim")
+        if self.app.notice:  # `workbench demo`: the copy and its grades go at exit
+            line.append(f"\n{self.app.notice}", style="bold yellow")
+        self.query_one("#assessor-db", Static).update(safe(line))
         self._load()
 
     @work(thread=True, group="load")

@@ -61,12 +61,20 @@ from workbench.tui.widgets.status_line import StatusLine
 _WRITES = frozenset({"grade", "undo", "note", "cant_judge", "later", "next_query"})
 # How often an open screen reads its counts and its session's lease from the database.
 POLL_S = 2.0
+# Below this many columns (a phone's browser: 390 CSS px at 16 px is 40 columns) the screen
+# takes its narrow layout (app.tcss, "-narrow"): the queue list hidden, the document over
+# the whole width, the scale bar wrapped over as many lines as it needs.
+NARROW_BELOW = 64
+# A note on a document not graded yet is kept (here and in a later session) and goes on the
+# judgment with the first grade: only then does `export judgments` list it.
+UNGRADED_NOTE = "Note saved; it is exported with this document's grade once you grade it."
 
 
 class JudgeScreen(JudgeWorkers, LiveScores, Screen):
     """Judge `query` as `assessor` (None query: the first query with unjudged documents)."""
 
     BINDINGS = JUDGE_BINDINGS
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
 
     def __init__(self, assessor: str, query: str | None = None, *, prepare: bool = False) -> None:
         super().__init__()
@@ -272,6 +280,12 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.app.background.submit(self._save_job, self.query_ext, index, item, grade, seconds,
                                    self.session.first_note(item))
 
+    def on_scale_legend_picked(self, message: ScaleLegend.Picked) -> None:
+        """A click or tap on the scale bar grades, as the level's digit does."""
+        message.stop()
+        if self.check_action("grade", (message.grade,)) is not False:
+            self.action_grade(message.grade)
+
     def _show_saving(self) -> None:
         self.saving and self._update_status("saving…")
 
@@ -416,7 +430,13 @@ class JudgeScreen(JudgeWorkers, LiveScores, Screen):
         self.app.background.submit(self._save_note_job, self.query_ext, index, document, note)
 
     def on_note_saved(self, message: NoteSaved) -> None:
-        self.notify("Note saved.", markup=False)
+        items = self.items if message.query == self.query_ext else []
+        item = items[message.index] if message.index < len(items) else None
+        if item is not None and not item.judged and not item.repeat:
+            # stored as an event and kept on the item: the grade carries it into the export
+            self.notify(UNGRADED_NOTE, markup=False)
+        else:
+            self.notify("Note saved.", markup=False)
         if not self.session.noted(message.query, message.index, message.document, message.note):
             return  # another query is shown by now: the note is stored, nothing to redraw
         if self.cursor == message.index:

@@ -70,6 +70,18 @@ def mode_bindings() -> list:
     ]
 
 
+def show_lead_keys(screen: Screen) -> None:
+    """In a lead app, the lead modes' F-keys in the footer of `screen` (the start and query
+    screens: the keys worked there, but their footers showed only ^q and ^p, so a lead never
+    found the lead screens). Nothing in an assessor's app (lead=False): no lead key exists."""
+    if not getattr(screen.app, "lead", False):
+        return
+    for mode, (key, title, _help, _target) in LEAD_MODES.items():
+        if mode not in NOT_IN_FOOTER:
+            screen._bindings.bind(key, f"app.switch_mode('{mode}')", title, show=True)
+    screen.refresh_bindings()
+
+
 def lead_commands(app) -> Iterable[tuple[str, str, Callable[[], object]]]:
     """Command palette entries for the lead modes, the judging screens (F1) first."""
     yield "Judge (F1)", "The judging screens: pick an assessor, judge their queue", (

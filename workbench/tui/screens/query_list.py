@@ -65,6 +65,9 @@ class QueryListScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        from workbench.tui.screens.lead_modes import show_lead_keys
+
+        show_lead_keys(self)  # a lead's footer shows the lead screens' F-keys
         table = self.query_one("#ql-table", DataTable)
         table.add_columns("query", "title", "progress", "judged")
         self.query_one("#ql-head", Static).update(safe(Text(f"{self.assessor}: loading…")))

@@ -13,8 +13,10 @@ from textual.app import ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-# The judging screen shows a document's title and text from this size up (measured).
-MIN_WIDTH = 50
+# The judging screen shows a document's title and text from this size up (measured; below
+# 64 columns it hides the queue list: its narrow layout, so that a phone's browser at 360 or
+# 390 CSS px, 37 or 40 columns of 16 px, shows the document).
+MIN_WIDTH = 34
 MIN_HEIGHT = 12
 
 
