@@ -90,10 +90,19 @@ def _json(table: ScoreTable, per_query: bool) -> dict:
               help="Qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("-q", "per_query", is_flag=True, help="Also print per-query values.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--nuggets", "nuggets", is_flag=True,
+              help="Score the runs' generated answers by their nugget assignments (docs/nuggets.md).")
+@click.option("--answered-only", is_flag=True,
+              help="With --nuggets: average over the topics each run answered (default: every topic with nuggets).")
 @db_option
 @click.pass_context
-def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> None:
+def score(ctx, measures, assessor, consensus, source, per_query, fmt, nuggets, answered_only, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
+    if nuggets:
+        from workbench.cli.nugget_score import score_nuggets
+
+        score_nuggets(ctx, db, measures, assessor, source, per_query, fmt, answered_only)
+        return
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
     from workbench.cli.sources import qrels_source
@@ -105,6 +114,11 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, db) -> Non
         # an unknown measure name raises metrics' MeasureError: a usage error, exit 2
         tracker = ScoreTracker(database, names, chosen)
         table = tracker.load()
+        from workbench.campaign.answers.listing import answer_only_runs
+
+        for tag in answer_only_runs(database):
+            click.echo(f"workbench: run {tag!r} has answers only and no ranked results "
+                       "(score its answers with --nuggets)", err=True)
     finally:
         database.close()
     if not table.queries:

@@ -1,0 +1,169 @@
+"""Nugget banks, nuggets, nugget assignments and their event history: every SQL statement
+of the answers domain's rules (campaign/answers/). SQL text on a Reader (store.dbapi):
+`conn` is a Session, a Connection or a Reader. Labels: 2 support, 1 partial_support,
+0 not_support."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import numpy as np
+
+from workbench.store.bulk import bulk_insert
+from workbench.store.dbapi import as_reader
+
+ASSIGNMENT_COLUMNS = ("query_id", "system_id", "nugget_id", "assessor_id", "label", "note",
+                      "seconds", "updated_at")
+EVENT_COLUMNS = ("query_id", "system_id", "nugget_id", "assessor_id", "kind", "old_label",
+                 "new_label", "note", "seconds", "created_at")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class NuggetRow:
+    id: int
+    query_id: int
+    text: str
+    importance: str
+    position: int
+    origin: str
+
+
+def nuggets(conn, query_id: int | None = None) -> list[NuggetRow]:
+    """The nuggets of one topic (or of all), by topic and position."""
+    where, params = ("WHERE query_id = :q ", {"q": query_id}) if query_id is not None else ("", {})
+    return [NuggetRow(int(i), int(q), t, imp, int(p), o) for i, q, t, imp, p, o in as_reader(conn).rows(
+        "SELECT id, query_id, text, importance, position, origin FROM nugget "
+        f"{where}ORDER BY query_id, position, id", params)]
+
+
+def nugget_arrays(conn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(nugget id, query id, vital as bool) of every nugget, by id."""
+    rows = as_reader(conn).rows("SELECT id, query_id, importance FROM nugget ORDER BY id")
+    if not rows:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, np.zeros(0, dtype=bool)
+    ids, qids, imp = zip(*rows)
+    return (np.array(ids, dtype=np.int64), np.array(qids, dtype=np.int64),
+            np.array([i == "vital" for i in imp], dtype=bool))
+
+
+def add_nugget(conn, query_id: int, text: str, importance: str, position: int, origin: str,
+               machine_id: int | None = None, sources: str = "[]") -> int:
+    return int(as_reader(conn).scalar(
+        "INSERT INTO nugget (query_id, text, importance, position, origin, machine_id, sources, created_at) "
+        "VALUES (:q, :t, :i, :p, :o, :m, :s, :c) RETURNING id",
+        {"q": query_id, "t": text, "i": importance, "p": position, "o": origin, "m": machine_id,
+         "s": sources, "c": _now()}))
+
+
+def ensure_bank(conn, query_id: int) -> None:
+    reader = as_reader(conn)
+    if reader.scalar("SELECT 1 FROM nugget_bank WHERE query_id = :q", {"q": query_id}) is None:
+        reader.run("INSERT INTO nugget_bank (query_id, frozen) VALUES (:q, :f)", {"q": query_id, "f": False})
+
+
+def frozen_queries(conn) -> set[int]:
+    return {int(q) for (q,) in as_reader(conn).rows(
+        "SELECT query_id FROM nugget_bank WHERE frozen = :t", {"t": True})}
+
+
+def set_frozen(conn, query_id: int, frozen: bool) -> None:
+    ensure_bank(conn, query_id)
+    as_reader(conn).run("UPDATE nugget_bank SET frozen = :f, frozen_at = :at WHERE query_id = :q",
+                        {"f": frozen, "at": _now() if frozen else None, "q": query_id})
+
+
+def current_labels(conn, assessor_id: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """(nugget id, system id) -> (assignment id, label) of one assessor."""
+    return {(int(n), int(s)): (int(i), int(lab)) for i, n, s, lab in as_reader(conn).rows(
+        "SELECT id, nugget_id, system_id, label FROM nugget_assignment WHERE assessor_id = :a",
+        {"a": assessor_id})}
+
+
+def insert_assignments(conn, rows: list[tuple]) -> None:
+    """Rows in ASSIGNMENT_COLUMNS order without updated_at."""
+    now = _now()
+    bulk_insert(as_reader(conn), "nugget_assignment", ASSIGNMENT_COLUMNS, [(*r, now) for r in rows])
+
+
+def update_labels(conn, rows: list[tuple[int, int]]) -> None:
+    """(assignment id, new label) pairs."""
+    reader, now = as_reader(conn), _now()
+    for aid, label in rows:
+        reader.run("UPDATE nugget_assignment SET label = :l, updated_at = :u WHERE id = :i",
+                   {"l": label, "u": now, "i": aid})
+
+
+def insert_events(conn, rows: list[tuple]) -> None:
+    """Rows in EVENT_COLUMNS order without created_at."""
+    now = _now()
+    bulk_insert(as_reader(conn), "nugget_event", EVENT_COLUMNS, [(*r, now) for r in rows])
+
+
+def assessor_kinds(conn) -> dict[int, tuple[str, str]]:
+    """assessor id -> (name, kind)."""
+    return {int(i): (n, k) for i, n, k in as_reader(conn).rows("SELECT id, name, kind FROM assessor")}
+
+
+def assignment_arrays(conn, assessor_ids: list[int]) -> dict[str, np.ndarray]:
+    """The current labels of the given assessors as arrays: nugget, system, query,
+    assessor, label (int64), in no particular order."""
+    from workbench.store.dbapi import in_list
+
+    names = ("nugget", "system", "query", "assessor", "label")
+    if not assessor_ids:
+        return {n: np.zeros(0, dtype=np.int64) for n in names}
+    among, params = in_list("a", assessor_ids)
+    rows = as_reader(conn).rows(
+        "SELECT nugget_id, system_id, query_id, assessor_id, label FROM nugget_assignment "
+        f"WHERE assessor_id IN {among}", params)
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 5)
+    return {n: arr[:, i].copy() for i, n in enumerate(names)}
+
+
+def system_tags(conn) -> dict[int, str]:
+    return {int(i): t for i, t in as_reader(conn).rows("SELECT id, tag FROM system")}
+
+
+def query_names(conn) -> dict[int, tuple[str, str]]:
+    """query id -> (ext id, title)."""
+    return {int(i): (e, t or "") for i, e, t in as_reader(conn).rows("SELECT id, ext_id, title FROM query")}
+
+
+def events(conn, assessor_id: int | None = None) -> list[tuple]:
+    """The event history (id, query, system, nugget, assessor, kind, old, new, note,
+    seconds, reverts), oldest first."""
+    where, params = ("WHERE assessor_id = :a ", {"a": assessor_id}) if assessor_id is not None else ("", {})
+    return as_reader(conn).rows(
+        "SELECT id, query_id, system_id, nugget_id, assessor_id, kind, old_label, new_label, note, "
+        f"seconds, reverts_event_id FROM nugget_event {where}ORDER BY id", params)
+
+
+def archive_run(conn, system_id: int, removed: str) -> int:
+    """Copy the nugget events of one run into nugget_event_archive by names, then delete
+    the run's assignments, events and answers; the number of events archived."""
+    reader = as_reader(conn)
+    n = int(reader.scalar("SELECT count(*) FROM nugget_event WHERE system_id = :s", {"s": system_id}) or 0)
+    reader.run(
+        "INSERT INTO nugget_event_archive (query, run, nugget, assessor, kind, old_label, new_label, "
+        "note, seconds, created_at, removed, removed_at) "
+        "SELECT q.ext_id, s.tag, n.text, a.name, e.kind, e.old_label, e.new_label, e.note, e.seconds, "
+        "e.created_at, :removed, :now FROM nugget_event e JOIN query q ON q.id = e.query_id "
+        "JOIN system s ON s.id = e.system_id JOIN nugget n ON n.id = e.nugget_id "
+        "JOIN assessor a ON a.id = e.assessor_id WHERE e.system_id = :s ORDER BY e.id",
+        {"removed": removed, "now": _now(), "s": system_id})
+    for table in ("nugget_event", "nugget_assignment", "answer"):
+        reader.run(f"DELETE FROM {table} WHERE system_id = :s", {"s": system_id})
+    return n
+
+
+def pair_order(conn) -> dict[tuple[int, int], int]:
+    """(query id, system id) -> the id of its first stored label: the order the pairs came
+    in (an export writes them back in it)."""
+    return {(int(q), int(s)): int(i) for q, s, i in as_reader(conn).rows(
+        "SELECT query_id, system_id, min(id) FROM nugget_assignment GROUP BY query_id, system_id")}
