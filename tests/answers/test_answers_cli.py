@@ -187,3 +187,18 @@ def test_assignment_errors_and_machine_failures(db_url, tmp_path):
     assert "1 nugget assignments by 'gpt-x'" in out and "1 failures recorded" in out
     got = json.loads(cli_ok(db_url, "score", "--nuggets", "--source", "assessor:gpt-x", "--format", "json"))
     assert got["systems"][0]["mean"]["vital"] == 0.0 and got["systems"][0]["mean"]["all"] == 0.5
+
+
+def test_list_runs_counts_answers_and_remove_run_archives_labels(db_url, tmp_path):
+    cli_ok(db_url, "import", "answers", _write(tmp_path / "a.jsonl", _answers24()))
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "s.jsonl", [
+        {"qid": "t1", "run_id": "rA", "nuggets": [{"text": "x", "importance": "vital", "assignment": "support"}]},
+        {"qid": "t1", "run_id": "rB", "nuggets": [{"text": "x", "importance": "vital", "assignment": "not_support"}]}]),
+        "-a", "ann")
+    rows = json.loads(cli_ok(db_url, "list", "runs", "--format", "json"))
+    assert {r["run"]: r["answers"] for r in rows} == {"rA": 1, "rB": 1}
+    out = cli_ok(db_url, "remove", "run", "rA")
+    assert "1 nugget label events archived" in out
+    left = [json.loads(x) for x in cli_ok(db_url, "export", "assignments", "--source", "assessor:ann").splitlines()]
+    assert [r["run_id"] for r in left] == ["rB"]
+    assert [json.loads(x)["run_id"] for x in cli_ok(db_url, "export", "answers").splitlines()] == ["rB"]
