@@ -182,3 +182,30 @@ def pair_order(conn) -> dict[tuple[int, int], int]:
     in (an export writes them back in it)."""
     return {(int(q), int(s)): int(i) for q, s, i in as_reader(conn).rows(
         "SELECT query_id, system_id, min(id) FROM nugget_assignment GROUP BY query_id, system_id")}
+
+
+def max_assignment_id(conn) -> int:
+    return int(as_reader(conn).scalar("SELECT coalesce(max(id), 0) FROM nugget_assignment") or 0)
+
+
+def set_events_after(conn, assessor_id: int, after_id: int) -> None:
+    """A `set` event for each of the assessor's assignments inserted after `after_id`, in
+    one statement (a bulk import's events without a Python row each)."""
+    as_reader(conn).run(
+        "INSERT INTO nugget_event (query_id, system_id, nugget_id, assessor_id, kind, old_label, "
+        "new_label, note, seconds, created_at) SELECT query_id, system_id, nugget_id, assessor_id, "
+        "'set', NULL, label, note, seconds, updated_at FROM nugget_assignment "
+        "WHERE assessor_id = :a AND id > :after ORDER BY id", {"a": assessor_id, "after": after_id})
+
+
+def labelled_rows(conn, assessor_ids: list[int]) -> dict[str, np.ndarray]:
+    """As assignment_arrays, with the `query` and `assessor` of each label too (agreement)."""
+    from workbench.store.dbapi import in_list
+
+    names = ("query", "nugget", "system", "assessor", "label")
+    among, params = in_list("a", assessor_ids)
+    rows = as_reader(conn).rows(
+        "SELECT query_id, nugget_id, system_id, assessor_id, label FROM nugget_assignment "
+        f"WHERE assessor_id IN {among}", params) if assessor_ids else []
+    arr = np.array(rows, dtype=np.int64).reshape(-1, 5)
+    return {n: arr[:, i].copy() for i, n in enumerate(names)}

@@ -163,7 +163,7 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
     from workbench.store.machine import assessor_kind
     from workbench.store.nuggets import (
         add_nugget, current_labels, ensure_bank, frozen_queries, insert_assignments,
-        insert_events, nuggets, update_labels,
+        insert_events, max_assignment_id, nuggets, set_events_after, update_labels,
     )
 
     progress("reading", 0, None)
@@ -227,8 +227,7 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
                 count += 1
                 have = current.get((nid, sid))
                 if have is None:
-                    new_rows.append((qid, sid, nid, aid, label, "", 0.0))
-                    event_rows.append((qid, sid, nid, aid, "set", None, label, "", 0.0))
+                    new_rows.append((qid, sid, nid, aid, label, "", 0.0))  # its set event: below
                     current[(nid, sid)] = (-1, label)
                     inserted += 1
                 elif have[1] != label:
@@ -238,7 +237,9 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
                 else:
                     unchanged += 1
         progress("writing", count, count)
+        before = max_assignment_id(session)
         insert_assignments(session, new_rows)
+        set_events_after(session, aid, before)
         update_labels(session, changes)
         insert_events(session, event_rows)
         progress("committing", count, count)
