@@ -118,9 +118,24 @@ def upgrade() -> None:
     sa.Column('removed_at', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_nugget_event_archive'))
     )
+    op.create_table('answer_queue',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('assessor_id', sa.Integer(), nullable=False),
+    sa.Column('answer_id', sa.Integer(), nullable=False),
+    sa.Column('position', sa.Integer(), nullable=False),
+    _fk('answer_queue', 'assessor_id', 'assessor'),
+    _fk('answer_queue', 'answer_id', 'answer'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_answer_queue')),
+    sa.UniqueConstraint('assessor_id', 'answer_id', name=op.f('uq_answer_queue_assessor_id_answer_id'))
+    )
+    with op.batch_alter_table('answer_queue', schema=None) as batch_op:
+        batch_op.create_index('ix_answer_queue_assessor_position', ['assessor_id', 'position'], unique=False)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('answer_queue', schema=None) as batch_op:
+        batch_op.drop_index('ix_answer_queue_assessor_position')
+    op.drop_table('answer_queue')
     op.drop_table('nugget_event_archive')
     with op.batch_alter_table('nugget_event', schema=None) as batch_op:
         batch_op.drop_index('ix_nugget_event_assessor')

@@ -551,3 +551,20 @@ class NuggetEventArchive(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     removed: Mapped[str] = mapped_column(String(250))
     removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AnswerQueue(Base):
+    """An answer in an assessor's queue of answers to label (`pool --answers`), in the
+    order shown (`position`, over all topics)."""
+
+    __tablename__ = "answer_queue"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    answer_id: Mapped[int] = mapped_column(ForeignKey("answer.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        UniqueConstraint("assessor_id", "answer_id"),
+        Index("ix_answer_queue_assessor_position", "assessor_id", "position"),
+    )

@@ -209,3 +209,10 @@ def labelled_rows(conn, assessor_ids: list[int]) -> dict[str, np.ndarray]:
         f"WHERE assessor_id IN {among}", params) if assessor_ids else []
     arr = np.array(rows, dtype=np.int64).reshape(-1, 5)
     return {n: arr[:, i].copy() for i, n in enumerate(names)}
+
+
+def title_stub_queries(conn, titles: dict[int, str]) -> None:
+    """Give the queries without a title the titles given (query id -> title)."""
+    reader = as_reader(conn)
+    for qid, title in titles.items():
+        reader.run("UPDATE query SET title = :t WHERE id = :q AND title = ''", {"t": title, "q": qid})

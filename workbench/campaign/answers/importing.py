@@ -148,11 +148,9 @@ def import_nuggets(db: Database, path: str, *, progress: Progress = _no_progress
 
 def _set_titles(session, titles: dict[int, str]) -> None:
     """Give stub queries (no title yet) the query text a nugget file carries."""
-    from workbench.store.dbapi import as_reader
+    from workbench.store.nuggets import title_stub_queries
 
-    reader = as_reader(session)
-    for qid, title in titles.items():
-        reader.run("UPDATE query SET title = :t WHERE id = :q AND title = ''", {"t": title, "q": qid})
+    title_stub_queries(session, titles)
 
 
 def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
