@@ -216,3 +216,13 @@ def title_stub_queries(conn, titles: dict[int, str]) -> None:
     reader = as_reader(conn)
     for qid, title in titles.items():
         reader.run("UPDATE query SET title = :t WHERE id = :q AND title = ''", {"t": title, "q": qid})
+
+
+def relevant_documents(conn, query_id: int, limit: int) -> list[tuple[str, str]]:
+    """(title or id, text) of the documents people graded relevant (grade >= 1) for a
+    query, best first (highest mean grade, then most graders, then id)."""
+    return [(t or e, x or "") for e, t, x in as_reader(conn).rows(
+        "SELECT d.ext_id, d.title, d.text FROM judgment j JOIN document d ON d.id = j.document_id "
+        "JOIN assessor a ON a.id = j.assessor_id WHERE j.query_id = :q AND a.kind <> 'machine' "
+        "GROUP BY d.id, d.ext_id, d.title, d.text HAVING avg(j.grade) >= 1 "
+        "ORDER BY avg(j.grade) DESC, count(*) DESC, d.id LIMIT :n", {"q": query_id, "n": limit})]
