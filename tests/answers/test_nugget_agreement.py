@@ -47,3 +47,32 @@ def test_agree_nuggets_matches_sklearn_and_krippendorff(db_url, tmp_path):
         [[np.sum((a == i) & (b == j)) for j in (0, 1, 2)] for i in (0, 1, 2)]))
     table = cli_ok(db_url, "agree", "--nuggets")
     assert "strict (support vs the rest)" in table
+
+
+def test_calibrate_nuggets_against_people(db_url, tmp_path):
+    rnd = random.Random(11)
+    texts = [f"fact {i}" for i in range(6)]
+    people, machine = [], []
+    for t in ("t1", "t2", "t3"):
+        for r in range(5):
+            truth = [rnd.choice(list(LABELS)) for _ in texts]
+            guess = [x if rnd.random() < 0.7 else rnd.choice(list(LABELS)) for x in truth]
+            for out, labels in ((people, truth), (machine, guess)):
+                out.append({"qid": t, "run_id": f"r{r}", "nuggets": [
+                    {"text": x, "importance": "vital" if k < 2 else "okay", "assignment": lab}
+                    for k, (x, lab) in enumerate(zip(texts, labels))]})
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "p.jsonl", people), "-a", "ann")
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "m.jsonl", machine), "--machine", "--model", "gpt-q")
+    got = json.loads(cli_ok(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann",
+                            "--format", "json"))
+    h = np.array([LABELS[n["assignment"]] for rec in people for n in rec["nuggets"]])
+    m = np.array([LABELS[n["assignment"]] for rec in machine for n in rec["nuggets"]])
+    assert got["items"] == h.size
+    assert abs(got["non_strict"]["kappa_binary"] - cohen_kappa_score(h >= 1, m >= 1)) < 1e-12
+    assert abs(got["strict"]["kappa_binary"] - cohen_kappa_score(h >= 2, m >= 2)) < 1e-12
+    assert abs(got["non_strict"]["kappa_weighted"] - cohen_kappa_score(h, m, weights="linear")) < 1e-12
+    rk = got["rankings"]
+    assert rk["systems"] == 5 and rk["topics"] == 3
+    lo, hi = rk["human_vs_machine"]["tau_b_ci"]
+    assert lo <= rk["human_vs_machine"]["tau_b"] <= hi
+    assert "kappa strict" in cli_ok(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann")
