@@ -35,8 +35,6 @@ def calibrate(ctx, machine, against, measure, seed, fmt, nuggets, db) -> None:
     grade, leniency, kappa per query), and the system rankings under human, machine and
     hybrid qrels (Kendall tau-b, tau_AP, RBO with bootstrap CIs; top 3 and top 10)."""
     if nuggets:
-        import json
-
         from workbench.campaign.answers.calibration import calibrate_nuggets
         from workbench.campaign.database import Database
 
@@ -46,7 +44,7 @@ def calibrate(ctx, machine, against, measure, seed, fmt, nuggets, db) -> None:
                                        "vital_strict" if measure == "map" else measure, seed=seed)
         finally:
             database.close()
-        click.echo(json.dumps(report, indent=2) if fmt == "json" else _nugget_lines(report))
+        click.echo(_json_text(report) if fmt == "json" else _nugget_lines(report))
         return
     from workbench.campaign.agreement.calibration import calibrate as run
     from workbench.campaign.database import Database
@@ -84,3 +82,9 @@ def _nugget_lines(report: dict) -> str:
         lines.append(f"    {name}: tau-b {f(r['tau_b'])}, tau_AP {f(r['tau_ap'])}, RBO {f(r['rbo'])}, "
                      f"top 3 same: {r['top3_same']}, top 10 same: {r['top10_same']}")
     return "\n".join(lines)
+
+
+def _json_text(report: dict) -> str:
+    import json as _json
+
+    return _json.dumps(report, indent=2)
