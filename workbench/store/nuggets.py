@@ -226,3 +226,26 @@ def relevant_documents(conn, query_id: int, limit: int) -> list[tuple[str, str]]
         "JOIN assessor a ON a.id = j.assessor_id WHERE j.query_id = :q AND a.kind <> 'machine' "
         "GROUP BY d.id, d.ext_id, d.title, d.text HAVING avg(j.grade) >= 1 "
         "ORDER BY avg(j.grade) DESC, count(*) DESC, d.id LIMIT :n", {"q": query_id, "n": limit})]
+
+
+def update_nugget(conn, nugget_id: int, *, text: str | None = None, importance: str | None = None,
+                  origin: str | None = None) -> None:
+    reader = as_reader(conn)
+    for column, value in (("text", text), ("importance", importance), ("origin", origin)):
+        if value is not None:
+            reader.run(f"UPDATE nugget SET {column} = :v WHERE id = :i", {"v": value, "i": nugget_id})
+
+
+def delete_nugget(conn, nugget_id: int) -> None:
+    as_reader(conn).run("DELETE FROM nugget WHERE id = :i", {"i": nugget_id})
+
+
+def set_positions(conn, ordered_ids: list[int]) -> None:
+    reader = as_reader(conn)
+    for k, nid in enumerate(ordered_ids):
+        reader.run("UPDATE nugget SET position = :p WHERE id = :i", {"p": k, "i": nid})
+
+
+def label_count(conn, nugget_id: int) -> int:
+    return int(as_reader(conn).scalar("SELECT count(*) FROM nugget_assignment WHERE nugget_id = :i",
+                                      {"i": nugget_id}) or 0)
