@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -43,13 +42,21 @@ def make_files(folder: Path, runs: int, topics: int, nuggets: int) -> tuple[Path
     return create, assign
 
 
+# The process reports its own peak (RUSAGE_CHILDREN would be the largest of every child).
+_PEAK = ("import atexit, resource, runpy, sys; "
+         "atexit.register(lambda: sys.stderr.write('peak-kb %d\\n' % "
+         "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)); "
+         "sys.argv = ['workbench'] + sys.argv[1:]; runpy.run_module('workbench', run_name='__main__')")
+
+
 def timed(*args: str) -> tuple[float, float]:
     """(seconds, peak MB) of one workbench process."""
     start = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run([*WORKBENCH, *args], check=True, stdout=subprocess.DEVNULL)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return time.perf_counter() - start, max(peak, before) / 1024
+    done = subprocess.run([sys.executable, "-c", _PEAK, *args], check=True, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - start
+    kb = [int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("peak-kb ")]
+    return seconds, (kb[-1] / 1024 if kb else float("nan"))
 
 
 def main() -> None:
