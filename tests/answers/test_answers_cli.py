@@ -202,3 +202,23 @@ def test_list_runs_counts_answers_and_remove_run_archives_labels(db_url, tmp_pat
     left = [json.loads(x) for x in cli_ok(db_url, "export", "assignments", "--source", "assessor:ann").splitlines()]
     assert [r["run_id"] for r in left] == ["rB"]
     assert [json.loads(x)["run_id"] for x in cli_ok(db_url, "export", "answers").splitlines()] == ["rB"]
+
+
+def test_a_frozen_bank_refuses_new_nuggets(db_url, tmp_path):
+    cli_ok(db_url, "import", "nuggets", _write(tmp_path / "n.jsonl", [
+        {"qid": "t1", "query": "q", "nuggets": [{"text": "a", "importance": "vital"}]}]))
+    assert "frozen" in cli_ok(db_url, "nuggets", "freeze", "t1")
+    result = run(db_url, "import", "assignments", _write(tmp_path / "x.jsonl", [
+        {"qid": "t1", "run_id": "r", "nuggets": [{"text": "new one", "importance": "okay", "assignment": "support"}]}]),
+        "-a", "ann")
+    assert result.exit_code == 1 and "x.jsonl:1: nugget 'new one': its nugget bank is frozen" in _err(result)
+    from workbench.campaign.answers import bank
+    from workbench.campaign.database import Database
+    from workbench.errors import UsageError
+
+    db = Database.open(db_url, create=False)
+    try:
+        with pytest.raises(UsageError, match="frozen"):
+            bank.add(db, "t1", "another")
+    finally:
+        db.close()
