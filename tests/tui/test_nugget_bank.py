@@ -74,3 +74,26 @@ async def test_nugget_screen_keys_edit_the_bank(sqlite_db, tmp_path):
         await settle(app, pilot)
         assert "frozen" in screen_text(app)
     assert [i for _, i, _ in _bank(db)] == ["okay", "vital", "okay"]
+
+
+async def test_f10_shows_the_nugget_scores_under_each_source(sqlite_db, tmp_path):
+    from workbench.tui.app import make_app
+    from workbench.tui.screens.nugget_scores import NuggetScoresScreen
+
+    db = sqlite_db
+    path = tmp_path / "a.jsonl"
+    path.write_text("".join(json.dumps({"qid": "t1", "run_id": run, "nuggets": [
+        {"text": "alpha", "importance": "vital", "assignment": lab}]}) + "\n"
+        for run, lab in (("runX", "support"), ("runY", "partial_support"))))
+    import_assignments(db, str(path), assessor="ann")
+    app = make_app(db, lead=True)
+    async with app.run_test(size=(200, 44)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f10")
+        await settle(app, pilot)
+        assert isinstance(app.screen, NuggetScoresScreen)
+        text = screen_text(app)
+        assert "runX" in text and "1.0000" in text and "0.5000" in text and "consensus:majority" in text
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert "assessor:ann" in screen_text(app)

@@ -249,3 +249,8 @@ def set_positions(conn, ordered_ids: list[int]) -> None:
 def label_count(conn, nugget_id: int) -> int:
     return int(as_reader(conn).scalar("SELECT count(*) FROM nugget_assignment WHERE nugget_id = :i",
                                       {"i": nugget_id}) or 0)
+
+
+def labelling_assessors(conn) -> set[int]:
+    """Ids of the assessors with at least one nugget label."""
+    return {int(a) for (a,) in as_reader(conn).rows("SELECT DISTINCT assessor_id FROM nugget_assignment")}

@@ -99,3 +99,16 @@ def table_json(table: NuggetTable, per_query: bool) -> dict:
             for i, tag in enumerate(table.systems)
         ],
     }
+
+
+def nugget_sources(db: Database) -> list[QrelsSource]:
+    """The label sources a lead can pick: the people's majority, each assessor with labels,
+    hybrid with each machine."""
+    from workbench.store.nuggets import assessor_kinds, labelling_assessors
+
+    with db.reader() as reader:
+        kinds = assessor_kinds(reader)
+        have = labelling_assessors(reader)
+    named = [kinds[a] for a in sorted(have) if a in kinds]
+    return ([QrelsSource.consensus("majority")] + [QrelsSource.assessor(n) for n, _ in named]
+            + [QrelsSource.hybrid(n) for n, k in named if k == "machine"])
