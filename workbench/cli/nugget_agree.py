@@ -13,6 +13,9 @@ def agree_nuggets(ctx, db, assessors, per_query: bool, fmt: str) -> None:
     from workbench.campaign.answers.agreement import nugget_agreement
     from workbench.campaign.database import Database
 
+    if fmt == "csv":
+        raise click.UsageError("agree --nuggets writes --format table or json")
+
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         report = nugget_agreement(database, assessors, per_query=per_query)
