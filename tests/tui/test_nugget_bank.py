@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.tui.helpers import screen_text, settle
-from workbench.campaign.answers.importing import import_answers, import_assignments
+from workbench.campaign.answers.importing import import_assignments
 from workbench.campaign.machine.provenance import make_provenance
 from workbench.store.nuggets import frozen_queries, nuggets
 from workbench.tui.screens.nugget_bank import NuggetBankScreen, nugget_bank_app
