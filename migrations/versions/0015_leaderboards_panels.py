@@ -4,7 +4,7 @@ machine_call.call_key, machine_call.sample: each call's replay key (`autojudge -
 and sample index (`autojudge --samples N`)
 
 Revision ID: 0015
-Revises: 0013
+Revises: 0014
 Create Date: 2026-12-02
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 
 revision = '0015'
-down_revision = '0013'
+down_revision = '0014'
 branch_labels = None
 depends_on = None
 

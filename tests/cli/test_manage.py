@@ -49,7 +49,7 @@ def test_list_shows_counts_and_progress(campaign):
     assert table[0].split() == ["query", "title", "pool", "judged", "judgments", "assessors", "done"]
     assert table[1].split()[-1] == "67%"
     csv_lines = cli_ok(campaign, "list", "runs", "--format", "csv").splitlines()
-    assert csv_lines == ["run,queries,results", "A,2,5", "B,2,3"]
+    assert csv_lines == ["run,queries,results,answers", "A,2,5,0", "B,2,3,0"]
 
 
 def count(url, model, *where):

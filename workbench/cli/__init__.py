@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "guidelines": ("workbench.cli.guidelines_cmd", "guidelines", "Show or set the judging guidelines."),
     "campaign": ("workbench.cli.campaign_cmd", "campaign", "Show or change the campaign's settings (blind judging, name)."),
     "import": ("workbench.cli.import_cmd", "import_", "Import queries, documents, a run or qrels."),
+    "nuggets": ("workbench.cli.nuggets_cmd", "nuggets", "Make and edit a topic's nugget bank, or freeze it."),
     "pool": ("workbench.cli.pool_cmd", "pool", "Build the judging pool and assign it to assessors."),
     "list": ("workbench.cli.manage_cmd", "list_", "List queries, documents, runs or assessors with progress."),
     "remove": ("workbench.cli.manage_cmd", "remove", "Remove a run, a query or an assessor."),

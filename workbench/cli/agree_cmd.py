@@ -38,12 +38,19 @@ FORMATS = click.Choice(["table", "csv", "json"])
               help="The judges against each other: every machine assessor, every panel (panel:NAME) "
                    "and the people's majority (consensus:majority) as the assessors.")
 @click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+@click.option("--nuggets", is_flag=True, help="Agreement on nugget assignments (docs/nuggets.md#agreement).")
 @db_option
 @click.pass_context
-def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion, machines, fmt, db):
+def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion, machines, fmt,
+          nuggets, db):
     """Agreement between assessors: P(A), Cohen's, pooled and weighted kappa per pair;
     Fleiss' kappa and Krippendorff's alpha over all. Kappa in [2/3, 1] reads as acceptable,
     below it as a methodology problem (reference notes)."""
+    if nuggets:
+        from workbench.cli.nugget_agree import agree_nuggets
+
+        agree_nuggets(ctx, db, list(assessors) or None, per_query, fmt)
+        return
     if qrels_mode and not files:
         raise click.UsageError("--qrels needs two or more qrels files")
     if machines and (files or assessors):

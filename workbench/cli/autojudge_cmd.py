@@ -56,15 +56,27 @@ from workbench.cli import db_option, resolve_db, rich_console
                    "of the same calls (model, prompt, parameters); fails naming the first missing one.")
 @click.option("--retry-failures", is_flag=True,
               help="Call again for items whose answer held no grade (kept for audit all the same).")
+@click.option("--task", type=click.Choice(["grade", "nugget-assign", "nugget-create"]), default="grade",
+              show_default=True, help="grade: label the pool; nugget-assign: label the nuggets of the "
+                                      "stored answers; nugget-create: draft the nuggets of topics "
+                                      "without any (docs/nuggets.md#machines).")
 @db_option
 @click.pass_context
 def autojudge(ctx, model, endpoint, api_key_env, assessor, prompt_file, concurrency, query,
               top_k, dry_run, timeout, retries, temperature, max_tokens, seed, max_failures,
-              samples, offline, retry_failures, db):
+              samples, offline, retry_failures, task, db):
     """Label the pool with a model: a machine assessor (default name: the model's) whose
     provenance (model, endpoint, prompt and its sha256, parameters, version) is stored.
     Every label is committed as it arrives; a rerun continues where the last one stopped.
     See docs/machine-assessors.md."""
+    if task != "grade":
+        from workbench.cli.nugget_autojudge import autojudge_nuggets
+
+        autojudge_nuggets(ctx, db, task, model=model, endpoint=endpoint, api_key_env=api_key_env,
+                          assessor=assessor, prompt_file=prompt_file, concurrency=concurrency,
+                          dry_run=dry_run, timeout=timeout, retries=retries, temperature=temperature,
+                          seed=seed, max_tokens=max_tokens if max_tokens != 64 else 512)
+        return
     from workbench.campaign.database import Database
     from workbench.campaign.machine import autojudge as aj
     from workbench.campaign.machine.prompts import DEFAULT_TEMPLATE

@@ -27,13 +27,27 @@ from workbench.cli import db_option, resolve_db, rich_console
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot", default=None, metavar="FILE",
               help="Also draw the confusion matrix to FILE (.png, .svg or .pdf).")
+@click.option("--nuggets", is_flag=True,
+              help="Calibrate the machine's nugget assignments (-m: a nugget score, default vital_strict).")
 @db_option
 @click.pass_context
-def calibrate(ctx, machine, against, measure, seed, fmt, plot, db) -> None:
+def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> None:
     """Agreement of a machine assessor with people on the items both judged (Cohen's kappa
     binary and linear-weighted with 95% CIs, confusion matrix, precision and recall per
     grade, leniency, kappa per query), and the system rankings under human, machine and
     hybrid qrels (Kendall tau-b, tau_AP, RBO with bootstrap CIs; top 3 and top 10)."""
+    if nuggets:
+        from workbench.campaign.answers.calibration import calibrate_nuggets
+        from workbench.campaign.database import Database
+
+        database = Database.open(resolve_db(ctx, db), create=False)
+        try:
+            report = calibrate_nuggets(database, machine, against,
+                                       "vital_strict" if measure == "map" else measure, seed=seed)
+        finally:
+            database.close()
+        click.echo(_json_text(report) if fmt == "json" else _nugget_lines(report))
+        return
     from workbench.campaign.agreement.calibration import calibrate as run
     from workbench.campaign.database import Database
 
@@ -59,3 +73,27 @@ def calibrate(ctx, machine, against, measure, seed, fmt, plot, db) -> None:
     console = rich_console(soft_wrap=True)  # names are data: Text, never markup
     for text, style in report.lines():
         console.print(Text(visible(text), style=style or ""))
+
+
+def _nugget_lines(report: dict) -> str:
+    """The table output of `calibrate --nuggets`: one line per figure."""
+    def f(v):
+        return "—" if v is None else f"{v:.4f}"
+
+    ns, st, rk = report["non_strict"], report["strict"], report["rankings"]
+    lines = [f"{report['machine']} against {report['against']}: {report['items']} nugget labels in common",
+             f"  kappa non-strict (support or partial vs not): {f(ns['kappa_binary'])}",
+             f"  kappa strict (support vs the rest): {f(st['kappa_binary'])}",
+             f"  weighted kappa (3 labels): {f(ns['kappa_weighted'])}   leniency: {f(ns['leniency'])}",
+             f"  rankings by {rk['measure']} over {rk['topics']} topics, {rk['systems']} runs:"]
+    for name in ("human_vs_machine", "human_vs_hybrid"):
+        r = rk[name]
+        lines.append(f"    {name}: tau-b {f(r['tau_b'])}, tau_AP {f(r['tau_ap'])}, RBO {f(r['rbo'])}, "
+                     f"top 3 same: {r['top3_same']}, top 10 same: {r['top10_same']}")
+    return "\n".join(lines)
+
+
+def _json_text(report: dict) -> str:
+    import json as _json
+
+    return _json.dumps(report, indent=2)

@@ -161,3 +161,79 @@ def scores(ctx, measures, assessor, consensus, source, per_query, fmt, output, d
     finally:
         database.close()
     _done(output, count, "score rows")
+
+
+def _jsonl_export(ctx, db, output, records, what: str) -> None:
+    from workbench.campaign.catalog.exporting import write_output
+    from workbench.formats.answer_files import write_jsonl
+
+    database = _open(ctx, db)
+    try:
+        rows = records(database)
+
+        def write(out) -> int:
+            write_jsonl(out, rows)
+            return len(rows)
+
+        count = write_output(output, write, sys.stdout)
+    finally:
+        database.close()
+    _done(output, count, what)
+
+
+_OUTPUT = click.option("-o", "--output", default=None, metavar="FILE",
+                       help="Write to FILE instead of stdout (a file is replaced atomically).")
+_NUGGET_SOURCE = click.option("--source", "source", default="majority", show_default=True, metavar="SPEC",
+                              help="Whose labels: assessor:NAME, majority (people) or hybrid:MACHINE.")
+
+
+@export.command("nuggets")
+@_OUTPUT
+@db_option
+@click.pass_context
+def nuggets(ctx, output, db):
+    """Nugget banks as nuggetizer's create output JSONL ({qid, query, nuggets})."""
+    from workbench.campaign.answers.exporting import nugget_records
+
+    _jsonl_export(ctx, db, output, nugget_records, "topics")
+
+
+@export.command("assignments")
+@_NUGGET_SOURCE
+@_OUTPUT
+@db_option
+@click.pass_context
+def assignments(ctx, source, output, db):
+    """Nugget assignments as nuggetizer's assign output JSONL, one record per (topic, run)."""
+    from workbench.campaign.answers.exporting import assignment_records
+    from workbench.cli.sources import qrels_source
+
+    chosen = qrels_source(source=source)
+    _jsonl_export(ctx, db, output, lambda d: assignment_records(d, chosen), "records")
+
+
+@export.command("nugget-scores")
+@_NUGGET_SOURCE
+@click.option("--answered-only", is_flag=True, help="Average over the topics each run answered.")
+@_OUTPUT
+@db_option
+@click.pass_context
+def nugget_scores(ctx, source, answered_only, output, db):
+    """Nugget scores as nuggetizer's metrics JSONL: one line per (run, topic), then the
+    run's mean with qid "all"."""
+    from workbench.campaign.answers.exporting import score_records
+    from workbench.cli.sources import qrels_source
+
+    chosen = qrels_source(source=source)
+    _jsonl_export(ctx, db, output, lambda d: score_records(d, chosen, answered_only=answered_only), "lines")
+
+
+@export.command("answers")
+@_OUTPUT
+@db_option
+@click.pass_context
+def answers(ctx, output, db):
+    """The generated answers as imported (TREC RAG 2024 or 2025 JSONL)."""
+    from workbench.campaign.answers.exporting import answer_records
+
+    _jsonl_export(ctx, db, output, answer_records, "answers")

@@ -307,3 +307,67 @@ def leaderboard(ctx: click.Context, file: str, name: str, fmt: str | None, measu
     from workbench.campaign.scoring.leaderboards import import_leaderboard
 
     _run(ctx, db, import_leaderboard, file, name=name, format=fmt, measure=measure)
+
+
+@import_.command(name="answers")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--replace", is_flag=True, help="Replace the answers of a (run, topic) already imported.")
+@db_option
+@click.pass_context
+def answers(ctx: click.Context, files: tuple[str, ...], replace: bool, db: str | None) -> None:
+    """Import generated answers: TREC RAG 2024 JSONL (run_id, topic_id, references,
+    answer: [{text, citations}]) or the 2025 shape (metadata.run_id, metadata.narrative_id;
+    citations as indexes or segment ids). All files in one transaction (docs/nuggets.md)."""
+    from workbench.campaign.answers.importing import import_answers
+
+    _run(ctx, db, import_answers, list(files), replace=replace)
+
+
+@import_.command(name="nuggets")
+@click.argument("file", type=click.Path())
+@db_option
+@click.pass_context
+def nuggets(ctx: click.Context, file: str, db: str | None) -> None:
+    """Import nugget banks: nuggetizer's create output ({qid, query, nuggets: [{text,
+    importance}]}, one topic per line)."""
+    from workbench.campaign.answers.importing import import_nuggets
+
+    _run(ctx, db, import_nuggets, file)
+
+
+@import_.command(name="assignments")
+@click.argument("file", type=click.Path())
+@click.option("--assessor", "-a", default=None, metavar="NAME", callback=checked_name,
+              help="Whose labels these are (a machine's defaults to --model).")
+@click.option("--machine", is_flag=True, help="The labels are a model's, made elsewhere.")
+@click.option("--model", default=None, metavar="NAME", help="With --machine: the model that made the labels.")
+@click.option("--prompt", "prompt_file", default=None, metavar="FILE", type=click.Path(dir_okay=False),
+              help="With --machine: the prompt the labels were made with.")
+@db_option
+@click.pass_context
+def assignments(ctx: click.Context, file: str, assessor: str | None, machine: bool, model: str | None,
+                prompt_file: str | None, db: str | None) -> None:
+    """Import nugget assignments: nuggetizer's assign output ({qid, run_id, nuggets:
+    [{text, importance, assignment}]}), matched to the topic's nugget bank by text."""
+    import os
+
+    from workbench.campaign.answers.importing import import_assignments
+
+    provenance = None
+    if machine:
+        if not model:
+            raise click.UsageError("--machine needs --model NAME (the model that made the labels)")
+        from workbench.campaign.machine.provenance import make_provenance
+
+        prompt = ""
+        if prompt_file is not None:
+            from workbench.cli.autojudge_cmd import read_prompt
+
+            prompt = read_prompt(prompt_file, check=False)
+        provenance = make_provenance(model, prompt=prompt, origin=f"import {os.path.basename(file)}")
+        assessor = assessor or checked_name(ctx, None, model)
+    elif model or prompt_file:
+        raise click.UsageError("--model and --prompt describe a machine: add --machine")
+    elif assessor is None:
+        raise click.UsageError("Missing option '--assessor' (whose labels these are)")
+    _run(ctx, db, import_assignments, file, assessor=assessor, machine=provenance)

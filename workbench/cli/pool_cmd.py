@@ -39,9 +39,12 @@ from workbench.cli import checked_name, db_option, resolve_db
 @click.option("--against", default=None, metavar="SOURCE",
               help="With --validate --strategy disagreement: qrels to disagree with "
                    "(majority, mean, adjudicated, assessor:NAME).")
+@click.option("--answers", "answers", is_flag=True,
+              help="Pool the generated answers instead: deal each topic's answers to the "
+                   "assessors (--overlap shares), each in their own shuffled order (docs/nuggets.md).")
 @db_option
 @click.pass_context
-def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate, strategy, against, db):
+def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate, strategy, against, answers, db):
     """Pool the top K of every system per query (deduplicated) and assign it, or start an
     adaptive pool (--method mtf|bandit) that grows one document per grade.
 
@@ -56,6 +59,18 @@ def pool(ctx, method, depth, budget, assessors, overlap, repeat, seed, validate,
     from workbench.campaign.pooling.build import make_pool
     from workbench.campaign.pooling.assign import queue_counts
 
+    if answers:
+        from workbench.campaign.answers.pooling import pool_answers
+        from workbench.campaign.database import Database
+
+        if not assessors:
+            raise click.UsageError("pool --answers needs at least one --assessor")
+        database = Database.open(resolve_db(ctx, db), create=False)
+        try:
+            click.echo(pool_answers(database, list(assessors), overlap=overlap, seed=seed).message())
+        finally:
+            database.close()
+        return
     if validate is not None:
         _validate(ctx, db, validate, budget, strategy or "stratified", assessors, seed, against,
                   method, depth, overlap, repeat)

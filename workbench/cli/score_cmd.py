@@ -127,14 +127,23 @@ def _json(table: ScoreTable, per_query: bool, systems: list[str], intervals=None
 @click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Bootstrap resamples (--ci bootstrap).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--nuggets", "nuggets", is_flag=True,
+              help="Score the runs' generated answers by their nugget assignments (docs/nuggets.md).")
+@click.option("--answered-only", is_flag=True,
+              help="With --nuggets: average over the topics each run answered (default: every topic with nuggets).")
 @click.option("--plot", "plot", default=None, metavar="FILE",
               help="Also draw each system's mean of the first measure with its interval to "
                    "FILE (.png, .svg or .pdf).")
 @db_option
 @click.pass_context
 def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, ci, resamples,
-          seed, plot, db) -> None:
+          seed, nuggets, answered_only, plot, db) -> None:
     """Score every stored system against qrels derived from the stored judgments."""
+    if nuggets:
+        from workbench.cli.nugget_score import score_nuggets
+
+        score_nuggets(ctx, db, measures, assessor, source, per_query, fmt, answered_only)
+        return
     from workbench.campaign.database import Database
     from workbench.campaign.scoring.scores import ScoreTracker
     from workbench.cli.sources import qrels_source
@@ -149,6 +158,11 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, c
         # an unknown measure name raises metrics' MeasureError: a usage error, exit 2
         tracker = ScoreTracker(database, names, chosen)
         table = tracker.load()
+        from workbench.campaign.answers.listing import answer_only_runs
+
+        for tag in answer_only_runs(database):
+            click.echo(f"workbench: run {tag!r} has answers only and no ranked results "
+                       "(score its answers with --nuggets)", err=True)
         intervals = None
         if ci == "ppi":
             from workbench.campaign.scoring.ppi import ppi_intervals

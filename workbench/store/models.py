@@ -474,3 +474,151 @@ class ValidationItem(Base):
     __table_args__ = (
         UniqueConstraint("machine_id", "query_id", "document_id"),
     )
+
+
+# --- generated answers and their nuggets (issue 33; docs/nuggets.md) ---------------------
+
+
+class Answer(Base):
+    """A system's generated answer to a topic: stored once, never edited (`import answers`).
+
+    `sentences` is JSON, in order: `[{"text": str, "citations": [int]}]`, each citation a
+    zero-based index into `refs` (JSON list of segment or document ids, as the file gave
+    them). `length` is the answer's length in words. `shape` is the file shape it came in
+    (`rag24`, `rag25`), `cites_by_id` whether the file cited by segment id, and `meta` the
+    record's other fields (JSON), so that `export answers` writes the record back."""
+
+    __tablename__ = "answer"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    sentences: Mapped[str] = mapped_column(Text)
+    refs: Mapped[str] = mapped_column(Text, default="[]")
+    length: Mapped[int] = mapped_column(Integer, default=0)
+    shape: Mapped[str] = mapped_column(String(10), default="rag24")
+    cites_by_id: Mapped[bool] = mapped_column(Boolean, default=False)
+    meta: Mapped[str] = mapped_column(Text, default="{}")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (UniqueConstraint("system_id", "query_id"),)
+
+
+class NuggetBank(Base):
+    """A topic's nugget bank: frozen, it refuses edits and new nuggets."""
+
+    __tablename__ = "nugget_bank"
+
+    query_id: Mapped[int] = mapped_column(
+        ForeignKey("query.id", ondelete="CASCADE"), primary_key=True
+    )
+    frozen: Mapped[bool] = mapped_column(Boolean, default=False)
+    frozen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Nugget(Base):
+    """An atomic fact a good answer to the topic holds. `importance` is vital or okay;
+    `position` its order in the bank; `origin` human, machine or edited (a person changed a
+    machine's nugget); `machine_id` the machine assessor (with its MachineProvenance) that
+    wrote it; `sources` the documents it came from (JSON list of ids)."""
+
+    __tablename__ = "nugget"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(Text)
+    importance: Mapped[str] = mapped_column(String(10), default="okay")
+    position: Mapped[int] = mapped_column(Integer)
+    origin: Mapped[str] = mapped_column(String(10), default="human")
+    machine_id: Mapped[int | None] = mapped_column(
+        ForeignKey("assessor.id", ondelete="SET NULL"), nullable=True
+    )
+    sources: Mapped[str] = mapped_column(Text, default="[]")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_nugget_query_position", "query_id", "position"),)
+
+
+class NuggetAssignment(Base):
+    """An assessor's current label of a nugget in a system's answer to the topic: `label`
+    2 support, 1 partial_support, 0 not_support (the keys of the assignment screen)."""
+
+    __tablename__ = "nugget_assignment"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    nugget_id: Mapped[int] = mapped_column(ForeignKey("nugget.id", ondelete="CASCADE"))
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    label: Mapped[int] = mapped_column(Integer)
+    note: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("nugget_id", "system_id", "assessor_id"),
+        Index("ix_nugget_assignment_assessor", "assessor_id", "query_id", "system_id"),
+    )
+
+
+class NuggetEvent(Base):
+    """Append-only history of every nugget assignment change, as `judgment_event` is for
+    grades: kinds set, change, clear, note, undo (`reverts_event_id`), and `failure` (a
+    machine's answer that held no label for the nugget: never a label; `note` says why)."""
+
+    __tablename__ = "nugget_event"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query_id: Mapped[int] = mapped_column(ForeignKey("query.id", ondelete="CASCADE"))
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    nugget_id: Mapped[int] = mapped_column(ForeignKey("nugget.id", ondelete="CASCADE"))
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(20))
+    old_label: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    new_label: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    reverts_event_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("ix_nugget_event_item", "nugget_id", "system_id", "assessor_id"),
+        Index("ix_nugget_event_assessor", "assessor_id", "id"),
+    )
+
+
+class NuggetEventArchive(Base):
+    """The nugget events of a removed run, kept by external names (`removed`: `run TAG`)."""
+
+    __tablename__ = "nugget_event_archive"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    query: Mapped[str] = mapped_column(String(200))
+    run: Mapped[str] = mapped_column(String(200))
+    nugget: Mapped[str] = mapped_column(Text)
+    assessor: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(20))
+    old_label: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    new_label: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    removed: Mapped[str] = mapped_column(String(250))
+    removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AnswerQueue(Base):
+    """An answer in an assessor's queue of answers to label (`pool --answers`), in the
+    order shown (`position`, over all topics)."""
+
+    __tablename__ = "answer_queue"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assessor_id: Mapped[int] = mapped_column(ForeignKey("assessor.id", ondelete="CASCADE"))
+    answer_id: Mapped[int] = mapped_column(ForeignKey("answer.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        UniqueConstraint("assessor_id", "answer_id"),
+        Index("ix_answer_queue_assessor_position", "assessor_id", "position"),
+    )

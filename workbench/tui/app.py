@@ -156,6 +156,11 @@ class WorkbenchApp(App):
         opens the judging screen at once (fewer screens to build before the first usable
         one, and no way back to other assessors)."""
         if self.start_assessor:
+            from workbench.tui.screens.work_choice import answer_work_screen
+
+            chosen = answer_work_screen(self.db, self.start_assessor)  # answers to label?
+            if chosen is not None:
+                return chosen
             from workbench.tui.screens.query_list import QueryListScreen
 
             return QueryListScreen(self.start_assessor, open_first=True)

@@ -91,10 +91,13 @@ def _counted(conn, what: str) -> Listing:
         rows = [(n, t, int(c.columns["pooled"][i]), int(c.columns["judgments"][i]))
                 for i, (n, t) in enumerate(zip(c.names, c.titles))]
         return Listing(what, ("document", "title", "pooled", "judgments"), rows)
+    from workbench.store.answers import answer_counts
+
     c = catalog.run_counts(conn)
-    rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]))
+    answers = answer_counts(conn)  # generated answers (docs/nuggets.md); 0 for ranked runs
+    rows = [(n, int(c.columns["queries"][i]), int(c.columns["results"][i]), answers.get(n, 0))
             for i, n in enumerate(c.names)]
-    return Listing(what, ("run", "queries", "results"), rows)
+    return Listing(what, ("run", "queries", "results", "answers"), rows)
 
 
 def _share(part, whole) -> float:
@@ -114,8 +117,12 @@ def remove(db: Database, kind: str, name: str, *, force: bool = False) -> str:
         if rid is None:
             raise NotFoundError(f"unknown {kind} {name!r}")
         if kind == "run":
+            from workbench.store.nuggets import archive_run
+
+            events = archive_run(s, rid, f"run {name}")  # its answers and nugget labels
             removal.remove_run(s, rid)
-            return f"removed run {name!r} (judgments do not depend on runs: none lost)"
+            kept = f"; its answers removed, {events} nugget label events archived" if events else ""
+            return f"removed run {name!r} (judgments do not depend on runs: none lost{kept})"
         lost = removal.judgments_lost(s, **{f"{kind}_id": rid})
         if lost and not force:
             raise UsageError(

@@ -30,12 +30,14 @@ LEAD_MODES: dict[str, tuple[str, str, str, str]] = {
              "workbench.tui.screens.pace:PaceScreen"),
     "calibration": ("f9", "Calibration", "A machine assessor against people: kappa, confusion, leniency, rankings",
                     "workbench.tui.screens.calibration:CalibrationScreen"),
+    "nuggets": ("f10", "Nuggets", "Nugget scores of the runs' generated answers under a label source",
+                "workbench.tui.screens.nugget_scores:NuggetScoresScreen"),
 }
 
 
 # The footer has room for F1-F8 at 160 columns; later modes keep their key, and are listed
 # in the help (?) and the command palette, but not in the footer.
-NOT_IN_FOOTER = {"calibration"}
+NOT_IN_FOOTER = {"calibration", "nuggets"}
 
 
 def _factory(target: str) -> Callable[[], Screen]:

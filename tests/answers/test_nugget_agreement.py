@@ -1,0 +1,78 @@
+"""`agree --nuggets` against scikit-learn's Cohen's kappa and the krippendorff package,
+on the three labels and on the non-strict and strict binary views."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import krippendorff
+import numpy as np
+from sklearn.metrics import cohen_kappa_score
+
+from tests.answers.test_answers_cli import _write
+from tests.cli.helpers import cli_ok
+
+LABELS = {"support": 2, "partial_support": 1, "not_support": 0}
+
+
+def test_agree_nuggets_matches_sklearn_and_krippendorff(db_url, tmp_path):
+    rnd = random.Random(5)
+    bank = {f"t{t}": [f"fact {t}.{i}" for i in range(5)] for t in range(4)}
+    ann, bob = [], []
+    for t, texts in bank.items():
+        for r in range(3):
+            a = [rnd.choice(list(LABELS)) for _ in texts]
+            b = [x if rnd.random() < 0.6 else rnd.choice(list(LABELS)) for x in a]
+            for out, labels in ((ann, a), (bob, b)):
+                out.append({"qid": t, "run_id": f"r{r}", "nuggets": [
+                    {"text": x, "importance": "okay", "assignment": lab} for x, lab in zip(texts, labels)]})
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "ann.jsonl", ann), "-a", "ann")
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "bob.jsonl", bob), "-a", "bob")
+    got = json.loads(cli_ok(db_url, "agree", "--nuggets", "--format", "json"))
+    a = np.array([LABELS[n["assignment"]] for rec in ann for n in rec["nuggets"]])
+    b = np.array([LABELS[n["assignment"]] for rec in bob for n in rec["nuggets"]])
+    assert got["assessors"] == ["ann", "bob"] and got["n_items"] == a.size == 60
+    pair = got["pairs"][0]
+    assert abs(pair["cohen_kappa"] - cohen_kappa_score(a, b)) < 1e-12
+    assert abs(pair["weighted_kappa_linear"] - cohen_kappa_score(a, b, weights="linear")) < 1e-12
+    assert abs(got["krippendorff_alpha_nominal"]
+               - krippendorff.alpha(np.vstack([a, b]).astype(float), level_of_measurement="nominal")) < 1e-9
+    assert got["cohen_kappa_ci"] if "cohen_kappa_ci" in got else pair["cohen_kappa_ci"]
+    non, strict = got["non_strict"]["pairs"][0], got["strict"]["pairs"][0]
+    assert abs(non["cohen_kappa"] - cohen_kappa_score(a >= 1, b >= 1)) < 1e-12
+    assert abs(strict["cohen_kappa"] - cohen_kappa_score(a >= 2, b >= 2)) < 1e-12
+    matrix = got["confusion"][0]["matrix"]
+    assert np.array_equal(np.array(matrix), np.array(
+        [[np.sum((a == i) & (b == j)) for j in (0, 1, 2)] for i in (0, 1, 2)]))
+    table = cli_ok(db_url, "agree", "--nuggets")
+    assert "strict (support vs the rest)" in table
+
+
+def test_calibrate_nuggets_against_people(db_url, tmp_path):
+    rnd = random.Random(11)
+    texts = [f"fact {i}" for i in range(6)]
+    people, machine = [], []
+    for t in ("t1", "t2", "t3"):
+        for r in range(5):
+            truth = [rnd.choice(list(LABELS)) for _ in texts]
+            guess = [x if rnd.random() < 0.7 else rnd.choice(list(LABELS)) for x in truth]
+            for out, labels in ((people, truth), (machine, guess)):
+                out.append({"qid": t, "run_id": f"r{r}", "nuggets": [
+                    {"text": x, "importance": "vital" if k < 2 else "okay", "assignment": lab}
+                    for k, (x, lab) in enumerate(zip(texts, labels))]})
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "p.jsonl", people), "-a", "ann")
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "m.jsonl", machine), "--machine", "--model", "gpt-q")
+    got = json.loads(cli_ok(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann",
+                            "--format", "json"))
+    h = np.array([LABELS[n["assignment"]] for rec in people for n in rec["nuggets"]])
+    m = np.array([LABELS[n["assignment"]] for rec in machine for n in rec["nuggets"]])
+    assert got["items"] == h.size
+    assert abs(got["non_strict"]["kappa_binary"] - cohen_kappa_score(h >= 1, m >= 1)) < 1e-12
+    assert abs(got["strict"]["kappa_binary"] - cohen_kappa_score(h >= 2, m >= 2)) < 1e-12
+    assert abs(got["non_strict"]["kappa_weighted"] - cohen_kappa_score(h, m, weights="linear")) < 1e-12
+    rk = got["rankings"]
+    assert rk["systems"] == 5 and rk["topics"] == 3
+    lo, hi = rk["human_vs_machine"]["tau_b_ci"]
+    assert lo <= rk["human_vs_machine"]["tau_b"] <= hi
+    assert "kappa strict" in cli_ok(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann")

@@ -1,0 +1,1 @@
+"""Generated answers, nugget banks and nugget assignments (README.md)."""

@@ -1,0 +1,114 @@
+"""Nugget scores of every run with answers (`score --nuggets`, `export nugget-scores`),
+over metrics/nuggets.py.
+
+Topics are those with nuggets. The run score is the mean over every such topic; a topic
+the run did not answer scores 0 (as nuggetizer scores an empty answer and TREC RAG
+averages); `answered_only` averages over the topics the run answered (an answer stored,
+or labels for it). A nugget the source did not label counts as not_support."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.campaign.answers.labels import source_labels
+from workbench.campaign.database import Database
+from workbench.campaign.scoring.sources import QrelsSource
+from workbench.errors import UsageError
+from workbench.metrics.nuggets import MEASURES, nugget_scores, run_means
+from workbench.store.answers import answered_pairs
+from workbench.store.nuggets import nugget_arrays, query_names, system_tags
+
+
+@dataclass(frozen=True)
+class NuggetTable:
+    source: str
+    measures: tuple[str, ...]
+    systems: list[str]
+    queries: list[str]  # topics with nuggets, by query id
+    values: dict[str, np.ndarray]  # measure -> (systems, queries)
+    answered: np.ndarray  # bool (systems, queries)
+    counted: np.ndarray  # bool (systems, queries): the cells each mean is over
+    means: dict[str, np.ndarray]
+    answered_only: bool
+
+    @property
+    def n_queries(self) -> np.ndarray:
+        return self.counted.sum(axis=1)
+
+
+def checked_measures(names) -> tuple[str, ...]:
+    if not names:
+        return MEASURES
+    unknown = [n for n in names if n not in MEASURES]
+    if unknown:
+        raise UsageError(f"unknown nugget measure {unknown[0]!r}; expected one of {', '.join(MEASURES)}")
+    return tuple(dict.fromkeys(names))
+
+
+def nugget_table(db: Database, source: QrelsSource, measures=None, *,
+                 answered_only: bool = False) -> NuggetTable:
+    chosen = checked_measures(measures)
+    with db.reader() as reader:
+        nid, nq, vital = nugget_arrays(reader)
+        ln, ls, ll = source_labels(reader, source)
+        pairs = answered_pairs(reader)
+        tags = system_tags(reader)
+        qnames = query_names(reader)
+    topic_ids = np.unique(nq)
+    system_ids = np.unique(np.array([s for s, _ in pairs], dtype=np.int64))
+    q_index = np.searchsorted(topic_ids, nq)
+    n_index = np.searchsorted(nid, ln)
+    keep = (n_index < nid.size) & np.isin(ls, system_ids)
+    keep[keep] &= nid[n_index[keep]] == ln[keep]
+    s_index = np.searchsorted(system_ids, ls[keep])
+    values = nugget_scores(system_ids.size, q_index, vital, topic_ids.size, s_index,
+                           n_index[keep], ll[keep])
+    answered = np.zeros((system_ids.size, topic_ids.size), dtype=bool)
+    if pairs:
+        ps, pq = (np.array(x, dtype=np.int64) for x in zip(*pairs))
+        ok = np.isin(pq, topic_ids)
+        answered[np.searchsorted(system_ids, ps[ok]), np.searchsorted(topic_ids, pq[ok])] = True
+    counted = answered if answered_only else np.ones_like(answered)
+    return NuggetTable(
+        source=source.label, measures=chosen,
+        systems=[tags[int(s)] for s in system_ids],
+        queries=[qnames[int(q)][0] for q in topic_ids],
+        values={m: values[m] for m in chosen}, answered=answered, counted=counted,
+        means={m: run_means(values[m], counted) for m in chosen}, answered_only=answered_only)
+
+
+def table_json(table: NuggetTable, per_query: bool) -> dict:
+    """`score --nuggets --format json` (docs/json-outputs.md)."""
+    from workbench.formats.output import json_number
+
+    def cell(values: dict, index) -> dict:
+        return {m: json_number(float(values[m][index])) for m in table.measures}
+
+    return {
+        "source": table.source,
+        "measures": list(table.measures),
+        "averaged_over": "answered topics" if table.answered_only else "all topics with nuggets",
+        "systems": [
+            {"system": tag, "n_queries": int(table.n_queries[i]),
+             "mean": cell(table.means, i),
+             **({"per_query": {table.queries[j]: cell(table.values, (i, j))
+                               for j in np.flatnonzero(table.counted[i]).tolist()}}
+                if per_query else {})}
+            for i, tag in enumerate(table.systems)
+        ],
+    }
+
+
+def nugget_sources(db: Database) -> list[QrelsSource]:
+    """The label sources a lead can pick: the people's majority, each assessor with labels,
+    hybrid with each machine."""
+    from workbench.store.nuggets import assessor_kinds, labelling_assessors
+
+    with db.reader() as reader:
+        kinds = assessor_kinds(reader)
+        have = labelling_assessors(reader)
+    named = [kinds[a] for a in sorted(have) if a in kinds]
+    return ([QrelsSource.consensus("majority")] + [QrelsSource.assessor(n) for n, _ in named]
+            + [QrelsSource.hybrid(n) for n, k in named if k == "machine"])
