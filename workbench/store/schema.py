@@ -117,10 +117,12 @@ _PG_LOCK_CLASS = 0x57424E
 # The tables of store.models at head, spelled out so that checking a database does not
 # import the models (tests/store/test_schema_tables.py holds it equal to models.Base).
 MODEL_TABLES = frozenset({
-    "access_link", "adjudication", "assessor", "assignment", "campaign", "cant_judge",
-    "document", "event_archive", "judging_session", "judgment", "judgment_event",
-    "machine_call", "machine_provenance", "pool_entry", "pool_plan", "query", "run_arrays",
-    "scale_level", "system", "validation_item",
+    "access_link", "adjudication", "answer", "answer_queue", "assessor", "assignment",
+    "campaign", "cant_judge", "document", "event_archive", "judging_session", "judgment",
+    "judgment_event", "leaderboard", "leaderboard_value", "machine_call", "machine_provenance",
+    "nugget", "nugget_assignment", "nugget_bank", "nugget_event", "nugget_event_archive",
+    "panel", "panel_member", "pool_entry", "pool_plan", "query", "run_arrays", "scale_level",
+    "system", "validation_item",
 })
 
 
