@@ -148,7 +148,7 @@ class WorkbenchApp(App):
             remember_assessor(self.db.url, self.start_assessor)
             self.sub_title = self.start_assessor
         if self.notice:
-            self.notify(self.notice, severity="warning", timeout=30)
+            self.notify(self.notice, severity="warning", timeout=30, markup=False)
 
     def _assess_base(self) -> Screen:
         """The `assess` mode's base screen: the assessor chooser, or - when the app was

@@ -140,7 +140,7 @@ class AnswerJudgeScreen(Screen):
             assessing.label_nugget(self.db, self.assessor, self.view.answer_id, nugget.nugget_id,
                                    label, seconds)
         except Exception as exc:  # the label is not on disk: say so, do not move
-            self.app.notify(f"not saved: {exc}", severity="error")
+            self.app.notify(f"not saved: {exc}", severity="error", markup=False)
             return
         self._since = time.monotonic()
         self.view = assessing.answer_view(self.db, self.assessor, self.view.answer_id)
@@ -159,7 +159,7 @@ class AnswerJudgeScreen(Screen):
     def action_undo(self) -> None:
         undone = assessing.undo_last(self.db, self.assessor)
         if undone is None:
-            self.app.notify("nothing to undo")
+            self.app.notify("nothing to undo", markup=False)
             return
         answer_id, nugget_id = undone
         if answer_id is not None and (self.view is None or self.view.answer_id != answer_id):
@@ -182,7 +182,7 @@ class AnswerJudgeScreen(Screen):
             try:
                 assessing.note_nugget(self.db, self.assessor, self.view.answer_id, nugget.nugget_id, text)
             except Exception as exc:
-                self.app.notify(str(exc), severity="warning")
+                self.app.notify(str(exc), severity="warning", markup=False)
                 return
             self.view = assessing.answer_view(self.db, self.assessor, self.view.answer_id)
             self.redraw()

@@ -77,7 +77,7 @@ class NuggetBankScreen(Screen):
         try:
             action()
         except Exception as exc:
-            self.app.notify(str(exc), severity="warning")
+            self.app.notify(str(exc), severity="warning", markup=False)
         self.reload()
 
     def _ask(self, heading: str, initial: str, then) -> None:
