@@ -21,7 +21,12 @@ OWNERS = {
     "NaN -> null in JSON": (r"None if (\w+ is None or )?(math\.isnan\(\w+\)|\w+ != \w+) else float",
                             "formats/output.py"),
     "long score CSV header": (r"\"system\", \"query\", \"measure\", \"value\"", "formats/score_tables.py"),
-    "unknown assessor message": (r"unknown assessor", "campaign/catalog/known.py"),
+    "unknown assessor message": (r"unknown assessor", "campaign/assessors/roster.py"),
+    # the named-assessor lookup: one suggestion for a mistyped name at every entry point
+    "nearest assessor's name": (r"did you mean \{near", "campaign/assessors/roster.py"),
+    "not an assessor of this campaign": (r"is not an assessor of this campaign", "campaign/assessors/roster.py"),
+    "refusal to judge as a machine": (r"is a machine assessor: its labels", "campaign/assessors/roster.py"),
+    "creating an assessor": (r"def get_or_create_assessor|[^f] add_assessor\(s", "campaign/assessors/roster.py"),
 }
 
 
@@ -38,3 +43,38 @@ def _writers(pattern: str) -> set[str]:
 def test_one_owner(rule):
     pattern, owner = OWNERS[rule]
     assert _writers(pattern) == {owner}, rule
+
+
+def test_the_assessor_list_has_one_owner():
+    """The four near-identical lists (issue 36 #2) are gone: the roster lists assessors."""
+    gone = r"def (machine_assessors|machine_names|judging_assessors|list_assessors|kinds|assessor_names)\(db\b"
+    assert _writers(gone) <= {"campaign/assessors/roster.py"}
+    assert _writers(r"\bassessor_kinds\(s(ession)?\)") <= {
+        "campaign/assessors/roster.py", "campaign/assessors/panels.py", "campaign/catalog/listing.py",
+        "campaign/agreement/report.py"}
+
+
+# Every entry point that takes an assessor's name asks the roster (assessors/roster.py):
+# `judge`, `grade`, `queue`, `serve link`, the browser's app, the TUI's start screen.
+ENTRY_POINTS = {
+    "cli/tui_cmd.py": "check_assessor(",
+    "cli/grade_cmd.py": "check_assessor(",
+    "cli/queue_cmd.py": "check_assessor(",
+    "campaign/access/links.py": "check_assessor(",
+    "cli/served_app.py": "check_assessor_in(",
+    "tui/screens/assessor_select.py": "roster.check_assessor(",
+}
+
+
+@pytest.mark.parametrize("path", sorted(ENTRY_POINTS))
+def test_every_entry_point_asks_the_roster(path):
+    source = (PACKAGE / path).read_text(encoding="utf-8")
+    assert ENTRY_POINTS[path] in source
+    assert "difflib" not in source  # no suggestion of its own
+
+
+def test_the_store_spells_the_assessor_kinds_once():
+    """The five `"human"` literals of store/ (issue 36 #2) use the constant."""
+    rx = re.compile(r"[\"']human[\"']")
+    writers = {p.name for p in (PACKAGE / "store").glob("*.py") if rx.search(p.read_text(encoding="utf-8"))}
+    assert writers == {"kinds.py"}

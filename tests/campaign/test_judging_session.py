@@ -9,6 +9,7 @@ import pytest
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments
 from workbench.campaign.catalog.listing import remove
+from workbench.campaign.assessors import roster
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.judging.session import JudgingSession, SessionEnded, hide_repeat_pairs
@@ -198,7 +199,7 @@ def test_a_removed_assessor_is_said_and_never_recreated(camp):
         s.save_grade("q1", s.current, 1, seconds=0.0, note=None)
     with pytest.raises(SessionEnded, match="alice was removed"):
         s.save_undo("q1")
-    assert assessing.list_assessors(db) == ["bob"]
+    assert roster.with_work(db) == ["bob"]
     assert judgments(db, "alice") == {}
 
 

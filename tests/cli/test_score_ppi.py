@@ -21,7 +21,7 @@ from workbench.store.validation import validation_items
 def campaign(sqlite_db, tmp_path):
     c = build_machine_campaign(sqlite_db, tmp_path / "f", n_queries=6, n_systems=4, people=())
     validate_machine(sqlite_db, "llm", budget=60, strategy="stratified", assessors=["carol"], seed=2)
-    from workbench.campaign.catalog.known import known_assessor
+    from workbench.campaign.assessors.roster import known_assessor
 
     with sqlite_db.read() as s:
         sample = validation_items(s, known_assessor(s, "llm"))

@@ -14,7 +14,8 @@ from tests.machine.chat_server import ChatServer
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import screen_text, settle
 from workbench.campaign.scoring.sources import QrelsSource
-from workbench.campaign.agreement.adjudication import judging_assessors, list_disagreements
+from workbench.campaign.agreement.adjudication import list_disagreements
+from workbench.campaign.assessors.roster import grading as judging_assessors
 from workbench.campaign.agreement.report import agreement_from_db
 from workbench.campaign.judging.grades import record_grade, undo_last
 from workbench.campaign.machine.autojudge import Request, make_plan, run

@@ -137,17 +137,11 @@ def grade(ctx, assessor, new, batch, note, cant_judge, anywhere, args, db):
 
 def _check_assessor(ctx, db, assessor: str, new: bool) -> None:
     """A name that is not an assessor of the pool is refused before any grade."""
+    from workbench.campaign.assessors.roster import check_assessor
     from workbench.campaign.database import Database
-    from workbench.campaign.judging.assessing import check_assessor
-
-    from workbench.campaign.judging.assessing import machine_names
-    from workbench.campaign.judging.grades import machine_refusal
-    from workbench.errors import UsageError
 
     database = Database.open(resolve_db(ctx, db), create=False)
-    try:
-        if assessor.strip() in machine_names(database):  # before any warning (--anywhere)
-            raise UsageError(machine_refusal(assessor.strip()))
+    try:  # before any warning (--anywhere): a machine's name, a typo
         check_assessor(database, assessor, new=new)
     finally:
         database.close()

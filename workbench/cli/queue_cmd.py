@@ -36,7 +36,8 @@ FORMATS = ("table", "tsv", "jsonl")
 def queue(ctx, assessor, query, limit, fmt, db) -> None:
     """List the documents ASSESSOR has left to grade (of QUERY, or of every query), in
     judging order, blind as the judging screen. Grade them with `workbench grade`."""
-    from workbench.campaign.judging.assessing import check_assessor, open_queue
+    from workbench.campaign.assessors.roster import check_assessor
+    from workbench.campaign.judging.assessing import open_queue
     from workbench.campaign.database import Database
 
     database = Database.open(resolve_db(ctx, db), create=False)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workbench.campaign.catalog.known import known_assessor
+from workbench.campaign.assessors.roster import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, QrelsSource

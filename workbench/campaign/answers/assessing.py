@@ -52,7 +52,7 @@ class AnswerView:
 
 
 def _assessor(session, name: str) -> int:
-    from workbench.campaign.catalog.known import unknown_assessor
+    from workbench.campaign.assessors.roster import unknown_assessor
     from workbench.store.external_ids import assessor_id
 
     aid = assessor_id(session, name)

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from workbench.campaign.catalog.scale import not_on_scale, on_scale
+from workbench.campaign.assessors import roster
 from workbench.campaign.database import Database
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import Queue, QueueItem, ScaleEntry
@@ -201,7 +202,7 @@ class JudgingSession:
 
         if prepare:
             # Writes: they wait for another writer (a long import) like grades do.
-            assessing.ensure_assessor(self.db, self.assessor, on_wait=on_wait)
+            roster.create_assessor(self.db, self.assessor, on_wait=on_wait)
             assessing.ensure_assignments(self.db, self.assessor, on_wait=on_wait)
         took_over = self.claim(on_wait=on_wait) if not self.claimed else ""
         # Never every query: a campaign may have 10^6 (store/queue_counts.py).
