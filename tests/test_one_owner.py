@@ -78,3 +78,42 @@ def test_the_store_spells_the_assessor_kinds_once():
     rx = re.compile(r"[\"']human[\"']")
     writers = {p.name for p in (PACKAGE / "store").glob("*.py") if rx.search(p.read_text(encoding="utf-8"))}
     assert writers == {"kinds.py"}
+
+
+# Blindness: one module decides what each audience sees (assessors/visibility.py); the
+# places that decided alone before now ask it.
+ASKS_VISIBILITY = (
+    "campaign/scoring/live.py", "campaign/judging/session.py", "campaign/answers/assessing.py",
+    "campaign/agreement/calibration.py", "tui/app.py", "tui/screens/judge_scores.py",
+    "tui/screens/judge_actions.py", "tui/widgets/document_view.py", "tui/widgets/pool_list.py",
+    "cli/queue_cmd.py", "cli/tui_cmd.py", "cli/served_app.py",
+)
+
+
+@pytest.mark.parametrize("path", ASKS_VISIBILITY)
+def test_blindness_is_asked_of_one_module(path):
+    source = (PACKAGE / path).read_text(encoding="utf-8")
+    assert "visibility" in source, path
+
+
+def test_blindness_is_decided_in_one_module():
+    # the hidden-repeat rule and the list's labels, the status line, the blind test itself
+    assert _writers(r"it\.repeat and not it\.judged") == {"campaign/assessors/visibility.py"}
+    assert _writers(r"\"not judged yet\"") == {"campaign/assessors/visibility.py"}
+    assert _writers(r"\bis_blind\(") <= {"campaign/settings.py", "campaign/assessors/visibility.py"}
+    assert _writers(r"if (not )?(self\.|screen\.)?blind( and|:)") == set()
+
+
+def test_visibility_per_audience():
+    from workbench.campaign.assessors import visibility as v
+
+    for audience in v.ASSESSORS:
+        assert v.shown_fields(audience, v.LABEL) == ()
+        assert set(v.shown_fields(audience, v.ITEM)).isdisjoint(
+            {"system", "rank", "score", "repeat", "validation", "stratum", "probability"})
+        assert v.shown_fields(audience, v.GRADE) == ("own_grade", "own_note", "own_cant_judge")
+        assert not v.lead_screens(audience) and not v.scores_shown(audience, blind=True)
+        assert v.scores_shown(audience, blind=False)
+    assert v.shown_fields(v.LEAD, v.LABEL) == v.FIELDS[v.LABEL] and v.lead_screens(v.LEAD)
+    with pytest.raises(ValueError):
+        v.only_shown(v.BROWSER, v.ITEM, {"novel_field": 1})  # decided here first

@@ -26,13 +26,13 @@ DEMO_NOTICE = ("Demo: a temporary copy of the sample database. Your grades are t
 
 
 def open_tui(db: str | None, *, assessor: str | None = None, lead: bool = True,
-             notice: str = "") -> None:
+             notice: str = "", audience: str | None = None) -> None:
     """Run the app on `db` (URL or path; default ./workbench.sqlite). `lead=False` (the
     `judge` command) leaves out the team-lead screens: assessors stay blind. `notice`: what
     the screens say about the database while the app runs."""
     from workbench.tui.app import make_app
 
-    make_app(db, assessor=assessor, lead=lead, notice=notice).run()
+    make_app(db, assessor=assessor, lead=lead, notice=notice, audience=audience).run()
 
 
 def confirm_new_database(db: str | None) -> None:
@@ -133,7 +133,9 @@ def judge(ctx: click.Context, assessor: str, new: bool, db: str | None) -> None:
     db = resolve_db(ctx, db)
     confirm_new_database(db)
     _check_assessor(db, assessor, new)
-    open_tui(db, assessor=assessor, lead=False)
+    from workbench.campaign.assessors.visibility import ASSESSOR_SCREEN
+
+    open_tui(db, assessor=assessor, audience=ASSESSOR_SCREEN)  # blind: no lead screen
 
 
 def _check_assessor(db: str | None, assessor: str, new: bool) -> None:

@@ -90,7 +90,7 @@ class QueueItem:
     repeat: bool = False
     note: str = ""
     cant_judge: bool = False
-    # What a screen may show (session.hide_repeat_pairs): list it without its title / show
+    # What a screen may show (assessors.visibility.pair_blind): list it without its title / show
     # no grade, so that nothing pairs a hidden repeat with its first showing.
     listed_blind: bool = False
     grade_hidden: bool = False

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from workbench.campaign.catalog.scale import not_on_scale, on_scale
-from workbench.campaign.assessors import roster
+from workbench.campaign.assessors import roster, visibility
 from workbench.campaign.database import Database
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import Queue, QueueItem, ScaleEntry
@@ -308,7 +308,7 @@ class JudgingSession:
 
     def _set_items(self, items: list[QueueItem]) -> None:
         """The queue, with what each item may show (the hidden-repeat rule below)."""
-        self.items = hide_repeat_pairs(items)
+        self.items = visibility.pair_blind(items)
         self._version += 1
 
     # ---- counts ------------------------------------------------------------------------
@@ -480,20 +480,3 @@ class JudgingSession:
         items = list(self.items)
         items[index] = replace(items[index], **changes)
         self._set_items(items)
-
-
-def hide_repeat_pairs(items: list[QueueItem]) -> list[QueueItem]:
-    """Nothing in sight may pair a hidden repeat with its first showing (DESIGN: blind to
-    earlier grades on a repeat). While a query's queue holds a repeat not judged yet, no
-    judged item of that query is listed by title (the titles would match the repeat's),
-    and the first showing of the repeated document shows no grade. Once the repeats are
-    judged, everything shows again."""
-    pending = {it.document for it in items if it.repeat and not it.judged}
-    return [
-        replace(it, listed_blind=bool(pending) and it.judged,
-                grade_hidden=not it.repeat and it.document in pending)
-        if (it.listed_blind, it.grade_hidden) != (bool(pending) and it.judged,
-                                                  not it.repeat and it.document in pending)
-        else it
-        for it in items
-    ]
