@@ -117,3 +117,14 @@ def test_visibility_per_audience():
     assert v.shown_fields(v.LEAD, v.LABEL) == v.FIELDS[v.LABEL] and v.lead_screens(v.LEAD)
     with pytest.raises(ValueError):
         v.only_shown(v.BROWSER, v.ITEM, {"novel_field": 1})  # decided here first
+
+
+def test_one_lease_policy():
+    """The judging lease has one owner (assessors/lease.py) and one policy, take-over, for
+    the terminal, the browser and `grade` (issue 36 #4): the server refuses no second
+    browser, and the session and `grade` hold their lease through it."""
+    assert _writers(r"\btake_lease\(|\blease_of\(") <= {"campaign/assessors/lease.py", "store/judging_sessions.py"}
+    assert _writers(r"f\"(another judging session for|took over) \{") <= {"campaign/assessors/lease.py"}
+    assert "HTTPConflict" not in (PACKAGE / "serve/server.py").read_text(encoding="utf-8")
+    assert "JudgingLease(" in (PACKAGE / "campaign/judging/session.py").read_text(encoding="utf-8")
+    assert "CommandLease(" in (PACKAGE / "cli/grade_cmd.py").read_text(encoding="utf-8")
