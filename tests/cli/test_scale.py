@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from workbench.campaign.catalog.scale import parse_scale
+from workbench.campaign.scale import parse_scale
 from workbench.cli import cli, main
 from workbench.errors import UsageError
 

@@ -43,6 +43,10 @@ NOTICE_AFTER_S = 0.5
 # Between two BEGIN attempts (each already waits the busy timeout inside SQLite).
 _PAUSE_S = 0.05
 WAITING = "waiting for the database (another process is writing)…"
+# The queue (`serialize_as`) that imports, removals and re-sorting the runs share: each
+# reads the known ids or the stored runs, then writes what follows from them, which two at
+# once would both do (store/locking.py).
+IMPORTS = "import"
 T = TypeVar("T")
 
 

@@ -87,7 +87,7 @@ def _doc_row(d) -> dict:
 def _scale_levels(defs: dict[int, str]) -> list[tuple[int, str, str]] | None:
     """The qrels_defs as scale levels, or None when they are not 0, 1, 2 ... (the scale's
     rule)."""
-    from workbench.campaign.catalog.scale import MAX_LEVELS
+    from workbench.campaign.scale import MAX_LEVELS
 
     grades = sorted(defs)
     if len(grades) < 2 or grades != list(range(len(grades))) or len(grades) > MAX_LEVELS:

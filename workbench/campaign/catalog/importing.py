@@ -25,8 +25,8 @@ import numpy as np
 
 from workbench.campaign.database import Database
 from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_valid
-from workbench.campaign.catalog.scale import not_on_scale, off_scale, scale_grades
-from workbench.campaign.writing import write_transaction
+from workbench.campaign.scale import not_on_scale, off_scale, scale_grades
+from workbench.campaign.writing import IMPORTS, write_transaction
 from workbench.errors import InputError
 from workbench.formats.textlines import iter_lines
 from workbench.metrics.encode import as_bytes
@@ -46,7 +46,7 @@ Progress = Callable[[str, int, int | None], None]
 # Imports run one at a time on every backend: each reads the known ids, then creates what
 # is missing (stub queries and documents, a run's system), which two imports at once would
 # both create (store/locking.py).
-SERIALIZED = "import"
+SERIALIZED = IMPORTS
 
 @dataclass(frozen=True)
 class ImportSummary:

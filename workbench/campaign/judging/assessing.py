@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from workbench.campaign.catalog.known import known_assessor
-from workbench.campaign.catalog.scale import ScaleEntry
+from workbench.campaign.scale import ScaleEntry
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
@@ -143,7 +143,7 @@ def machine_names(db: Database) -> list[str]:
 
 def scale(db: Database) -> list[ScaleEntry]:
     """The campaign's relevance scale, lowest grade first."""
-    from workbench.campaign.catalog.scale import show_scale  # the scale's owner
+    from workbench.campaign.scale import show_scale  # the scale's owner
 
     levels = show_scale(db)
     if not levels:
