@@ -103,7 +103,7 @@ def test_u_undoes_the_repeats_own_grade(repeat_camp):
     # stored: the repeat is to judge again, and its progress counts it so
     queue = assessing.load_queue(db, "alice", "q1")
     assert queue.items[-1].grade is None and not queue.items[-1].judged
-    assert assessing.query_progress(db, "alice")[0].judged == len(order)
+    assert assessing.query_progress_page(db, "alice")[0][0].judged == len(order)
     # nor does it count as a repeat grade (self-consistency, `list assessors`)
     from workbench.store.catalog import repeat_pairs
 

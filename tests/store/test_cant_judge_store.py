@@ -50,9 +50,9 @@ def test_a_mark_is_listed_settles_the_item_and_is_no_grade(camp):
     marked = [it for it in queue.items if it.document == d[1]][0]
     assert marked.cant_judge and marked.judged and marked.grade is None
     assert queue.first_unjudged(1) == 2
-    progress = {p.query: p.judged for p in assessing.query_progress(db, "alice")}
+    progress = {p.query: p.judged for p in assessing.query_progress_page(db, "alice")[0]}
     assert progress[q1] == 1
-    assert {p.query: p.judged for p in assessing.query_progress(db, "bob")}[q1] == 0
+    assert {p.query: p.judged for p in assessing.query_progress_page(db, "bob")[0]}[q1] == 0
     assert events(db, "alice") == [("cant_judge", q1, d[1], None, None)]
 
 

@@ -44,7 +44,6 @@ from workbench.store.queues import (
     open_items,
     pending_notes,
     pool_size,
-    progress_counts,
     progress_page,
     progress_totals,
     query_text,
@@ -151,22 +150,6 @@ def scale(db: Database) -> list[ScaleEntry]:
     return [ScaleEntry(g, label, desc) for g, label, desc in levels]
 
 
-def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
-    """Every query with assignments for `assessor`, in query import order (counted in SQL:
-    see store/queues.progress_counts)."""
-    with db.read() as s:
-        aid = assessor_id(s, assessor)
-        if aid is None:
-            return []
-        counts = progress_counts(s, aid)
-    return [
-        QueryProgress(q, title, judged, pooled)
-        for q, title, judged, pooled in zip(
-            counts.queries, counts.titles, counts.judged.tolist(), counts.pooled.tolist()
-        )
-    ]
-
-
 @dataclass(frozen=True)
 class ProgressTotals:
     """An assessor's whole list in four numbers (the query list's header)."""
@@ -179,8 +162,9 @@ class ProgressTotals:
 
 def query_progress_page(db: Database, assessor: str, after: int = 0,
                         limit: int = 500) -> tuple[list[QueryProgress], int | None]:
-    """query_progress one page at a time: the next `limit` queries after the key `after`
-    (0: the first page), and the key of the page after (None: this was the last)."""
+    """The queries with assignments for `assessor`, in query import order, one page at a
+    time (counted in SQL: store/queues.progress_page): the next `limit` queries after the
+    key `after` (0: the first page), and the key of the page after (None: the last)."""
     with db.read() as s:
         aid = assessor_id(s, assessor)
         if aid is None:
@@ -297,28 +281,6 @@ def _by_document(grades) -> dict[int, tuple[int | None, str]]:
             grades.notes,
         )
     }
-
-
-def next_query_with_unjudged(
-    progress: list[QueryProgress], current: str | None, step: int = 1
-) -> str | None:
-    """The next (step=1) or previous (step=-1) query after `current` with unjudged items,
-    wrapping around; None when every other query is done."""
-    ids = [p.query for p in progress]
-    n = len(ids)
-    start = ids.index(current) if current in ids else (-1 if step > 0 else 0)
-    for k in range(1, n + 1):
-        p = progress[(start + step * k) % n]
-        if not p.done and p.query != current:
-            return p.query
-    return None
-
-
-def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
-    for p in progress:
-        if not p.done:
-            return p.query
-    return None
 
 
 # ---- writes ----------------------------------------------------------------------------
