@@ -346,7 +346,7 @@ def agreement_from_db(
 def self_consistency(db: Database, assessors: Sequence[str], *, binary: bool = False,
                      threshold: int = 1) -> list[SelfRow]:
     """Each assessor's repeat grades against the grade the item had when it came back
-    (blind repeats, campaign/pooling.py): n, observed agreement, Cohen's kappa; assessors
+    (blind repeats, campaign/pooling/assign.py): n, observed agreement, Cohen's kappa; assessors
     without repeats are left out."""
     from workbench.store.catalog import repeat_pairs
     from workbench.store.machine import MACHINE, assessor_kinds

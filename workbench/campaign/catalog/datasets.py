@@ -9,7 +9,7 @@ grades, through the importers' own writers (`importing.upsert_rows`, `write_qrel
 - Queries: title = `default_text()`, description / narrative from the fields of those
   names when the dataset has them, else the other fields joined as `name: text` lines.
 - Scale: the dataset's `qrels_defs()` become the campaign's scale when no grade exists yet
-  and its levels are 0, 1, 2 ... (the scale's rule, catalog/scale.py); otherwise the
+  and its levels are 0, 1, 2 ... (the scale's rule, campaign/scale.py); otherwise the
   campaign's scale stays and the summary says why.
 - Qrels: negative grades (ir_datasets' "judged, but not to count", e.g. -1 or -2) are not
   grades on this store's scale: they are left out, counted in the summary.

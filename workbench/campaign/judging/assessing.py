@@ -292,7 +292,7 @@ def record_repeat(
 ) -> GradeRecord:
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
     current judgment's grade) and never changes the judgment. grade None: the repeat
-    showing was marked "can't judge" (campaign/cant_judge.py)."""
+    showing was marked "can't judge" (campaign/judging/marks.py)."""
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
         check_grade(s, grade)

@@ -452,7 +452,7 @@ class JudgingSession:
                 if item.repeat:
                     self._replace(i, grade=None, cant_judge=False)
                 else:
-                    # a grade back also removed a can't-judge mark (judging.apply_grade)
+                    # a grade back also removed a can't-judge mark (grades.apply_grade)
                     marked = (item.cant_judge and record.new_grade is None
                               if record.cant_judge is None else record.cant_judge)
                     self._replace(i, grade=record.new_grade, cant_judge=marked)
