@@ -72,7 +72,7 @@ def _desc_score_key(score: np.ndarray, compat: int) -> np.ndarray:
     utype = np.uint64 if ftype is np.float64 else np.uint32
     width = np.dtype(utype).itemsize * 8
     # beyond float32's range a score becomes ±inf, as C's conversion gives, without
-    # numpy's overflow RuntimeWarning (it printed source paths, issue 27 #19)
+    # numpy's overflow RuntimeWarning (it printed source paths to the user's terminal)
     with np.errstate(over="ignore"):
         bits = score.astype(ftype).view(utype)
     neg = (bits >> utype(width - 1)).astype(bool)

@@ -408,7 +408,7 @@ def outside_assignment(db: Database, assessor: str, query: str, document: str) -
     exists, a grade belongs to a document of the pool assigned to this assessor. (Before
     any pool, grades are free: a campaign judged from scratch.) One message whether or not
     the document is pooled: "not in the pool" against "not in your assignment" told an
-    assessor whether some system ranked the document high (blind, issue 27 #6)."""
+    assessor whether some system ranked the document high (a leak of what is blind)."""
     from workbench.store.queues import assignment_state
 
     with db.read() as s:
