@@ -1,4 +1,4 @@
-"""One owner per rule (issue 23, fault 5): each rule below was written out in 2 to 5 places,
+"""One owner per rule: each rule below was written out in 2 to 5 places,
 and the copies had drifted (two messages for a grade off the scale, a CSV with float noise...).
 A cheap scan of the source says that each now lives in one module; docs/architecture.md
 lists the owners."""

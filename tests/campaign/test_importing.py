@@ -544,7 +544,7 @@ def test_known_ids_are_found_whatever_they_hold_and_in_any_order(db, tmp_path):
 
 
 def test_qrels_outside_the_assessors_assignment_are_counted_and_strict_refuses_them(db, tmp_path):
-    """Issue 37 #14: `import qrels -a bob` brought in grades outside bob's queue silently."""
+    """`import qrels -a bob` brought in grades outside bob's queue silently."""
     from tests.tui.factory import build_campaign
 
     camp = build_campaign(db, n_queries=2, assessors=("bob",))

@@ -1,5 +1,4 @@
-"""`workbench judge` starting while another process holds SQLite's write lock (issue 12,
-item 6).
+"""`workbench judge` starting while another process holds SQLite's write lock.
 
 Before: the judging screen's start-up writes (create the assessor, assign the pool) ran
 outside the 120 s lock wait that grades have, failed after the 10 s busy timeout and showed

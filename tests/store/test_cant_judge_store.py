@@ -118,7 +118,7 @@ def test_removing_an_assessor_takes_the_marks_and_archives_their_history(camp):
 
 
 def test_an_imported_grade_clears_the_mark_like_any_grade(camp, tmp_path):
-    """Issue 23, fault 1: `grade --cant-judge q d`, then `import qrels` with `q 0 d 2` for
+    """`grade --cant-judge q d`, then `import qrels` with `q 0 d 2` for
     the same assessor, left both the grade and the mark. A grade clears a mark, whoever
     writes it: the import goes through the judging rule (its clear event comes first)."""
     from workbench.campaign.catalog.importing import import_qrels

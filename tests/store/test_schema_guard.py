@@ -128,7 +128,7 @@ def test_guard_on_every_backend(db_url):
     probe.dispose()
 
 
-# --- the workbench mark (issue 12, item 4) ------------------------------------------------------
+# --- the workbench mark ------------------------------------------------------
 def sqlite_made_of(tmp_path, name: str, *statements: str) -> str:
     """A SQLite file made by another program, in the default rollback-journal mode."""
     path = tmp_path / name

@@ -1,5 +1,5 @@
 """Imported text with escape sequences, C1 codes, DEL, bidi overrides and markup shows as
-visible characters on every screen that shows imported text, never raw (issue 27 #1, #10)."""
+visible characters on every screen that shows imported text, never raw."""
 
 from __future__ import annotations
 
