@@ -422,7 +422,7 @@ def calibrate(
     seed: int = 0,
 ) -> CalibrationReport:
     """The calibration report of `machine` against `against` (see the module docstring)."""
-    from workbench.campaign.catalog.scale import show_scale
+    from workbench.campaign.scale import show_scale
     from workbench.campaign.comparison.systems import measure_label
     from workbench.campaign.settings import campaign_threshold, is_blind
 
