@@ -127,7 +127,7 @@ async def test_a_mistyped_name_is_refused_with_the_nearest_name(campaign):
 
 
 async def test_a_typed_name_that_could_not_be_stored_is_refused(campaign):
-    """Issue 12 #12: the new-name box checks the name as `grade` and `import qrels` do."""
+    """The new-name box checks the name as `grade` and `import qrels` do."""
     from sqlalchemy import func, select
 
     from workbench.store.models import Assessor
