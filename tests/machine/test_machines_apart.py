@@ -194,7 +194,7 @@ def test_judge_refuses_a_machine_name_before_the_screen_opens(db_url, monkeypatc
     assert main(["--db", db_url, "judge", "--assessor", "m1"]) == 2
     assert "'m1' is a machine assessor" in capsys.readouterr().err and opened == []
     assert main(["--db", db_url, "judge", "--assessor", "alice"]) == 0
-    assert opened == [{"assessor": "alice", "lead": False}]
+    assert opened == [{"assessor": "alice", "audience": "assessor screen"}]  # blind: no lead screen
 
 
 def test_grade_as_a_machine_with_anywhere_is_refused_before_any_warning(db_url, capsys):
