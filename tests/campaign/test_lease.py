@@ -57,3 +57,16 @@ def test_a_screen_opened_during_a_grade_batch_stops_the_batch(camp):
             record_grade(db, "alice", "q1", order[1], 1, guard=held.guard)
     assert notices == []  # nothing was open when the command started
     assert screen.poll().ended == ""  # the command's end leaves the screen's lease alone
+
+
+def test_two_grade_commands_of_one_assessor_share_the_lease(camp):
+    db, c = camp
+    order = c.queues["q1"]["alice"]
+    with CommandLease(db, "alice") as first:
+        with CommandLease(db, "alice") as second:
+            record_grade(db, "alice", "q1", order[0], 1, guard=first.guard)
+            record_grade(db, "alice", "q1", order[1], 2, guard=second.guard)
+        record_grade(db, "alice", "q1", order[2], 0, guard=first.guard)  # after the other ended
+        _opened(db)  # a judging screen takes over: the command stops
+        with pytest.raises(SessionEnded):
+            record_grade(db, "alice", "q1", order[3], 1, guard=first.guard)

@@ -15,7 +15,8 @@ browser tab on another machine, a terminal lost with its ssh connection). Refusi
 them to find and close a window they may no longer reach, or to wait for a timeout; taking
 over lets them go on at once, and the old window says why it stopped. Nothing is lost
 either way: each grade is committed when given. (Before, a second terminal took over, a
-second browser was refused with 409, and `grade` ignored the lease.)
+second browser was refused with 409, and `grade` ignored the lease.) Two `grade` commands of
+one assessor share the lease: a take-over stops a stale view, and a command shows none.
 
 A lead's screens hold no lease (they adjudicate and read; a lead's own grades go through
 the judging screen and its lease like anyone's).
@@ -66,8 +67,11 @@ class JudgingLease:
     server host names or pids)."""
 
     def __init__(self, db: Database, assessor: str, *, holder: str = "",
-                 show_holder: bool = True) -> None:
+                 show_holder: bool = True, shared: bool = False) -> None:
         self.db = db
+        # `shared`: sessions of this same holder share the lease (`workbench grade`: each
+        # grade names its item, no view goes stale, so two commands never stop each other)
+        self.shared = shared
         self.assessor = assessor
         self.token = secrets.token_hex(16)
         self.holder = holder or f"{socket.gethostname()} pid {os.getpid()}"
@@ -113,6 +117,8 @@ class JudgingLease:
         from workbench.store.judging_sessions import lease_of
 
         lease = lease_of(session, aid)
+        if self.shared and (lease is None or lease.holder == self.holder):
+            return ""
         if lease is None or lease.token != self.token:
             holder = lease.holder if lease is not None and self.show_holder else ""
             return taken_message(self.assessor, holder)
@@ -139,15 +145,16 @@ class JudgingLease:
 class CommandLease:
     """`workbench grade`'s session: the lease taken for the command's run (an open judging
     screen of the same assessor stops with the notice) and given back at its end; a grade
-    after another session took over stops the command. `notice(text)` tells the user
-    what was taken over. An assessor that does not exist yet holds no lease: nobody judges
-    under it (its first grade creates it)."""
+    after a judging screen took over stops the command. Two `grade` commands of one
+    assessor share the lease (each grade names its item: nothing they show goes stale).
+    `notice(text)` tells the user what was taken over. An assessor that does not exist yet
+    holds no lease: nobody judges under it (its first grade creates it)."""
 
     HOLDER = "workbench grade"
 
     def __init__(self, db: Database, assessor: str,
                  notice: Callable[[str], None] = lambda text: None) -> None:
-        self.lease = JudgingLease(db, assessor.strip(), holder=self.HOLDER)
+        self.lease = JudgingLease(db, assessor.strip(), holder=self.HOLDER, shared=True)
         self.notice = notice
 
     def __enter__(self) -> "CommandLease":
@@ -156,8 +163,15 @@ class CommandLease:
         with self.lease.db.read() as s:
             exists = assessor_id(s, self.lease.assessor) is not None
         if exists:
-            before = self.lease.claim()
-            if before:
+            from workbench.errors import is_driver_error
+
+            try:
+                before = self.lease.claim()
+            except Exception as exc:  # a database that refuses writes (read-only): each
+                if not is_driver_error(exc):  # grade then says why it was not saved
+                    raise
+                return self
+            if before and before != self.HOLDER:
                 self.notice(self.lease.took_over(before))
         return self
 
