@@ -31,9 +31,10 @@ FILES_MEASURE = DEFAULT_MEASURES.split()[0]  # `compare` on files, workbench.com
 CALIBRATE_MEASURE = "map"  # `calibrate`: the system rankings under human and machine qrels
 CALIBRATE_NUGGETS_MEASURE = "vital_strict"  # `calibrate --nuggets`: a nugget score
 PLANNING_MEASURE = "map"  # `plan topics`, `planning simulate|reusability`, the planning screen
+REUSABILITY_FILES_DEPTH = 100  # `reusability` on files (no campaign pool depth): TREC's pools
 
 __all__ = [
     "CALIBRATE_MEASURE", "CALIBRATE_NUGGETS_MEASURE", "DEFAULT_COMPAT", "DEFAULT_IDLE_CAP",
     "DEFAULT_MEASURES", "DEFAULT_POOL_DEPTH", "DEFAULT_THRESHOLD", "EVAL_MEASURES",
-    "FILES_MEASURE", "PLANNING_MEASURE",
+    "FILES_MEASURE", "PLANNING_MEASURE", "REUSABILITY_FILES_DEPTH",
 ]

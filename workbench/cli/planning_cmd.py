@@ -16,7 +16,7 @@ import json
 import click
 
 from workbench.cli import db_option, resolve_db
-from workbench.defaults import PLANNING_MEASURE
+from workbench.defaults import PLANNING_MEASURE, REUSABILITY_FILES_DEPTH
 from workbench.errors import UsageError
 from workbench.formats.numbers import number
 
@@ -162,7 +162,7 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
 @click.option("--run", "run_flag", is_flag=True, help=RUN_FLAG_HELP)
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
               help="Pool depth: each run contributed its top K (default: the campaign's pool "
-                   "depth; 100 on files).")
+                   f"depth; {REUSABILITY_FILES_DEPTH} on files).")
 @click.option("-m", "--measure", default=PLANNING_MEASURE, show_default=True)
 @click.option("--groups", default=None, metavar="SEP",
               help="Leave out groups of runs: a run's group is its tag up to SEP.")
@@ -182,7 +182,7 @@ def reusability(ctx, runs, qrels, run_flag, depth, measure, groups, level, fmt, 
     from workbench.planning.reusability import reusability as run_test
 
     if depth is None:
-        depth = _stored_depth(ctx, db, qrels, runs, compat) or 100
+        depth = _stored_depth(ctx, db, qrels, runs, compat) or REUSABILITY_FILES_DEPTH
     c = _collection(ctx, qrels, runs, db, compat)
     result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
     if fmt == "json":
