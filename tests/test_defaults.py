@@ -1,5 +1,5 @@
 """Issue 36 item 5: each default has one owner (workbench/defaults.py for the settings and
-the commands' measures, campaign/catalog/scale.py for the scale) and every entry point
+the commands' measures, campaign/scale.py for the scale) and every entry point
 really uses it: a new campaign, the settings' fallbacks, `eval`, `compare` on files and
 `workbench.compare`, and the scale a screen shows."""
 
@@ -61,7 +61,7 @@ def test_compare_on_files_and_the_api_rank_by_ndcg10():
 
 
 def test_the_default_scale_is_the_preset_the_first_migration_writes(sqlite_db):
-    from workbench.campaign.catalog.scale import DEFAULT_PRESET, default_scale, parse_scale
+    from workbench.campaign.scale import DEFAULT_PRESET, default_scale, parse_scale
     from workbench.campaign.judging.assessing import scale
 
     preset = [(g, label) for g, label, _ in parse_scale(DEFAULT_PRESET)]

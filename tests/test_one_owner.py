@@ -1,4 +1,4 @@
-"""One owner per rule (issue 23, fault 5): each rule below was written out in 2 to 5 places,
+"""One owner per rule: each rule below was written out in 2 to 5 places,
 and the copies had drifted (two messages for a grade off the scale, a CSV with float noise...).
 A cheap scan of the source says that each now lives in one module; docs/architecture.md
 lists the owners."""
@@ -29,10 +29,10 @@ OWNERS = {
     # the default scale: 1 = Marginally relevant (the preset and the first migration), never
     # a second copy (judging/assessing.py had 1 = Relevant)
     "default scale": (r"1=Marginally relevant|\(1, [\"'](Marginally )?[Rr]elevant[\"']\)",
-                      "campaign/catalog/scale.py"),
+                      "campaign/scale.py"),
     # the 4-decimal display format (12 copies in 11 files) and the p-value's
     "number display format": (r":\+?\.4f\}|\.\{(places|digits)\}f\}|:\.1e\}", "formats/numbers.py"),
-    "grade on the scale": (r"not on the (campaign )?scale", "campaign/catalog/scale.py"),
+    "grade on the scale": (r"not on the (campaign )?scale", "campaign/scale.py"),
     "Judged@k column": (r"f\"Judged@\{", "campaign/scoring/judged_depth.py"),
     "NaN -> null in JSON": (r"None if (\w+ is None or )?(math\.isnan\(\w+\)|\w+ != \w+) else float",
                             "formats/output.py"),

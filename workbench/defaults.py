@@ -13,7 +13,7 @@ files, where there is no campaign, by that same first measure (nDCG@10); `calibr
 the planning commands (`plan topics`, `planning simulate|reusability`) compare rankings of
 systems by MAP, the measure the pooling and reusability literature they reproduce reports.
 
-The relevance scale's preset is `campaign/catalog/scale.py`'s (DEFAULT_PRESET there).
+The relevance scale's preset is `campaign/scale.py`'s (DEFAULT_PRESET there).
 """
 
 from __future__ import annotations
