@@ -80,16 +80,15 @@ def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> N
 
 def _nugget_lines(report: dict) -> str:
     """The table output of `calibrate --nuggets`: one line per figure."""
-    f = number
     ns, st, rk = report["non_strict"], report["strict"], report["rankings"]
     lines = [f"{report['machine']} against {report['against']}: {report['items']} nugget labels in common",
-             f"  kappa non-strict (support or partial vs not): {f(ns['kappa_binary'])}",
-             f"  kappa strict (support vs the rest): {f(st['kappa_binary'])}",
-             f"  weighted kappa (3 labels): {f(ns['kappa_weighted'])}   leniency: {f(ns['leniency'])}",
+             f"  kappa non-strict (support or partial vs not): {number(ns['kappa_binary'])}",
+             f"  kappa strict (support vs the rest): {number(st['kappa_binary'])}",
+             f"  weighted kappa (3 labels): {number(ns['kappa_weighted'])}   leniency: {number(ns['leniency'])}",
              f"  rankings by {rk['measure']} over {rk['topics']} topics, {rk['systems']} runs:"]
     for name in ("human_vs_machine", "human_vs_hybrid"):
         r = rk[name]
-        lines.append(f"    {name}: tau-b {f(r['tau_b'])}, tau_AP {f(r['tau_ap'])}, RBO {f(r['rbo'])}, "
+        lines.append(f"    {name}: tau-b {number(r['tau_b'])}, tau_AP {number(r['tau_ap'])}, RBO {number(r['rbo'])}, "
                      f"top 3 same: {r['top3_same']}, top 10 same: {r['top10_same']}")
     return "\n".join(lines)
 
