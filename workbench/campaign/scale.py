@@ -2,7 +2,8 @@
 
 A scale is written `0=Not relevant,1=Related,2=Relevant,3=Highly relevant` (grades are
 whole numbers from 0, at most 0-9: one judging key each; labels free text without `,`
-or `=`), or named: `binary` (0 Not relevant, 1 Relevant), `0-3` (the default four levels)
+or `=`), or named: `binary` (0 Not relevant, 1 Relevant), `0-3` (the default four levels:
+DEFAULT_PRESET, which a new database's first migration writes and the screens fall back on)
 or `0-4` (five). The scale cannot change once a grade exists: the grades already given
 would change meaning.
 
@@ -45,6 +46,14 @@ PRESETS = {
     "0-3": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant",
     "0-4": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant,4=Perfect",
 }
+# The scale of a new campaign. migrations/versions/0001 writes it (with a description per
+# level) as a literal, history that never changes: tests/test_one_owner.py checks the two agree.
+DEFAULT_PRESET = "0-3"
+
+
+def default_scale() -> list[ScaleEntry]:
+    """The default preset's levels: what a screen shows when the campaign has no scale rows."""
+    return [ScaleEntry(g, label) for g, label, _ in parse_scale(DEFAULT_PRESET)]
 
 
 def scale_grades(session: Session) -> list[int]:

@@ -24,6 +24,7 @@ from workbench.campaign.live import DataVersion
 from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
+from workbench.formats.numbers import interval
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num, safe
@@ -213,7 +214,7 @@ class ScoreboardScreen(LeadScreen):
             cells.append(Text(str(holes), justify="right", style="yellow" if holes else "dim"))
             if intervals is not None:
                 ci = intervals.of(measure[ci_col], i)
-                cells.append(Text("–" if ci is None else f"[{ci[0]:.4f}, {ci[1]:.4f}]", justify="right"))
+                cells.append(Text("–" if ci is None else interval(*ci), justify="right"))
             rows.append((system, cells))
         # Fixed widths from the labels and cells: DataTable's auto widths settle on a later
         # refresh, and a live reload in between showed label-wide, cut-off numbers.
