@@ -69,7 +69,7 @@ class ScoreboardScreen(LeadScreen):
         Binding("m", "edit_measures", "Measures"),
         Binding("o", "choose_source", "Source"),
         Binding("i", "toggle_ci", "95% CI"),
-        Binding("v", "toggle_view", "Nuggets/documents"),
+        Binding("v", "toggle_view", "Nugget scores / document scores", show=False),
         *LeadScreen.BINDINGS,
     ]
     AUTO_FOCUS = "#sb-table"
