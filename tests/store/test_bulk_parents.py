@@ -1,8 +1,10 @@
-"""store.bulk.parents_locked (issue 33, the PostgreSQL import of 900 000 nugget labels):
-the parents are locked FOR KEY SHARE and checked, the per-row foreign-key triggers are
-skipped only where the role may set session_replication_role and only inside the block,
-and a role that may not gets the triggers (the import still right). PostgreSQL only
-(WORKBENCH_TEST_PG_URL); on SQLite the block does nothing."""
+"""store.bulk.parents_locked and indexes_rebuilt (issue 33, the PostgreSQL import of
+900 000 nugget labels): the parents are locked FOR KEY SHARE and checked, the per-row
+foreign-key triggers are skipped only where the role may set session_replication_role and
+only inside the block, and a role that may not gets the triggers (the import still right);
+a first load's indexes come back as they were, unique still enforced, and a role that does
+not own the tables keeps them. PostgreSQL only (WORKBENCH_TEST_PG_URL); on SQLite the
+blocks do nothing."""
 
 from __future__ import annotations
 
@@ -125,6 +127,88 @@ def test_a_role_that_may_not_skip_gets_the_triggers(pg, tmp_path):
                                             "WHERE e.kind = 'set'"))
         assert rows == [("rA", "alpha", 2), ("rA", "beta", 2), ("rB", "alpha", 2), ("rB", "beta", 2),
                         ("rC", "alpha", 0)]
+    finally:
+        with write_transaction(pg) as session:
+            as_reader(session).run(f'DROP OWNED BY "{role}"')
+            as_reader(session).run(f'DROP ROLE "{role}"')
+
+
+def _index_defs(reader) -> list[tuple]:
+    return sorted(reader.rows("SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = "
+                              "current_schema() AND tablename IN ('nugget_assignment', 'nugget_event')"))
+
+
+def _empty_label_tables(pg) -> None:
+    with write_transaction(pg) as session:
+        as_reader(session).run("DELETE FROM nugget_event")
+        as_reader(session).run("DELETE FROM nugget_assignment")
+
+
+def test_a_first_load_rebuilds_the_indexes_as_they_were(pg, tmp_path, monkeypatch):
+    """A first bulk load drops the secondary indexes and the unique constraint and builds
+    them again, the same; a table that already has rows keeps them; a duplicate still fails."""
+    import workbench.store.bulk as bulk
+    from workbench.campaign.answers.importing import import_assignments
+
+    with pg.reader() as r:
+        before = _index_defs(as_reader(r))
+    assert len(before) == 6  # two primary keys, the unique constraint, three indexes
+    _empty_label_tables(pg)
+    monkeypatch.setattr(bulk, "REBUILD_MIN_ROWS", 1)
+    dropped = []
+    real = bulk.indexes_rebuilt
+
+    def spy(conn, tables, rows):
+        with real(conn, tables, rows) as done:
+            dropped.append(done)
+            yield done
+
+    from contextlib import contextmanager
+
+    import workbench.store.nuggets as store_nuggets
+
+    monkeypatch.setattr(store_nuggets, "indexes_rebuilt", contextmanager(spy))
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"qid": "t1", "run_id": run, "nuggets": [
+        {"text": t, "importance": "okay", "assignment": "partial_support"} for t in ("alpha", "beta")]}) + "\n"
+        for run in ("rA", "rB", "rC")), encoding="utf-8")
+    import_assignments(pg, str(path), assessor="ann")
+    assert dropped == [True]
+    with pg.reader() as r:
+        assert _index_defs(as_reader(r)) == before
+        assert as_reader(r).scalar("SELECT count(*) FROM nugget_assignment WHERE label = 1") == 6
+    path.write_text(json.dumps({"qid": "t1", "run_id": "rD", "nuggets": [
+        {"text": "alpha", "importance": "okay", "assignment": "support"}]}) + "\n", encoding="utf-8")
+    import_assignments(pg, str(path), assessor="ann")
+    assert dropped == [True, False]  # rows there: the indexes stay
+    with pytest.raises(Exception, match="uq_nugget_assignment_nugget_id_system_id_assessor_id"):
+        with write_transaction(pg) as session:
+            as_reader(session).run("INSERT INTO nugget_assignment (query_id, system_id, nugget_id, assessor_id, "
+                                   "label, note, seconds, updated_at) SELECT query_id, system_id, nugget_id, "
+                                   "assessor_id, 0, '', 0, now() FROM nugget_assignment LIMIT 1")
+
+
+def test_a_role_that_does_not_own_the_tables_keeps_the_indexes(pg):
+    role = f"wbtest_{uuid.uuid4().hex[:10]}"
+    _empty_label_tables(pg)
+    with write_transaction(pg) as session:
+        reader = as_reader(session)
+        if reader.scalar("SHOW is_superuser") != "on":
+            pytest.skip("needs a superuser to make the role")
+        schema = reader.scalar("SELECT current_schema()")
+        before = _index_defs(reader)
+        for sql in (f'CREATE ROLE "{role}" NOLOGIN', f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"',
+                    f'GRANT ALL ON ALL TABLES IN SCHEMA "{schema}" TO "{role}"'):
+            reader.run(sql)
+    try:
+        from workbench.store.bulk import indexes_rebuilt
+
+        with write_transaction(pg) as session:
+            reader = as_reader(session)
+            reader.run(f'SET LOCAL ROLE "{role}"')
+            with indexes_rebuilt(session, ("nugget_assignment", "nugget_event"), 10**6) as dropped:
+                assert dropped is False  # DROP INDEX needs the owner: rolled back to the savepoint
+                assert _index_defs(reader) == before
     finally:
         with write_transaction(pg) as session:
             as_reader(session).run(f'DROP OWNED BY "{role}"')

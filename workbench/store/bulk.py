@@ -81,6 +81,58 @@ def parents_locked(conn, parents: Mapping[str, Collection[int]]) -> Iterator[boo
         reader.run("SET LOCAL session_replication_role = origin")
 
 
+REBUILD_MIN_ROWS = 50_000
+
+
+@contextmanager
+def indexes_rebuilt(conn, tables: Sequence[str], rows: int) -> Iterator[bool]:
+    """A first bulk load on PostgreSQL: when `rows` (the rows about to be written) is at
+    least REBUILD_MIN_ROWS and every table in `tables` is empty, their secondary indexes
+    and unique constraints (not the primary keys, not the foreign keys) are dropped for the
+    block and built again after it, with the same names and definitions: one sort per
+    index instead of an insert per row (900 000 nugget labels: 8.5 s of server time
+    instead of 14.9 s on a loaded 2-core machine). A unique constraint is checked again
+    when it is built (a duplicate fails the transaction: nothing is written). The DDL locks
+    the tables ACCESS EXCLUSIVE until commit, so readers of these (empty) tables wait for
+    the load; a role that does not own them, or a lock that is not had within the
+    transaction's lock_timeout, keeps the indexes (rolled back to a savepoint). Yields
+    whether they were dropped. SQLite: nothing to do."""
+    reader = as_reader(conn)
+    if reader.dialect != "postgresql" or rows < REBUILD_MIN_ROWS or any(
+            reader.scalar(f'SELECT EXISTS (SELECT 1 FROM "{t}")') for t in tables):
+        yield False
+        return
+    saved: list[tuple[str, str, str, str]] = []  # (table, constraint | index, name, definition)
+    for t in tables:
+        for name, definition in reader.rows(
+                "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = "
+                "CAST(:t AS regclass) AND contype = 'u' ORDER BY conname", {"t": f'"{t}"'}):
+            saved.append((t, "constraint", name, definition))
+        for name, definition in reader.rows(
+                "SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON "
+                "c.oid = i.indexrelid WHERE i.indrelid = CAST(:t AS regclass) AND NOT i.indisprimary AND "
+                "NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) "
+                "ORDER BY c.relname", {"t": f'"{t}"'}):
+            saved.append((t, "index", name, definition))
+    cursor = reader.driver().cursor()
+    try:
+        cursor.execute("SAVEPOINT wb_indexes_rebuilt")
+        try:
+            for t, kind, name, _ in saved:
+                cursor.execute(f'ALTER TABLE "{t}" DROP CONSTRAINT "{name}"' if kind == "constraint"
+                               else f'DROP INDEX "{name}"')
+        except Exception:  # noqa: BLE001 - not the owner, or the lock not had: keep them
+            cursor.execute("ROLLBACK TO SAVEPOINT wb_indexes_rebuilt")
+            saved = []
+        cursor.execute("RELEASE SAVEPOINT wb_indexes_rebuilt")
+    finally:
+        cursor.close()
+    yield bool(saved)
+    for t, kind, name, definition in saved:  # not on an error: the rollback restores them
+        reader.run(f'ALTER TABLE "{t}" ADD CONSTRAINT "{name}" {definition}' if kind == "constraint"
+                   else definition)
+
+
 def big_cache(conn) -> None:
     """SQLite's default 2 MB page cache thrashes on million-row index inserts (`conn`: a
     Connection or a store.dbapi Reader)."""

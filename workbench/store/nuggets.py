@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from workbench.store.bulk import bulk_insert, parents_locked
+from workbench.store.bulk import bulk_insert, indexes_rebuilt, parents_locked
 from workbench.store.dbapi import as_reader
 
 ASSIGNMENT_COLUMNS = ("query_id", "system_id", "nugget_id", "assessor_id", "label", "note",
@@ -111,6 +111,12 @@ def label_parents_locked(conn, rows: list[tuple], assessor_id: int):
         nuggets_.add(r[2])
     return parents_locked(conn, {"assessor": [assessor_id], "query": queries, "system": systems,
                                  "nugget": nuggets_})
+
+
+def label_indexes_rebuilt(conn, rows: int):
+    """A block for a first bulk load of `rows` labels and their events (store/bulk.py
+    `indexes_rebuilt` on nugget_assignment and nugget_event)."""
+    return indexes_rebuilt(conn, ("nugget_assignment", "nugget_event"), rows)
 
 
 def update_labels(conn, rows: list[tuple[int, int]]) -> None:
