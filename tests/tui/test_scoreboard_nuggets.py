@@ -115,3 +115,25 @@ async def test_the_nugget_view_shows_score_nuggets_under_each_source(nugget_db):
         await wait_for(app, pilot, lambda: screen.data is not None and not isinstance(screen.data, NuggetBoard))
         await settle(app, pilot)
         assert _board(screen) == documents
+
+
+async def test_the_nugget_view_follows_new_labels(nugget_db, tmp_path):
+    """Labels stored while the view is open (another process: an import) show without a key."""
+    db = nugget_db
+    app = make_app(db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        await pilot.press("v")
+        await wait_for(app, pilot, lambda: isinstance(screen.data, NuggetBoard))
+        screen.query_one("#sb-source", Select).value = QrelsSource.parse("assessor:ann")
+        await wait_for(app, pilot, lambda: screen.data.table.source == "assessor:ann")
+        await settle(app, pilot)
+        before = _board(screen)
+        assert before == _expected(db, "--source", "assessor:ann")
+        # ann's labels of rag-1 on n0 become all support (changes, each a nugget_event)
+        import_assignments(db, _write(tmp_path / "ann2.jsonl", [{"qid": "n0", "run_id": "rag-1", "nuggets": [
+            {"text": f"fact 0.{i}", "importance": "vital" if i < 2 else "okay", "assignment": "support"}
+            for i in range(4)]}]), assessor="ann")
+        await wait_for(app, pilot, lambda: _board(screen) != before, seconds=15)
+        after = _expected(db, "--source", "assessor:ann")
+        assert _board(screen) == after and after["rag-1"] != before["rag-1"]
