@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -11,17 +12,21 @@ from workbench.formats.numbers import number
 
 
 def agree_nuggets(ctx, db, assessors, per_query: bool, fmt: str) -> None:
-    from workbench.campaign.answers.agreement import nugget_agreement
+    from workbench.campaign.answers.agreement import VIEWS, nugget_reports, reports_json
     from workbench.campaign.database import Database
-
-    if fmt == "csv":
-        raise click.UsageError("agree --nuggets writes --format table or json")
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
-        report = nugget_agreement(database, assessors, per_query=per_query)
+        reports = nugget_reports(database, assessors, per_query=per_query)
     finally:
         database.close()
+    if fmt == "csv":  # agree --format csv's rows; the binary views' coefficients prefixed
+        from workbench.formats.agreement_csv import write_agreement_csv
+
+        write_agreement_csv(sys.stdout, [(v + "." if v else "", reports[v]) for v in VIEWS],
+                            confusion=True)
+        return
+    report = reports_json(reports)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
         return
