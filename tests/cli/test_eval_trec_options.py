@@ -147,6 +147,17 @@ def test_a_family_given_parameters_replaces_its_defaults(files, capsys):
     assert rel == ["relstring_20 q1 '-2.01'", "relstring_20 q2 '1-'"]
 
 
+def test_an_explicit_cutoff_is_kept_when_its_family_is_named_again(files, capsys):
+    """trec_eval 10 prints P_5 for `-m P.5 -m P`, P_5 and P_10 for `-m P.5,10 -m official`
+    (issue 37 item 3): q1 has a and c in its 5 (P_5 0.4, P_10 0.2), q2 has x (0.2, 0.1)."""
+    q, r, _ = files
+    code, lines, _ = _eval(capsys, q, r, "-m", "P.5", "-m", "P")
+    assert code == 0 and lines == ["P_5 all 0.3000"]
+    code, lines, _ = _eval(capsys, q, r, "-m", "P.5,10", "-m", "official")
+    assert code == 0
+    assert [line for line in lines if line.startswith("P_")] == ["P_5 all 0.3000", "P_10 all 0.1500"]
+
+
 def test_rbp_parameters_and_ir_measures_spelling(files, capsys):
     q, r, _ = files
     # gains grade / top grade: q1 (top 2) a 1.0 at rank 2, c 0.5 at rank 5:

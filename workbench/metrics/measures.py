@@ -565,25 +565,29 @@ def parse_measures(names, compat: int = 10) -> tuple[Measure, ...]:
     Duplicates are dropped (first spelling wins); the order is trec_eval's print order.
     As in trec_eval, a family named with parameters (``relstring.20``, ``P.5``) replaces
     the same family's defaults that a bare name or a set brought (``-m all_trec -m
-    relstring.20`` prints relstring_20 only). compat=9: the sets (``all_trec``) leave out
-    the families trec_eval 9 lacks. Raises MeasureError for an unknown or malformed name
-    (with the closest known spelling when there is one).
+    relstring.20`` prints relstring_20 only), wherever the bare name or the set comes:
+    a measure named explicitly is never dropped (``-m P.5 -m P`` is P_5, ``-m
+    ndcg_cut.1,1000 -m all_trec`` keeps ndcg_cut_1000). Unlike trec_eval, which reads
+    the first parameter list of a family only, every explicit list counts (``-m P.5 -m
+    P.10`` is P_5 and P_10). compat=9: the sets (``all_trec``) leave out the families
+    trec_eval 9 lacks. Raises MeasureError for an unknown or malformed name (with the
+    closest known spelling when there is one).
     """
     if isinstance(names, str):
         names = [names]
     seen: dict[Measure, Measure] = {}
-    defaults: set[Measure] = set()  # from a bare trec_eval name or a set
+    explicit: set[Measure] = set()  # named with parameters, in either spelling
     with_params: set[str] = set()  # families named with trec_eval parameters
     for raw in names:
         for name in (n.strip() for n in str(raw).split() if n.strip()):
             found = _parse_trec(name, compat)
-            explicit = False
+            named = True
             if found is None:
                 found = _parse_ir(name)
-                explicit = True
             elif "." in name:
                 with_params.add(name.partition(".")[0])
-                explicit = True
+            else:
+                named = False  # a bare trec_eval name or a set: the families' defaults
             if found is None:  # a name as printed: P_10, ndcg_cut_10, iprec_at_recall_0.10
                 trec = _printed(name)
                 if trec is not None:
@@ -593,11 +597,9 @@ def parse_measures(names, compat: int = 10) -> tuple[Measure, ...]:
                 raise _unknown(name)
             for m in found:
                 seen.setdefault(m, m)
-                if not explicit:
-                    defaults.add(m)
-                else:
-                    defaults.discard(m)
-    kept = [m for m in seen.values() if not (m in defaults and m.family in with_params)]
+                if named:
+                    explicit.add(m)
+    kept = [m for m in seen.values() if m in explicit or m.family not in with_params]
     return tuple(sorted(kept, key=lambda m: m.sort_key))
 
 
