@@ -154,6 +154,8 @@ def _trec_label(m: Measure) -> str:
         return f"{m.family}_{m.level:3.2f}"
     if param in ("pairs", "coefficients", "length") and m.params:
         return f"{m.family}_{_params_text(m.params)}"
+    if param == "beta_squared" and m.params:  # SetF(beta=0.5) is set_F.0.5
+        return f"{m.family}_{_fmt_num(m.params[0])}"
     return m.family
 
 
@@ -173,7 +175,9 @@ def _ir_label(m: Measure) -> str:
     params = []
     if m.rel is not None:
         params.append(f"rel={m.rel}")
-    if m.beta is not None and fam.beta:
+    if fam.param == "beta_squared" and m.params:  # ir_measures' SetF(beta=x): x is β²
+        params.append(f"beta={_fmt_num(m.params[0])}")
+    elif m.beta is not None and fam.beta:
         params.append(f"beta={_fmt_num(m.beta)}")
     if fam.ir_params and m.params:
         params.extend(f"{key}={_fmt_num(value)}" for key, value in m.params)
@@ -189,6 +193,9 @@ def _ir_label(m: Measure) -> str:
         if m.base != 2.0:
             params.append(f"base={_fmt_num(m.base)}")
     s = fam.label_name
+    if fam.param == "beta_squared" and not m.params and m.beta not in (None, 1.0):
+        # the textbook F_β over the whole ranking: F(beta=2), not SetF(beta=2) (β² there)
+        s = next(f.label_name for f in FAMILIES if f.without_cutoff == fam.name and f.beta)
     if params:
         s += "(" + ",".join(params) + ")"
     if m.cutoff is not None:
@@ -486,10 +493,17 @@ def _parse_ir(name: str) -> list[Measure] | None:
             target = BY_NAME[fam.with_cutoff]
         elif cutoff is None and fam.without_cutoff:
             target = BY_NAME[fam.without_cutoff]
+        if kw.get("rel") is not None and target.with_rel:  # NumRet(rel=1) is num_rel_ret
+            target = BY_NAME[target.with_rel]
     if target.cutoff == "required" and cutoff is None:
         raise MeasureError(f"{name}: needs a cutoff, e.g. {m.group('name')}@10")
     if target.beta and "beta" not in kw:
         kw["beta"] = 1.0
+    if fam.param == "beta_squared" and kw["beta"] != 1.0:
+        # ir_measures passes SetF's beta to trec_eval's set_F.x, whose x is β²
+        # (pytrec_eval provider): SetF(beta=0.5) is set_F.0.5, β = √0.5
+        kw["params"] = (kw["beta"],)
+        kw["beta"] = math.sqrt(kw["beta"])
     if cutoff is not None and target.cutoff == "none":
         raise MeasureError(f"{name}: {m.group('name')} takes no cutoff")
     if kw.get("rel") is not None and target.graded and not target.rel_binarises:
@@ -504,7 +518,7 @@ def _finish(m: Measure) -> Measure:
         fam.trec
         and m.rel is None
         and (m.cutoff is None or fam.param == "cutoffs")
-        and m.beta in (None, 1.0)
+        and (m.beta in (None, 1.0) or (fam.param == "beta_squared" and bool(m.params)))
         and not m.judged_only
     )
     return replace(m, label=_trec_label(m) if trec_like else _ir_label(m))
