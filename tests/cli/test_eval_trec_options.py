@@ -84,6 +84,25 @@ def test_zscores(files, capsys):
         "ZP_1                   \tall\t-0.5000\n")
 
 
+def test_zscores_of_geometric_means_are_of_logs(tmp_path, capsys):
+    """trec_eval holds log(max(v, 1e-5)) per query for gm_map and gm_bpref: -Z z-scores the
+    log and prints exp of the mean z-score (issue 37 item 5; trec_eval 10 and 9.0.8 print
+    1.7802 and 2.2499 here)."""
+    import math
+
+    q, r, z = tmp_path / "qrels", tmp_path / "run", tmp_path / "zscores"
+    q.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\nq2 0 d 0\n")
+    r.write_text("q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 d 1 2 r\nq2 Q0 c 2 1 r\n")
+    z.write_text("q1 gm_map -1 1\nq2 gm_map -1 2\nq1 gm_bpref -2 0.5\nq2 gm_bpref -2 4\n")
+    assert main(["eval", str(q), str(r), "-m", "gm_map", "-m", "gm_bpref", "-Z", str(z)]) == 0
+    lines = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    # AP: q1 1, q2 0.5; bpref: q1 1, q2 0 (d, judged non-relevant, above c), floored to 1e-5
+    gm_map = math.exp(((math.log(1) + 1) / 1 + (math.log(0.5) + 1) / 2) / 2)
+    gm_bpref = math.exp(((math.log(1) + 2) / 0.5 + (math.log(1e-5) + 2) / 4) / 2)
+    assert (f"{gm_map:.4f}", f"{gm_bpref:.4f}") == ("1.7802", "2.2499")
+    assert lines == [f"Zgm_map all {gm_map:.4f}", f"Zgm_bpref all {gm_bpref:.4f}"]
+
+
 def test_zscores_in_json_name_their_file(files, capsys):
     q, r, tmp = files
     z = tmp / "zscores"
