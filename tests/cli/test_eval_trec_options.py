@@ -177,6 +177,30 @@ def test_an_explicit_cutoff_is_kept_when_its_family_is_named_again(files, capsys
     assert [line for line in lines if line.startswith("P_")] == ["P_5 all 0.3000", "P_10 all 0.1500"]
 
 
+def test_complete_scores_a_missing_query_as_trec_evals_stand_in(files, capsys):
+    """-c: trec_eval evaluates q3 (not in the run) on one document that is not in the
+    qrels and zeroes plain relstring and rbp_resid only: relstring.5 prints '-' and
+    rbp_resid.p=0.5 p + (1 - p) = 1 (issue 37 item 7, trec_eval 10's output); -J drops
+    the stand-in document (the empty ranking's '' and 0)."""
+    q, r, _ = files
+
+    def q3(*options):
+        code, lines, _ = _eval(capsys, q, r, "-q", "-c", *options)
+        assert code == 0
+        return [line for line in lines if " q3 " in line]
+
+    assert q3("-m", "relstring.5", "-m", "rbp_resid.p=0.5") == [
+        "relstring_5 q3 '-'", "rbp_resid_p=0.5 q3 1.0000"]
+    assert q3("-m", "relstring", "-m", "rbp_resid") == ["relstring q3 ''", "rbp_resid q3 0.0000"]
+    assert q3("-J", "-m", "relstring.5", "-m", "rbp_resid.p=0.5") == [
+        "relstring_5 q3 ''", "rbp_resid_p=0.5 q3 0.0000"]
+    # the all line averages the stand-in's 1 in: q1 (5 retrieved, u and d unjudged at
+    # ranks 1 and 3) 0.5⁵ + 0.5 · (1 + 0.5²); q2 (z unjudged at rank 2) 0.5² + 0.5 · 0.5
+    code, lines, _ = _eval(capsys, q, r, "-c", "-m", "rbp_resid.p=0.5")
+    q1 = 0.5 ** 5 + 0.5 * (1 + 0.5 ** 2)
+    assert lines == [f"rbp_resid_p=0.5 all {(q1 + 0.5 + 1.0) / 3:.4f}"]
+
+
 def test_rbp_parameters_and_ir_measures_spelling(files, capsys):
     q, r, _ = files
     # gains grade / top grade: q1 (top 2) a 1.0 at rank 2, c 0.5 at rank 5:
