@@ -103,6 +103,26 @@ def test_zscores_of_geometric_means_are_of_logs(tmp_path, capsys):
     assert lines == [f"Zgm_map all {gm_map:.4f}", f"Zgm_bpref all {gm_bpref:.4f}"]
 
 
+def test_nan_prints_as_trec_eval_prints_it(files, capsys):
+    """A stddev of 1e-320 makes q1's z-score -inf and q2's +inf: their mean is the NaN of
+    inf - inf, sign bit set, which trec_eval 9.0.8 prints `-nan` (glibc's %6.4f); no
+    numpy warning on stderr (issue 37 item 8)."""
+    from workbench.formats.evaluation_output import format_value
+    from workbench.metrics.measures import parse_measure
+
+    q, r, tmp = files
+    z = tmp / "zscores"
+    z.write_text("q1 P_1 1 1e-320\nq2 P_1 0 1e-320\n")
+    code = main(["eval", q, r, "-q", "-m", "P.1", "-Z", str(z)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Warning" not in err
+    assert out.splitlines() == ["ZP_1                   \tq1\t  -inf", "ZP_1                   \tq2\t   inf",
+                                "ZP_1                   \tall\t  -nan"]
+    p5 = parse_measure("P.5")
+    assert format_value(p5, float("nan")) == "   nan"  # no sign bit: C prints nan too
+    assert format_value(p5, -float("nan")) == "  -nan"
+
+
 def test_zscores_in_json_name_their_file(files, capsys):
     q, r, tmp = files
     z = tmp / "zscores"

@@ -16,6 +16,7 @@ module (and `workbench eval` in any other format) stays light.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -25,14 +26,22 @@ __all__ = ["format_value", "trec_lines", "write_csv", "write_json", "write_table
 
 
 
+def _f4(v: float) -> str:
+    """C's %6.4f: as Python's, but a NaN with its sign bit set prints ``-nan`` (glibc), as
+    the NaN of inf - inf or 0/0 has it on x86 and arm64."""
+    if v != v and math.copysign(1.0, v) < 0:
+        return "  -nan"
+    return f"{v:6.4f}"
+
+
 def format_value(m, v, zscored: bool = False) -> str:
     """A value as trec_eval prints it: counts as integers, relstring's text quoted, the
     rest (and everything z-scored) as %6.4f."""
     if m.is_text:
         return f"'{v}'"
     if zscored:
-        return f"{v:6.4f}"
-    return str(int(round(v))) if m.is_count else f"{v:6.4f}"
+        return _f4(v)
+    return str(int(round(v))) if m.is_count else _f4(v)
 
 
 def _formatted(m, values, zscored: bool) -> list[str]:
@@ -41,7 +50,10 @@ def _formatted(m, values, zscored: bool) -> list[str]:
     if m.is_text:
         return [f"'{v}'" for v in values]
     if zscored or not m.is_count:
-        return [f"{v:6.4f}" for v in values]
+        out = [f"{v:6.4f}" for v in values]
+        if "nan" in "".join(out):  # rare: the sign of each NaN (trec_eval prints -nan)
+            out = [_f4(v) for v in values]
+        return out
     return [str(int(round(v))) for v in values]
 
 

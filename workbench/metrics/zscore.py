@@ -34,7 +34,8 @@ def zscores(values: np.ndarray, mean: np.ndarray, stddev: np.ndarray) -> np.ndar
     out = np.full(np.broadcast(v, mean, sd).shape, MISSING_ZSCORE)
     known = ~(np.isnan(mean) | np.isnan(sd))
     scaled = known & (sd != 0)
-    np.divide(v - mean, sd, out=out, where=scaled)
+    with np.errstate(over="ignore", invalid="ignore"):  # a tiny stddev: ±inf, as trec_eval
+        np.divide(v - mean, sd, out=out, where=scaled)
     out[known & (sd == 0) & (v == mean)] = 0.0
     return out
 
@@ -52,6 +53,7 @@ def zscored_summary(measure, z: np.ndarray) -> float:
     """The 'all' value of per-query z-scores: exp(mean) for a geometric mean (the mean of
     logs, summed in query order), the family's own aggregation otherwise."""
     z = np.asarray(z, dtype=np.float64)
-    if measure.aggregation == "geometric mean":
-        return float(np.exp(sequential_sum(z) / z.size)) if z.size else 0.0
-    return AGGREGATIONS[measure.aggregation](z)
+    with np.errstate(over="ignore", invalid="ignore"):  # inf - inf: NaN, printed -nan
+        if measure.aggregation == "geometric mean":
+            return float(np.exp(sequential_sum(z) / z.size)) if z.size else 0.0
+        return AGGREGATIONS[measure.aggregation](z)
