@@ -221,6 +221,19 @@ def test_complete_scores_a_missing_query_as_trec_evals_stand_in(files, capsys):
     assert lines == [f"rbp_resid_p=0.5 all {(q1 + 0.5 + 1.0) / 3:.4f}"]
 
 
+def test_compat_9_complete_prints_no_lines_for_queries_the_run_lacks(files, capsys):
+    """trec_eval 9.0.8 -q -c prints per-query lines for the run's queries only and averages
+    the others in as 0; trec_eval 10 prints every qrels query (issue 37 item 8)."""
+    q, r, _ = files
+    # P_5: q1 0.4 (a, c), q2 0.2 (x), q3 0
+    code, lines, _ = _eval(capsys, q, r, "--compat", "9", "-q", "-c", "-m", "P.5", "-m", "num_q")
+    assert code == 0
+    assert lines == ["P_5 q1 0.4000", "P_5 q2 0.2000", "num_q all 3", "P_5 all 0.2000"]
+    code, lines, _ = _eval(capsys, q, r, "-q", "-c", "-m", "P.5", "-m", "num_q")
+    assert lines == ["P_5 q1 0.4000", "P_5 q2 0.2000", "P_5 q3 0.0000", "num_q all 3",
+                     "P_5 all 0.2000"]
+
+
 def test_rbp_parameters_and_ir_measures_spelling(files, capsys):
     q, r, _ = files
     # gains grade / top grade: q1 (top 2) a 1.0 at rank 2, c 0.5 at rank 5:

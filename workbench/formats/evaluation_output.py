@@ -80,7 +80,13 @@ def trec_lines(ev, per_query: bool, upper=None) -> list[str]:
             cols.append((_name(m, z), _formatted(m, ev.per_query[m], z)))
             if upper is not None and not m.is_text:
                 cols.append((f"{m.label + '_upper':<22}", _formatted(m, upper.per_query[m], z)))
+        # trec_eval 9 prints per-query lines for the run's queries only, also with -c
+        # (which averages the others in as 0); trec_eval 10 prints every qrels query
+        skip = (frozenset(ev.missing) if ev.settings.get("compat") == 9
+                and ev.settings.get("complete") else frozenset())
         for i, q in enumerate(ev.qids):
+            if q in skip:
+                continue
             for name, values in cols:
                 out.append(f"{name}\t{q}\t{values[i]}")
     for m in ms:

@@ -300,7 +300,7 @@ def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, che
                                   max_depth=max_depth, compat=compat,
                                   check_duplicates=check_duplicates, judged_only=judged_only,
                                   num_docs=num_docs, grades=grades)
-    if not judged_only and max_depth != 0 and not present.all():
+    if compat == 10 and not judged_only and max_depth != 0 and not present.all():
         _stand_in(values, ~present, ms)
     return values, present
 
@@ -314,7 +314,8 @@ def _stand_in(values, absent: np.ndarray, ms) -> None:
     residual of a ranking that knows nothing. Every other measure scores 0 on the stand-in,
     as on the empty ranking, and ``utility.p1,p2,p3,p4`` keeps an empty retrieval's value
     (docs/measures.md: the stand-in's would count a document never retrieved). Under -J
-    or -M 0 the stand-in is dropped before any measure: the empty ranking's values."""
+    or -M 0 the stand-in is dropped before any measure: the empty ranking's values.
+    trec_eval 9 has no stand-in (compat 9: the empty ranking's values)."""
     from workbench.metrics.kernels.rbp import rbp_persistence
 
     for m in ms:
