@@ -86,8 +86,8 @@ def test_zscores(files, capsys):
 
 def test_zscores_of_geometric_means_are_of_logs(tmp_path, capsys):
     """trec_eval holds log(max(v, 1e-5)) per query for gm_map and gm_bpref: -Z z-scores the
-    log and prints exp of the mean z-score (issue 37 item 5; trec_eval 10 and 9.0.8 print
-    1.7802 and 2.2499 here)."""
+    log and prints exp of the mean z-score (trec_eval 10 and 9.0.8 print 1.7802 and
+    2.2499 here; z-scores of the values themselves gave 1.2247 and 1.7321)."""
     import math
 
     q, r, z = tmp_path / "qrels", tmp_path / "run", tmp_path / "zscores"
@@ -106,7 +106,7 @@ def test_zscores_of_geometric_means_are_of_logs(tmp_path, capsys):
 def test_nan_prints_as_trec_eval_prints_it(files, capsys):
     """A stddev of 1e-320 makes q1's z-score -inf and q2's +inf: their mean is the NaN of
     inf - inf, sign bit set, which trec_eval 9.0.8 prints `-nan` (glibc's %6.4f); no
-    numpy warning on stderr (issue 37 item 8)."""
+    numpy warning on stderr."""
     from workbench.formats.evaluation_output import format_value
     from workbench.metrics.measures import parse_measure
 
@@ -188,7 +188,7 @@ def test_a_family_given_parameters_replaces_its_defaults(files, capsys):
 
 def test_an_explicit_cutoff_is_kept_when_its_family_is_named_again(files, capsys):
     """trec_eval 10 prints P_5 for `-m P.5 -m P`, P_5 and P_10 for `-m P.5,10 -m official`
-    (issue 37 item 3): q1 has a and c in its 5 (P_5 0.4, P_10 0.2), q2 has x (0.2, 0.1)."""
+    (workbench printed none): q1 has a and c in its 5 (P_5 0.4, P_10 0.2), q2 has x."""
     q, r, _ = files
     code, lines, _ = _eval(capsys, q, r, "-m", "P.5", "-m", "P")
     assert code == 0 and lines == ["P_5 all 0.3000"]
@@ -200,7 +200,7 @@ def test_an_explicit_cutoff_is_kept_when_its_family_is_named_again(files, capsys
 def test_complete_scores_a_missing_query_as_trec_evals_stand_in(files, capsys):
     """-c: trec_eval evaluates q3 (not in the run) on one document that is not in the
     qrels and zeroes plain relstring and rbp_resid only: relstring.5 prints '-' and
-    rbp_resid.p=0.5 p + (1 - p) = 1 (issue 37 item 7, trec_eval 10's output); -J drops
+    rbp_resid.p=0.5 p + (1 - p) = 1 (trec_eval 10's output); -J drops
     the stand-in document (the empty ranking's '' and 0)."""
     q, r, _ = files
 
@@ -223,7 +223,7 @@ def test_complete_scores_a_missing_query_as_trec_evals_stand_in(files, capsys):
 
 def test_compat_9_complete_prints_no_lines_for_queries_the_run_lacks(files, capsys):
     """trec_eval 9.0.8 -q -c prints per-query lines for the run's queries only and averages
-    the others in as 0; trec_eval 10 prints every qrels query (issue 37 item 8)."""
+    the others in as 0; trec_eval 10 prints every qrels query."""
     q, r, _ = files
     # P_5: q1 0.4 (a, c), q2 0.2 (x), q3 0
     code, lines, _ = _eval(capsys, q, r, "--compat", "9", "-q", "-c", "-m", "P.5", "-m", "num_q")

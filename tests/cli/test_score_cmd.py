@@ -132,7 +132,7 @@ def test_all_trec_scores_every_numeric_family(scored, capsys):
 
 
 def test_a_family_named_with_parameters_replaces_its_defaults_as_in_eval(scored, capsys, tmp_path):
-    """Issue 37 item 10: `score -m all_trec -m P.3` scores P_3 of P, as `eval` (and
+    """One rule for every command: `score -m all_trec -m P.3` scores P_3 of P, as `eval` (and
     trec_eval) does; `-m P.5 -m P` keeps P_5."""
     db, camp = scored
     qrels = tmp_path / "qrels"

@@ -37,7 +37,7 @@ def test_trec_print_order_and_dedup():
 
 def test_an_explicit_cutoff_survives_its_family_named_again():
     """A family named with parameters drops only the defaults a bare name or a set brings,
-    whichever comes first (issue 37 item 3; the lists are what trec_eval 10 prints)."""
+    whichever comes first (the lists are what trec_eval 10 prints)."""
     assert labels("P.5", "P") == ["P_5"]
     assert labels("P", "P.5") == ["P_5"]
     assert labels("P_10", "P") == ["P_10"]

@@ -75,11 +75,11 @@ IR_MEASURES = [  # (spelling, tolerance, qrels)
     ("Judged@10", 1e-12, QRELS_NEG),  # ir_measures' own: negative grades are judgments
     ("Judged@20", 1e-12, QRELS_NEG),  # runs shorter than 20: / min(k, retrieved)
     ("Judged", 1e-12, QRELS_NEG),
-    ("NumRet", 0, QRELS),  # NumRet(rel=N): retrieved with grade >= N (issue 37 item 1)
+    ("NumRet", 0, QRELS),  # NumRet(rel=N): retrieved with grade >= N
     ("NumRet(rel=1)", 0, QRELS),
     ("NumRet(rel=2)", 0, QRELS),
     ("NumRelRet", 0, QRELS),
-    ("SetF(beta=0.5)", 1e-12, QRELS),  # set_F.0.5: β² = 0.5 (issue 37 item 2)
+    ("SetF(beta=0.5)", 1e-12, QRELS),  # set_F.0.5: β² = 0.5
     ("SetF(beta=2.0)", 1e-12, QRELS),  # ir_measures takes floats only
     ("SetF(beta=2.0,rel=2)", 1e-12, QRELS),
     ("SetF", 1e-12, QRELS),
