@@ -4,9 +4,10 @@ Each query's value of each measure becomes (v - mean) / stddev, mean and stddev 
 zscores file's line for (query, the measure's printed name) (metrics.zscore: -1000000
 where the file has none), before the 'all' values are formed, so the 'all' line
 aggregates the z-scores as trec_eval does (a mean, a sum for counts; for gm_map and
-gm_bpref the z-scores are of log(max(v, 1e-5)) and the 'all' value exp of their mean). runid and relstring are not numbers and stay as they are; num_q still
-counts queries; with -c, num_rel's 'all' value stays trec_eval's raw count
-(te_calc_avg_num_rel replaces the accumulated value after the conversion).
+gm_bpref the z-scores are of log(max(v, 1e-5)) and the 'all' value exp of their mean).
+runid and relstring are not numbers and stay as they are; num_q still counts queries;
+with -c, num_rel's 'all' value stays trec_eval's raw count (te_calc_avg_num_rel
+replaces the accumulated value after the conversion).
 """
 
 from __future__ import annotations
