@@ -100,6 +100,8 @@ class Family:
     cutoff: ir_measures ``@k``: "none", "optional" or "required".
     with_cutoff / without_cutoff: the family an alias selects when ``@k`` is given /
         missing (``AP@10`` is map_cut, ``R`` is set_recall).
+    with_rel: the family an alias selects when ``rel=`` is given (ir_measures'
+        ``NumRet(rel=N)`` counts the retrieved documents of grade >= N: num_rel_ret).
     formulation: takes gain=, discount=, base= (the DCG family); with_formulation: the
         family selected when they differ from trec_eval's (``nDCG(gain=exp)``).
     graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply;
@@ -133,6 +135,7 @@ class Family:
     cutoff: str = "none"
     with_cutoff: str | None = None
     without_cutoff: str | None = None
+    with_rel: str | None = None
     formulation: bool = False
     with_formulation: str | None = None
     graded: bool = False
@@ -172,7 +175,7 @@ FAMILIES: tuple[Family, ...] = (
            aggregation="count", aliases=("NumQ",), integer=True, summary_only=True,
            sets=_OFF_SET),
     Family("num_ret", counts.num_ret, "number of documents retrieved", "m_num_ret.c",
-           aggregation="sum", aliases=("NumRet",), integer=True, sets=_OFF_SET),
+           aggregation="sum", aliases=("NumRet",), with_rel="num_rel_ret", integer=True, sets=_OFF_SET),
     Family("num_rel", counts.num_rel, "number of relevant documents (judged, retrieved or not)",
            "m_num_rel.c", aggregation="sum", aliases=("NumRel",), integer=True, sets=_OFF_SET),
     Family("num_rel_ret", counts.num_rel_ret, "number of relevant documents retrieved",
@@ -246,7 +249,7 @@ FAMILIES: tuple[Family, ...] = (
            aliases=("SetR",), ir_name="SetR", sets=_ALL_SET),
     Family("set_map", precision.set_map, "set precision times set recall (unranked AP)",
            "m_set_map.c", aliases=("SetAP",), ir_name="SetAP", sets=_ALL_SET),
-    Family("set_F", precision.f_measure, "F measure of the retrieved set (set_F.x: beta² = x)",
+    Family("set_F", precision.f_measure, "F measure of the retrieved set (set_F.x and SetF(beta=x): beta² = x)",
            "m_set_F.c", aliases=("SetF",), ir_name="SetF", param="beta_squared", beta=True,
            sets=_ALL_SET),
     Family("num_nonrel_judged_ret", counts.num_nonrel_judged_ret,
@@ -400,7 +403,7 @@ def _check() -> None:
         assert f.since in (9, 10), f.name
         assert f.cutoff in ("none", "optional", "required"), f.name
         assert f.citation, f.name
-        for other in (f.with_cutoff, f.without_cutoff, f.with_formulation):
+        for other in (f.with_cutoff, f.without_cutoff, f.with_formulation, f.with_rel):
             assert other is None or other in BY_NAME, (f.name, other)
     assert set(REFERENCES) == set(BY_NAME), "a family without its REFERENCES entry, or one too many"
 
