@@ -15,11 +15,8 @@ module (and `workbench eval` in any other format) stays light.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TextIO
-
-from workbench.formats.csv_cells import csv_writer
 
 __all__ = ["distinct_names", "format_value", "grid_tables", "output_width", "shares_a_tag",
            "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
@@ -154,6 +151,8 @@ def write_csv(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool,
               uppers: Sequence | None = None, shown: Sequence | None = None) -> None:
     """run,query,measure,value[,upper] rows: per-query rows (with -q), then the `all` rows.
     shown: (measure, name) pairs, the user's order and spelling (default trec_eval's)."""
+    from workbench.formats.csv_cells import csv_writer  # (not on trec's path: its start-up)
+
     w = csv_writer(out)
     w.writerow(["run", "query", "measure", "value"] + (["upper"] if uppers else []))
     for k, (ev, name) in enumerate(zip(evs, names)):
@@ -184,6 +183,8 @@ def write_json(out: TextIO, evs: Sequence, names: Sequence[str], per_query: bool
                files: Sequence[str] | None = None) -> None:
     """{"settings": ..., "runs": [...]} (keys in docs/json-outputs.md), indented, one newline.
     shown: as for write_csv; files: each run's file ("file", after "tag")."""
+    import json
+
     runs = []
     for k, (ev, name) in enumerate(zip(evs, names)):
         cols = _columns(ev, shown)
