@@ -5,9 +5,9 @@ temporary array faults in fresh zeroed pages; evaluating a million-line run make
 of them. Serving them from the heap and not trimming it made whole evaluations up to ~2x
 faster here. The reading threads would each get an arena of their own, whose heaps are
 mapped afresh and given back (~15 000 more page faults for a million-line run); with one
-arena they reuse the main heap's kept pages (sys time 0.15 -> 0.09 s, issue 24). numpy's
-request for transparent huge pages is turned off too (see `_no_huge_pages`). It changes the
-whole process, so only a short-lived command (`workbench eval`) calls it; the engine itself
+arena they reuse the main heap's kept pages (sys time 0.15 -> 0.09 s). numpy's request for
+transparent huge pages is turned off too (see `_no_huge_pages`). It changes the whole
+process, so only a short-lived command (`workbench eval`) calls it; the engine itself
 never does.
 """
 
@@ -42,7 +42,7 @@ def _no_huge_pages() -> None:
     more. Where the kernel then compacts memory to find 2 MB pages on the fault (THP
     `defrag` set to `madvise`, the default of many distributions), each fault can stall:
     a million-line `eval` spent 0.09-0.20 s of system time with them, a steady 0.12 s
-    without (median of 5, issue 37 #45). The kept heap is reused, so 4 kB pages cost
+    without (median of 5). The kept heap is reused, so 4 kB pages cost
     little. (numpy's own switch, also set by NUMPY_MADVISE_HUGEPAGE=0.)"""
     try:
         from numpy._core import multiarray
