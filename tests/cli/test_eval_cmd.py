@@ -281,7 +281,7 @@ def test_several_runs_in_trec_format_open_with_their_tags(tmp_path, capsys):
     assert capsys.readouterr().out == "map                   \tall\t1.0000\n"
 
 
-# --- issue 37 #16: the table fits the terminal; #17: runs that share a tag named apart ---
+# --- the table fits the terminal; runs that share a tag are named apart ---
 
 def _many_queries(tmp_path, tags=("runA",), n=6):
     """Qrels and runs of n queries (grades 0-2) where every official measure has a value."""

@@ -1,6 +1,6 @@
 """`eval`'s process tuning (workbench.evaluation.allocator): numpy's request for transparent
-huge pages is turned off (issue 37 #45: system time of a million-line eval 0.09-0.20 s with
-it, 0.12 s without). In a child process: the tuning changes the whole process."""
+huge pages is turned off (system time of a million-line eval 0.09-0.20 s with it, 0.12 s
+without). In a child process: the tuning changes the whole process."""
 
 from __future__ import annotations
 

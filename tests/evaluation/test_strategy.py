@@ -138,7 +138,7 @@ MANY = ([2 * MB] * 100, 2 * MB)  # 100 runs x 50 queries x 1 000
     # pinned to 2 cores (taskset -c 0,1) took 0.63 / 0.56 s for the small run, 1.32 / 1.03 s
     # for the 100 runs, 3.18 / 2.17 s for the large run; the 2-core development machine
     # 0.26 / 0.23 s and 0.71 / 0.49 s (docs/performance.md)
-    # issue 37 #44: the small run was 10 % slower in 2 pieces at a load of 0.8 and 28 %
+    # the small run was 10 % slower in 2 pieces at a load of 0.8 and 28 %
     # slower at a load of 12: on 2 cores it stays in one process (predicted saving 15 %)
     (2, SMALL, "threads", 1, 1), (2, MANY, "processes", 2, 2), (2, LARGE, "split", 2, 2),
     # on 16: the large run 0.80-0.85 s in 16 pieces against 2.25-2.69 s; 100 runs 0.50-0.59 s
@@ -154,7 +154,7 @@ def test_the_shipped_model_on_the_issue_workloads(cores, n_cores, workload, kind
 
 
 def test_the_issue_run_stays_in_one_process_on_2_cores(cores, monkeypatch):
-    """Issue 37 #44: the 1 M-line run of bench/eval_bench.py (1 000 queries x 1 000: 38.8 MB
+    """The 1 M-line run of bench/eval_bench.py (1 000 queries x 1 000: 38.8 MB
     of run text, 18.2 MB of qrels) with 2 usable cores: predicted 15 % faster in 2 pieces,
     measured 10-28 % slower on a shared machine. Workers only where the model predicts 30 %
     or more; the run three times that size (predicted 35 %) is split."""

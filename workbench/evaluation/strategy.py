@@ -53,9 +53,9 @@ class Costs:
 # a 0.95 M-line run (100 runs: 1.32 s, 1.03 s in 2 workers), the 2-core development
 # machine 0.26 s and 0.23 s (100 runs: 0.71 s, 0.49 s); its reading threads gained 5 %,
 # not 50 %. docs/performance.md has the measurements.
-# margin 0.3 (issue 37 #44): measured savings trail the predicted ones by 10-25 points on
-# 2 cores (the 1 M-line run: predicted 15 %, measured -10 % to +12 % on three machines and
-# -28 % under a load of 12; 100 runs: 37 % against 22-31 %; 10 M lines: 42 % against 32 %;
+# margin 0.3 (at 0.1 the default was 10 % slower than -j 1 on 2 cores): measured savings
+# trail the predicted ones by 10-25 points on 2 cores (the 1 M-line run: predicted 15 %,
+# measured -10 % to +12 % on three machines and -28 % under a load of 12; 100 runs: 37 % against 22-31 %; 10 M lines: 42 % against 32 %;
 # 16 cores, 1 M lines: 45 % against 20 %), so workers are used only where the model predicts
 # a saving of 30 % or more, which has always been a real saving.
 COSTS = Costs()
