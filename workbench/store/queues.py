@@ -41,8 +41,10 @@ _QUEUE = (
     )
     .order_by(Assignment.position)
 )
+# (a negative grade, a qrels file's "in the pool, unjudged", leaves the item to judge)
 _JUDGMENTS = select(Judgment.document_id, Judgment.grade, Judgment.note).where(
-    Judgment.assessor_id == bindparam("assessor_id"), Judgment.query_id == bindparam("query_id")
+    Judgment.assessor_id == bindparam("assessor_id"), Judgment.query_id == bindparam("query_id"),
+    Judgment.grade >= 0,
 )
 def kept_repeat(event=JudgmentEvent):
     """`event` is a repeat's grade or mark that no undo took back (an undo of a repeat is
@@ -86,7 +88,7 @@ def item_done(assessor_id):
         return (model.assessor_id == assessor_id, model.query_id == Assignment.query_id,
                 model.document_id == Assignment.document_id)
 
-    graded = select(Judgment.id).where(*of(Judgment)).exists()
+    graded = select(Judgment.id).where(*of(Judgment), Judgment.grade >= 0).exists()
     marked = select(CantJudge.id).where(*of(CantJudge)).exists()
     regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), kept_repeat()).exists()
     return case(

@@ -39,7 +39,7 @@ from workbench.store.event_kinds import UNDOABLE_ACTIONS, EventKind
 from workbench.store.imported_grades import GradeWriter, assessor_marks
 from workbench.store.machine import MACHINE, assessor_id_and_kind
 from workbench.store.models import utcnow
-from workbench.campaign.catalog.scale import check_grade
+from workbench.campaign.catalog.scale import check_grade, is_unjudged
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
@@ -221,7 +221,8 @@ def write_imported_grades(
     marks, reasons = assessor_marks(session, aid)
     if len(marks):
         width = int(max(d.max(initial=0), marks[:, 1].max())) + 1
-        hit = np.isin(marks[:, 0] * width + marks[:, 1], q * width + d)
+        graded = ~is_unjudged(g)  # a negative grade (unjudged) is no grade: the mark stays
+        hit = np.isin(marks[:, 0] * width + marks[:, 1], q[graded] * width + d[graded])
         writer.remove_marks(marks[hit], [r for r, h in zip(reasons, hit.tolist()) if h],
                             EventKind.CANT_JUDGE_CLEAR)
     n = len(q)
