@@ -48,7 +48,7 @@ class Judgments:
 # agreement report or a disagreement list counts people unless a machine is named).
 _PEOPLE = "assessor_id IN (SELECT id FROM assessor WHERE kind = 'human')"
 # A negative grade (only `import qrels` writes one: a qrels file's "in the pool, unjudged",
-# campaign/catalog/scale.py `is_unjudged`) is no grade: readers leave it out unless asked.
+# campaign/scale.py `is_unjudged`) is no grade: readers leave it out unless asked.
 GRADED = "grade >= 0"
 
 

@@ -14,7 +14,7 @@ Sources (a `QrelsSource`: the names `workbench score`, `export qrels` and the le
 
 Only `judgment` rows count: `repeat` events (self-consistency checks) never change qrels.
 A negative grade (`import qrels` of a file with one: trec_eval's "in the pool, unjudged",
-catalog/scale.py `is_unjudged`) is kept as written in every source, but it is no vote: a
+campaign/scale.py `is_unjudged`) is kept as written in every source, but it is no vote: a
 consensus counts the grades of the item that are not negative, and gives a negative grade
 only where every grade of the item is one (then the lowest of the most frequent); under
 `hybrid:` an item only negative for the people takes the machine's label where it has one.
@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.campaign.catalog.scale import is_unjudged
+from workbench.campaign.scale import is_unjudged
 from workbench.campaign.database import Database
 from workbench.errors import UsageError
+from workbench.metrics.consensus import combine_grades  # majority and mean, as arrays
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, MAJORITY, QrelsSource
 from workbench.store.judgment_arrays import adjudicated_grades, judgment_grades
 
@@ -77,23 +78,6 @@ def mean_grade(grades: Iterable[int]) -> int:
     return (2 * total + n) // (2 * n)
 
 
-def combine_grades(qi: np.ndarray, di: np.ndarray, g: np.ndarray, method: str):
-    """One grade per (query id, document id) item: ``majority`` (most frequent, ties to
-    the lower grade) or ``mean`` (rounded half up); items come out sorted by (qi, di).
-    Negative grades (unjudged) are no votes: an item with any other grade is combined from
-    those; an item with negative grades only keeps one (the majority of them)."""
-    if qi.size == 0:
-        return qi, di, g
-    unjudged = is_unjudged(g)
-    if unjudged.any():
-        jq, jd, jg = _combine(qi[~unjudged], di[~unjudged], g[~unjudged], method)
-        uq, ud, ug = _combine(qi[unjudged], di[unjudged], g[unjudged], "majority")
-        keep = ~_contains(jq, jd, uq, ud)  # negative only: no other grade for the item
-        return _sorted(np.concatenate((jq, uq[keep])), np.concatenate((jd, ud[keep])),
-                       np.concatenate((jg, ug[keep])))
-    return _combine(qi, di, g, method)
-
-
 def _contains(qi: np.ndarray, di: np.ndarray, aq: np.ndarray, ad: np.ndarray) -> np.ndarray:
     """Where the item (aq, ad) is one of the items (qi, di), sorted by (qi, di)."""
     if qi.size == 0 or aq.size == 0:
@@ -102,33 +86,6 @@ def _contains(qi: np.ndarray, di: np.ndarray, aq: np.ndarray, ad: np.ndarray) ->
     keys, akeys = qi * width + di, aq * width + ad
     pos = np.minimum(np.searchsorted(keys, akeys), keys.size - 1)
     return keys[pos] == akeys
-
-
-def _combine(qi: np.ndarray, di: np.ndarray, g: np.ndarray, method: str):
-    if qi.size == 0:
-        return qi, di, g
-    order = np.lexsort((g, di, qi))  # by item, grades ascending within it
-    qi, di, g = qi[order], di[order], g[order]
-    new_item = np.ones(qi.size, dtype=bool)
-    new_item[1:] = (qi[1:] != qi[:-1]) | (di[1:] != di[:-1])
-    starts = np.flatnonzero(new_item)
-    if method == "mean":
-        item = np.cumsum(new_item) - 1
-        total = np.bincount(item, weights=g, minlength=starts.size).astype(np.int64)  # exact below 2**53
-        n = np.diff(np.append(starts, qi.size))
-        # floor(total / n + 1/2) == floor((2 * total + n) / (2 * n)), as in mean_grade
-        return qi[starts], di[starts], (2 * total + n) // (2 * n)
-    # runs of equal (item, grade); per item the longest run, the first (lowest grade) on ties
-    new_run = new_item.copy()
-    new_run[1:] |= g[1:] != g[:-1]
-    run_starts = np.flatnonzero(new_run)
-    run_len = np.diff(np.append(run_starts, qi.size))
-    run_item = (np.cumsum(new_item) - 1)[run_starts]
-    pick = np.lexsort((run_starts, -run_len, run_item))  # item, then longest, then lowest grade
-    first = np.ones(pick.size, dtype=bool)
-    first[1:] = run_item[pick[1:]] != run_item[pick[:-1]]
-    rows = run_starts[pick[first]]
-    return qi[rows], di[rows], g[rows]
 
 
 def _override(qi, di, g, aq, ad, ag):
