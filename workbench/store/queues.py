@@ -271,6 +271,14 @@ def pending_notes(session: Session, assessor_id: int, query_id: int) -> dict[int
     return {d: note or "" for d, note in rows}  # a later event overwrites an earlier one
 
 
+def pending_note(session: Session, assessor_id: int, query_id: int, document_id: int) -> str | None:
+    """The latest note the assessor typed on the document while it had no grade, or None
+    (the caller asks only while the item has no judgment: the note goes on its first grade)."""
+    rows = session.execute(_PENDING_NOTES.where(JudgmentEvent.document_id == document_id),
+                           {"assessor_id": assessor_id, "query_id": query_id}).all()
+    return (rows[-1][1] or "") if rows else None
+
+
 def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:
     """Judged and assigned items per query. A repeat item counts as judged once it has a
     repeat event, any other item once it has a judgment or a "can't judge" mark.
