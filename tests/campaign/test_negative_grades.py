@@ -131,6 +131,17 @@ def test_agreement_and_consensus_leave_negative_grades_out(files, db_url, capsys
     files_report = json.loads(_cli(["agree", "--qrels", str(files["ann"]), str(files["bob"]),
                                     "--format", "json"], capsys))
     assert files_report["pairs"][0]["cohen_kappa"] == pytest.approx(pair["cohen_kappa"])
+    # the lead's disagreement list: the items with two different grades, none negative
+    from workbench.campaign.agreement.adjudication import list_disagreements
+    from workbench.campaign.database import Database
+
+    database = Database.open(db_url, create=False)
+    try:
+        listed = {(d.query, d.document): dict(d.grades) for d in list_disagreements(database)}
+    finally:
+        database.close()
+    assert listed == {k: {"ann": rows["ann"][k], "bob": rows["bob"][k]} for k in both
+                      if rows["ann"][k] != rows["bob"][k]}
     # the majority: a negative grade is no vote; an item negative for both stays negative
     out = tmp_path / "majority.qrels"
     _cli(["export", "qrels", "-o", str(out), "--db", db_url], capsys)
