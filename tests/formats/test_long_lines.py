@@ -65,7 +65,7 @@ def test_eval_names_the_file_and_line(tmp_path, capsys):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("chunk", [1 << 12, 1 << 16, MAX_LINE, 3 << 20, 8 << 20])
 def test_the_cap_holds_whatever_the_chunk_size(tmp_path, chunk, threads):
-    """Issue 37 #25: a line over 1 MiB that ends in a newline was refused in chunks under
+    """A line over 1 MiB that ends in a newline was refused in chunks under
     1 MiB (the carried part outgrew the cap) and read whole in bigger ones (it never was
     carried). Every chunking now refuses it at its own line, after the lines before it,
     and reads a line of exactly 1 MiB. (The long line's columns after the tag, ignored as

@@ -229,7 +229,7 @@ def test_crlf_cr_bom_and_lf_read_the_same(tmp_path, end):
 
 def test_huge_lines(tmp_path):
     """A 4 MB document line reads whole; a run line over 1 MiB is refused with its file:line
-    whatever the parsing chunks (issue 37 #25: a 3 MB line was read whole in 4 MB chunks
+    whatever the parsing chunks (a 3 MB line was read whole in 4 MB chunks
     and refused in 64 KB ones); the lines before it are read first."""
     text = "word " * 800_000
     docs = tmp_path / "big.tsv"

@@ -136,7 +136,7 @@ def _long_line(a: np.ndarray, limit: int = MAX_LINE) -> int:
     """Where the first line of `a` (whole lines, ending in \\n) longer than `limit` bytes
     before its newline starts, -1 if none. A carried line is capped as it is read (_chunks);
     this finds one that ends inside a chunk, so that the cap does not depend on the chunk
-    size (issue 37 #25: a 3 MB line was refused in 64 KB chunks and read in 4 MB ones).
+    size (a 3 MB line was refused in 64 KB chunks and read in 4 MB ones).
 
     Such a line covers a whole block of limit // 2 bytes, so one memchr per block (each
     stops at the block's first newline, a few bytes in) finds the candidates; only a block
