@@ -75,9 +75,25 @@ def on_scale(grade: int, allowed: Iterable[int]) -> bool:
     return not allowed or grade in allowed
 
 
-def off_scale(grades: np.ndarray, allowed: Iterable[int]) -> np.ndarray:
-    """Indices of the grades that are not on the scale (an import checks every row)."""
-    return np.flatnonzero(~np.isin(np.asarray(grades, dtype=np.int64), list(allowed)))
+def off_scale(grades: np.ndarray, allowed: Iterable[int], *, unjudged: bool = False) -> np.ndarray:
+    """Indices of the grades that are not on the scale (an import checks every row).
+
+    unjudged: a negative grade passes (`import qrels`: a qrels file's negative grade is
+    trec_eval's "in the pool, unjudged", stored as written; see `is_unjudged`)."""
+    grades = np.asarray(grades, dtype=np.int64)
+    bad = ~np.isin(grades, list(allowed))
+    if unjudged:
+        bad &= ~is_unjudged(grades)
+    return np.flatnonzero(bad)
+
+
+def is_unjudged(grades: np.ndarray) -> np.ndarray:
+    """Where a stored grade is negative: a qrels file's "in the pool, unjudged" (trec_eval's
+    reading). Only `import qrels` writes one; the qrels sources and the exports keep it as
+    written (the measures read it as trec_eval does), and nothing else counts it as a grade:
+    no consensus vote, no agreement figure, no progress (the store's readers leave it out
+    unless asked, store/judgment_arrays.py `GRADED`)."""
+    return np.asarray(grades) < 0
 
 
 def check_grade(session: Session, grade: int | None) -> None:
