@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
 from tests.answers.test_answers_cli import _write
-from tests.cli.helpers import cli_ok
+from tests.cli.helpers import cli_ok, run
 
 LABELS = {"support": 2, "partial_support": 1, "not_support": 0}
 
@@ -118,3 +118,8 @@ def test_calibrate_nuggets_against_people(db_url, tmp_path):
     lo, hi = rk["human_vs_machine"]["tau_b_ci"]
     assert lo <= rk["human_vs_machine"]["tau_b"] <= hi
     assert "kappa strict" in cli_ok(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann")
+    # without -m: vital_strict (workbench/defaults.py); `-m map` is no nugget score and is
+    # refused, where it used to be taken silently for vital_strict
+    assert rk["measure"] == "vital_strict"
+    refused = run(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann", "-m", "map")
+    assert refused.exit_code != 0 and "map" in str(refused.exception or refused.output)

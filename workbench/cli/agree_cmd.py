@@ -18,6 +18,7 @@ import click
 
 from workbench.cli import db_option, resolve_db
 from workbench.formats.agreement_csv import write_agreement_csv
+from workbench.formats.numbers import number
 
 FORMATS = click.Choice(["table", "csv", "json"])
 
@@ -96,7 +97,7 @@ def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion
 
 
 def _fmt(value: float) -> str:
-    return "—" if value is None or math.isnan(value) else f"{value:.4f}"
+    return number(value)
 
 
 def _reading(value: float) -> str:

@@ -8,6 +8,7 @@ import sys
 import click
 
 from workbench.cli import resolve_db
+from workbench.formats.numbers import number
 
 
 def agree_nuggets(ctx, db, assessors, per_query: bool, fmt: str) -> None:
@@ -36,11 +37,9 @@ def agree_nuggets(ctx, db, assessors, per_query: bool, fmt: str) -> None:
                         ("strict (support vs the rest)", report["strict"])):
         click.echo(f"{title}: {part['n_items']} items labelled by two or more")
         for p in part["pairs"]:
-            def f(v):
-                return "—" if v is None else f"{v:.4f}"
             ci = p.get("cohen_kappa_ci")
-            click.echo(f"  {table_text(p['a'])} / {table_text(p['b'])}: n={p['n']} observed={f(p['observed'])} "
-                       f"kappa={f(p['cohen_kappa'])}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
-                       + f" weighted={f(p.get('weighted_kappa_linear'))}")
+            click.echo(f"  {table_text(p['a'])} / {table_text(p['b'])}: n={p['n']} observed={number(p['observed'])} "
+                       f"kappa={number(p['cohen_kappa'])}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+                       + f" weighted={number(p.get('weighted_kappa_linear'))}")
         alpha = part.get("krippendorff_alpha_nominal")
-        click.echo(f"  Krippendorff's alpha (nominal): {'—' if alpha is None else f'{alpha:.4f}'}")
+        click.echo(f"  Krippendorff's alpha (nominal): {number(alpha)}")

@@ -244,7 +244,7 @@ def relevant_documents(conn, query_id: int, limit: int) -> list[tuple[str, str]]
     query, best first (highest mean grade, then most graders, then id)."""
     return [(t or e, x or "") for e, t, x in as_reader(conn).rows(
         "SELECT d.ext_id, d.title, d.text FROM judgment j JOIN document d ON d.id = j.document_id "
-        "JOIN assessor a ON a.id = j.assessor_id WHERE j.query_id = :q AND a.kind <> 'machine' "
+        "JOIN assessor a ON a.id = j.assessor_id WHERE j.query_id = :q AND a.kind <> 'machine' AND j.grade >= 0 "
         "GROUP BY d.id, d.ext_id, d.title, d.text HAVING avg(j.grade) >= 1 "
         "ORDER BY avg(j.grade) DESC, count(*) DESC, d.id LIMIT :n", {"q": query_id, "n": limit})]
 

@@ -30,6 +30,7 @@ from workbench.campaign.live import DataVersion
 from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
+from workbench.formats.numbers import interval
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num, safe
@@ -99,6 +100,10 @@ class ScoreboardScreen(LeadScreen):
     @property
     def export_stem(self) -> str:
         return "nugget-scores" if self.view == "nuggets" else "scores"
+
+    @property
+    def plots(self) -> bool:  # `score --plot`'s figure, of the document scores
+        return self.view != "nuggets"
 
     def compose(self) -> ComposeResult:
         yield Static(id="sb-head", classes="lead-head")
@@ -310,7 +315,7 @@ class ScoreboardScreen(LeadScreen):
             cells.append(Text(str(holes), justify="right", style="yellow" if holes else "dim"))
             if intervals is not None:
                 ci = intervals.of(measure[ci_col], i)
-                cells.append(Text("–" if ci is None else f"[{ci[0]:.4f}, {ci[1]:.4f}]", justify="right"))
+                cells.append(Text("–" if ci is None else interval(*ci), justify="right"))
             rows.append((system, cells))
         self._fill(dt, labels, rows, place)
 
@@ -460,3 +465,10 @@ class ScoreboardScreen(LeadScreen):
         # the file `workbench export scores` writes (same code), rows in the order shown
         return render_score_table(self.data.table, fmt, self.ordered_systems(self.data),
                                   judged=self.data.judged, k=self.data.k)
+
+    def export_plot(self, path: str) -> None:
+        """`score --plot`'s figure: each system's mean of the first measure in the order
+        shown, with its 95 % bootstrap interval."""
+        from workbench.campaign.plotting import plot_score
+
+        plot_score(path, self.data.table, self.ordered_systems(self.data))
