@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from workbench.defaults import EVAL_MEASURES
 from workbench.errors import UsageError
 
 FORMATS = ("trec", "table", "csv", "json")
@@ -30,7 +31,7 @@ def _parse(measure_names, compat: int):
     from workbench.metrics.measures import parse_measures
 
     # a bad name raises MeasureError, a UsageError: one line, exit 2
-    return parse_measures(list(measure_names) or ["official"], compat=compat)
+    return parse_measures(list(measure_names) or list(EVAL_MEASURES), compat=compat)
 
 
 def _jobs_here() -> str:
@@ -186,5 +187,5 @@ def _shown(measure_names, compat: int, ms) -> list[tuple]:
     measures evaluated (metrics.requested.evaluated_measures)."""
     from workbench.metrics.requested import evaluated_measures
 
-    shown = evaluated_measures(list(measure_names) or ["official"], compat=compat)
+    shown = evaluated_measures(list(measure_names) or list(EVAL_MEASURES), compat=compat)
     return list(zip(shown.measures, shown.names))

@@ -15,11 +15,20 @@ module (and `workbench eval` in any other format) stays light.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TextIO
 
 __all__ = ["distinct_names", "format_value", "grid_tables", "output_width", "shares_a_tag",
            "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
+
+def _f4(v: float) -> str:
+    """C's %6.4f: as Python's, but a NaN with its sign bit set prints ``-nan`` (glibc), as
+    the NaN of inf - inf or 0/0 has it on x86 and arm64."""
+    if v != v and math.copysign(1.0, v) < 0:
+        return "  -nan"
+    return f"{v:6.4f}"
+
 
 def format_value(m, v, zscored: bool = False) -> str:
     """A value as trec_eval prints it: counts as integers, relstring's text quoted, the
@@ -27,8 +36,8 @@ def format_value(m, v, zscored: bool = False) -> str:
     if m.is_text:
         return f"'{v}'"
     if zscored:
-        return f"{v:6.4f}"
-    return str(int(round(v))) if m.is_count else f"{v:6.4f}"
+        return _f4(v)
+    return str(int(round(v))) if m.is_count else _f4(v)
 
 
 def _formatted(m, values, zscored: bool) -> list[str]:
@@ -37,7 +46,10 @@ def _formatted(m, values, zscored: bool) -> list[str]:
     if m.is_text:
         return [f"'{v}'" for v in values]
     if zscored or not m.is_count:
-        return [f"{v:6.4f}" for v in values]
+        out = [f"{v:6.4f}" for v in values]
+        if "nan" in "".join(out):  # rare: the sign of each NaN (trec_eval prints -nan)
+            out = [_f4(v) for v in values]
+        return out
     return [str(int(round(v))) for v in values]
 
 
@@ -90,7 +102,13 @@ def trec_lines(ev, per_query: bool, upper=None, runfile: str | None = None) -> l
             cols.append((_name(m, z), _formatted(m, ev.per_query[m], z)))
             if upper is not None and not m.is_text:
                 cols.append((f"{m.label + '_upper':<22}", _formatted(m, upper.per_query[m], z)))
+        # trec_eval 9 prints per-query lines for the run's queries only, also with -c
+        # (which averages the others in as 0); trec_eval 10 prints every qrels query
+        skip = (frozenset(ev.missing) if ev.settings.get("compat") == 9
+                and ev.settings.get("complete") else frozenset())
         for i, q in enumerate(ev.qids):
+            if q in skip:
+                continue
             for name, values in cols:
                 out.append(f"{name}\t{q}\t{values[i]}")
     for m in ms:
