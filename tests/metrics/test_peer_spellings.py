@@ -150,8 +150,9 @@ def _ranx_interpreted():
     """
     numba = pytest.importorskip("numba")
     before = numba.config.DISABLE_JIT
-    compiled = "ranx" in sys.modules and isinstance(
-        sys.modules["ranx"].metrics.precision._precision, numba.core.dispatcher.Dispatcher)
+    # the module from sys.modules: `ranx.metrics.precision` is also the name of a function
+    module = sys.modules.get("ranx.metrics.precision")
+    compiled = module is not None and isinstance(module._precision, numba.core.dispatcher.Dispatcher)
     numba.config.DISABLE_JIT = not compiled
     try:
         yield pytest.importorskip("ranx")
