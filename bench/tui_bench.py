@@ -122,7 +122,7 @@ def bare_commits(path: Path, n: int) -> list[float]:
     from workbench.campaign.judging.grades import record_grade
 
     db = Database.open(str(path))
-    last = assessing.query_progress(db, "bench")[-1].query
+    last = assessing.query_progress_page(db, "bench", limit=10**9)[0][-1].query
     queue = assessing.load_queue(db, "bench", last)
     items = [it for it in queue.items if not it.judged][:n]
     out = []

@@ -1,4 +1,4 @@
-"""The "hostile text" fixture (issue 27): what a participant or an assessor may put into a
+"""The "hostile text" fixture: what a participant or an assessor may put into a
 title, a text, a note, a run tag or a name, run through every import, screen and export.
 
 - CONTROL: terminal escape sequences (ESC[2J blanks the screen, OSC 0 renames the window,

@@ -287,3 +287,40 @@ def test_runs_sorted_per_query_keep_trec_eval_ties(sizes, tmp_path):
     for r in (run, frame, [ScoredDoc(*row) for row in rows]):
         assert dict(workbench.evaluate(qrels, r, measures, per_query=True)) == dict(want)
     assert len({v["relstring.10"] for v in want.values()}) > 1
+
+
+@pytest.mark.parametrize("kw", [{}, {"compat": 9}, {"judged_docs_only": True},
+                                {"max_depth": 7, "complete": True}, {"relevance_level": 2}])
+def test_two_dicts_joined_by_lookup_give_the_files_values(kw, tmp_path):
+    """Two dicts take the joined path (a grade per row by dict lookup, document ids only
+    where scores tie): negative grades, queries on one side only, scores tied as floats
+    (compat 9) but not as doubles, and non-str ids (the arrays path) give the file's values."""
+    from workbench.api import _joined
+
+    rng = np.random.default_rng(5)
+    qrels, run, lines = {}, {}, []
+    for q in range(12):
+        n = int(rng.integers(40, 70))
+        docs = [f"d{q}-{i}" for i in range(n)]
+        scores = rng.permutation(n * 3)[:n] / 3.0
+        if q % 3 == 0:  # equal as float32, not as float64
+            scores[1] = scores[0] + 1e-9
+        run[f"q{q}"] = dict(zip(docs, scores.tolist()))
+        lines += [f"q{q} Q0 {d} 1 {s!r} t\n" for d, s in run[f"q{q}"].items()]
+    for q in range(2, 14):  # q0, q1 only in the run; q12, q13 only in the qrels
+        docs = [f"d{q}-{i}" for i in range(80)]
+        qrels[f"q{q}"] = {d: int(g) for d, g in zip(docs, rng.integers(-1, 3, 80))}
+    (tmp_path / "run").write_text("".join(lines))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                            for d, g in docs.items()))
+    measures = ["map", "P.5,10", "ndcg_cut.10", "bpref", "infAP", "num_rel_ret", "relstring.5",
+                "recip_rank", "Rprec"]
+    want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures, per_query=True, **kw)
+    assert _joined(run, qrels) is not None
+    got = workbench.evaluate(qrels, run, measures, per_query=True, **kw)
+    assert dict(got) == dict(want) and dict(got.all) == dict(want.all)
+    no_ties = {q: {d: float(i) for i, d in enumerate(docs)} for q, docs in run.items()}
+    assert _joined(no_ties, qrels)[1] is None  # no tie: no document ids built
+    with_int_ids = {q: {(int(d.split("-")[1]) if q == "q5" else d): s for d, s in docs.items()}
+                    for q, docs in run.items()}
+    assert _joined(with_int_ids, qrels) is None  # the arrays path matches 5 with "5"

@@ -93,7 +93,7 @@ def _loaded_by_command(args: list[str], tmp_path) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("args", [["list", "runs"], ["score"], ["score", "--consensus", "mean", "--format", "trec"]])
 def test_reading_commands_do_not_import_sqlalchemy(args, tmp_path):
     """`list runs` and `score` read the sample database through the driver alone
-    (store.dbapi): no SQLAlchemy (ORM or Core), no models, no Alembic (issue 24, start-up)."""
+    (store.dbapi): no SQLAlchemy (ORM or Core), no models, no Alembic (importing them is start-up time)."""
     text, loaded = _loaded_by_command(args, tmp_path)
     assert loaded == []
     assert "bm25" in text and "doclen" in text  # it did read the runs
@@ -102,7 +102,7 @@ def test_reading_commands_do_not_import_sqlalchemy(args, tmp_path):
 
 def test_import_run_writes_through_the_driver_alone(tmp_path):
     """`import run FILE --name N` writes its transaction on a plain driver connection
-    (store.dbapi.Writer): no SQLAlchemy, models or Alembic in the process (issue 24: 100
+    (store.dbapi.Writer): no SQLAlchemy, models or Alembic in the process (100
     runs as 100 processes), and the run, its stub document and its system are committed."""
     import sqlite3
 

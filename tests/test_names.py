@@ -1,5 +1,5 @@
 """workbench.names: the one rule for ids (query, document, run tag) and one for assessor
-names, checked at every entry point (issue 12 #8 and #12)."""
+names, checked at every entry point."""
 
 from __future__ import annotations
 
@@ -87,8 +87,8 @@ def test_the_limit_is_the_stores_column_width():
 
 @pytest.mark.parametrize("bad", ["\u202e", "\u202a", "\u2066", "\u2069", "\ud83d"])
 def test_bidi_controls_and_lone_surrogates_are_refused_in_ids_and_names(bad):
-    """A run tag or name with a bidi override showed reversed text on every screen (issue 27
-    #1); the screens make it visible, and ids and names refuse it at the door."""
+    """A run tag or name with a bidi override showed reversed text on every screen; the
+    screens make it visible, and ids and names refuse it at the door."""
     from workbench.names import check_name, first_invalid_id, id_problem
 
     assert "control character" in id_problem(f"run{bad}x", "run tag")

@@ -1,4 +1,4 @@
-"""One owner per rule (issue 23, fault 5): each rule below was written out in 2 to 5 places,
+"""One owner per rule: each rule below was written out in 2 to 5 places,
 and the copies had drifted (two messages for a grade off the scale, a CSV with float noise...).
 A cheap scan of the source says that each now lives in one module; docs/architecture.md
 lists the owners."""
@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 OWNERS = {
     "default measures": (r"nDCG@10 AP bpref P@10\"", "store/defaults.py"),
     "idle-cap default": (r"(?i)\b(default|idle_cap)\w*\s*(:\s*int\s*)?=\s*300\b", "store/defaults.py"),
-    "grade on the scale": (r"not on the (campaign )?scale", "campaign/catalog/scale.py"),
+    "grade on the scale": (r"not on the (campaign )?scale", "campaign/scale.py"),
     "Judged@k column": (r"f\"Judged@\{", "campaign/scoring/judged_depth.py"),
     "NaN -> null in JSON": (r"None if (\w+ is None or )?(math\.isnan\(\w+\)|\w+ != \w+) else float",
                             "formats/output.py"),

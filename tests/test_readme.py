@@ -156,5 +156,5 @@ def test_every_readme_command_runs_as_written(tmp_path):
         f"failed at {last[-1] if last else 'the start'}\n{done.stderr[-3000:]}")
     assert "Traceback" not in done.stderr
     # What the commands write (the databases, qrels.txt, scores.tex, ...) is ignored by git:
-    # following the README leaves `git status` clean (issue 37 #24).
+    # following the README leaves `git status` clean.
     assert _not_ignored(_files(clone) - cloned) == []

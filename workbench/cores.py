@@ -4,7 +4,7 @@ Why not `os.cpu_count()`: it counts the machine's cores. A process pinned with `
 or `numactl`, a Slurm allocation, or a container limited with `docker --cpus` or a
 Kubernetes CPU limit may use fewer, granted either by affinity (the CPUs it may run on)
 or by a cgroup quota (CPU time per period). Starting 16 workers on 2 granted cores made
-`workbench eval` slower than one worker (issue 28).
+`workbench eval` slower than one worker.
 
 The usable count is the affinity (`os.process_cpu_count()` on Python 3.13+,
 `os.sched_getaffinity(0)` before), capped by the cgroup CPU quota rounded up: cgroup v2

@@ -3,12 +3,12 @@
 - **Ids** (query ids, document ids, run tags) are written back as one column of TREC text
   (`export qrels`, run files): an id with whitespace or a control character would split into
   two columns or two lines, and a query id starting with `#` would read back as a comment.
-  Such ids were accepted at import and crashed `export qrels` later (issue 12 #8). The same
+  Such ids were accepted at import and crashed `export qrels` later. The same
   rule holds for every id, so that a document id may become a query id's neighbour in any
   file without surprises.
 - **Assessor names** are shown on screens and exported in CSV/JSON, never as a TREC column:
   spaces between words are fine, but not tabs, line breaks or other control characters, and
-  not 10 000 characters (issue 12 #12).
+  not 10 000 characters (a name that long breaks every screen and table it is shown in).
 
 Both fit the store's columns (String(200)). Every entry point uses these functions: the
 readers (with file:line), imports, `grade`, `judge`, `pool`, adjudication and the TUI's
@@ -28,7 +28,7 @@ MAX_LENGTH = 200  # = the store's String(200) for ext_id, tag and assessor name
 # Python's \s is every character str.isspace() accepts (U+00A0, U+2028... too);
 # \x00-\x1f and \x7f-\x9f are the control characters (Unicode category Cc); the bidi
 # embeddings, overrides and isolates reorder what a reader sees around them (a run tag
-# "abc\u202e..." shows reversed on every screen: issue 27 #1), and a lone surrogate is no
+# "abc\u202e..." shows reversed on every screen), and a lone surrogate is no
 # text at all.
 _BIDI_AND_SURROGATES = "\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _NOT_IN_ID = re.compile(f"[\\s\\x00-\\x1f\\x7f-\\x9f{_BIDI_AND_SURROGATES}]")

@@ -4,7 +4,7 @@ docs/architecture.md#rules-that-hold-everywhere.
 Documents, queries, run tags, names and notes come from files a participant or an assessor
 wrote. Sent raw to a terminal, `ESC[2J` blanks the screen, OSC 0 renames the window, `ESC[H`
 moves the cursor, and a C1 code (U+009B is a one-byte CSI) does the same; bidi overrides
-reorder what the reader sees. Rich strips only BEL, BS, VT, FF and CR (issue 27 #1).
+reorder what the reader sees. Rich strips only BEL, BS, VT, FF and CR, so the rest is ours to neutralise.
 
 `visible(text)` maps each such character to exactly one visible character, so that a Rich
 Text keeps its styles (its spans stay on the same characters):

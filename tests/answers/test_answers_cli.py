@@ -1,4 +1,4 @@
-"""Answers, nuggets and nugget assignments through the CLI (issue 33): imports are
+"""Answers, nuggets and nugget assignments through the CLI: imports are
 all-or-nothing with file:line errors, exports give the imported records back, and the
 nugget scores equal an independent implementation of nuggetizer's published formulas."""
 

@@ -1,4 +1,4 @@
-"""Adaptive pools on the stored campaign (campaign/adaptive.py, pool_run.py): the queue
+"""Adaptive pools on the stored campaign (campaign/pooling/adaptive.py, build.py): the queue
 served one document per grade follows the method worked by hand, is reproducible, shares
 everyone's grades, respects the budget and keeps repeats and blindness."""
 

@@ -1,4 +1,4 @@
-"""`agree` on a constant rater (issue 35 #5): kappa 0 by construction keeps its value, loses
+"""`agree` on a constant rater: kappa 0 by construction keeps its value, loses
 its zero-width interval and names the rater; two constant raters: kappa undefined."""
 
 from __future__ import annotations

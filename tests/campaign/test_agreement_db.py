@@ -134,7 +134,7 @@ def test_notes_example_through_the_database(db):
 
 
 def test_empty_database_gives_undefined_values(db):
-    """Assessors without grades do not count (issue 27 #15); named, they give undefined
+    """Assessors without grades do not count; named, they give undefined
     values and a pair that is summarised, not listed."""
     with db.write.begin() as s:
         s.add_all([Assessor(name="x"), Assessor(name="y")])
@@ -218,8 +218,8 @@ def test_self_consistency_from_blind_repeats(judged):
 
 
 def test_only_assessors_with_grades_count_and_disjoint_pairs_are_summarised(db):
-    """302 assessors without grades took 30 s and printed 45 000 rows of "n 0 undefined"
-    (issue 27 #15): they are left out, and pairs with no common item are counted, not listed."""
+    """302 assessors without grades took 30 s and printed 45 000 rows of "n 0 undefined":
+    they are left out, and pairs with no common item are counted, not listed."""
     import time
 
     with db.write.begin() as s:

@@ -35,16 +35,25 @@ def test_progress_and_resume(db):
     q2 = camp.queues["q2"]["alice"]
     record_grade(db, "alice", "q2", q2[0], 0)
     record_grade(db, "alice", "q2", q2[1], 0)
-    progress = A.query_progress(db, "alice")
+    progress, after = A.query_progress_page(db, "alice")
+    assert after is None  # one page
     assert [(p.query, p.judged, p.pooled) for p in progress] == [
         ("q1", len(q1), len(q1)), ("q2", 2, len(q2)), ("q3", 0, len(camp.queues["q3"]["alice"])),
     ]
-    assert A.first_query_with_unjudged(progress) == "q2"
+    totals, first = A.progress_summary(db, "alice")
+    assert first == "q2"
+    assert (totals.queries, totals.judged, totals.done) == (3, len(q1) + 2, 1)
     assert A.load_queue(db, "alice", "q2").first_unjudged() == 2
-    assert A.next_query_with_unjudged(progress, "q2", 1) == "q3"
-    assert A.next_query_with_unjudged(progress, "q3", 1) == "q2"
-    assert A.next_query_with_unjudged(progress, "q2", -1) == "q3"
-    assert A.next_query_with_unjudged(progress, "q1", -1) == "q3"
+    # the judging session's next and previous query with work left (wrapping, never itself)
+    from workbench.store.external_ids import assessor_id
+    from workbench.store.queue_counts import open_query_after
+
+    with db.read() as s:
+        aid = assessor_id(s, "alice")
+        assert open_query_after(s, aid, "q2", 1) == "q3"
+        assert open_query_after(s, aid, "q3", 1) == "q2"
+        assert open_query_after(s, aid, "q2", -1) == "q3"
+        assert open_query_after(s, aid, "q1", -1) == "q3"
 
 
 def test_scale_from_campaign(db):
@@ -87,7 +96,7 @@ def test_repeat_item_is_blind_and_does_not_change_the_judgment(db):
         ev = s.execute(select(JudgmentEvent.kind, JudgmentEvent.old_grade, JudgmentEvent.new_grade)
                        .order_by(JudgmentEvent.id.desc())).first()
         assert tuple(ev) == ("repeat", 3, 1)
-    progress = A.query_progress(db, "alice")
+    progress, _ = A.query_progress_page(db, "alice")
     assert progress[0].judged == 2 and progress[0].pooled == len(order) + 1
 
 
@@ -95,7 +104,7 @@ def test_whole_pool_assigned_when_assessor_has_nothing(db):
     camp = build_campaign(db, n_queries=2)
     with db.write.begin() as s:
         s.execute(delete(Assignment))
-    assert A.query_progress(db, "carol") == []
+    assert A.query_progress_page(db, "carol") == ([], None)
     n = A.ensure_assignments(db, "carol")
     pooled = sum(len(camp.queues[q]["alice"]) for q in camp.queues)
     assert n == pooled

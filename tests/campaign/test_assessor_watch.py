@@ -1,4 +1,4 @@
-"""Pace and drift of stored assessors (campaign/assessor_watch.py on each backend): idle
+"""Pace and drift of stored assessors (campaign/judging/pace.py on each backend): idle
 time capped at the one cap, undone grades out of drift and agreement but their time kept,
 agreement with the others' current grades."""
 

@@ -1,4 +1,4 @@
-"""calibrate on degenerate input says what it is (issue 35 #5, issue 37 #9 and #42): top k
+"""calibrate on degenerate input says what it is: top k
 with k systems or fewer, a constant rater, a constant ranking, a stratified sample not yet
 judged, another machine as the reference, an empty measure name."""
 

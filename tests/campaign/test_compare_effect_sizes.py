@@ -1,4 +1,4 @@
-"""compare's per-pair interval of the mean difference and paired effect size (issue 35 #2),
+"""compare's per-pair interval of the mean difference and paired effect size,
 against an independent computation with SciPy: the t interval, Hedges' g_z and the
 noncentral-t interval found by brentq on scipy.stats.nct."""
 

@@ -15,7 +15,6 @@ from workbench.campaign.catalog.exporting import (
     export_judgments,
     export_qrels,
     export_scores,
-    judgment_rows,
     write_output,
 )
 from workbench.campaign.catalog.importing import import_qrels
@@ -89,11 +88,13 @@ def test_jsonl_and_assessor_filter(graded):
         export_judgments(graded, io.StringIO(), format="xml")
 
 
-def test_judgment_rows_records(graded):
-    rows = judgment_rows(graded, assessor="alice")
-    assert [(r.query, r.document, r.grade) for r in rows] == [
+def test_current_judgments_sorted_by_query_document_without_an_event(graded):
+    out = io.StringIO()
+    assert export_judgments(graded, out, format="jsonl", assessor="alice") == 3
+    objs = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(o["query"], o["document"], o["grade"]) for o in objs] == [
         ("q1", "d1", 1), ("q1", "d2", 3), ("q10", "d3", 2)]
-    assert all(r.event is None for r in rows)
+    assert all("event" not in o for o in objs)
 
 
 def test_qrels_export_sorted_and_round_trips_through_import(graded, tmp_path):

@@ -36,7 +36,7 @@ def _rows(db, stmt):
 
 
 def test_import_dataset_writes_queries_docs_scale_and_grades(db, local):
-    from workbench.campaign.catalog.scale import show_scale
+    from workbench.campaign.scale import show_scale
 
     summary = import_dataset(db, "workbench-test/trec", assessor="nist")
     assert grades_of(db, "nist") == [("101", "d1", 2), ("101", "d2", 1), ("101", "d3", 0),
@@ -78,7 +78,7 @@ def test_a_dataset_not_downloaded_writes_nothing(db, local):
 
 def test_a_grade_off_the_scale_writes_nothing(db, local, tmp_path):
     from workbench.campaign.catalog.importing import import_qrels
-    from workbench.campaign.catalog.scale import set_scale
+    from workbench.campaign.scale import set_scale
 
     set_scale(db, "binary")
     (tmp_path / "one.qrels").write_text("101 0 d1 1\n")

@@ -18,7 +18,6 @@ from workbench.campaign.catalog.importing import (
     import_qrels,
     import_queries,
     import_run,
-    trec_order_ranks,
 )
 from workbench.errors import InputError
 from workbench.formats.trec import read_qrels, write_qrels
@@ -162,20 +161,23 @@ def test_import_run_ranks_in_trec_eval_order_and_creates_stubs(db, tmp_path):
     ]
 
 
-def test_trec_order_ranks_vectorised():
-    q = np.array([0, 0, 1, 0, 1])
-    d = np.array([b"a", b"b", b"a", b"c", b"b"])
-    s = np.array([1.0, 1.0, 2.0, 0.5, 2.0])
-    assert trec_order_ranks(q, d, s).tolist() == [2, 1, 2, 3, 1]
+def test_import_orders_interleaved_queries_each_by_score_then_docno(db, tmp_path):
+    """Rows of two queries interleaved in the file: each query's results in trec_eval's
+    order (score descending, ties by docno descending); the file's rank column is ignored."""
+    path = write(tmp_path, "run.txt", "q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\nq2 Q0 a 1 2.0 t\n"
+                                      "q1 Q0 c 3 0.5 t\nq2 Q0 b 2 2.0 t\n")
+    import_run(db, path)
+    assert results_of(db, "t") == [
+        ("q1", "b", 1, 1.0), ("q1", "a", 2, 1.0), ("q1", "c", 3, 0.5),
+        ("q2", "b", 1, 2.0), ("q2", "a", 2, 2.0),
+    ]
 
 
-def test_import_ranks_compare_scores_as_doubles_like_eval():
+def test_import_ranks_compare_scores_as_doubles_like_eval(db, tmp_path):
     """1.00000002 and 1.00000001 are one float32 but two doubles: trec_eval 10 (and eval)
     put a first; trec_eval 9 tied them and broke the tie by docno descending (b first)."""
-    q = np.array([0, 0])
-    d = np.array([b"a", b"b"])
-    s = np.array([1.00000002, 1.00000001])
-    assert trec_order_ranks(q, d, s).tolist() == [1, 2]
+    import_run(db, write(tmp_path, "run.txt", "q1 Q0 a 1 1.00000002 t\nq1 Q0 b 2 1.00000001 t\n"))
+    assert [(d, rank) for _, d, rank, _ in results_of(db, "t")] == [("a", 1), ("b", 2)]
 
 
 def test_run_tag_name_duplicate_and_replace(db, tmp_path):
@@ -542,7 +544,7 @@ def test_known_ids_are_found_whatever_they_hold_and_in_any_order(db, tmp_path):
 
 
 def test_qrels_outside_the_assessors_assignment_are_counted_and_strict_refuses_them(db, tmp_path):
-    """Issue 37 #14: `import qrels -a bob` brought in grades outside bob's queue silently."""
+    """`import qrels -a bob` brought in grades outside bob's queue silently."""
     from tests.tui.factory import build_campaign
 
     camp = build_campaign(db, n_queries=2, assessors=("bob",))

@@ -1,6 +1,6 @@
 """JudgingSession on both backends: the queue and its "later" rule, what is current, undo
-of a hidden repeat, one session per assessor (takeover), a removed assessor (issue 23's
-judging rules out of the screen; issue 27 items 5, 7 and 8)."""
+of a hidden repeat, one session per assessor (takeover), a removed assessor: the
+judging rules, out of the screen, so that every front end keeps them."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_later_with_one_item_does_nothing(db):
 
 
 def test_u_undoes_the_repeats_own_grade(repeat_camp):
-    """Issue 27 item 5: `u` after grading a hidden repeat undid an older, different grade
+    """`u` after grading a hidden repeat undid an older, different grade
     ("undone: d9 ungraded"), which changed the data and gave the repeat away."""
     db, c = repeat_camp
     order = c.queues["q1"]["alice"]
@@ -103,7 +103,7 @@ def test_u_undoes_the_repeats_own_grade(repeat_camp):
     # stored: the repeat is to judge again, and its progress counts it so
     queue = assessing.load_queue(db, "alice", "q1")
     assert queue.items[-1].grade is None and not queue.items[-1].judged
-    assert assessing.query_progress(db, "alice")[0].judged == len(order)
+    assert assessing.query_progress_page(db, "alice")[0][0].judged == len(order)
     # nor does it count as a repeat grade (self-consistency, `list assessors`)
     from workbench.store.catalog import repeat_pairs
 
@@ -145,7 +145,7 @@ def test_hide_repeat_pairs_keeps_unchanged_items():
 
 
 def test_a_second_session_takes_over_and_the_first_stops(camp):
-    """Issue 27 item 8: a stale screen overwrote the other's grade without a word, and `u`
+    """A stale screen overwrote the other's grade without a word, and `u`
     in one undid the other's change."""
     db, c = camp
     order = c.queues["q1"]["alice"]
@@ -186,7 +186,7 @@ def test_other_assessors_sessions_are_independent(camp):
 
 
 def test_a_removed_assessor_is_said_and_never_recreated(camp):
-    """Issue 27 item 7: `remove assessor ann --force` while her screen was open; her next
+    """`remove assessor ann --force` while her screen was open; her next
     key said "saved" and silently re-created her, outside any assignment."""
     db, c = camp
     s = opened(db)

@@ -1,4 +1,4 @@
-"""`list queries` / `list docs` count people's judgments only (issue 37 #41): with a
+"""`list queries` / `list docs` count people's judgments only: with a
 machine's labels on every pooled item they said "judged 42, done 280%"."""
 
 from __future__ import annotations

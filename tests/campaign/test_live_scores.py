@@ -1,4 +1,4 @@
-"""Issue 23: live scores for a judging screen carry the blindness check themselves
+"""Live scores for a judging screen carry the blindness check themselves
 (campaign/scoring/live.py), so no screen can show per-system numbers on a blind campaign."""
 
 from __future__ import annotations

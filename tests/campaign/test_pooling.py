@@ -293,7 +293,7 @@ def test_assign_rerun_is_idempotent_and_appends_new_documents(db):
     assert [r.n_added for r in again] == [0, 0]
     assert queues(db) == before
     # a new run brings new pooled documents. What an assessor reached (up to her last
-    # grade) stays in place; the rest is shuffled with the new ones (issue 27 #4)
+    # grade) stays in place; the rest is shuffled with the new ones
     from workbench.campaign.judging.grades import record_grade
 
     reached = {key: items[:2] for key, items in before.items() if len(items) >= 3}

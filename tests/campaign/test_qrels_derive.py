@@ -91,7 +91,7 @@ def test_bad_sources(judged):
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4), st.integers(-2, 4)), max_size=60),
        st.sampled_from(["majority", "mean"]))
 def test_combine_grades_follows_the_one_item_rules(rows, method):
-    from workbench.campaign.scoring.qrels import combine_grades
+    from workbench.metrics.consensus import combine_grades
 
     by_item: dict = {}
     for q, d, g in rows:

@@ -1,4 +1,4 @@
-"""Re-pooling deeper keeps queue order blind to rank (issue 27 #4): `pool --depth 5` then
+"""Re-pooling deeper keeps queue order blind to rank: `pool --depth 5` then
 `pool --depth 30` appended the deeper documents after the shallow ones, and queue position
 followed the best rank (Spearman 0.47 over 20 queries; one pool: 0.01). The items not
 reached yet are now shuffled with the new ones; what was reached stays in place."""

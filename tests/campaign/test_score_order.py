@@ -16,7 +16,7 @@ from workbench.campaign.settings import campaign_settings, set_score_compat
 from workbench.errors import UsageError
 from workbench.store.run_arrays import runs_token
 
-# 0.6336937199542163 and 0.6336936930397126 are one float32, two doubles (issue 24's example)
+# 0.6336937199542163 and 0.6336936930397126 are one float32, two doubles (a neural ranker's scores)
 RUN = ("348 Q0 D7800 1 0.6336937199542163 neural\n"
        "348 Q0 FT9-19747 2 0.6336936930397126 neural\n"
        "349 Q0 a 1 2.0 neural\n349 Q0 b 2 1.0 neural\n")

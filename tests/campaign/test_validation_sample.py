@@ -194,7 +194,7 @@ def test_pool_validate_cli(campaign, db_url):
 
 
 def test_a_person_is_never_asked_to_judge_an_item_again(db, tmp_path):
-    """Issue 22 #3: items people already judged stay in the stratified sample (their grade
+    """Items people already judged stay in the stratified sample (their grade
     is known) but go to no queue of a person who judged them (graded from imported qrels,
     with no queue entry, or marked "can't judge")."""
     from workbench.campaign.judging.grades import mark_item
@@ -221,7 +221,7 @@ def test_a_person_is_never_asked_to_judge_an_item_again(db, tmp_path):
 
 
 def test_the_blindness_warning_says_what_it_can_check(db, tmp_path):
-    """Issue 22 #4: the settings keep no history of blindness; the warning says the campaign
+    """The settings keep no history of blindness; the warning says the campaign
     is not blind now and that this is all it can check (documented in machine-assessors.md)."""
     from workbench.campaign.settings import set_blind
 
@@ -235,7 +235,7 @@ def test_the_blindness_warning_says_what_it_can_check(db, tmp_path):
 
 
 def test_the_sample_is_shuffled_among_the_unjudged_items_not_appended(campaign):
-    """Issue 37 #40: the sample went after everything queued, so the queue's tail was the
+    """The sample went after everything queued, so the queue's tail was the
     machine's sample (51% machine-"3" there against 9% before it, for a skewed machine).
     Now it is shuffled among the items not reached yet, as a re-pool does: what was shown
     (up to the last judged item) stays where it was."""

@@ -1,4 +1,4 @@
-"""CJK text in the plain tables (issue 27 #19): widths were counted in characters, so a
+"""CJK text in the plain tables: widths were counted in characters, so a
 title of wide characters pushed its row's later columns out of line."""
 
 from __future__ import annotations

@@ -235,7 +235,7 @@ def test_sources_are_compared_on_the_queries_all_judged(tmp_path):
 
 
 def test_by_assessor_names_an_assessor_who_judged_nothing_and_compares_the_others(campaign_url):
-    """Issue 37 #19: one assessor without a grade emptied every ranking ("no stored runs,
+    """One assessor without a grade emptied every ranking ("no stored runs,
     or no judgments yet")."""
     from workbench.campaign.judging.assessing import ensure_assessor
 

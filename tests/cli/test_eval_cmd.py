@@ -220,7 +220,7 @@ def test_eval_path_imports_no_textual_sqlalchemy_or_rich(files):
 
 def test_eval_imports_neither_numpy_ma_nor_ctypes_util(files):
     """np.unique imports numpy.ma on its first call, ctypes.util.find_library runs
-    ldconfig in a subprocess: ~35 ms of every eval between them (issue 24). Per query,
+    ldconfig in a subprocess: ~35 ms of every eval between them. Per query,
     with tied scores (the tie order's path)."""
     q, r = files
     out = _eval_loading_none_of(["-q", str(q), str(r), "-m", "relstring.3", "-m", "map"],

@@ -351,7 +351,7 @@ def test_run_columns_after_the_tag_change_nothing(tmp_path, capsys):
 
 @pytest.mark.parametrize("jobs", ["1", "2", "3"])
 def test_cr_line_ends_evaluate_as_lf_ones_in_one_piece_or_several(tmp_path, capsys, jobs):
-    """Issue 12 #7: a lone \\r ends a line in the eval readers too, in every piece of a
+    """A lone \\r ends a line in the eval readers too, in every piece of a
     split read (the second half of this run ends its lines with \\r, the first with \\n)."""
     qp, (run,) = _write(tmp_path, runs=1)
     expected = _run(capsys, "eval", qp, run, "-q", "--format", "trec", "-j", "1")

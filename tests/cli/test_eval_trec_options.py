@@ -1,6 +1,6 @@
 """`workbench eval`'s trec_eval options beyond -q -c -l -M: -J, -N, -Z, -R, the -c num_rel
-quirk, the nicknames (all_trec, set) and --compat 9, the parameters of the families of
-issue 15. Values worked by hand on a small collection (arithmetic in the comments)."""
+quirk, the nicknames (all_trec, set) and --compat 9, the parameters of trec_eval's
+remaining families. Values worked by hand on a small collection (arithmetic in the comments)."""
 
 from __future__ import annotations
 

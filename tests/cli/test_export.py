@@ -109,7 +109,7 @@ def test_consensus_qrels_and_errors(campaign):
     assert run(campaign, "qrels", "--consensus", "median").exit_code == 2
 
 
-# ---------------------------------------------------------------- -o never clobbers (issue 12 #1)
+# ---------------------------------------------------------------- -o never clobbers
 
 QRELS = "q1 0 d1 1\n"
 
@@ -182,7 +182,7 @@ def test_bad_output_paths_give_one_line_and_exit_1(campaign, out_dir, kind):
 
 
 def test_an_id_stored_before_the_id_check_is_one_line_not_a_traceback(campaign, out_dir):
-    """Issue 12 #8: `export qrels` crashed with a traceback on such an id. Imports refuse
+    """`export qrels` crashed with a traceback on such an id. Imports refuse
     them now (tests/reliability/test_bad_input.py); one stored by an older version is a
     one-line error of the export, and the file it would have replaced is left alone."""
     from workbench.campaign.judging.grades import record_grade

@@ -1,4 +1,4 @@
-"""A score beyond float32's range (issue 27 #19) printed numpy's RuntimeWarning with source
+"""A score beyond float32's range printed numpy's RuntimeWarning with source
 paths. It becomes ±inf as in trec_eval (a C float), quietly."""
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ def test_batch_file_bom_crlf_and_bad_utf8_line(campaign, tmp_path):
     assert got[("q1", "d1", "eve")] == (2, "") and got[("q2", "d3", "eve")] == (3, "café")
 
 
-# ------------------------------------------------ line ends as every reader has them (issue 12 #7)
+# ------------------------------------------------ line ends as every reader has them
 
 
 def test_batch_with_cr_only_line_ends_grades_every_line(campaign):
@@ -269,7 +269,7 @@ NAME_REASON = "assessor name 'a\\tb' contains '\\t'; only spaces may separate th
     ("bell\x07", "assessor name 'bell\\x07' contains '\\x07'; only spaces may separate the words of a name"),
 ], ids=["tab", "10000 characters", "control character"])
 def test_grade_refuses_an_assessor_name_import_qrels_refuses(campaign, name, reason):
-    """Issue 12 #12: `grade` stored these names; now one rule (workbench.names) for all."""
+    """`grade` stored these names; now one rule (workbench.names) for all."""
     proc = subprocess.run([WORKBENCH, "grade", "-a", name, "q1", "d1", "2"],
                           capture_output=True, text=True, env=_env(campaign), timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (1, "", f"workbench: {reason}\n")

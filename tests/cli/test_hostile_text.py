@@ -1,4 +1,4 @@
-"""The hostile-text fixture through every import and every export (issue 27 #3, #10, #11):
+"""The hostile-text fixture through every import and every export:
 escape sequences, C1, bidi, markup and formulas go in as data and come out as data; CSV text
 cells cannot run as formulas, Markdown cannot carry HTML, Rich never parses a name as
 markup, and a lone surrogate is refused with file:line."""
@@ -101,7 +101,7 @@ def test_markdown_scores_escape_html(hostile_url, tmp_path):
 
 def test_names_with_markup_reach_rich_as_text(hostile_url):
     """`[/x]` in a run tag crashed compare --lists and --by-assessor with a MarkupError;
-    `[red]b` was rendered as markup (issue 27 #10)."""
+    `[red]b` was rendered as markup."""
     out = cli_ok(hostile_url, "compare", "--lists", TAG, MARKUP)
     assert TAG in out and MARKUP in out
     out = cli_ok(hostile_url, "compare", "-m", "P@1", "--by-assessor")
@@ -120,7 +120,7 @@ def test_plain_tables_show_no_raw_control_characters(hostile_url):
 
 @pytest.mark.parametrize("kind", ["queries", "docs"])
 def test_a_lone_surrogate_in_jsonl_names_file_and_line(db_url, tmp_path, kind):
-    """`"\\ud83d"` gave a UnicodeEncodeError traceback (issue 27 #11)."""
+    """`"\\ud83d"` gave a UnicodeEncodeError traceback."""
     f = tmp_path / f"{kind}.jsonl"
     good = '{"id": "x1", "title": "ok", "text": "ok"}\n' if kind == "docs" else '{"id": "x1", "title": "ok"}\n'
     bad = '{"id": "x2", "title": "a' + SURROGATE_JSON + 'b"' + (', "text": "t"' if kind == "docs" else "") + "}\n"

@@ -163,7 +163,7 @@ def test_several_runs_in_one_command_are_one_transaction(tmp_path, capsys):
 
 
 def test_import_qrels_strict_refuses_grades_outside_the_assignment(tmp_path, capsys):
-    """Issue 37 #14, through the command: the summary counts them; --strict: exit 1, nothing."""
+    """Grades outside the assessor's assignment, through the command: the summary counts them; --strict: exit 1, nothing."""
     import shutil
     from pathlib import Path
 

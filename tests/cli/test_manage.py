@@ -115,7 +115,7 @@ def test_grades_outside_the_assignment_are_refused_unless_anywhere(campaign, cap
     assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "q1", "d1", "1"]) == 1
     assert "q1 d1 is not in cat's assignment: pass --anywhere" in capsys.readouterr().err
     # q2/d4 is pooled, q2/d3 is in no pool: one message, so that the answer does not tell
-    # cat whether some system ranked the document (issue 27 #6)
+    # cat whether some system ranked the document
     assert main(["--db", campaign, "grade", "--assessor", "cat", "--new", "q2", "d4", "1"]) == 1
     pooled = capsys.readouterr().err
     assert main(["--db", campaign, "grade", "--assessor", "ann", "q2", "d3", "1"]) == 1

@@ -32,7 +32,7 @@ def test_measures_json_lists_every_family_in_print_order(capsys):
 
 
 def test_measures_lists_every_trec_eval_family(capsys):
-    """Issue 15: trec_eval's remaining families, with their parameters and defaults."""
+    """trec_eval's remaining families, with their parameters and defaults."""
     assert main(["measures", "--format", "json"]) == 0
     by = {r["family"]: r for r in json.loads(capsys.readouterr().out)["measures"]}
     for name in ("G", "binG", "Rndcg", "ndcg_rel", "Rprec_mult", "gm_bpref",

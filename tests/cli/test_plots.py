@@ -159,6 +159,16 @@ def test_calibrate_plots_the_confusion_matrix(capsys, db, db_url, tmp_path, figu
     assert [t.get_text() for t in ax.get_xticklabels()] == [str(g) for g in doc["scale"]]
     cells = [int(t.get_text()) for t in ax.texts]
     assert cells == [v for row in doc["confusion"] for v in row]
+    scores = next(a for a in figures[0].axes[1:] if a.get_label() != "<colorbar>")
+    assert scores.get_title() and scores.get_xlabel() and scores.get_ylabel()
+    means = doc["rankings"]["means"]
+    assert len(means) == doc["rankings"]["systems"] >= 2
+    machine, hybrid, diagonal = scores.get_lines()
+    assert list(machine.get_xdata()) == [v["reference"] for v in means.values()]
+    assert list(machine.get_ydata()) == [v["machine"] for v in means.values()]
+    assert list(hybrid.get_ydata()) == [v["hybrid"] for v in means.values()]
+    assert machine.get_marker() != hybrid.get_marker()
+    assert any(v["machine"] != v["reference"] for v in means.values())
 
 
 def test_simulate_plots_each_methods_points(capsys, tmp_path, figures):

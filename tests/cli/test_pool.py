@@ -99,7 +99,8 @@ def test_depth_defaults_to_campaign_setting_and_usage_errors(campaign):
 
 @pytest.mark.parametrize("name", [" ", "a\tb", "x" * 201], ids=["blank", "tab", "201 characters"])
 def test_a_bad_assessor_name_is_refused_before_the_pool_is_written(campaign, name):
-    """Issue 12 #12 (and #9: `pool --assessor ' '` committed the pool, then failed)."""
+    """A name no entry point stores, refused by `pool` too, before anything is written
+    (`pool --assessor ' '` committed the pool, then failed)."""
     result = invoke(campaign, "--depth", "3", "-a", "alice", "-a", name)
     assert result.exit_code == 1 and result.stdout == ""
     assert str(result.exception).startswith("assessor name ")

@@ -86,8 +86,8 @@ def test_subprocess_stdin():
 
 
 def test_a_long_list_shows_the_first_ranks_and_sums_them_all(monkeypatch, capsys):
-    """10 000 grades took 5.6 s and 2 000 000 ran past 11 minutes in Rich's table (issue 27
-    #19): the per-rank table stops at SHOWN_RANKS, the summary covers every grade (the time
+    """10 000 grades took 5.6 s and 2 000 000 ran past 11 minutes in Rich's table:
+    the per-rank table stops at SHOWN_RANKS, the summary covers every grade (the time
     is bench material, not a test's: see docs/performance.md)."""
     from workbench.cli.quick_cmd import SHOWN_RANKS
 

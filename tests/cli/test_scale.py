@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from workbench.campaign.catalog.scale import parse_scale
+from workbench.campaign.scale import parse_scale
 from workbench.cli import cli, main
 from workbench.errors import UsageError
 
@@ -45,13 +45,13 @@ def test_scale_at_init_then_grades_on_it_then_frozen(db_url, tmp_path, capsys):
 
 @pytest.mark.parametrize("spec", ["0=no,²=yes", "0=no,١=yes", "0=no,１=yes"])
 def test_a_non_ascii_digit_in_a_scale_is_a_usage_error(db_url, spec, capsys):
-    """`²` passed str.isdigit() and then int() raised a ValueError traceback (issue 27 #12)."""
+    """`²` passed str.isdigit() and then int() raised a ValueError traceback."""
     assert main(["--db", db_url, "init", "--scale", spec]) == 2
     assert "bad scale level" in capsys.readouterr().err
 
 
 def test_a_scale_has_no_more_levels_than_judging_keys(db_url, capsys):
-    """A 12-level scale was accepted, but only the keys 0-9 grade (issue 27 #19)."""
+    """A 12-level scale was accepted, but only the keys 0-9 grade."""
     twelve = ",".join(f"{g}=level {g}" for g in range(12))
     assert main(["--db", db_url, "init", "--scale", twelve]) == 2
     assert "at most 10 levels" in capsys.readouterr().err

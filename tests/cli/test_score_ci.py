@@ -1,4 +1,4 @@
-"""`score --ci t|bootstrap` and `--sort` (issues 35 #1, 37 #20): scipy's t interval per
+"""`score --ci t|bootstrap` and `--sort`: scipy's t interval per
 system, a reproducible seeded bootstrap, every format, warnings on degenerate input."""
 
 from __future__ import annotations

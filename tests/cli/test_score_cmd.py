@@ -64,7 +64,7 @@ def test_json_csv_and_table(scored, capsys):
     assert main(["score", "--db", db.url, "--format", "json", "-q", "-m", "nDCG@10"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["source"] == "consensus:majority" and data["measures"] == ["nDCG@10"]
-    # best first by the first measure (issue 37 #20), as the scoreboard lists them
+    # best first by the first measure, as the scoreboard lists them
     means = [s["mean"]["nDCG@10"] for s in data["systems"]]
     assert means == sorted(means, reverse=True)
     assert sorted(s["system"] for s in data["systems"]) == camp.systems
@@ -106,7 +106,7 @@ def test_trec_output_is_what_eval_prints_for_the_same_data(scored, capsys, tmp_p
 
 
 def test_all_trec_scores_every_numeric_family(scored, capsys):
-    """Issue 15: `score -m all_trec` gives trec_eval's families as eval does (same values),
+    """`score -m all_trec` gives trec_eval's families as eval does (same values),
     without relstring, which is text per query and not a score."""
     db, camp = scored
     assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec",

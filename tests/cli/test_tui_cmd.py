@@ -201,7 +201,7 @@ def test_a_temporary_demo_copy_is_removed_at_exit(tmp_path, monkeypatch, capsys)
 
 @pytest.mark.parametrize("stdin_tty", [False, True])
 def test_judge_refuses_without_a_terminal_instead_of_spinning(tmp_path, stdin_tty):
-    """`echo | workbench judge --assessor ann` spun at 100 % CPU forever (issue 27, item 9);
+    """`echo | workbench judge --assessor ann` spun at 100 % CPU forever;
     stdout to a pipe too. It must exit 2 at once, saying what a terminal is needed for."""
     import subprocess
     import sys
@@ -231,7 +231,7 @@ def test_judge_refuses_without_a_terminal_instead_of_spinning(tmp_path, stdin_tt
 
 
 async def test_the_demo_says_on_its_screens_that_its_grades_go_at_exit(tmp_path, monkeypatch):
-    """Issue 37 #23: `make demo` said so only after quitting. The temporary demo's app is
+    """`make demo` said that its grades go only after quitting. The temporary demo's app is
     given the notice; the start screen shows it under the database line, and a message says
     it when the app starts (`--dir` keeps the copy: no notice)."""
     from tests.tui.helpers import screen_text, settle

@@ -1,4 +1,4 @@
-"""The chunk reader on a file without newlines (issue 27 #14): it copied its growing carry
+"""The chunk reader on a file without newlines: it copied its growing carry
 on every fixed-size read, so `eval` took 31 s on 256 MB. Now each read asks for as much as
 is carried (the buffer doubles): log2(n / chunk) reads, each byte copied O(1) times."""
 

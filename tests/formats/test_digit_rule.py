@@ -1,4 +1,4 @@
-"""One digit rule for numbers in qrels and runs (issue 27 #13): ASCII digits only, integers
+"""One digit rule for numbers in qrels and runs: ASCII digits only, integers
 within 64 bits, finite floats, on the fast path and on the error path. Python's int() took
 "99999999999999999999" and "٣", so the error path found nothing and blamed the last line;
 "1_000" (Python's number syntax, not trec_eval's: atoi reads 1) is refused with file:line."""

@@ -86,7 +86,7 @@ _text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters
 @given(st.lists(st.tuples(_text, _text, _text, st.one_of(st.none(), st.integers(-3, 10)), _text), max_size=5))
 def test_csv_round_trips_any_text(values):
     """Any text comes back as stored, but a formula-like text cell with its leading '
-    (workbench.formats.csv_cells, issue 27 #3)."""
+    (workbench.formats.csv_cells)."""
     from workbench.formats.csv_cells import csv_cell
 
     rows = [JudgmentRow(q, d, a, g, n, 1.5, T0) for q, d, a, g, n in values]

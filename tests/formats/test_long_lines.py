@@ -1,4 +1,4 @@
-"""A line with no newline is not read whole (issue 37 #25): a 160 MB run line took 1 GB of
+"""A line with no newline is not read whole: a 160 MB run line took 1 GB of
 memory before "expected 6 columns". Reading stops 1 MiB into a line, naming file:line."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a line is, for every reader (issue 12 #7): `\\n`, `\\r\\n` and a lone `\\r` end a
+"""What a line is, for every reader: `\\n`, `\\r\\n` and a lone `\\r` end a
 line; a vertical tab or form feed inside a line is refused with file:line.
 
 The same files go through every reader: topics and documents (tsv, jsonl, trec), runs and

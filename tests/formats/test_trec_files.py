@@ -142,7 +142,7 @@ def test_run_round_trip_exact_scores(tmp_path_factory, rows):
 
 def test_writers_given_a_path_write_through_a_symlink(tmp_path):
     """The TREC writers share export's atomic_output: the link stays, its target is
-    replaced, no temporary file is left (issue 12 #1)."""
+    replaced, no temporary file is left."""
     target, link = tmp_path / "real.qrels", tmp_path / "link.qrels"
     target.write_text("old\n")
     link.symlink_to(target.name)
@@ -241,7 +241,7 @@ def test_fast_path_declines_other_forms(tok):
 
 
 def test_fallback_scores_mixed_with_fast_ones(tmp_path):
-    # ("1_0" is refused since issue 27 #13: Python's syntax, not trec_eval's; tests/formats/test_digit_rule.py)
+    # ("1_0" is refused: Python's syntax, not trec_eval's; tests/formats/test_digit_rule.py)
     tokens = ["1.5", "1e5", "2.25", "-3", "12345678901234567890", "1.5E-3", "0.1"]
     r = read_run(_run_with_scores(tmp_path, "r", tokens))
     assert _bits(r.score) == _bits([float(t) for t in tokens])

@@ -1,5 +1,5 @@
 """A machine is defined by its model, endpoint, prompt (sha256), temperature, max tokens,
-seed and number of samples (issue 37 item 39): a rerun under the same name that changes any
+seed and number of samples: a rerun under the same name that changes any
 of them is refused, naming what changed, and calls nothing; concurrency, timeout and
 retries may change."""
 

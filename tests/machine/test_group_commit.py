@@ -1,4 +1,4 @@
-"""autojudge's group commit (issue 22 #1): the answers already waiting when the writer is
+"""autojudge's group commit: the answers already waiting when the writer is
 free are committed together in one transaction (never waiting to fill a batch), and each
 outcome is reported only after the commit that holds it."""
 

@@ -1,5 +1,5 @@
-"""autojudge against a hostile or broken endpoint and a badly set key (issue 37 items 18,
-28, 32, 34, 35, 36, 37, 38): every case ends in a message or a stored failure, never a
+"""autojudge against a hostile or broken endpoint and a badly set key:
+every case ends in a message or a stored failure, never a
 traceback, a hang, a grade that was not given, or the key on disk."""
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ def test_judge_refuses_a_machine_name_before_the_screen_opens(db_url, monkeypatc
 
 
 def test_grade_as_a_machine_with_anywhere_is_refused_before_any_warning(db_url, capsys):
-    """Issue 37 item 43: `grade -a MACHINE --anywhere` printed "graded anyway", then refused."""
+    """`grade -a MACHINE --anywhere` printed "graded anyway", then refused."""
     from workbench.campaign.database import Database
 
     db = Database.open(db_url)

@@ -60,7 +60,7 @@ def test_with_a_terminal_the_bar_draws_on_stderr_and_stdout_keeps_the_reports(sq
 
 
 def test_a_name_with_markup_is_drawn_as_text_on_a_terminal(monkeypatch):
-    """Issue 22 #5: the bar's console is `rich_console` and its columns take no markup: a
+    """The bar's console is `rich_console` and its columns take no markup: a
     model named "[/x]" or "[red]m" is printed as it is, never parsed (MarkupError)."""
     import io
     import sys

@@ -1,5 +1,5 @@
 """Reading a grade (campaign/machine/reading.py): linear in the answer, bounded, and never a
-truncated fraction or an `int()` of thousands of digits (issue 37 items 33, 35, 37)."""
+truncated fraction or an `int()` of thousands of digits."""
 
 from __future__ import annotations
 

@@ -380,7 +380,7 @@ def test_the_reading_never_contradicts_itself():
 
 
 def test_cohen_kappa_fast_integer_path_equals_sklearn():
-    # issue 24: the integer fast path (one bincount) gives sklearn's values, including
+    # The integer fast path (one bincount) gives sklearn's values, including
     # grades only one rater used, a grade gap nobody used, and uint8 labels
     rng = np.random.default_rng(24)
     for trial in range(60):

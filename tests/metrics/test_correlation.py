@@ -223,7 +223,7 @@ def test_generated_rbo_properties(a, b, p):
         assert value == 0.0
 
 
-# ---------------------------------------------------------------- issue 24: O(n log n) tau
+# ---------------------------------------------------------------- O(n log n) tau
 
 
 def test_kendall_tau_matches_scipy_on_random_data_with_and_without_ties():

@@ -1,4 +1,4 @@
-"""metrics.per_query_values on rows already in trec_eval's order with their grades joined
+"""metrics.evaluate.per_query_values on rows already in trec_eval's order with their grades joined
 by the caller (what scoring does with the stored runs): no scores and no document ids are
 needed, and every value equals the evaluation of the same run from its names and scores."""
 

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from workbench.metrics.encode import distinct, factorize, pair_keys
 from workbench.metrics.ranking import (
-    _group_argsort,
     _run_starts,
     _sort_groups,
     _tie_moves,
@@ -18,29 +17,22 @@ from workbench.metrics.ranking import (
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(1, 7), min_size=1, max_size=8), st.randoms(use_true_random=False),
-       st.booleans())
-def test_group_and_global_orders(sizes, rnd, split_a_query):
+@given(st.lists(st.integers(1, 7), min_size=1, max_size=8), st.randoms(use_true_random=False))
+def test_each_query_group_sorted_in_its_place(sizes, rnd):
+    """The per-group sort the qrels index orders a run's documents with (qrels_index.py)."""
     groups = list(range(len(sizes)))
     rnd.shuffle(groups)
     q = np.repeat(np.array(groups), sizes)
-    if split_a_query and q.size > 2:
-        q[-1] = q[0]  # one query's rows in two places: the global order must still sort
     # hashes near the top of the 40 bits too (packed sorts must keep every hash bit)
     low = [rnd.choice([rnd.randrange(5), (1 << 40) - 1 - rnd.randrange(3)]) for _ in q]
     keys = (q.astype(np.uint64) << np.uint64(40)) | np.array(low, dtype=np.uint64)
-    o = _group_argsort(q, keys)
-    assert sorted(o.tolist()) == list(range(q.size))
-    for g in np.unique(q):
-        assert np.all(np.diff(keys[o][q[o] == g].astype(np.int64)) >= 0)
-    if not split_a_query:
-        starts = _run_starts(q)
-        hbits = keys & np.uint64((1 << 40) - 1)
-        sk, o3 = _sort_groups(hbits, starts, np.diff(np.append(starts, q.size)), keys[starts] - hbits[starts])
-        assert sorted(o3.tolist()) == list(range(q.size))
-        assert np.array_equal(sk, keys[o3])
-        for g in np.unique(q):  # each group sorted, in its place (or all keys sorted)
-            assert np.all(np.diff(sk[q[o3] == g].astype(np.int64)) >= 0)
+    starts = _run_starts(q)
+    hbits = keys & np.uint64((1 << 40) - 1)
+    sk, o3 = _sort_groups(hbits, starts, np.diff(np.append(starts, q.size)), keys[starts] - hbits[starts])
+    assert sorted(o3.tolist()) == list(range(q.size))
+    assert np.array_equal(sk, keys[o3])
+    for g in np.unique(q):  # each group sorted, in its place (or all keys sorted)
+        assert np.all(np.diff(sk[q[o3] == g].astype(np.int64)) >= 0)
 
 
 def test_factorize_keeps_strcmp_order_across_word_boundaries():

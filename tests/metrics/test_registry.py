@@ -91,7 +91,7 @@ def test_every_default_measure_round_trips_through_its_label():
     every = parse_measures([f.name for f in FAMILIES if f.trec] + ["Judged@5", "F@5", "CG@5",
                             "DCG(discount=jk)@5", "IDCG@5", "nDCG(gain=exp)@5", "P(rel=2)@5",
                             "RR@10", "SetF(beta=2)", "AP(rel=3)"])
-    assert len(every) == 68 + 34 + 10  # 34: the families of issue 15
+    assert len(every) == 68 + 34 + 10  # 34: trec_eval's remaining families
     for m in every:
         assert _from_label(m.label) == m
 

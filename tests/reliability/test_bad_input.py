@@ -331,7 +331,7 @@ NASTY_IMPORTS = [
     ("run", b"", ["--name", "n"], None),
     ("qrels", b"q1 0 d1 1\nq1 0 d2 7\n", ["--assessor", "ann"], 2),
     ("qrels", b"q1 0 d1 1\nq1 0 d2 1 extra\n", ["--assessor", "ann"], 2),
-    # ids that could not be written back as one TREC column (issue 12 #8)
+    # ids that could not be written back as one TREC column
     ("queries", b"<top>\n<num> Number: 401 extra\n<title> t\n</top>\n", [], 1),
     ("queries", b'{"id": "q9"}\n{"id": "#9", "title": "t"}\n', [], 2),
     ("queries", b"q9\tok\nq\xc2\xa010\tnbsp\n", [], 2),
@@ -359,7 +359,7 @@ def test_nasty_import_is_one_line_and_writes_nothing(campaign_db, tmp_path, kind
 
 
 def test_cr_only_files_import_every_line(db_url, tmp_path):
-    """Issue 12 #7: a CR-only run imported as "1 result", a CR-only topics TSV gave q1 the
+    """A CR-only run imported as "1 result", a CR-only topics TSV gave q1 the
     title `a\\rq2` and lost q2."""
     from sqlalchemy import select
 
@@ -383,7 +383,7 @@ def test_cr_only_files_import_every_line(db_url, tmp_path):
 
 
 def test_the_issue_ids_are_refused_with_their_reason(campaign_db, tmp_path):
-    """The messages users see (issue 12 #8): file:line, the id, why, and nothing written."""
+    """The messages users see: file:line, the id, why, and nothing written."""
     cases = [
         ("queries", "t.trec", b"<top>\n<num> Number: 401 extra\n<title> t\n</top>\n", [],
          "1: query id '401 extra' contains whitespace (' '); an id is one column of a TREC file"),

@@ -1,5 +1,5 @@
 """A database path that exists and is not a regular file is refused before anything is
-opened (issue 27 #2, #19): a block device looked new (size 0) and got a SQLite header written
+opened: a block device looked new (size 0) and got a SQLite header written
 over its data, /dev/null left /dev/null-journal, a directory said "unable to open database
 file" and a FIFO "disk I/O error". The tests use their own FIFO, symlink and directory."""
 

@@ -1,4 +1,4 @@
-"""Ctrl-C during an import reports what happened (issue 12, item 10).
+"""Ctrl-C during an import reports what happened.
 
 Before: a SIGINT in the last half-second of an import (the commit's fsync) printed
 "aborted", exit 1, although the run was committed, and re-importing then said "already

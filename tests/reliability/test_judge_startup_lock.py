@@ -1,5 +1,4 @@
-"""`workbench judge` starting while another process holds SQLite's write lock (issue 12,
-item 6).
+"""`workbench judge` starting while another process holds SQLite's write lock.
 
 Before: the judging screen's start-up writes (create the assessor, assign the pool) ran
 outside the 120 s lock wait that grades have, failed after the 10 s busy timeout and showed
@@ -76,7 +75,7 @@ async def test_judge_waits_for_the_write_lock_then_shows_the_first_document(lock
         text = screen_text(app)
         assert f"1/{len(judge.items)}  {first.title}  {first.document}" in text
         assert writing.WAITING not in text and not any(raw in text for raw in RAW)
-    assert [p.pooled for p in assessing.query_progress(db, "zoe")] == [
+    assert [p.pooled for p in assessing.query_progress_page(db, "zoe")[0]] == [
         len(assessing.load_queue(db, "zoe", q).items) for q in ("q1", "q2")]
 
 

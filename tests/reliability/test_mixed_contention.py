@@ -1,4 +1,4 @@
-"""Sixteen `workbench` processes at once on one campaign (issue 12, item 5): grade --batch,
+"""Sixteen `workbench` processes at once on one campaign: grade --batch,
 import run, pool, score and export, on SQLite and on PostgreSQL.
 
 Before, on PostgreSQL: two imports creating the same stub queries failed on uq_query_ext_id,

@@ -1,4 +1,4 @@
-"""A PostgreSQL outage during `grade --batch` (issue 27 #18): a 2-second restart failed every
+"""A PostgreSQL outage during `grade --batch`: a 2-second restart failed every
 remaining line with "not saved". A line is now tried again for a bounded time
 (campaign.writing.through_outages). The outage is made by terminating this test's own
 connections (its own application_name) with pg_terminate_backend for 2 s; the server is

@@ -1,4 +1,4 @@
-"""Read-only places (issue 27 #17): a database in a read-only folder said "attempt to write
+"""Read-only places: a database in a read-only folder said "attempt to write
 a readonly database" even for `list`, with no word of the folder; a read while the file was
 0444 left 0444 -wal/-shm files behind that broke every later write. Reading commands now
 work on a read-only file or folder without leaving anything behind, and writes name the

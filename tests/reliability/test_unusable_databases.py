@@ -250,7 +250,7 @@ def test_plain_postgresql_url_means_psycopg(monkeypatch):
 
 
 FOREIGN = {
-    # issue 12, item 4: each was taken for a workbench database (or for an empty one)
+    # Each was taken for a workbench database (or for an empty one)
     "alembic_0001_and_users": (
         "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)",
         "INSERT INTO alembic_version VALUES ('0001')",

@@ -1,4 +1,4 @@
-"""The serve gate against an attacker (issue 37 items 26, 27, 30, 31, 36): bad tokens never
+"""The serve gate against an attacker: bad tokens never
 delay a valid link and their queue is bounded, `resize` sizes are clamped, no token reaches
 the log in any spelling, a WebSocket request without its key is a 400, and the page's own
 requests carry no Referer with the token."""
@@ -178,7 +178,7 @@ async def test_the_page_sends_no_referer_and_loads_its_font_from_a_stylesheet(cl
 
 
 async def test_a_lead_export_is_downloaded_under_its_key_and_unknown_keys_are_404(client):
-    """Issue 37 item 43: the browser's export is a download through /download/KEY."""
+    """The browser's export is a download through /download/KEY."""
     downloads = client.served.downloads
 
     class App:

@@ -150,7 +150,7 @@ def test_a_second_session_for_one_assessor_is_refused_and_never_interleaves(
 
 
 def test_no_request_of_the_page_carries_the_token_as_a_referer(browser, server, campaign):
-    """Issue 37 item 31: the @font-face request carried `Referer: .../s/TOKEN` in Chromium
+    """The @font-face request carried `Referer: .../s/TOKEN` in Chromium
     despite `Referrer-Policy: no-referrer`; every request the page makes is checked here."""
     path, db = campaign
     token = L.new_link(db, assessor="alice")
@@ -169,7 +169,7 @@ def test_no_request_of_the_page_carries_the_token_as_a_referer(browser, server, 
     page.close()
 
 
-# ---- issue 37 #15: keys at once, the scale bar, a phone ------------------------------------
+# ---- keys at once, the scale bar, a phone -----------------------------------------------
 
 def new_grades(path: Path, before: dict[str, int]) -> dict[str, int]:
     return {d: g for d, g in grades(path, "carol").items() if d not in before}

@@ -1,4 +1,4 @@
-"""The nugget assignment screen in a real browser through `workbench serve` (issue 33): the
+"""The nugget assignment screen in a real browser through `workbench serve`: the
 served app is the same one; digits label, `u` undoes, and the page shows no run id."""
 
 from __future__ import annotations

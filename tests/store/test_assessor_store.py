@@ -181,7 +181,7 @@ def test_progress_counts_assignments_pool_and_who_has_work(db):
 
 
 def test_progress_pages_equal_the_whole_list_with_totals_and_first_open(db):
-    """Issue 27 #16: the query list reads its rows a page at a time; the pages put
+    """The query list reads its rows a page at a time; the pages put
     together are progress_counts and the totals are its sums."""
     camp = build_campaign(db, n_queries=7, n_systems=2, depth=4, assessors=("alice",),
                           repeat_last=True)

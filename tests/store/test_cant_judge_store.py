@@ -50,9 +50,9 @@ def test_a_mark_is_listed_settles_the_item_and_is_no_grade(camp):
     marked = [it for it in queue.items if it.document == d[1]][0]
     assert marked.cant_judge and marked.judged and marked.grade is None
     assert queue.first_unjudged(1) == 2
-    progress = {p.query: p.judged for p in assessing.query_progress(db, "alice")}
+    progress = {p.query: p.judged for p in assessing.query_progress_page(db, "alice")[0]}
     assert progress[q1] == 1
-    assert {p.query: p.judged for p in assessing.query_progress(db, "bob")}[q1] == 0
+    assert {p.query: p.judged for p in assessing.query_progress_page(db, "bob")[0]}[q1] == 0
     assert events(db, "alice") == [("cant_judge", q1, d[1], None, None)]
 
 
@@ -118,7 +118,7 @@ def test_removing_an_assessor_takes_the_marks_and_archives_their_history(camp):
 
 
 def test_an_imported_grade_clears_the_mark_like_any_grade(camp, tmp_path):
-    """Issue 23, fault 1: `grade --cant-judge q d`, then `import qrels` with `q 0 d 2` for
+    """`grade --cant-judge q d`, then `import qrels` with `q 0 d 2` for
     the same assessor, left both the grade and the mark. A grade clears a mark, whoever
     writes it: the import goes through the judging rule (its clear event comes first)."""
     from workbench.campaign.catalog.importing import import_qrels

@@ -1,5 +1,5 @@
-"""A new SQLite database file, and its -wal and -shm, get 0666 minus the umask (issue 12,
-item 12): SQLite alone makes them 0644 whatever the umask, so a group of assessors could not
+"""A new SQLite database file, and its -wal and -shm, get 0666 minus the umask:
+SQLite alone makes them 0644 whatever the umask, so a group of assessors could not
 share one file even with umask 002."""
 
 from __future__ import annotations

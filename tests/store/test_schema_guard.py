@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from workbench.campaign.database import Database
+from workbench.campaign.database import Database, initialise
 from workbench.errors import DatabaseError
 from workbench.store.schema import (
     APPLICATION_ID,
@@ -17,7 +17,6 @@ from workbench.store.schema import (
     check_database,
     current_revision,
     head_revision,
-    init_database,
     workbench_tables,
 )
 from workbench.store.engine import make_engine
@@ -43,7 +42,7 @@ def foreign_sqlite(tmp_path):
 def test_unrelated_sqlite_database_is_refused_untouched(tmp_path):
     path = foreign_sqlite(tmp_path)
     before = fingerprint(path)
-    for attempt in (lambda: Database.open(path), lambda: init_database(path)):
+    for attempt in (lambda: Database.open(path), lambda: initialise(path)):
         with pytest.raises(DatabaseError) as info:
             attempt()
         assert "is not a workbench database" in str(info.value)
@@ -67,7 +66,7 @@ def test_newer_revision_is_refused_untouched(tmp_path):
     Database.open(path).close()
     stamp(f"sqlite:///{path}", "ffff9999")
     before = fingerprint(path)
-    for attempt in (lambda: Database.open(path), lambda: init_database(path)):
+    for attempt in (lambda: Database.open(path), lambda: initialise(path)):
         with pytest.raises(DatabaseError) as info:
             attempt()
         assert str(info.value) == (
@@ -91,9 +90,8 @@ def test_random_bytes_are_not_a_database(tmp_path):
 def test_new_path_is_created_at_head(tmp_path):
     path = tmp_path / "sub" / "new.sqlite"
     path.parent.mkdir()
-    engine = init_database(str(path))
-    assert current_revision(engine) == head_revision()
-    engine.dispose()
+    result = initialise(str(path))  # `workbench init`
+    assert (result.state, result.revision) == ("new", head_revision())
     assert path.is_file()
     engine = make_engine(str(path))
     assert check_database(engine) == "current"
@@ -130,7 +128,7 @@ def test_guard_on_every_backend(db_url):
     probe.dispose()
 
 
-# --- the workbench mark (issue 12, item 4) ------------------------------------------------------
+# --- the workbench mark ------------------------------------------------------
 def sqlite_made_of(tmp_path, name: str, *statements: str) -> str:
     """A SQLite file made by another program, in the default rollback-journal mode."""
     path = tmp_path / name
@@ -177,7 +175,7 @@ def test_foreign_sqlite_files_are_refused_untouched(tmp_path, kind):
     path = sqlite_made_of(tmp_path, f"{kind}.sqlite", *FOREIGN_SQLITE[kind])
     before = fingerprint(path)
     attempts = (lambda: Database.open(path), lambda: Database.open(path, create=False),
-                lambda: init_database(path))
+                lambda: initialise(path))
     for attempt in attempts:
         with pytest.raises(DatabaseError) as info:
             attempt()
@@ -193,7 +191,7 @@ def test_two_rows_in_alembic_version_are_refused_untouched(tmp_path):
     path = workbench_file(tmp_path)
     two_version_rows(f"sqlite:///{path}")
     before = fingerprint(path)
-    for attempt in (lambda: Database.open(path), lambda: init_database(path)):
+    for attempt in (lambda: Database.open(path), lambda: initialise(path)):
         with pytest.raises(DatabaseError) as info:
             attempt()
         assert str(info.value) == (f"sqlite:///{path} is not a workbench database (its "
@@ -251,7 +249,7 @@ def test_an_unmarked_database_with_a_foreign_table_is_not_ours(db_url):
     with engine.begin() as conn:
         conn.execute(text("CREATE TABLE users (id INTEGER PRIMARY KEY)"))
     engine.dispose()
-    for attempt in (lambda: Database.open(db_url), lambda: init_database(db_url)):
+    for attempt in (lambda: Database.open(db_url), lambda: initialise(db_url)):
         with pytest.raises(DatabaseError, match=r"is not a workbench database \(it has tables "
                                                 r"the workbench does not make: users\)"):
             attempt()
@@ -261,7 +259,7 @@ def test_an_unmarked_database_with_a_foreign_table_is_not_ours(db_url):
 def test_two_rows_in_alembic_version_are_refused_on_every_backend(db_url):
     Database.open(db_url).close()
     two_version_rows(db_url)
-    for attempt in (lambda: Database.open(db_url), lambda: init_database(db_url)):
+    for attempt in (lambda: Database.open(db_url), lambda: initialise(db_url)):
         with pytest.raises(DatabaseError, match=r"is not a workbench database \(its "
                                                 r"alembic_version holds 2 rows, not one\)"):
             attempt()
@@ -322,7 +320,7 @@ def test_postgresql_data_in_another_schema_is_not_an_empty_database(pg_database)
     with engine.begin() as conn:
         conn.execute(text("CREATE SCHEMA crm"))
         conn.execute(text("CREATE TABLE crm.customers (id INTEGER PRIMARY KEY)"))
-    for attempt in (lambda: Database.open(pg_database), lambda: init_database(pg_database)):
+    for attempt in (lambda: Database.open(pg_database), lambda: initialise(pg_database)):
         with pytest.raises(DatabaseError) as info:
             attempt()
         assert str(info.value) == (

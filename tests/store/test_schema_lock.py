@@ -1,5 +1,5 @@
-"""Creating or upgrading a schema while other processes open the same database (issue 12,
-item 5): one process does it under the schema lock, the others wait and then find it done.
+"""Creating or upgrading a schema while other processes open the same database:
+one process does it under the schema lock, the others wait and then find it done.
 Real processes (`python -m workbench`), on SQLite and on PostgreSQL.
 
 Without the lock, two `init` and an `import` on an empty PostgreSQL database failed on

@@ -1,4 +1,4 @@
-"""Pilot tests of the nugget assignment screen (issue 33): keys label and move on, each
+"""Pilot tests of the nugget assignment screen: keys label and move on, each
 label is on disk before the highlight moves, undo restores, the next answer comes when all
 are labelled, and nothing blind-breaking (run id, team, another assessor's or a machine's
 label, a score) is ever drawn."""

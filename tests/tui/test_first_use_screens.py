@@ -171,7 +171,7 @@ async def test_messages_stay_above_the_judging_status_line(sample_db):
 
 
 async def test_the_start_and_query_screens_show_the_lead_screens_keys(sample_db):
-    """Issue 37 #22: the footers of the start and query screens showed only ^q and ^p."""
+    """The footers of the start and query screens showed only ^q and ^p."""
     from tests.tui.helpers import settle
     from workbench.tui.screens.assessor_select import AssessorScreen
     from workbench.tui.screens.query_list import QueryListScreen

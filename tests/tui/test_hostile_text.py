@@ -1,5 +1,5 @@
 """Imported text with escape sequences, C1 codes, DEL, bidi overrides and markup shows as
-visible characters on every screen that shows imported text, never raw (issue 27 #1, #10)."""
+visible characters on every screen that shows imported text, never raw."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from tests.hostile import CONTROL, MARKUP, RAW, SHOWN, TEXT
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import screen_text, settle
 from tests.tui.lead_helpers import SIZE, open_mode, wait_for
-from workbench.campaign.catalog.scale import set_scale
+from workbench.campaign.scale import set_scale
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.settings import set_guidelines
 from workbench.store.models import Document, Query

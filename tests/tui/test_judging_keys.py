@@ -269,7 +269,7 @@ async def test_a_repeat_looks_like_any_unjudged_document(sqlite_db):
         lines = _list_lines(app)
         n = len(lines)
         assert lines[-1] == f"· {n:>3} not judged yet"
-        # Issue 27 item 5: no judged line carries a title while the repeat waits (the first
+        # No judged line carries a title while the repeat waits (the first
         # showing's title would pair with the repeat's), nor a grade
         assert lines[:-1] == [f"✓ {i:>3} judged" for i in range(1, n)]
         text = screen_text(app)
@@ -377,7 +377,7 @@ async def test_a_grade_re_renders_only_the_list_lines_it_changed(campaign):
 
 
 async def test_a_note_typed_before_grading_outlives_the_session_and_is_exported(campaign):
-    """Issue 37 #13: "Note saved" on an ungraded document, and the note was gone from
+    """It said "Note saved" on an ungraded document, and the note was gone from
     `export judgments` once the session ended (only the history kept it)."""
     import io
 

@@ -1,4 +1,4 @@
-"""The judging screen on its session (issue 27 items 5, 7, 8): a removed assessor stops the
+"""The judging screen on its session: a removed assessor stops the
 screen, a second session takes over and the first says so, counts come from the database,
 and `u` after a hidden repeat undoes the repeat's own grade."""
 
@@ -148,7 +148,7 @@ async def test_u_after_a_repeat_undoes_the_repeats_own_grade(sqlite_db):
 
 
 async def test_the_judging_screen_opens_without_reading_every_query(sqlite_db, monkeypatch):
-    """Issue 27 item 16: `judge` took 106 s and 2.6 GB to its first screen at 10^6 queries:
+    """`judge` took 106 s and 2.6 GB to its first screen at 10^6 queries:
     the session read every query's progress, and so did the query list under it (a resume
     queued before the judging screen was pushed), into a DataTable of 10^6 rows. Now
     neither does until the assessor goes back to the list (bench/judge_scale_bench.py)."""
@@ -195,7 +195,7 @@ async def test_closing_the_app_gives_the_lease_back(sqlite_db):
 
 
 async def test_a_grade_given_elsewhere_shows_on_the_open_screen(sqlite_db, monkeypatch):
-    """Issue 27 item 8: screens refresh their counts from the database. A grade given with
+    """Screens refresh their counts from the database. A grade given with
     `workbench grade` while the screen is open shows in its list and its counts; a note
     typed on the screen before a first grade is kept."""
     monkeypatch.setattr(judge_module, "POLL_S", 0.1)
@@ -218,7 +218,7 @@ async def test_a_grade_given_elsewhere_shows_on_the_open_screen(sqlite_db, monke
 
 
 async def test_in_a_browser_no_host_name_or_pid_is_shown(sqlite_db, monkeypatch):
-    """Issue 37 item 43: the takeover messages showed the browser assessor the server's host
+    """The takeover messages showed the browser assessor the server's host
     name and pid; a served app says only that another session took over, and leaves no host
     name in the lease either."""
     from sqlalchemy import select

@@ -198,7 +198,7 @@ async def test_adjudicate_from_a_ranked_list(sample_db):
 
 
 async def test_names_and_ids_typed_or_set_by_the_lead_are_checked(sample_db, monkeypatch):
-    """Issue 12 #8/#12: a lead name ($WORKBENCH_LEAD) that could not be stored opens no
+    """A lead name ($WORKBENCH_LEAD) that could not be stored opens no
     adjudication (a notification says why); a typed query filter that could not be an id
     says so instead of filtering on it."""
     db = sample_db

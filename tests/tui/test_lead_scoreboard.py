@@ -225,7 +225,7 @@ async def _export(app, pilot, path) -> None:
 
 async def test_export_through_a_symlink_and_to_a_missing_folder(sample_db, tmp_path):
     """`e` writes through a symlink (the link stays, its target gets the table); a folder
-    that does not exist is one notification, not a crash (issue 12 #1)."""
+    that does not exist is one notification, not a crash."""
     out = tmp_path / "out"
     out.mkdir()
     target, link = out / "board.md", out / "link.md"
@@ -247,7 +247,7 @@ async def test_export_through_a_symlink_and_to_a_missing_folder(sample_db, tmp_p
 
 async def test_in_a_browser_the_export_is_a_download_and_writes_nothing_on_the_server(
         sample_db, tmp_path, monkeypatch):
-    """Issue 37 item 43: a lead link's export dialog could write any path on the server host."""
+    """A lead link's export dialog could write any path on the server host."""
     from pathlib import Path
 
     app = make_app(sample_db, lead=True)

@@ -51,7 +51,7 @@ async def test_panel_values_equal_workbench_score(campaign, capsys):
         table = app.score_tracker("alice").table()
         shown = screen_text(app)
     expected = _score_trec(db, capsys)
-    # `score` lists systems best first (issue 37 item 20); the panel keeps the import order
+    # `score` lists systems best first; the panel keeps the import order
     assert sorted(expected) == sorted(table.systems) == sorted(camp.systems)
     assert set(table.queries) == {"q1", "q2"}
     for i, tag in enumerate(table.systems):
@@ -131,7 +131,7 @@ async def test_a_lead_turning_blindness_off_reaches_an_open_screen_at_the_next_q
 async def test_an_open_panel_closes_when_the_campaign_turns_blind(campaign):
     """The screen only draws: the refusal comes from campaign/scoring/live.py, read at each
     recomputation, so a lead's `campaign --blind` closes an open panel at the next grade
-    and no number of the new state is drawn (issue 23)."""
+    and no number of the new state is drawn."""
     db, camp = campaign
     set_blind(db, False)
     app = make_app(db, assessor="alice")

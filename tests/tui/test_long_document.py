@@ -1,4 +1,4 @@
-"""A 50 MB document on the judging screen (issue 27 item 16): it took 36 s to show and 35 s
+"""A 50 MB document on the judging screen: it took 36 s to show and 35 s
 to move off (2.1 GB). Now the first piece shows at once, the next ones as the reader
 scrolls, and moving off drops them."""
 

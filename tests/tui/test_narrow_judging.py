@@ -1,4 +1,4 @@
-"""The judging screen on a phone (issue 37 #15): at 40 columns (390 CSS px at 16 px in the
+"""The judging screen on a phone: at 40 columns (390 CSS px at 16 px in the
 browser) it took the "too small" screen; now its narrow layout hides the queue list and
 keeps the document and the scale bar, and a click on the scale bar grades (a tap, in the
 browser), as the level's digit does."""

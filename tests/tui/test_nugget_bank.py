@@ -1,4 +1,4 @@
-"""The lead's nugget screen (issue 33): keys add, edit, split, merge, reorder, delete,
+"""The lead's nugget screen: keys add, edit, split, merge, reorder, delete,
 toggle vital/okay and freeze; a frozen bank refuses edits; a machine's edited nugget
 becomes `edited`."""
 

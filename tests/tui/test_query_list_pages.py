@@ -1,4 +1,4 @@
-"""Issue 27 #16: the assessor's query list reads its rows a page at a time from SQL, not
+"""The assessor's query list reads its rows a page at a time from SQL, not
 every query into a table: the first page, then the totals, then the pages down to the first
 query with work left, and more as the cursor nears the last row loaded."""
 

@@ -1,4 +1,4 @@
-"""Ctrl+Q while a grade waits for a lock (issue 27 #18): the terminal went blank for up to
+"""Ctrl+Q while a grade waits for a lock: the terminal went blank for up to
 37 s. The app now stays, says that a grade is being saved, and quits once it is on disk."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def test_judging_screen_snapshot(campaign, snap_compare):
 
 
 def test_narrow_judging_screen_snapshot(campaign, snap_compare):
-    """The narrow layout (issue 37 #15: a phone's browser, 390 CSS px = 40 columns): no
+    """The narrow layout (a phone's browser, 390 CSS px = 40 columns): no
     queue list, the document over the whole width, every level of the scale bar shown."""
     db, _camp = campaign
     app = make_app(db, assessor="alice")

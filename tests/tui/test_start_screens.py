@@ -92,7 +92,7 @@ async def test_remembered_assessor_is_preselected_and_markup_names_are_safe(camp
 
 
 async def test_a_typed_name_that_could_not_be_stored_is_refused(campaign):
-    """Issue 12 #12: the new-name box checks the name as `grade` and `import qrels` do."""
+    """The new-name box checks the name as `grade` and `import qrels` do."""
     from sqlalchemy import func, select
 
     from workbench.store.models import Assessor

@@ -1,4 +1,4 @@
-"""At 20×6 the document was invisible but the digits still graded it (issue 27 #19): the
+"""At 20×6 the document was invisible but the digits still graded it: the
 app is covered by a "terminal too small" screen that takes the keys until it is larger."""
 
 from __future__ import annotations

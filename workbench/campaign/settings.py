@@ -126,14 +126,13 @@ def set_score_compat(db: Database, compat: int) -> CampaignSettings:
     doubles, 9: as floats): the setting and every stored run re-sorted in one write
     transaction, serialized with imports, so that score, pool, the adaptive queues,
     simulate and reusability all read runs in that order."""
-    from workbench.campaign.catalog.importing import SERIALIZED
-    from workbench.campaign.writing import write_transaction
+    from workbench.campaign.writing import IMPORTS, write_transaction
     from workbench.errors import UsageError
     from workbench.store.run_arrays import resort_runs
 
     if int(compat) not in (9, 10):
         raise UsageError(f"--compat is 9 or 10, not {compat}")
-    with write_transaction(db, serialize_as=SERIALIZED) as session:
+    with write_transaction(db, serialize_as=IMPORTS) as session:
         write_settings(session, score_compat=int(compat))
         resort_runs(session, int(compat))
     return campaign_settings(db)

@@ -43,6 +43,10 @@ NOTICE_AFTER_S = 0.5
 # Between two BEGIN attempts (each already waits the busy timeout inside SQLite).
 _PAUSE_S = 0.05
 WAITING = "waiting for the database (another process is writing)…"
+# The queue (`serialize_as`) that imports, removals and re-sorting the runs share: each
+# reads the known ids or the stored runs, then writes what follows from them, which two at
+# once would both do (store/locking.py).
+IMPORTS = "import"
 T = TypeVar("T")
 
 
@@ -120,7 +124,7 @@ def write_transaction(
     `plain`: for a use case whose statements are all the store's SQL text on a Reader
     (store.dbapi): while the process has no engine, the transaction runs on a plain driver
     connection and yields it (a store.dbapi.Writer) instead of a session, so that SQLAlchemy
-    is never imported (`import run`, issue 24); the rules are the same.
+    is never imported (`import run` starts faster without it); the rules are the same.
     """
     plain = plain and db.can_write_directly
     if not plain:
@@ -161,7 +165,7 @@ def through_outages(action: Callable[[], T], *, on_retry: Callable[[BaseExceptio
     """`action()`, tried again for up to `within` seconds while the database server cannot
     be reached (store.locking.is_connection_lost); any other error, or the last one, is
     raised. A 2-second PostgreSQL restart during `grade --batch` failed every remaining line
-    (issue 27 #18). `on_retry(exc)` is called before the first retry (to say "retrying").
+    before. `on_retry(exc)` is called before the first retry (to say "retrying").
 
     Safe for a grade: its transaction either committed or rolled back. If the connection
     dropped during COMMIT after the server had committed, the retry sets the same grade

@@ -84,7 +84,7 @@ def _checked_db(_ctx: click.Context, _param: click.Parameter, value: str | None)
     """A `--db` the workbench cannot open is a malformed command line (exit 2), said while
     parsing, before any command opens or reads anything."""
     if value is not None and not value.strip():
-        # '' used to mean ./workbench.sqlite, which `init` then created (issue 27 #2)
+        # '' used to mean ./workbench.sqlite, which `init` then created: an empty value is a mistake
         raise click.BadParameter("is empty: give a SQLite path or a postgresql:// URL")
     if value:
         from workbench.store.urls import check_url  # no SQLAlchemy: cheap for `eval`
@@ -144,7 +144,8 @@ def table_text(text: str) -> str:
 def rich_console(**kwargs):
     """The one way a command makes a Rich console: names, tags and titles in its tables are
     data, never markup (`[/x]` in a run tag crashed `compare` with a MarkupError, `[red]b`
-    recoloured), nor emoji codes or highlighting (issue 27 #10)."""
+    recoloured), nor emoji codes or highlighting (Rich would turn `:name:` into an emoji and colour what
+    looks like a number)."""
     from rich.console import Console
 
     return Console(markup=False, emoji=False, highlight=False, **kwargs)
@@ -153,7 +154,7 @@ def rich_console(**kwargs):
 def echo_table(header, cells, right) -> None:
     """Rows of text cells as a plain table, columns two spaces apart; `right(j, cell)`
     says which cells are right-aligned (numbers). Widths are terminal cells, not
-    characters: a CJK title takes two cells per character (issue 27 #19)."""
+    characters: a CJK title takes two cells per character (counted as one, it broke the columns)."""
     from rich.cells import cell_len
 
     widths = [max([cell_len(h)] + [cell_len(r[j]) for r in cells]) for j, h in enumerate(header)]

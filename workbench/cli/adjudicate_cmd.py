@@ -1,5 +1,5 @@
 """`workbench adjudicate QUERY DOC GRADE --lead NAME [--note TEXT] [--same-person]`: the
-lead's final grade of an item, recorded under the lead's own name (campaign/adjudication.py);
+lead's final grade of an item, recorded under the lead's own name (campaign/agreement/adjudication.py);
 `--clear` instead of GRADE removes it. The TUI's disagreements screen does the same."""
 
 from __future__ import annotations

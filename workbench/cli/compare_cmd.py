@@ -63,7 +63,7 @@ class _FilesCommand(click.Command):
               help="Instead of --consensus, the first qrels source: majority, mean, adjudicated, assessor:NAME or hybrid:MACHINE.")
 @click.option("--test", "test", type=TESTS, default="t", show_default=True,
               help="Paired significance test between systems (two-sided, Holm-corrected); "
-                   "ppi: prediction-powered, with --source hybrid:MACHINE and -m P@k "
+                   "ppi: prediction-powered, with --source hybrid:MACHINE and -m P@k, DCG@k, CG@k or RBP(rel=N) "
                    "(docs/uncertainty.md).")
 @click.option("-n", "--resamples", type=click.IntRange(min=1), default=None, metavar="N",
               help="Permutations (randomization) or resamples (bootstrap); default 10 000.")

@@ -18,7 +18,7 @@ def init(ctx: click.Context, scale_spec: str | None, db: str | None) -> None:
     from workbench.campaign.database import Database, initialise
 
     if scale_spec is not None:
-        from workbench.campaign.catalog.scale import parse_scale
+        from workbench.campaign.scale import parse_scale
 
         parse_scale(scale_spec)  # a bad scale is a usage error before anything is created
     result = initialise(resolve_db(ctx, db))
@@ -29,7 +29,7 @@ def init(ctx: click.Context, scale_spec: str | None, db: str | None) -> None:
     }[result.state]
     click.echo(f"{result.where}: {verb} revision {result.revision} (head)")
     if scale_spec is not None:
-        from workbench.campaign.catalog.scale import set_scale
+        from workbench.campaign.scale import set_scale
         from workbench.cli.scale_cmd import echo_scale
 
         database = Database.open(resolve_db(ctx, db), create=False)

@@ -2,7 +2,7 @@
 (campaign.judging.grades.record_grade): one transaction per grade, `ok query doc` printed and
 flushed only after its commit (docs/architecture.md#command-line-contract, #rules-that-hold-everywhere). With an adaptive pool (`pool --method
 mtf|bandit`) each grade that finishes the assessor's queue on a query serves the next
-document of that query (campaign/adaptive.py).
+document of that query (campaign/pooling/adaptive.py).
 
 `--batch FILE|-` reads `query doc grade [note...]` lines, streaming (a producer may keep
 `-` open and feed it forever); lines end as in every reader (formats.textlines: \n, \r\n

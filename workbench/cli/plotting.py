@@ -102,13 +102,15 @@ def plot_assessors(path, table) -> object:
 
 
 def plot_calibration(path, report) -> object:
-    """`calibrate`: the confusion matrix of the machine against the reference."""
+    """`calibrate`: the confusion matrix of the machine against the reference, and each
+    system's mean under the machine's and the hybrid labels against the reference's."""
     from workbench.plots.figures import confusion
 
     doc = report.to_json()
     return confusion(path, doc["confusion"], doc["scale"],
                      title=f"{doc['machine']} against {doc['against']} ({doc['items']} items)",
-                     reference=doc["against"], machine=doc["machine"])
+                     reference=doc["against"], machine=doc["machine"],
+                     means=doc["rankings"]["means"], measure=doc["measure"])
 
 
 def plot_simulation(path, results) -> object:

@@ -16,7 +16,7 @@ from workbench.campaign.scoring.quick import MAX_DEPTH
 from workbench.errors import UsageError
 
 # The per-rank table shows this many ranks at most; the summary covers every grade. Rich laid
-# out 10 000 rows in 5.6 s, and 2 000 000 ran past 11 minutes and 7.5 GB (issue 27 #19).
+# out 10 000 rows in 5.6 s, and 2 000 000 ran past 11 minutes and 7.5 GB.
 SHOWN_RANKS = 1000
 
 

@@ -22,7 +22,7 @@ def scale(ctx, spec, db) -> None:
     """Show the relevance scale, or set it: SPEC is "0=Not relevant,1=Related,2=Relevant,
     3=Highly relevant" or one of binary, 0-3, 0-4. Refused once a grade exists."""
     from workbench.campaign.database import Database
-    from workbench.campaign.catalog.scale import set_scale, show_scale
+    from workbench.campaign.scale import set_scale, show_scale
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:

@@ -20,7 +20,7 @@ from workbench.errors import DatabaseError
 SAMPLE_NAME = "sample.sqlite"
 
 
-# What the demo's screens say while it runs (not only after quitting: issue 37 #23).
+# What the demo's screens say while it runs (not only after quitting: whoever tries the demo knows from the start that nothing is kept).
 DEMO_NOTICE = ("Demo: a temporary copy of the sample database. Your grades are thrown away "
                "when you quit (workbench demo --dir DIR keeps them).")
 

@@ -5,7 +5,7 @@ temporary array faults in fresh zeroed pages; evaluating a million-line run make
 of them. Serving them from the heap and not trimming it made whole evaluations up to ~2x
 faster here. The reading threads would each get an arena of their own, whose heaps are
 mapped afresh and given back (~15 000 more page faults for a million-line run); with one
-arena they reuse the main heap's kept pages (sys time 0.15 -> 0.09 s, issue 24). It changes the whole process, so only a short-lived command (`workbench
+arena they reuse the main heap's kept pages (sys time 0.15 -> 0.09 s). It changes the whole process, so only a short-lived command (`workbench
 eval`) calls it; the engine itself never does.
 """
 

@@ -30,7 +30,7 @@ __all__ = ["CHUNK_BYTES", "FRONT", "parse_file", "default_threads", "gather", "g
 CHUNK_BYTES = 256 << 10
 # The longest line read: a line with no newline within 1 MiB of its start is refused with
 # its file:line, before more of it is read (a 160 MB line without a newline was read whole,
-# 1 GB of memory, before "expected 6 columns": issue 37 #25).
+# 1 GB of memory, before "expected 6 columns").
 MAX_LINE = 1 << 20
 
 
@@ -84,7 +84,7 @@ def _chunks(fh: BinaryIO, chunk_bytes: int,
     # The bytes after the last newline, carried into the next chunk. A file without newlines
     # carries everything: each read then asks for as much as is carried, so the buffer
     # doubles and the copies add up to O(n); a fixed read size copied the growing carry on
-    # every read (256 MB took 31 s, issue 27 #14).
+    # every read (256 MB took 31 s).
     carry = np.empty(0, dtype=np.uint8)
     while True:
         want = max(chunk_bytes, carry.size)
@@ -447,8 +447,8 @@ def _fast_decimals(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, dot: b
     return values, ok
 
 
-# One digit rule for numbers in qrels and runs, on the fast path and the error path alike
-# (issue 27 #13): ASCII digits only, an optional sign, integers within int64, floats in
+# One digit rule for numbers in qrels and runs, on the fast path and the error path alike:
+# ASCII digits only, an optional sign, integers within int64, floats in
 # decimal or exponent notation and finite. Python's int() and float() (and numpy's
 # conversion, which uses them) also take Unicode digits ("٣"), underscores ("1_000") and
 # integers of any size, so the error path found no bad token and named the wrong line.

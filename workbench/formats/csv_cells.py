@@ -3,7 +3,7 @@
 Run tags are chosen by participants, and assessor names, notes, titles and query ids come
 from outside. Excel and LibreOffice read a cell that starts with `=`, `+`, `-`, `@`, a tab
 or a carriage return as a formula (`=HYPERLINK(...)`, `@SUM(...)`, DDE payloads), so an
-exported file could run code on the lead's machine when opened (issue 27 #3).
+exported file could run code on the lead's machine when opened.
 
 As OWASP recommends ("CSV Injection"), such a text cell gets a leading `'`, which a
 spreadsheet shows as text and does not keep. Only text is changed: a number, or a string

@@ -95,7 +95,7 @@ def pick(path: str, line: int, obj: dict, names: tuple[str, ...], *, what: str) 
             if isinstance(value, str) and "\x00" in value:
                 raise InputError(path, line, f"{what} ({name!r}) contains a NUL character")
             if isinstance(value, str) and _SURROGATE.search(value):
-                # JSON's "\\ud83d" without its pair: no UTF-8 exists for it (issue 27 #11)
+                # JSON's "\\ud83d" without its pair: no UTF-8 exists for it, so it could never be stored or written
                 raise InputError(path, line, f"{what} ({name!r}) contains a lone surrogate "
                                  f"(U+{ord(_SURROGATE.search(value).group()):04X}): not valid Unicode text")
             return value if isinstance(value, str) else str(value)

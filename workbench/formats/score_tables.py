@@ -153,7 +153,7 @@ def _with_ci(grid: ScoresGrid, r: int, j: int, text: str, dash: str = "–") -> 
 
 def _md_cell(text: str) -> str:
     """A name in a Markdown table cell: pipes and backslashes escaped, and HTML too (a run tag
-    `<script>` would run in a Markdown viewer that renders inline HTML, issue 27 #3)."""
+    `<script>` would run in a Markdown viewer that renders inline HTML)."""
     text = html.escape(text, quote=False)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 

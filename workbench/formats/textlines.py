@@ -5,7 +5,7 @@ qrels readers of `formats.columns`, which apply it to their byte chunks):
 
 - `\\n`, `\\r\\n` and a lone `\\r` each end a line. A file saved with old Mac line ends
   (CR only) was read as one long line: a run imported as "1 result", a topic's title took
-  the next topic along (issue 12 #7).
+  the next topic along.
 - A vertical tab or form feed inside a line is refused with file:line: some tools read them
   as line breaks (Python's `str.splitlines`) and others as spaces, so any reading of them
   is a guess that loses data silently. A NUL byte is refused too (not a text file).

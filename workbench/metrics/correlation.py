@@ -99,11 +99,6 @@ def _equal_before(keys: np.ndarray) -> np.ndarray:
     return out
 
 
-def _tied_pairs(v: np.ndarray) -> float:
-    _, counts = np.unique(v, return_counts=True, axis=0)
-    return float((counts * (counts - 1) / 2).sum())
-
-
 MEAN_TIE_TOL = 1e-12  # means equal within this are ties (0.55 vs 0.5499999999999999)
 
 

@@ -55,6 +55,9 @@ class RunArrays:
     score: ArrayLike | None  # None: the rows are in rank order already
     tag: str = ""
     rank: ArrayLike | None = None
+    # each row's qrels grade as QrelsIndex's lookup gives it (NONPOOL, UNJUDGED), joined by
+    # the caller (then docno is needed only to order tied scores, and may be None without)
+    grades: ArrayLike | None = None
 
 
 @dataclass(frozen=True)
@@ -149,11 +152,13 @@ def evaluate_many(
             run = RunArrays(*run)
         ev_index = index
         if unjudged_as is not None:
+            if run.grades is not None:
+                raise ValueError("unjudged_as needs the run's document ids, not joined grades")
             ev_index = _with_unjudged_as(index, run, unjudged_as)
         values, present = _per_query_values(
             ev_index, run, ms, rel_level=rel_level, ties=ties, max_depth=max_depth,
-            compat=compat, check_duplicates=check_duplicates, judged_only=judged_only,
-            num_docs=num_docs,
+            compat=compat, check_duplicates=check_duplicates and run.grades is None,
+            judged_only=judged_only, num_docs=num_docs, grades=run.grades,
         )
         out.append(evaluation_from_values(
             index.qids, ms, values, present, tag=run.tag, ties=ties, complete=complete,

@@ -50,10 +50,9 @@ def _cutoff(value: int, name: str) -> int:
     return value
 
 
-# Derived from the registry, kept for callers: trec_eval's families in print order, the
-# families trec_eval lacks, and those printed as integers.
+# Derived from the registry, kept for callers: trec_eval's families in print order and
+# those printed as integers.
 TREC_FAMILIES = tuple(f.name for f in FAMILIES if f.trec)
-EXTRA_FAMILIES = tuple(f.name for f in FAMILIES if not f.trec)
 COUNT_FAMILIES = frozenset(f.name for f in FAMILIES if f.integer)
 
 

@@ -18,7 +18,6 @@ import numpy as np
 
 from workbench.metrics.encode import as_bytes, distinct, factorize
 from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers import them from here
-    _HASH_MASK,
     NONPOOL,
     UNJUDGED,
     DuplicatePairError,
@@ -54,20 +53,6 @@ class Ranking:
     present: np.ndarray
 
 
-def _group_argsort(qidx: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """An order that sorts `keys` (prefix << 40 | hash, a prefix per query) within each
-    contiguous query group; groups keep their places (or, when one global argsort was
-    used — a query in two places, or groups too uneven — come in key order)."""
-    n = keys.size
-    if n < 2:
-        return np.arange(n)
-    starts = _run_starts(qidx)
-    if starts.size != distinct(qidx[starts]).size:  # a query in two places: sort globally
-        return np.argsort(keys)
-    gprefix = keys[starts] & ~_HASH_MASK
-    return _sort_groups(keys & _HASH_MASK, starts, np.diff(np.append(starts, n)), gprefix)[1]
-
-
 COMPAT = (9, 10)  # trec_eval versions whose score order is offered
 
 
@@ -87,7 +72,7 @@ def _desc_score_key(score: np.ndarray, compat: int) -> np.ndarray:
     utype = np.uint64 if ftype is np.float64 else np.uint32
     width = np.dtype(utype).itemsize * 8
     # beyond float32's range a score becomes ±inf, as C's conversion gives, without
-    # numpy's overflow RuntimeWarning (it printed source paths, issue 27 #19)
+    # numpy's overflow RuntimeWarning (it printed source paths to the user's terminal)
     with np.errstate(over="ignore"):
         bits = score.astype(ftype).view(utype)
     neg = (bits >> utype(width - 1)).astype(bool)

@@ -1,5 +1,5 @@
 """Spreading a total judging budget over queries: the one rule shared by the simulation
-(simulate.py) and the stored campaign's pool (campaign/pool_plan.py)."""
+(simulate.py) and the stored campaign's pool (campaign/pooling/plan.py)."""
 
 from __future__ import annotations
 

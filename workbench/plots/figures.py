@@ -173,12 +173,30 @@ def pace_and_drift(path, names: Sequence[str], docs_per_hour: Sequence[float],
 
 
 def confusion(path, matrix: Sequence[Sequence[int]], scale: Sequence[int], *, title: str,
-              reference: str, machine: str):
+              reference: str, machine: str, means: dict[str, dict[str, float]] | None = None,
+              measure: str = ""):
     """`calibrate`: the confusion matrix, reference grades down, machine grades across, each
-    cell's count written in it."""
+    cell's count written in it; with `means` ({system: {"reference", "machine", "hybrid"}}),
+    a second panel: each system's mean under the machine's and the hybrid labels against
+    its mean under the reference, on the line y = x where they agree."""
+    import math
+
     import numpy as np
 
-    fig, ax = _figure(title, f"{machine} grade", f"{reference} grade")
+    if means:
+        import matplotlib
+
+        matplotlib.use("Agg", force=True)
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(11, 4.5), layout="constrained")
+        ax, scores = fig.subplots(1, 2)
+        fig.suptitle(title)
+        ax.set_title("Confusion matrix")
+        ax.set_xlabel(f"{machine} grade")
+        ax.set_ylabel(f"{reference} grade")
+    else:
+        fig, ax = _figure(title, f"{machine} grade", f"{reference} grade")
     ax.grid(False)
     m = np.asarray(matrix, dtype=float)
     image = ax.imshow(m, cmap="Greys")
@@ -190,6 +208,26 @@ def confusion(path, matrix: Sequence[Sequence[int]], scale: Sequence[int], *, ti
     ax.set_xticks(range(len(scale)), [str(g) for g in scale])
     ax.set_yticks(range(len(scale)), [str(g) for g in scale])
     fig.colorbar(image, ax=ax, label="items")
+    if means:
+        systems = list(means)
+
+        def column(role):
+            return [math.nan if means[s][role] is None else means[s][role] for s in systems]
+
+        x = column("reference")
+        for k, (role, label) in enumerate((("machine", f"{machine}'s labels"),
+                                           ("hybrid", f"hybrid:{machine}"))):
+            ls, mk = _style(k)
+            scores.plot(x, column(role), linestyle="none", marker=mk, label=label)
+        finite = [v for r in ("reference", "machine", "hybrid") for v in column(r)
+                  if not math.isnan(v)]
+        lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
+        scores.plot([lo, hi], [lo, hi], linestyle=":", color="grey", label="y = x")
+        scores.set_title(f"Mean {measure} per system")
+        scores.set_xlabel(f"under {reference}")
+        scores.set_ylabel("under the machine")
+        scores.grid(True, alpha=0.3)
+        scores.legend()
     save(fig, path)
     return fig
 

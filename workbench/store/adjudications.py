@@ -1,5 +1,5 @@
 """The SQL of adjudication: what the lead reads about one item, and the write of a final
-grade with its `adjudicate` event (the rules are campaign/adjudication.py's).
+grade with its `adjudicate` event (the rules are campaign/agreement/adjudication.py's).
 
 NOT blind: these records carry every assessor's grade and note; lead screens only.
 """

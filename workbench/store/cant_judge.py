@@ -1,6 +1,6 @@
 """The SQL of "can't judge" marks: an assessor's current mark on an item (a row of
 `cant_judge`), its write and removal, and the lists that read them. The rules (what a mark
-does to a grade, what settles a queue item) are campaign/cant_judge.py's; every mark and
+does to a grade, what settles a queue item) are campaign/judging/marks.py's and grades.py's; every mark and
 unmark is appended to `judgment_event` by the caller, as grades are.
 """
 

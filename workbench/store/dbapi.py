@@ -209,7 +209,7 @@ def sqlite_write_problem(path: str) -> str | None:
     In WAL mode SQLite writes PATH-wal and PATH-shm beside the file, so a read-only folder
     breaks writes even to a writable file; and a file without write permission makes SQLite
     create -wal/-shm files with the same mode (0444), which broke every later write after a
-    mere read (issue 27 #17)."""
+    mere read."""
     folder = os.path.dirname(os.path.abspath(path))
     name = os.path.basename(path)
     if os.path.exists(path) and not os.access(path, os.W_OK):

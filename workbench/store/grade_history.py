@@ -1,5 +1,5 @@
 """Every grade given, in the order it was given: what an assessor's pace and drift are
-computed from (campaign/assessor_watch.py). Read from `judgment_event`, the history, not
+computed from (campaign/judging/pace.py). Read from `judgment_event`, the history, not
 from `judgment` (which keeps only the current grade and the time summed over changes)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One statement per function, so that a grade costs what it did through the ORM (read the
 row FOR UPDATE, write it, append the event) without loading ORM objects; the statements are
 built once (building them per call cost more than running them). The rules (which kind of
-event, what an undo reverts) stay in campaign/judging.py. An insert that races
+event, what an undo reverts) stay in campaign/judging/grades.py. An insert that races
 with another transaction's (PostgreSQL: the unique key on (query, document, assessor), or a
 query removed meanwhile) raises WriteConflict, and the caller retries its transaction.
 """

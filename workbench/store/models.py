@@ -476,7 +476,7 @@ class ValidationItem(Base):
     )
 
 
-# --- generated answers and their nuggets (issue 33; docs/nuggets.md) ---------------------
+# --- generated answers and their nuggets (docs/nuggets.md) -------------------------------
 
 
 class Answer(Base):

@@ -1,6 +1,6 @@
 """The campaign's pool plan (PoolPlan, id 1) and what an adaptive queue reads and writes
 per query: its pool, everyone's queue items on it, one assessor's progress on it
-(campaign/pool_plan.py and campaign/adaptive.py hold the rules)."""
+(campaign/pooling/plan.py and campaign/pooling/adaptive.py hold the rules)."""
 
 from __future__ import annotations
 

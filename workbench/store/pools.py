@@ -1,5 +1,5 @@
 """The pool and the assessors' queues: what pooling and assigning read and write
-(campaign/pooling.py holds the rules)."""
+(campaign/pooling/ holds the rules)."""
 
 from __future__ import annotations
 

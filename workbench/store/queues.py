@@ -298,7 +298,7 @@ def progress_page(session: Session, assessor_id: int, after: int = 0,
                   limit: int = 500) -> ProgressPage:
     """progress_counts for the assessor's next `limit` queries after the key `after` (0:
     from the first): a list of 10^6 queries shows its first screen without counting the
-    rest (issue 27 #16)."""
+    rest."""
     rows = session.execute(_PAGE, {"assessor_id": assessor_id, "after": after,
                                    "limit": limit}).all()
     counts = ProgressCounts(

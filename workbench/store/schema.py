@@ -531,16 +531,5 @@ def open_database(db: str | None = None, *, create: bool = True) -> Engine:
     return engine
 
 
-def init_database(db: str | None = None) -> Engine:
-    """`workbench init`: create or upgrade to head."""
-    engine = make_engine(db)
-    try:
-        ensure_schema(engine, upgrade_older=True)
-    except BaseException:
-        engine.dispose()
-        raise
-    return engine
-
-
 def _short(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

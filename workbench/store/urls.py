@@ -64,8 +64,7 @@ def refuse_non_file(path: str) -> None:
     """DatabaseError when `path` (or what a symlink at it points to) exists and is not a
     regular file. A block device reports size 0 and so looked like a new database: `init`
     wrote a SQLite header over its data; /dev/null left a /dev/null-journal behind; a
-    directory said "unable to open database file" and a FIFO "disk I/O error" (issue 27 #2,
-    #19). A path that does not exist yet is fine: it becomes a new database."""
+    directory said "unable to open database file" and a FIFO "disk I/O error". A path that does not exist yet is fine: it becomes a new database."""
     if not path or path == ":memory:":
         return
     try:

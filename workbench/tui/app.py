@@ -62,7 +62,7 @@ class WorkbenchApp(App):
 
     def notify(self, message: str, *, title: str = "", markup: bool = False, **kwargs) -> None:
         """Every notification passes the one sanitiser and is never markup: messages quote
-        names, ids and errors that came from outside (workbench.visible, issue 27 #1)."""
+        names, ids and errors that came from outside (workbench.visible: terminal control characters made harmless)."""
         from workbench.tui.text import safe
 
         super().notify(safe(message), title=safe(title), markup=False, **kwargs)
@@ -216,7 +216,7 @@ class WorkbenchApp(App):
 
     async def action_quit(self) -> None:
         """Quit once the writer thread is idle. A grade waiting for a lock (another writer)
-        used to leave a blank terminal for up to 37 s after Ctrl+Q (issue 27 #18): the
+        used to leave a blank terminal for up to 37 s after Ctrl+Q: the
         screen stays up and says why until the grade is on disk (or its wait gives up)."""
         if not self.background.busy:
             self.exit()

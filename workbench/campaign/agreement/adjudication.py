@@ -27,7 +27,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import majority_grade
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.campaign.catalog.scale import check_grade
+from workbench.campaign.scale import check_grade
 from workbench.names import check_name
 from workbench.store import external_ids
 from workbench.store.adjudications import (

@@ -99,6 +99,8 @@ class CalibrationReport:
     # the machine against itself across `autojudge --samples N` (None without samples):
     # samples, items, fleiss_kappa, unanimous (campaign/machine/self_consistency.py)
     self_consistency: dict | None = None
+    # each ranked system's mean under the reference, the machine and the hybrid qrels
+    means: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def items(self) -> int:
@@ -175,6 +177,8 @@ class CalibrationReport:
                 "queries": self.ranking_queries,
                 "systems": self.ranking_systems,
                 **{name: _ranking_json(r) for name, r in self.rankings.items()},
+                "means": {system: {k: _num(v) for k, v in row.items()}
+                          for system, row in self.means.items()},
             },
             "sample": None if self.sample is None else {
                 **self.sample,
@@ -325,7 +329,7 @@ def machine_source(machine: str) -> QrelsSource:
 
 def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, *,
               resamples: int, seed: int):
-    """(correlations by pair, queries, systems, orders, warnings): the systems under the
+    """(correlations by pair, queries, systems, orders, means, warnings): the systems under the
     reference, the machine and the hybrid qrels, compared on the queries all three judged;
     a ranking whose systems all score the same makes its correlations undefined (NaN, and a
     warning)."""
@@ -343,6 +347,9 @@ def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, 
     ok = np.logical_and.reduce([sc.scored for sc in scores]) if common else np.zeros(0, bool)
     systems = [n for n, keep in zip(scores[0].systems, ok) if keep]
     orders = {src.label: corr.rank_order(systems, sc.means[ok]) for src, sc in zip(sources, scores)}
+    by_system = {name: {role: float(sc.means[ok][i]) for role, sc in
+                        zip(("reference", "machine", "hybrid"), scores)}
+                 for i, name in enumerate(systems)}
     # bootstrap over queries: each resample re-averages every system over the drawn queries
     weights = aci.resample_counts(len(common), resamples, seed)  # R x Q
     boot_means = []
@@ -363,7 +370,7 @@ def _rankings(db: Database, machine: str, reference: QrelsSource, measure: str, 
             if 0 in flat or j in flat:
                 r = out[name]
                 out[name] = RankingAgreement(math.nan, nan2, math.nan, nan2, r.rbo, r.rbo_ci, r.top)
-    return out, len(common), len(systems), orders, warnings
+    return out, len(common), len(systems), orders, by_system, warnings
 
 
 def _ranking_pair(systems: list[str], ref: np.ndarray, other: np.ndarray,
@@ -415,7 +422,7 @@ def calibrate(
     seed: int = 0,
 ) -> CalibrationReport:
     """The calibration report of `machine` against `against` (see the module docstring)."""
-    from workbench.campaign.catalog.scale import show_scale
+    from workbench.campaign.scale import show_scale
     from workbench.campaign.comparison.systems import measure_label
     from workbench.campaign.settings import campaign_threshold, is_blind
 
@@ -459,7 +466,7 @@ def calibrate(
     defined = [row for row in per_query if not math.isnan(row[2])]
     weakest = [row[0] for row in sorted(defined, key=lambda row: (row[2], row[0]))[:WEAKEST]]
 
-    rankings, n_queries, n_systems, orders, ranking_warnings = _rankings(
+    rankings, n_queries, n_systems, orders, means, ranking_warnings = _rankings(
         db, machine, reference, measure, resamples=resamples, seed=seed)
     warnings += ranking_warnings
     if report_agreement.items < aci.SMALL_N:
@@ -504,7 +511,7 @@ def calibrate(
         machine=machine, against=reference.label, measure=measure, threshold=level,
         scale=tuple(int(g) for g in scale.tolist()), agreement=report_agreement,
         per_query=per_query, weakest=weakest, rankings=rankings, ranking_queries=n_queries,
-        ranking_systems=n_systems, orders=orders, sample=sample_info, weighted=weighted,
+        ranking_systems=n_systems, orders=orders, means=means, sample=sample_info, weighted=weighted,
         warnings=warnings, reference_machine=reference_machine, self_consistency=consistency,
     )
 

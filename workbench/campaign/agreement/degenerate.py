@@ -1,4 +1,5 @@
-"""What a degenerate agreement figure is, in words (issue 35 #5): one owner for `agree` and
+"""What a degenerate agreement figure is, in words (a constant rater or ranking makes kappa
+and tau 0/0, never a number to report): one owner for `agree` and
 `calibrate`.
 
 - Both raters constant (each gave one value only): Cohen's kappa is 0/0, undefined: the

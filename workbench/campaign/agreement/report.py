@@ -84,7 +84,7 @@ class AgreementReport:
     ci: dict = field(default_factory=dict)
     self_consistency: list[SelfRow] = field(default_factory=list)
     # pairs of assessors who graded no item in common: counted, not listed (with 302
-    # assessors that was 45 000 rows of "n 0 undefined", issue 27 #15)
+    # assessors that was 45 000 rows of "n 0 undefined")
     pairs_without_common_items: int = 0
     # sentences on pairs where a rater was constant (campaign/agreement/degenerate.py)
     degenerate: tuple[str, ...] = ()
@@ -307,7 +307,7 @@ def load_labels(db: Database, assessors: Sequence[str] | None = None) -> Labels:
         else:
             # Not a lead who only adjudicated: they have nothing to agree on. Not a machine
             # either: machines are compared only when named (or by `calibrate`). Nor anyone
-            # without a grade (302 such assessors took 30 s, issue 27 #15).
+            # without a grade (302 such assessors took 30 s).
             people = assessors_not_only_adjudicating(s, people_only=True)
             names, ids = people.names.tolist(), people.ids
         given = current_judgments(s, assessor_ids=ids.tolist())
@@ -346,7 +346,7 @@ def agreement_from_db(
 def self_consistency(db: Database, assessors: Sequence[str], *, binary: bool = False,
                      threshold: int = 1) -> list[SelfRow]:
     """Each assessor's repeat grades against the grade the item had when it came back
-    (blind repeats, campaign/pooling.py): n, observed agreement, Cohen's kappa; assessors
+    (blind repeats, campaign/pooling/assign.py): n, observed agreement, Cohen's kappa; assessors
     without repeats are left out."""
     from workbench.store.catalog import repeat_pairs
     from workbench.store.machine import MACHINE, assessor_kinds

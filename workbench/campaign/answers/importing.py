@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 from workbench.campaign.answers.ids import checked_id, query_ids, system_ids
 from workbench.campaign.database import Database
-from workbench.campaign.writing import write_transaction
+from workbench.campaign.writing import IMPORTS, write_transaction
 from workbench.errors import InputError
 from workbench.formats.answer_files import LABELS, read_answers, read_assignments, read_nuggets
 
 Progress = Callable[[str, int, int | None], None]
-SERIALIZED = "import"  # the same queue as every other import (campaign/catalog/importing.py)
+SERIALIZED = IMPORTS  # the same queue as every other import
 
 
 def _no_progress(stage: str, done: int, total: int | None) -> None:

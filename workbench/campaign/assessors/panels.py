@@ -4,7 +4,7 @@ stored.
 
 Aggregates (over the members that labelled the item):
 - `majority`: the most frequent grade, ties to the lower grade (as UMBRELA's ensemble did,
-  and as the people's majority consensus does: `scoring.qrels.combine_grades`);
+  and as the people's majority consensus does: `metrics/consensus.py`);
 - `mean`: the mean grade rounded half up (as the mean consensus);
 - `median`: the median grade, the mean of the two middle grades rounded half up for an
   even count;
@@ -94,7 +94,7 @@ def aggregate_labels(qi: np.ndarray, di: np.ndarray, member: np.ndarray, g: np.n
                      n_members: int, *, seed: int = DAWID_SKENE_SEED):
     """(query id, document id, grade) per item, sorted by item, from the members' labels
     (one row per member and item)."""
-    from workbench.campaign.scoring.qrels import combine_grades
+    from workbench.metrics.consensus import combine_grades
 
     if qi.size == 0 or aggregate in ("majority", "mean"):
         return combine_grades(qi, di, g, aggregate if aggregate in ("majority", "mean") else "majority")

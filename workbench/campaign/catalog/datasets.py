@@ -9,7 +9,7 @@ grades, through the importers' own writers (`importing.upsert_rows`, `write_qrel
 - Queries: title = `default_text()`, description / narrative from the fields of those
   names when the dataset has them, else the other fields joined as `name: text` lines.
 - Scale: the dataset's `qrels_defs()` become the campaign's scale when no grade exists yet
-  and its levels are 0, 1, 2 ... (the scale's rule, catalog/scale.py); otherwise the
+  and its levels are 0, 1, 2 ... (the scale's rule, campaign/scale.py); otherwise the
   campaign's scale stays and the summary says why.
 - Qrels: negative grades (ir_datasets' "judged, but not to count", e.g. -1 or -2) are not
   grades on this store's scale: they are left out, counted in the summary.
@@ -87,7 +87,7 @@ def _doc_row(d) -> dict:
 def _scale_levels(defs: dict[int, str]) -> list[tuple[int, str, str]] | None:
     """The qrels_defs as scale levels, or None when they are not 0, 1, 2 ... (the scale's
     rule)."""
-    from workbench.campaign.catalog.scale import MAX_LEVELS
+    from workbench.campaign.scale import MAX_LEVELS
 
     grades = sorted(defs)
     if len(grades) < 2 or grades != list(range(len(grades))) or len(grades) > MAX_LEVELS:

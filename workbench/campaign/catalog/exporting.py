@@ -61,16 +61,6 @@ def _utc(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)
 
 
-def judgment_rows(
-    db: Database, *, assessor: str | None = None, history: bool = False
-) -> list[JudgmentRow]:
-    """Current judgments sorted by (query, document, assessor), or with `history` every
-    judgment_event in the order it happened (`event` = its kind, `grade` = the new grade)."""
-    with db.read() as session:
-        aid = _assessor_filter(session, assessor)
-        return list((_history_rows if history else _current_rows)(session, aid))
-
-
 def export_judgments(
     db: Database,
     out: TextIO,

@@ -25,8 +25,8 @@ import numpy as np
 
 from workbench.campaign.database import Database
 from workbench.campaign.catalog.id_maps import Column, IdMaps, column, plainly_valid
-from workbench.campaign.catalog.scale import not_on_scale, off_scale, scale_grades
-from workbench.campaign.writing import write_transaction
+from workbench.campaign.scale import not_on_scale, off_scale, scale_grades
+from workbench.campaign.writing import IMPORTS, write_transaction
 from workbench.errors import InputError
 from workbench.formats.textlines import iter_lines
 from workbench.metrics.encode import as_bytes
@@ -46,7 +46,7 @@ Progress = Callable[[str, int, int | None], None]
 # Imports run one at a time on every backend: each reads the known ids, then creates what
 # is missing (stub queries and documents, a run's system), which two imports at once would
 # both create (store/locking.py).
-SERIALIZED = "import"
+SERIALIZED = IMPORTS
 
 @dataclass(frozen=True)
 class ImportSummary:
@@ -247,26 +247,6 @@ def _line_of(path: str, parsed, index: int) -> int | None:
         if seen == index:
             return number
     return None
-
-
-def trec_order_ranks(q_codes: np.ndarray, docno: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """1-based ranks in trec_eval's order (metrics.ranking.trec_order: per query, score
-    descending as doubles, ties by docno descending). The file's own rank column is
-    ignored, as trec_eval does."""
-    return _ranks_of(q_codes, trec_order(q_codes, score, docno))
-
-
-def _ranks_of(q_codes: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Each row's 1-based place within its query, given the rows' order (grouped by query)."""
-    n = order.size
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    sorted_q = np.asarray(q_codes)[order]
-    starts = np.r_[0, np.flatnonzero(sorted_q[1:] != sorted_q[:-1]) + 1]
-    group_start = np.repeat(starts, np.diff(np.r_[starts, n]))
-    ranks = np.empty(n, dtype=np.int64)
-    ranks[order] = np.arange(n) - group_start + 1
-    return ranks
 
 
 def _read_run(path: str):

@@ -16,10 +16,11 @@ from typing import TextIO
 
 from workbench.campaign.database import Database
 from workbench.campaign.settings import describe_idle_cap, idle_cap
+from workbench.campaign.writing import IMPORTS
 from workbench.errors import NotFoundError, UsageError
 
 LISTS = ("queries", "docs", "runs", "assessors", "cant-judge")
-SERIALIZED = "import"  # removals queue with imports (campaign/importing.py's name)
+SERIALIZED = IMPORTS  # removals queue with imports
 
 
 @dataclass(frozen=True)

@@ -430,7 +430,7 @@ def compare_files(
     """The same comparison from files: each qrels file is a source (the first one is the
     reference and the one tests use), each run file a system (named by its tag, or by its
     path when tags repeat); `other_measures` add rankings by those measures under the first
-    qrels file ("<path> <measure>"). Scores are trec_eval's (metrics.evaluate_many)."""
+    qrels file ("<path> <measure>"). Scores are trec_eval's (metrics/evaluate.py, evaluate_many)."""
     from workbench.errors import UsageError
     from workbench.formats.trec import read_qrels, read_run
     from workbench.metrics.evaluate import RunArrays, evaluate_many

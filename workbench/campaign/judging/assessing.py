@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from workbench.campaign.catalog.known import known_assessor
-from workbench.campaign.catalog.scale import ScaleEntry
+from workbench.campaign.scale import ScaleEntry
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
     GradeRecord,
@@ -44,7 +44,6 @@ from workbench.store.queues import (
     open_items,
     pending_notes,
     pool_size,
-    progress_counts,
     progress_page,
     progress_totals,
     query_text,
@@ -143,28 +142,12 @@ def machine_names(db: Database) -> list[str]:
 
 def scale(db: Database) -> list[ScaleEntry]:
     """The campaign's relevance scale, lowest grade first."""
-    from workbench.campaign.catalog.scale import show_scale  # the scale's owner
+    from workbench.campaign.scale import show_scale  # the scale's owner
 
     levels = show_scale(db)
     if not levels:
         return [ScaleEntry(g, label) for g, label in DEFAULT_SCALE]
     return [ScaleEntry(g, label, desc) for g, label, desc in levels]
-
-
-def query_progress(db: Database, assessor: str) -> list[QueryProgress]:
-    """Every query with assignments for `assessor`, in query import order (counted in SQL:
-    see store/queues.progress_counts)."""
-    with db.read() as s:
-        aid = assessor_id(s, assessor)
-        if aid is None:
-            return []
-        counts = progress_counts(s, aid)
-    return [
-        QueryProgress(q, title, judged, pooled)
-        for q, title, judged, pooled in zip(
-            counts.queries, counts.titles, counts.judged.tolist(), counts.pooled.tolist()
-        )
-    ]
 
 
 @dataclass(frozen=True)
@@ -179,8 +162,9 @@ class ProgressTotals:
 
 def query_progress_page(db: Database, assessor: str, after: int = 0,
                         limit: int = 500) -> tuple[list[QueryProgress], int | None]:
-    """query_progress one page at a time: the next `limit` queries after the key `after`
-    (0: the first page), and the key of the page after (None: this was the last)."""
+    """The queries with assignments for `assessor`, in query import order, one page at a
+    time (counted in SQL: store/queues.progress_page): the next `limit` queries after the
+    key `after` (0: the first page), and the key of the page after (None: the last)."""
     with db.read() as s:
         aid = assessor_id(s, assessor)
         if aid is None:
@@ -299,28 +283,6 @@ def _by_document(grades) -> dict[int, tuple[int | None, str]]:
     }
 
 
-def next_query_with_unjudged(
-    progress: list[QueryProgress], current: str | None, step: int = 1
-) -> str | None:
-    """The next (step=1) or previous (step=-1) query after `current` with unjudged items,
-    wrapping around; None when every other query is done."""
-    ids = [p.query for p in progress]
-    n = len(ids)
-    start = ids.index(current) if current in ids else (-1 if step > 0 else 0)
-    for k in range(1, n + 1):
-        p = progress[(start + step * k) % n]
-        if not p.done and p.query != current:
-            return p.query
-    return None
-
-
-def first_query_with_unjudged(progress: list[QueryProgress]) -> str | None:
-    for p in progress:
-        if not p.done:
-            return p.query
-    return None
-
-
 # ---- writes ----------------------------------------------------------------------------
 
 
@@ -330,7 +292,7 @@ def record_repeat(
 ) -> GradeRecord:
     """A blind second grade of an item: appended as a `repeat` event (old_grade = the
     current judgment's grade) and never changes the judgment. grade None: the repeat
-    showing was marked "can't judge" (campaign/cant_judge.py)."""
+    showing was marked "can't judge" (campaign/judging/marks.py)."""
     with write_transaction(db) as s:
         qid, did = item_ids(s, query, document)
         check_grade(s, grade)
@@ -446,7 +408,7 @@ def outside_assignment(db: Database, assessor: str, query: str, document: str) -
     exists, a grade belongs to a document of the pool assigned to this assessor. (Before
     any pool, grades are free: a campaign judged from scratch.) One message whether or not
     the document is pooled: "not in the pool" against "not in your assignment" told an
-    assessor whether some system ranked the document high (blind, issue 27 #6)."""
+    assessor whether some system ranked the document high (a leak of what is blind)."""
     from workbench.store.queues import assignment_state
 
     with db.read() as s:

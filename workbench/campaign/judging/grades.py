@@ -39,7 +39,7 @@ from workbench.store.event_kinds import UNDOABLE_ACTIONS, EventKind
 from workbench.store.imported_grades import GradeWriter, assessor_marks
 from workbench.store.machine import MACHINE, assessor_id_and_kind
 from workbench.store.models import utcnow
-from workbench.campaign.catalog.scale import check_grade
+from workbench.campaign.scale import check_grade
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session

@@ -4,8 +4,8 @@ A mark is not a grade: no qrels, measure or agreement statistic sees it. It sett
 item in the assessor's queue (progress counts it done, the cursor skips it) and the lead
 lists the marks (`workbench list cant-judge`) to fix or replace the documents. An item
 holds a grade or a mark, never both: a mark clears the assessor's grade of the item (a
-`clear` event; `u` removes the mark and brings the grade back in one step, judging.undo_last),
-and a grade removes the mark (judging.unmark; `u` after that grade takes the grade back, and
+`clear` event; `u` removes the mark and brings the grade back in one step, grades.undo_last),
+and a grade removes the mark (grades.unmark; `u` after that grade takes the grade back, and
 `u` again the mark). Every mark and unmark is a `judgment_event` (`cant_judge`,
 `cant_judge_clear`), so the history keeps them.
 

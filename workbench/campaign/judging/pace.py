@@ -1,4 +1,4 @@
-"""Watching the assessors at work (issue 13 §3): each one's pace (documents per hour,
+"""Watching the assessors at work, for the lead: each one's pace (documents per hour,
 median seconds per document, idle time capped) and drift (grade distribution in their
 first and last quarter of grades, tested for a change; agreement with the other assessors
 over their grades), for `workbench list assessors` and the lead's Pace screen (F8).

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from workbench.campaign.catalog.scale import not_on_scale, on_scale
+from workbench.campaign.scale import not_on_scale, on_scale
 from workbench.campaign.database import Database
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import Queue, QueueItem, ScaleEntry
@@ -347,7 +347,7 @@ class JudgingSession:
     # ---- writes (worker thread; no state changes) -----------------------------------
 
     def off_scale(self, grade: int) -> str | None:
-        """Why `grade` cannot be given (catalog.scale's one message), or None."""
+        """Why `grade` cannot be given (campaign.scale's one message), or None."""
         allowed = [lv.grade for lv in self.levels or ()]
         return None if not allowed or on_scale(grade, allowed) else not_on_scale(grade, allowed)
 
@@ -452,7 +452,7 @@ class JudgingSession:
                 if item.repeat:
                     self._replace(i, grade=None, cant_judge=False)
                 else:
-                    # a grade back also removed a can't-judge mark (judging.apply_grade)
+                    # a grade back also removed a can't-judge mark (grades.apply_grade)
                     marked = (item.cant_judge and record.new_grade is None
                               if record.cant_judge is None else record.cant_judge)
                     self._replace(i, grade=record.new_grade, cant_judge=marked)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.campaign.catalog.scale import show_scale
+from workbench.campaign.scale import show_scale
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import apply_grades
 from workbench.campaign.machine.client import ChatClient, EndpointError

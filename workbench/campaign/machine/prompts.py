@@ -33,7 +33,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from workbench.campaign.catalog.scale import ScaleEntry as Level  # one scale entry type
+from workbench.campaign.scale import ScaleEntry as Level  # one scale entry type
 from workbench.campaign.machine.reading import read_grade  # noqa: F401  (the reading's owner)
 
 # Long documents are cut: a bounded prompt is a bounded cost. Recorded in the provenance.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from workbench.campaign.catalog.scale import not_on_scale
+from workbench.campaign.scale import not_on_scale
 
 MAX_ANSWER_CHARS = 100_000
 MAX_DIGITS = 6

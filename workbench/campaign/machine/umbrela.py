@@ -33,7 +33,7 @@ class UmbrelaSummary:
 
 def import_umbrela(db: Database, path: str, *, progress=None, assessor: str | None = None,
                    model: str | None = None, prompt: str = "", endpoint: str = "") -> UmbrelaSummary:
-    from workbench.campaign.catalog.scale import show_scale
+    from workbench.campaign.scale import show_scale
     from workbench.campaign.judging.grades import apply_grades
     from workbench.campaign.machine.prompts import read_grade
     from workbench.campaign.machine.provenance import ensure_machine, make_provenance

@@ -378,7 +378,7 @@ def reshuffle_tail(
 
     Appending the new documents (ranked deeper, else they would be pooled already) after the
     old ones made queue position follow rank band (Spearman 0.47 over 20 queries after depth
-    5 then 30; 0.01 for one pool, issue 27 #4). So the items not yet reached are shuffled
+    5 then 30; 0.01 for one pool), which told the assessor the rank band. So the items not yet reached are shuffled
     together with the new ones: everything up to the last settled (graded or marked) item
     stays where it was, as it was shown; so do hidden repeats and their first showings (their
     distance is the blindness of the repeat). The other unsettled items and the new ones are

@@ -1,8 +1,8 @@
 """`workbench pool --method depth|mtf|bandit`: build the pool the plan asks for, store the
 plan, and fill the assessors' queues.
 
-- depth: the top K of every run per query (pooling.build_pool); with a budget, each
-  query's share of it (pool_plan.budget_caps) cut from the depth order (rank 1 of every
+- depth: the top K of every run per query (assign.build_pool); with a budget, each
+  query's share of it (plan.budget_caps) cut from the depth order (rank 1 of every
   run, then rank 2, ...: planning.methods.depth_order), documents already pooled counting
   against the share. Queues are filled by pooling.assign (overlap, repeats).
 - mtf, bandit: the pool starts with each query's first choice and grows one document per

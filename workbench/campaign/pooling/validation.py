@@ -236,7 +236,7 @@ def _queue(session, aid: int, name: str, qi: np.ndarray, di: np.ndarray, seed: i
     grade or a "can't judge" mark), per query in the assessor's shuffle, shuffled among the
     unjudged items already queued as a re-pool does (assign.reshuffle_tail): appended after
     everything queued, a stratified sample of a skewed machine made the queue's tail tell
-    (51% machine-"3" there against 9% before it, issue 37 #40)."""
+    (51% machine-"3" there against 9% before it)."""
     has: set[tuple[int, int]] = set()
     next_pos: dict[int, int] = {}
     existing: dict[int, list[tuple[int, int, int, bool, bool]]] = {}

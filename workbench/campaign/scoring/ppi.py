@@ -1,19 +1,19 @@
 """`score --source hybrid:MACHINE --ci ppi`: prediction-powered intervals of each system's
-P@k under people's labels, from the machine's labels on every item and people's labels on
+score under people's labels, from the machine's labels on every item and people's labels on
 the machine's stratified validation sample (docs/uncertainty.md).
 
-For system s, P@k is the mean over its Q topics of the share of relevant documents in its
-top k: the mean of y over the Q x k slots of its top-k lists (a slot beyond the end of a
-short list holds 0, as trec_eval divides by k). With yhat the machine's relevance (grade >=
-the threshold; 0 where it gave no label) and y the people's (their majority on the sampled
-items), P@k = mean(yhat) + mean(y - yhat). The first term is exact; the rectifier is 0
-outside the sampling frame (the items the machine labelled: no label either way) and is
-estimated inside it by Hajek's weighted mean over the sampled items in s's top k that people
-judged, with the stored inclusion probabilities (metrics/ppi.py, metrics/weighting.py).
+The measures covered are, within a query, sums over ranks of a fixed weight times the gain
+of the item there (metrics/linear.py: P@k, DCG@k, CG@k, RBP(rel=N)): the mean over the Q
+topics is sum(w * y) / Q over the (topic, rank) slots of the system's lists. With yhat the
+machine's gain (0 where it gave no label) and y the people's (their majority grade on the
+sampled items), that is sum(w * yhat) / Q + sum(w * (y - yhat)) / Q. The first term is
+exact; the rectifier is 0 outside the sampling frame (the items the machine labelled: no
+label either way) and is estimated inside it by Hajek's weighted mean over the sampled items
+in the system's lists that people judged, with the stored inclusion probabilities
+(metrics/ppi.py, metrics/weighting.py).
 
-PPI needs a measure that is a mean of item labels within a query; P@k is, with weights
-that do not depend on the labels. nDCG, AP, bpref and R-precision divide by quantities the
-labels themselves set (the ideal DCG, the number of relevant documents): refused.
+nDCG, AP, bpref and R-precision divide by quantities the labels themselves set (the ideal
+DCG, the number of relevant documents): refused, with the reason.
 """
 
 from __future__ import annotations
@@ -26,30 +26,17 @@ from workbench.campaign.scoring.intervals import CONFIDENCE, ScoreIntervals
 from workbench.campaign.scoring.scores import ScoreTable
 from workbench.campaign.scoring.sources import MAJORITY, QrelsSource
 from workbench.errors import UsageError
+from workbench.metrics.linear import LinearForm, linear_form, not_linear_reason
 from workbench.metrics.measures import Measure
 from workbench.metrics.noncentral_t import normal_isf
 from workbench.metrics.ppi import ppi_population_mean
 
 __all__ = ["ppi_intervals", "ppi_pair_differences", "refuse_reason"]
 
-_NOT_A_MEAN = {
-    "ndcg": "it divides by the ideal DCG, which the labels themselves set",
-    "ndcg_cut": "it divides by the ideal DCG, which the labels themselves set",
-    "map": "it divides by the number of relevant documents, which the labels set",
-    "bpref": "it counts judged non-relevant documents above each relevant one and divides by R",
-    "Rprec": "its cutoff R is the number of relevant documents, which the labels set",
-}
-
-
 def refuse_reason(m: Measure) -> str | None:
     """Why `--ci ppi` cannot give `m` an interval (None: it can)."""
-    if m.family == "P" and m.cutoff and not m.judged_only:
-        return None
-    why = _NOT_A_MEAN.get(m.family)
-    if why:
-        return f"{m}: --ci ppi needs a mean of item labels within a query; {why}"
-    return (f"{m}: --ci ppi covers P@k (a mean of item labels within a query with fixed "
-            f"weights); choose -m P@k")
+    why = not_linear_reason(m)
+    return None if why is None else f"--ci ppi needs a sum of fixed rank weights times item labels within a query: {why}"
 
 
 class _Labels:
@@ -86,8 +73,9 @@ class _Labels:
             hq, hd, hg = qrels_ids(s, MAJORITY)
         width = int(max(md.max(initial=0), hd.max(initial=0), sample.document_id.max(initial=0),
                         runs.stored.document_id.max(initial=0))) + 1
-        self.m_keys, self.m_rel = mq * width + md, (mg >= level).astype(np.float64)
-        self.h_keys, self.h_rel = hq * width + hd, (hg >= level).astype(np.float64)
+        self.level = level
+        self.m_keys, self.m_grade = mq * width + md, mg
+        self.h_keys, self.h_grade = hq * width + hd, hg
         s_keys = sample.query_id * width + sample.document_id
         order = np.argsort(s_keys)
         self.s_keys, self.s_prob = s_keys[order], sample.probability[order]
@@ -113,29 +101,34 @@ class _Labels:
         return [f"{missing} of the {self.s_keys.size} validation items are not judged by people "
                 "yet: the interval uses the judged ones as if the others had not been drawn"]
 
-    def top(self, i: int, k: int, queries: list[int]) -> np.ndarray:
-        """Item keys of system i's top k on `queries`."""
+    def top(self, i: int, form: LinearForm, queries: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(item keys, their weights) of system i's lists on `queries`, to the form's depth."""
         rows = np.arange(int(self.offsets[i]), int(self.offsets[i + 1]))
-        rows = rows[(self.rank[rows] < k) & np.isin(self.q[rows], queries)]
-        return self.keys[rows]
+        keep = np.isin(self.q[rows], queries)
+        if form.depth is not None:
+            keep &= self.rank[rows] < form.depth
+        rows = rows[keep]
+        return self.keys[rows], form.weights(self.rank[rows] + 1)
 
-    def estimate(self, items: np.ndarray, coef: np.ndarray, slots: int, confidence: float):
-        """(estimate, low, high, used) of sum(coef * y) / slots over `items` (y the people's
-        relevance), PPI with the machine's relevance and the judged validation items."""
+    def estimate(self, items: np.ndarray, coef: np.ndarray, population: int, form: LinearForm,
+                 confidence: float):
+        """(estimate, low, high, used) of sum(coef * y) / population over `items` (y the
+        people's gain), PPI with the machine's gains and the judged validation items."""
         mk = self.m_keys
         pos = np.minimum(np.searchsorted(mk, items), max(mk.size - 1, 0))
-        labelled = (mk.size > 0) & (mk[pos] == items) if mk.size else np.zeros(items.size, bool)
-        yhat = np.where(labelled, self.m_rel[pos] if mk.size else 0.0, 0.0) * coef
+        labelled = (mk[pos] == items) if mk.size else np.zeros(items.size, bool)
+        machine = form.gains(self.m_grade[pos], self.level) if mk.size else np.zeros(items.size)
+        yhat = np.where(labelled, machine, 0.0) * coef
         sk = self.s_keys
         sp = np.minimum(np.searchsorted(sk, items), sk.size - 1)
         use = (sk[sp] == items) & self.judged[sp]
         if not use.any():
             return math.nan, math.nan, math.nan, 0
-        hp = np.searchsorted(self.h_keys, items[use])
-        y = self.h_rel[np.minimum(hp, self.h_keys.size - 1)] * coef[use]
+        hp = np.minimum(np.searchsorted(self.h_keys, items[use]), self.h_keys.size - 1)
+        y = form.gains(self.h_grade[hp], self.level) * coef[use]
         est, lo, hi = ppi_population_mean(yhat, y, yhat[use], self.s_prob[sp[use]],
                                           alpha=1 - confidence, in_frame=int(labelled.sum()),
-                                          population=slots)
+                                          population=population)
         return est, lo, hi, int(use.sum())
 
 
@@ -148,13 +141,14 @@ def _check_measures(measures) -> None:
 
 def ppi_intervals(db, table: ScoreTable, source: QrelsSource, *, threshold: int | None = None,
                   confidence: float = CONFIDENCE) -> ScoreIntervals:
-    """The PPI interval of every system's P@k (see the module docstring)."""
+    """The PPI interval of every system's score (see the module docstring)."""
     _check_measures(table.measures)
     labels = _Labels(db, source, threshold)
     warnings = labels.warnings()
     bounds, estimates = {}, {}
     for m in table.measures:
-        k = int(m.cutoff)
+        form = linear_form(m)
+        where = f"top {m.cutoff}" if form.depth else "lists"
         row = []
         means = np.full(len(table.systems), np.nan)
         for i, system in enumerate(table.systems):
@@ -162,17 +156,17 @@ def ppi_intervals(db, table: ScoreTable, source: QrelsSource, *, threshold: int 
             if not queries:
                 row.append(None)
                 continue
-            items = labels.top(i, k, queries)
-            est, lo, hi, used = labels.estimate(items, np.ones(items.size), len(queries) * k, confidence)
+            items, weight = labels.top(i, form, queries)
+            est, lo, hi, used = labels.estimate(items, weight, len(queries), form, confidence)
             if not used:
                 row.append(None)
-                warnings.append(f"{system}: no judged validation item in its top {k}: no "
+                warnings.append(f"{system}: no judged validation item in its {where}: no "
                                 f"interval for {table.name_of(m)}")
                 continue
             row.append((lo, hi))
             means[i] = est
             if used < 5:
-                warnings.append(f"{system}: only {used} judged validation items in its top {k}: "
+                warnings.append(f"{system}: only {used} judged validation items in its {where}: "
                                 f"the interval of {table.name_of(m)} is unreliable")
         bounds[m] = row
         estimates[m] = np.where(np.isnan(means), table.means[m], means)
@@ -182,15 +176,16 @@ def ppi_intervals(db, table: ScoreTable, source: QrelsSource, *, threshold: int 
 def ppi_pair_differences(db, table: ScoreTable, source: QrelsSource, measure: Measure,
                          pairs: list[tuple[str, str]], *, threshold: int | None = None,
                          confidence: float = CONFIDENCE):
-    """For each (a, b): (estimate, low, high, p) of mean P@k(a) - P@k(b) over the topics both
+    """For each (a, b): (estimate, low, high, p) of mean M(a) - M(b) over the topics both
     were scored on, PPI applied to each topic's difference (one estimate of the difference,
-    not two separate ones): sum over items of (in a's top k - in b's top k) * y / (Q k).
-    p is the two-sided normal test of a zero difference."""
+    not two separate ones): sum over items of (weight in a - weight in b) * y / Q (a weight
+    is 0 where the item is not in that system's list). p is the two-sided normal test of a
+    zero difference."""
     from workbench.metrics.noncentral_t import normal_cdf
 
     _check_measures([measure])
     labels = _Labels(db, source, threshold)
-    k = int(measure.cutoff)
+    form = linear_form(measure)
     out = {}
     for a, b in pairs:
         ia, ib = table.row(a), table.row(b)
@@ -199,11 +194,14 @@ def ppi_pair_differences(db, table: ScoreTable, source: QrelsSource, measure: Me
         if not queries:
             out[(a, b)] = (math.nan,) * 4
             continue
-        ka, kb = labels.top(ia, k, queries), labels.top(ib, k, queries)
+        ka, wa = labels.top(ia, form, queries)
+        kb, wb = labels.top(ib, form, queries)
         items = np.union1d(ka, kb)
-        coef = np.isin(items, ka).astype(np.float64) - np.isin(items, kb)
+        coef = np.zeros(items.size)
+        np.add.at(coef, np.searchsorted(items, ka), wa)
+        np.subtract.at(coef, np.searchsorted(items, kb), wb)
         keep = coef != 0
-        est, lo, hi, used = labels.estimate(items[keep], coef[keep], len(queries) * k, confidence)
+        est, lo, hi, used = labels.estimate(items[keep], coef[keep], len(queries), form, confidence)
         if not used:  # no sampled item where the lists differ: the machine's difference stands
             out[(a, b)] = (math.nan,) * 4
             continue

@@ -3,9 +3,10 @@
 One code path for `workbench score` and the TUI's live panel: a `ScoreTracker` loads every
 system's results once (cached as per-system, per-query arrays), derives the qrels from one
 source (an assessor or a consensus, see qrels.py) and evaluates through the metrics
-package's `evaluate` (trec_eval semantics). After a grade the panel calls
-`update_query(q)`: only query q's qrels are re-read and only q's values are recomputed for
-each system; the means are then re-averaged from the cached per-query values.
+package's `evaluate` (trec_eval semantics). After a grade the panel marks the query
+(`mark_dirty(q)`) and calls `refresh()`: only the marked queries' qrels are re-read and only
+their values are recomputed for each system; the means are then re-averaged from the cached
+per-query values.
 
 Averages follow trec_eval: a system's mean is over the queries present both in its results
 and in the qrels (queries judged so far, for an assessor), aggregated by the metrics
@@ -163,10 +164,6 @@ class ScoreTracker:
             self._evaluate(qrels, None)
             self.loaded = True
             return self._table()
-
-    def update_query(self, query: str) -> ScoreTable:
-        """Re-read `query`'s qrels and recompute only that query's values."""
-        return self.update_queries([query])
 
     def update_queries(self, queries: list[str] | set[str]) -> ScoreTable:
         """Re-read these queries' qrels and recompute only their values."""

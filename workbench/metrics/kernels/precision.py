@@ -3,8 +3,7 @@ Rprec_mult, relative_P, set_relative_P, set_map, utility, unj and Judged.
 
 One signature: ``kernel(ctx, measure)`` -> float64 per qrels query; the private helpers
 below a kernel take the flat ``Ranking``, R and the level. Formulas follow
-usnistgov/trec_eval's m_<name>.c, named in each docstring; ``geometric_mean`` is
-trec_eval's average for gm_map and gm_bpref.
+usnistgov/trec_eval's m_<name>.c, named in each docstring.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.metrics.kernels.context import MIN_GEO_MEAN, Context, safe_div
+from workbench.metrics.kernels.context import Context, safe_div
 from workbench.metrics.qrels_index import NONPOOL
 from workbench.metrics.ranking import Ranking
 from workbench.metrics.segments import per_query_sum
@@ -262,12 +261,3 @@ def _unj(rk: Ranking, cutoffs=UNJ_CUTOFFS) -> np.ndarray:
     for i, k in enumerate(cutoffs):
         out[i] = per_query_sum(rk.grp, 1.0, rk.nq, unjudged & (rk.rank <= int(k))) / float(k)
     return out
-
-
-def geometric_mean(values: np.ndarray) -> float:
-    """trec_eval's geometric mean over queries (gm_map, gm_bpref; meas_avg.c):
-    exp(mean(log(max(v, 1e-5)))); 0 for no queries."""
-    v = np.asarray(values, dtype=np.float64)
-    if v.size == 0:
-        return 0.0
-    return float(np.exp(np.log(np.maximum(v, MIN_GEO_MEAN)).sum() / v.size))

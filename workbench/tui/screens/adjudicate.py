@@ -18,7 +18,7 @@ from textual.widgets import Input, Static
 
 from workbench.campaign.agreement import adjudication
 from workbench.campaign.agreement.adjudication import AdjudicationRecord, ItemView
-from workbench.campaign.catalog.scale import not_on_scale, on_scale
+from workbench.campaign.scale import not_on_scale, on_scale
 from workbench.campaign.judging.assessing import ScaleEntry, scale
 from workbench.tui.text import describe, safe
 

@@ -1,5 +1,5 @@
 """Who adjudicates: asked once per session, before the first final grade. The name is the
-lead's own (campaign/adjudication.py: never a fixed "lead" row). A name that is an assessor
+lead's own (campaign/agreement/adjudication.py: never a fixed "lead" row). A name that is an assessor
 with grades is asked about: the same person (y) decides on their own grades knowingly, or
 another name is typed (n). Dismisses with (name, same_person), or None when cancelled."""
 

@@ -1,7 +1,7 @@
 """Shown over everything while the terminal is too small to show a document.
 
 At 20×6 the judging screen drew the query and the queue but no document, and the digits
-still graded it (issue 27 #19): an assessor could grade what they never saw. While the
+still graded it: an assessor could grade what they never saw. While the
 terminal is smaller than MIN_WIDTH × MIN_HEIGHT this screen covers the app and takes every
 key but Ctrl+Q; it goes away by itself when the terminal is large enough again.
 """

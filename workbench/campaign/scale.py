@@ -87,7 +87,7 @@ def parse_scale(spec: str) -> list[tuple[int, str, str]]:
     for part in (p.strip() for p in text.split(",")):
         grade, sep, label = part.partition("=")
         # ASCII digits only: str.isdigit() also takes "²", which int() then refused with a
-        # traceback (issue 27 #12)
+        # traceback
         if not sep or not _GRADE.fullmatch(grade.strip()) or not label.strip():
             raise UsageError(
                 f"bad scale level {part!r}: write GRADE=LABEL, e.g. "
