@@ -9,8 +9,8 @@ seen. tests/tui/test_screen_fit.py runs the matrix (sizes × cases) with an SVG 
 each; `make snapshots` rewrites the SVGs after an intended change (docs/development.md).
 
 The campaigns are the committed sample (sample_db/) and small ones built from fixed data, so
-every run draws the same screen: no clock, path or random id reaches one of them (the
-database is opened by a relative path in the test's own folder).
+every run draws the same screen; what would still differ (the temporary folder's name, the
+wall clock, a blinking cursor) is fixed by `steady` and `fix_clock_and_paths`.
 """
 
 from __future__ import annotations
@@ -167,11 +167,43 @@ async def tables_sized(app, pilot) -> None:
                 "the tables' column widths")
 
 
-async def steady_cursors(app, pilot) -> None:
-    """A text box's cursor blinks: shown or not when the SVG is taken. Keep it on."""
+async def steady(app, pilot) -> None:
+    """What would differ from run to run: a text box's cursor blinks (shown or not when the
+    SVG is taken): kept on; the start screen's database line names the test's own temporary
+    folder: a fixed name stands in for it (the same length on every run)."""
+    from rich.text import Text
+
     for box in app.screen.query("Input, TextArea"):
         box.cursor_blink = False
+    for line in app.screen.query("#assessor-db"):
+        line.update(Text("database: sqlite:////data/campaign.sqlite", style="dim"))
     await settle(app, pilot)
+
+
+class _FixedClock:
+    """The time module with its wall clock fixed for the screens that print it (the export
+    dialog's suggested file name); the monotonic clock the screens poll with still runs."""
+
+    FIXED = (2026, 3, 2, 9, 0, 0, 0, 61, 0)
+
+    def __getattr__(self, name):
+        import time
+
+        return getattr(time, name)
+
+    def strftime(self, fmt, when=None):
+        import time
+
+        return time.strftime(fmt, self.FIXED if when is None else when)
+
+
+def fix_clock_and_paths(monkeypatch) -> None:
+    """The export dialog suggests `<database folder>/<screen>-<date>-<time>.<ext>`: a fixed
+    folder and time for the snapshots (the dialog only shows it; nothing is written)."""
+    from workbench.tui.screens import lead_screen
+
+    monkeypatch.setattr(lead_screen, "time", _FixedClock())
+    monkeypatch.setattr(lead_screen, "export_dir", lambda url: Path("/data"))
 
 
 def keys(*steps) -> Opener:
@@ -184,7 +216,7 @@ def keys(*steps) -> Opener:
             await pilot.press(*pressed)
             await until(app, pilot, lambda s=screen: _loaded(app, s), f"{screen} after {pressed}")
         await tables_sized(app, pilot)
-        await steady_cursors(app, pilot)
+        await steady(app, pilot)
 
     return open_
 
@@ -252,6 +284,8 @@ CASES: list[Case] = [
     Case("calibration_empty", keys((["f9"], "CalibrationScreen")), ("no machine assessor yet",)),
     Case("calibration", keys((["f9"], "CalibrationScreen")), ("machine 1 of 1: llm",),
          campaign="machine"),
+    Case("nugget_scores_empty", keys((["f10"], "NuggetScoresScreen")), ("No answers or nugget labels yet.",),
+         hscroll_ok={"#ns-table": WIDE}),
     Case("nugget_scores", keys((["f10"], "NuggetScoresScreen")), ("runX", "runY"),
          campaign="nugget_scores", hscroll_ok={"#ns-table": WIDE}),
 ]
@@ -293,6 +327,9 @@ def fit_problems(app, case: Case) -> list[str]:
         if (type(widget).__name__ == "DataTable" and widget.row_count
                 and region.intersection(clip).height < 2 and not _scrolls_vertically(widget)):
             problems.append(f"{label} shows none of its {widget.row_count} rows")
+    for note in list(app._notifications):  # an error message over the screen
+        if note.severity == "error":
+            problems.append(f"error shown: {note.title}: {note.message}")
     lines = screen_text(app).splitlines()
     for text in case.expect:
         if not any(text in line for line in lines):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from pytest_textual_snapshot import normalize_svg
 
-from tests.tui.screen_catalog import BY_NAME, CASES, SIZES, fit_problems, make_case_app
+from tests.tui.screen_catalog import BY_NAME, CASES, SIZES, fit_problems, fix_clock_and_paths, make_case_app
 
 SNAPSHOTS = Path(__file__).parent / "__snapshots__" / "test_screen_fit"
 QUICK = {"judge", "guidelines", "adjudicate", "systems"}
@@ -31,7 +31,8 @@ def _params():
 
 def _shoot(case_name, size, tmp_path, monkeypatch, snap_compare, widen=None):
     """Open the screen, check its fit, compare its snapshot: (problems, snapshot matched)."""
-    monkeypatch.chdir(tmp_path)  # the database by a relative path: the same on every run
+    monkeypatch.chdir(tmp_path)
+    fix_clock_and_paths(monkeypatch)
     case = BY_NAME[case_name]
     app = make_case_app(case, tmp_path)
     problems: list[str] = []
