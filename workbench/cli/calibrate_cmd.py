@@ -51,7 +51,7 @@ def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> N
     from workbench.campaign.agreement.calibration import calibrate as run
     from workbench.campaign.database import Database
 
-    from workbench.cli.plotting import check
+    from workbench.campaign.plotting import check
 
     check(plot)
     database = Database.open(resolve_db(ctx, db), create=False)
@@ -60,7 +60,7 @@ def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> N
     finally:
         database.close()
     if plot is not None:
-        from workbench.cli.plotting import plot_calibration
+        from workbench.campaign.plotting import plot_calibration
 
         plot_calibration(plot, report)
     if fmt == "json":

@@ -101,7 +101,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
     measure, others = (measures[0], list(measures[1:])) if measures else (None, [])
     if test == "ppi" and (files or lists):
         raise click.UsageError("--test ppi works on the stored campaign with --source hybrid:MACHINE")
-    from workbench.cli.plotting import check
+    from workbench.campaign.plotting import check
 
     check(plot)
     if pair or per_query:
@@ -236,7 +236,7 @@ def _output(report, fmt: str, plot=None) -> None:
         for warning in getattr(report, "warnings", ()):
             click.echo(f"workbench: warning: {warning}", err=True)
     if plot is not None:
-        from workbench.cli.plotting import plot_ranking
+        from workbench.campaign.plotting import plot_ranking
 
         plot_ranking(plot, report)
     if fmt == "json":

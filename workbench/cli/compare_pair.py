@@ -42,7 +42,7 @@ def compare_pair(ctx, db, files, pair, per_query, measure, level, source, consen
         finally:
             database.close()
     if plot is not None:
-        from workbench.cli.plotting import plot_pair
+        from workbench.campaign.plotting import plot_pair
 
         plot_pair(plot, report)
     if fmt == "json":

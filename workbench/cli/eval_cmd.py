@@ -124,7 +124,7 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
     _check_rel_format(rel_format)
     ms = _parse(measures, int(compat))
     if plot is not None:
-        from workbench.cli.plotting import check
+        from workbench.campaign.plotting import check
 
         check(plot)
     if rel_level < 0:
@@ -149,7 +149,7 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
     evs = [r.evaluation for r in results]
     names = [r.name for r in results]
     if plot is not None:
-        from workbench.cli.plotting import plot_eval
+        from workbench.campaign.plotting import plot_eval
 
         plot_eval(plot, qrels, runs, names, settings)
     uppers = [r.upper for r in results] if bounds else None

@@ -70,7 +70,7 @@ def list_(ctx, what, fmt, plot, db) -> None:
     from workbench.campaign.catalog.listing import listing
 
     if plot is not None:
-        from workbench.cli.plotting import check
+        from workbench.campaign.plotting import check
 
         if what != "assessors":
             raise click.UsageError("--plot draws `list assessors` only")
@@ -81,7 +81,7 @@ def list_(ctx, what, fmt, plot, db) -> None:
     finally:
         database.close()
     if plot is not None:
-        from workbench.cli.plotting import plot_assessors
+        from workbench.campaign.plotting import plot_assessors
 
         plot_assessors(plot, table)
     if fmt == "json":

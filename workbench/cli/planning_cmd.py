@@ -129,7 +129,7 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
     if bad or not methods:
         raise UsageError(f"unknown pooling method {', '.join(bad) or method!r}; choose from {', '.join(METHODS)}")
     budgets = _budgets(budget)
-    from workbench.cli.plotting import check
+    from workbench.campaign.plotting import check
 
     check(plot)
     if depth is None:
@@ -137,7 +137,7 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
     c = _collection(ctx, qrels, runs, db, compat)
     results = run_simulation(c, methods, budgets, measure=measure, rel_level=level, depth=depth, seed=seed)
     if plot is not None:
-        from workbench.cli.plotting import plot_simulation
+        from workbench.campaign.plotting import plot_simulation
 
         plot_simulation(plot, results)
     if fmt == "json":

@@ -149,7 +149,7 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, c
     from workbench.cli.sources import qrels_source
 
     chosen = qrels_source(source=source, assessor=assessor, consensus=consensus)
-    from workbench.cli.plotting import check
+    from workbench.campaign.plotting import check
 
     check(plot)  # a bad --plot file: before any work
     names = [n for raw in measures for n in raw.split()] or None  # "P.5,10" keeps its comma
@@ -185,7 +185,7 @@ def score(ctx, measures, assessor, consensus, source, per_query, fmt, sort_by, c
         for warning in intervals.warnings:
             click.echo(f"workbench: warning: {warning}", err=True)
     if plot is not None:
-        from workbench.cli.plotting import plot_score
+        from workbench.campaign.plotting import plot_score
 
         plot_score(plot, table, systems, intervals)
     if fmt == "trec":

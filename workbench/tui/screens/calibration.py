@@ -33,6 +33,7 @@ class CalibrationScreen(LeadScreen):
     ]
     export_formats = {"json": "json"}
     export_stem = "calibration"
+    plots = True
 
     def __init__(self, machine: str | None = None) -> None:
         super().__init__()
@@ -89,3 +90,11 @@ class CalibrationScreen(LeadScreen):
         if self.data is None or self.data.report is None:
             return "{}\n"
         return json.dumps(self.data.report.to_json(), indent=2) + "\n"
+
+    def export_plot(self, path: str) -> None:
+        """`calibrate --plot`'s figure of the machine shown."""
+        from workbench.campaign.plotting import plot_calibration
+
+        if self.data is None or self.data.report is None:
+            raise ValueError("no machine calibrated yet: nothing to draw")
+        plot_calibration(path, self.data.report)

@@ -9,7 +9,10 @@ which keeps the cursor on the same row key and the same scroll offset.
 Subclasses implement `load(changes)` (runs in a thread: campaign calls only, returns plain
 data, changes no attribute of the screen), `keep(data)` (main thread: remember what the load
 computed, e.g. a cache, before drawing) and `show(data)` (main thread: updates widgets);
-`export_formats` + `export_text(fmt)` give the export action (key `e`). Workers only post
+`export_formats` + `export_text(fmt)` give the export action (key `e`); a screen whose numbers
+a `--plot` figure draws sets `plots = True` and implements `export_plot(path)`, and the dialog
+offers the figure as PNG, SVG or PDF too (campaign/plotting.py, the same figure the command
+writes). Workers only post
 messages; every change of the screen's state happens in their handlers, on the main thread.
 NOT blind: lead screens only (app registers them with lead=True).
 """
@@ -32,6 +35,9 @@ from workbench.tui.text import describe
 from workbench.tui.screens.lead_modes import mode_bindings
 
 POLL_SECONDS = 1.0
+# the figure formats of `--plot`, offered by screens with plots = True (matplotlib installed)
+PLOT_FORMATS = {"plot png": "png", "plot svg": "svg", "plot pdf": "pdf"}
+MIME = {"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,22 @@ class LeadScreen(Screen):
     def export_text(self, fmt: str) -> str:  # pragma: no cover - only with export_formats
         """(Worker thread.) The export in `fmt`, from self.data or the database."""
         raise NotImplementedError
+
+    plots = False  # True: export_plot is implemented
+
+    def export_plot(self, path: str) -> None:  # pragma: no cover - only with plots = True
+        """(Worker thread.) Write the screen's figure to `path` (its suffix gives the kind)."""
+        raise NotImplementedError
+
+    def _formats(self) -> dict[str, str]:
+        """The export dialog's formats: the screen's, and its figure where it has one."""
+        formats = dict(self.export_formats or {})
+        if self.plots:
+            from workbench.campaign.plotting import available
+
+            if available():
+                formats.update(PLOT_FORMATS)
+        return formats
 
     # ---- loading and live refresh ------------------------------------------------------
 
@@ -202,7 +224,8 @@ class LeadScreen(Screen):
     # ---- export ------------------------------------------------------------------------
 
     def action_export(self) -> None:
-        if not self.export_formats or self.data is None:
+        formats = self._formats()
+        if not formats or self.data is None:
             self.notify("Nothing to export on this screen yet.", markup=False)
             return
         from workbench.tui.screens.export_dialog import ExportDialog
@@ -214,11 +237,12 @@ class LeadScreen(Screen):
 
         def suggest(fmt: str) -> str:
             # plain table formats keep the screen's name; "adjudicated qrels" -> adjudicated-qrels
-            stem = self.export_stem if " " not in fmt else "-".join(fmt.split())
-            name = f"{stem}-{stamp}.{self.export_formats[fmt]}"
+            plain = " " not in fmt or fmt in PLOT_FORMATS
+            stem = self.export_stem if plain else "-".join(fmt.split())
+            name = f"{stem}-{stamp}.{formats[fmt]}"
             return name if folder is None else str(folder / name)
 
-        self.app.push_screen(ExportDialog(suggest, list(self.export_formats)), self._export_chosen)
+        self.app.push_screen(ExportDialog(suggest, list(formats)), self._export_chosen)
 
     def _export_chosen(self, choice: tuple[str, str] | None) -> None:
         if choice is None:
@@ -240,9 +264,22 @@ class LeadScreen(Screen):
         import io
 
         try:
-            text = self.export_text(fmt)
-            self.app.call_from_thread(self.app.deliver_text, io.StringIO(text),
-                                      save_filename=name, open_method="download")
+            if fmt in PLOT_FORMATS:
+                import tempfile
+                from pathlib import Path
+
+                kind = PLOT_FORMATS[fmt]
+                with tempfile.TemporaryDirectory() as tmp:
+                    figure = Path(tmp) / f"figure.{kind}"
+                    self.export_plot(str(figure))
+                    data = figure.read_bytes()
+                self.app.call_from_thread(self.app.deliver_binary, io.BytesIO(data),
+                                          save_filename=name, open_method="download",
+                                          mime_type=MIME[kind])
+            else:
+                text = self.export_text(fmt)
+                self.app.call_from_thread(self.app.deliver_text, io.StringIO(text),
+                                          save_filename=name, open_method="download")
         except Exception as exc:  # noqa: BLE001
             self.post_message(self.Exported(name, describe(exc)))
             return
@@ -254,9 +291,15 @@ class LeadScreen(Screen):
         from workbench.campaign.catalog.exporting import atomic_output
 
         try:
-            text = self.export_text(fmt)
-            with atomic_output(path) as fh:
-                fh.write(text)
+            if fmt in PLOT_FORMATS:
+                if not path.lower().endswith("." + PLOT_FORMATS[fmt]):
+                    raise ValueError(f"a {PLOT_FORMATS[fmt].upper()} figure needs a file name "
+                                     f"ending in .{PLOT_FORMATS[fmt]}")
+                self.export_plot(path)  # written whole or not at all (plots.figures.save)
+            else:
+                text = self.export_text(fmt)
+                with atomic_output(path) as fh:
+                    fh.write(text)
         except Exception as exc:  # noqa: BLE001
             self.post_message(self.Exported(path, describe(exc)))
             return

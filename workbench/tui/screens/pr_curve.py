@@ -22,6 +22,7 @@ class PRCurveScreen(LeadScreen):
     BINDINGS = [Binding("escape", "back", "Back"), *LeadScreen.BINDINGS]
     export_formats = {"csv": "csv"}
     export_stem = "pr-curves"
+    plots = True
 
     def __init__(self, systems: list[str], source: QrelsSource) -> None:
         super().__init__()
@@ -59,3 +60,9 @@ class PRCurveScreen(LeadScreen):
 
         return csv_text(["system", *(f"{r:.1f}" for r in RECALL)],
                         ([s, *map(float, values)] for s, values in self.data.items()))
+
+    def export_plot(self, path: str) -> None:
+        """The curves shown, as `eval --plot` draws them."""
+        from workbench.campaign.plotting import plot_pr_curves
+
+        plot_pr_curves(path, self.data, title=f"Interpolated precision-recall against {self.source.label}")

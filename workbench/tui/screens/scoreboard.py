@@ -59,6 +59,7 @@ class ScoreboardScreen(LeadScreen):
     export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex",
                       "qrels of this source": "qrels"}
     export_stem = "scores"
+    plots = True
     AUTO_FOCUS = "#sb-table"
 
     def __init__(self, source: QrelsSource = MAJORITY, measures: list[str] | None = None) -> None:
@@ -340,3 +341,10 @@ class ScoreboardScreen(LeadScreen):
         # the file `workbench export scores` writes (same code), rows in the order shown
         return render_score_table(self.data.table, fmt, self.ordered_systems(self.data),
                                   judged=self.data.judged, k=self.data.k)
+
+    def export_plot(self, path: str) -> None:
+        """`score --plot`'s figure: each system's mean of the first measure in the order
+        shown, with its 95 % bootstrap interval."""
+        from workbench.campaign.plotting import plot_score
+
+        plot_score(path, self.data.table, self.ordered_systems(self.data))

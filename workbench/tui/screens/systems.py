@@ -60,6 +60,7 @@ class SystemsScreen(LeadScreen):
     ]
     export_formats = {"json": "json"}
     export_stem = "compare"
+    plots = True
     AUTO_FOCUS = "#sy-rankings"
 
     def __init__(self, measure: str | None = None) -> None:
@@ -194,3 +195,9 @@ class SystemsScreen(LeadScreen):
         import json
 
         return json.dumps(self.data.to_json(), indent=2) + "\n"
+
+    def export_plot(self, path: str) -> None:
+        """`compare --plot`'s figure: the systems ranked under the first source."""
+        from workbench.campaign.plotting import plot_ranking
+
+        plot_ranking(path, self.data)

@@ -1,9 +1,28 @@
-"""`--plot FILE` of the commands: the numbers each command computed, handed to
-`workbench.plots` (imported only when a plot is asked for)."""
+"""The figures of `--plot FILE` and of the lead screens' export dialog: the numbers a
+command or a screen computed, handed to `workbench.plots` (imported only when a plot is
+asked for). One home, so that a screen's figure is the command's."""
 
 from __future__ import annotations
 
 import math
+
+
+def available() -> bool:
+    """Whether figures can be drawn (matplotlib, the extra `[plots]`, is installed)."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+RECALL_LEVELS = tuple(i / 10 for i in range(11))  # trec_eval's iprec_at_recall levels
+
+
+def plot_pr_curves(path, curves: dict[str, list[float]], title: str | None = None) -> object:
+    """Interpolated precision-recall curves, one per system, at trec_eval's 11 levels."""
+    from workbench.plots import precision_recall
+
+    data = {name: (list(RECALL_LEVELS), [float(v) for v in values]) for name, values in curves.items()}
+    return precision_recall(path, data) if title is None else precision_recall(path, data, title)
 
 
 def check(path) -> None:
