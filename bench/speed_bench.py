@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/speed_bench.py [--repeat 3] [--trec-eval /tmp/trec_eval/trec_eval]
                                           [--imports 10] [--skip-eval]
-                                          [--only kendall,kappa,startup,grading,eval]
+                                          [--only kendall,kappa,startup,grading,eval,eval-summary]
 
 1. Kendall tau-b (workbench.metrics.correlation) against scipy.stats.kendalltau at 1e5 and
    1e6 items, with and without ties; target: ratio >= 1 (ours at least as fast).
@@ -16,7 +16,8 @@
    (bench/tmux_grading.py measures the same in a real terminal).
 4. `eval` at 1 M run lines (1 000 queries x 1 000, bench/data/ from eval_bench.py) as a whole
    process against trec_eval (built from source; give its path) and pytrec_eval (parse + evaluate
-   in its own process); targets >= 3x and >= 4x.
+   in its own process); targets >= 3x and >= 4x. `eval-summary`: the same without -q (the
+   summary only, the common case; issue 37 #45), same targets.
 
 Times are the best of --repeat (medians for start-up), peers and ours interleaved so that
 load from other users of the machine falls on both.
@@ -165,9 +166,11 @@ def _timed(args: list[str]) -> tuple[float, float]:
                   + after.children_system - before.children_system)
 
 
-def eval_1m(repeat: int, trec_eval: str | None) -> None:
+def eval_1m(repeat: int, trec_eval: str | None, per_query: bool = True) -> None:
     """`eval` at 1 M run lines as the user runs it (default jobs), against trec_eval and
-    pytrec_eval, alternating in each round: best and median wall, and median CPU."""
+    pytrec_eval, alternating in each round: best and median wall, and median CPU.
+    per_query False: the summary only (no -q; pytrec_eval averages its per-query values,
+    as it gives no summary of its own)."""
     import shlex
 
     from eval_bench import generate
@@ -176,20 +179,26 @@ def eval_1m(repeat: int, trec_eval: str | None) -> None:
     run = runs[0]
     measures = ["map", "ndcg", "ndcg_cut.10", "P.10", "recall.100", "recip_rank", "bpref", "Rprec"]
     ms = [a for m in measures for a in ("-m", m)]
-    cmds = {"workbench eval": [PY, "-m", "workbench", "eval", "-q", *ms, str(qrels), str(run)]}
+    q = ["-q"] if per_query else []
+    cmds = {"workbench eval": [PY, "-m", "workbench", "eval", *q, *ms, str(qrels), str(run)]}
+    write = ("sys.stdout.write(''.join(f'{m}\\t{k}\\t{v}\\n' for k, d in r.items() "
+             "for m, v in d.items()))\n" if per_query else
+             "ms = next(iter(r.values()))\n"
+             "sys.stdout.write(''.join(f'{m}\\tall\\t{sum(d[m] for d in r.values()) / len(r):.4f}\\n' "
+             "for m in ms))\n")
     cmds["pytrec_eval"] = [PY, "-c", (
         "import sys, pytrec_eval\n"
         f"q = pytrec_eval.parse_qrel(open({str(qrels)!r}))\n"
         f"ev = pytrec_eval.RelevanceEvaluator(q, {sorted(measures)!r})\n"
-        f"r = ev.evaluate(pytrec_eval.parse_run(open({str(run)!r})))\n"
-        "sys.stdout.write(''.join(f'{m}\\t{k}\\t{v}\\n' for k, d in r.items() for m, v in d.items()))\n")]
+        f"r = ev.evaluate(pytrec_eval.parse_run(open({str(run)!r})))\n" + write)]
     if trec_eval:
-        cmds["trec_eval"] = [trec_eval, "-q", *ms, str(qrels), str(run)]
+        cmds["trec_eval"] = [trec_eval, *q, *ms, str(qrels), str(run)]
         ours = subprocess.run(cmds["workbench eval"], env=ENV, capture_output=True, check=True).stdout
         theirs = subprocess.run(cmds["trec_eval"], capture_output=True, check=True).stdout
         same = "byte-identical" if ours == theirs else "DIFFERENT"
     print(f"eval at 1 M run lines ({run.stat().st_size / 1e6:.0f} MB run, "
-          f"{qrels.stat().st_size / 1e6:.0f} MB qrels), whole process, 8 measures, -q, "
+          f"{qrels.stat().st_size / 1e6:.0f} MB qrels), whole process, 8 measures, "
+          f"{'-q' if per_query else 'summary only (no -q)'}, "
           f"{repeat} rounds alternating, load average before {os.getloadavg()[0]:.1f}:")
     for name, args in cmds.items():
         if name == "pytrec_eval":  # (its script, line by line)
@@ -331,7 +340,7 @@ def main(argv=None) -> int:
     p.add_argument("--imports", type=int, default=10, help="`import run` processes (0: skip)")
     p.add_argument("--skip-eval", action="store_true")
     p.add_argument("--grades", type=int, default=60, help="grades given in the TUI (0: skip)")
-    parts = ("kendall", "kappa", "startup", "grading", "eval")
+    parts = ("kendall", "kappa", "startup", "grading", "eval", "eval-summary")
     p.add_argument("--only", default=",".join(parts),
                    help=f"comma-separated parts to run, of {', '.join(parts)} (default: all)")
     a = p.parse_args(argv)
@@ -349,6 +358,8 @@ def main(argv=None) -> int:
         grading(a.grades)
     if not a.skip_eval and "eval" in only:
         eval_1m(a.repeat, a.trec_eval)
+    if not a.skip_eval and "eval-summary" in only:
+        eval_1m(a.repeat, a.trec_eval, per_query=False)
     return 0
 
 

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from workbench.defaults import EVAL_MEASURES, FILES_MEASURE
+
 __all__ = ["Results", "PerQueryResults", "agreement", "compare", "evaluate", "kendall_tau",
            "rbo", "tau_ap"]
 
@@ -284,7 +286,7 @@ def _measure_names(measures) -> list[str]:
     """Names from strings (several in one, split on whitespace) or objects such as
     ir_measures' (str() gives their name)."""
     if measures is None:
-        return ["official"]
+        return list(EVAL_MEASURES)
     if isinstance(measures, str) or not isinstance(measures, Iterable):
         measures = [measures]
     return [str(m) for m in measures]
@@ -352,7 +354,7 @@ def evaluate(qrels, run, measures=None, *, per_query: bool = False,
 # ---------------------------------------------------------------- compare
 
 
-def compare(runs, qrels, measure: str = "map", *, test: str = "t", relevance_level: int = 1,
+def compare(runs, qrels, measure: str = FILES_MEASURE, *, test: str = "t", relevance_level: int = 1,
             seed: int = 0, n_resamples: int | None = None, rbo_p: float = 0.9):
     """Rank runs by one measure and test every pair (paired t, randomization or bootstrap
     test over the queries both were evaluated on, Holm-adjusted), as `workbench compare

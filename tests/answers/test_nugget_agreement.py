@@ -3,6 +3,8 @@ on the three labels and on the non-strict and strict binary views."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 
@@ -11,7 +13,7 @@ import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
 from tests.answers.test_answers_cli import _write
-from tests.cli.helpers import cli_ok
+from tests.cli.helpers import cli_ok, run
 
 LABELS = {"support": 2, "partial_support": 1, "not_support": 0}
 
@@ -49,6 +51,46 @@ def test_agree_nuggets_matches_sklearn_and_krippendorff(db_url, tmp_path):
     assert "strict (support vs the rest)" in table
 
 
+def test_agree_nuggets_csv_holds_the_coefficients_of_each_view(db_url, tmp_path):
+    """`agree --nuggets --format csv`: agree --format csv's header and rows, the binary
+    views' coefficients prefixed `non_strict.` / `strict.`, values against scikit-learn,
+    krippendorff and counted confusion cells; a name that reads as a formula is text."""
+    rnd = random.Random(8)
+    texts = {f"t{t}": [f"fact {t}.{i}" for i in range(4)] for t in range(3)}
+    ann, bob = [], []
+    for t, bank in texts.items():
+        for r in range(4):
+            a = [rnd.choice(list(LABELS)) for _ in bank]
+            b = [x if rnd.random() < 0.5 else rnd.choice(list(LABELS)) for x in a]
+            for out, labels in ((ann, a), (bob, b)):
+                out.append({"qid": t, "run_id": f"r{r}", "nuggets": [
+                    {"text": x, "importance": "okay", "assignment": lab} for x, lab in zip(bank, labels)]})
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "ann.jsonl", ann), "-a", "ann")
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "bob.jsonl", bob), "-a", "=bob")
+    out = cli_ok(db_url, "agree", "--nuggets", "-q", "--format", "csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["query", "a", "b", "n", "coefficient", "value", "interpretation"]
+    cell = {(q, a, b, name): (n, value) for q, a, b, n, name, value, _ in rows[1:]}
+    a = np.array([LABELS[n["assignment"]] for rec in ann for n in rec["nuggets"]])
+    b = np.array([LABELS[n["assignment"]] for rec in bob for n in rec["nuggets"]])
+    pair = ("", "ann", "'=bob")  # the formula-looking name is written as text
+    for prefix, x, y in (("", a, b), ("non_strict.", a >= 1, b >= 1), ("strict.", a >= 2, b >= 2)):
+        n, value = cell[(*pair, prefix + "cohen_kappa")]
+        assert n == "48" and value == f"{cohen_kappa_score(x, y):.6f}", prefix
+        n, value = cell[("", "", "", prefix + "krippendorff_alpha_nominal")]
+        alpha = krippendorff.alpha(np.vstack([x, y]).astype(float), level_of_measurement="nominal")
+        assert abs(float(value) - alpha) < 1e-6, prefix
+    assert cell[(*pair, "weighted_kappa_linear")][1] == f"{cohen_kappa_score(a, b, weights='linear'):.6f}"
+    for i in (0, 1, 2):
+        for j in (0, 1, 2):
+            assert cell[(*pair, f"count_{i}_{j}")][1] == str(int(np.sum((a == i) & (b == j))))
+    assert cell[(*pair, "strict.count_1_0")][1] == str(int(np.sum((a >= 2) & (b < 2))))
+    # per topic: the observed agreement of its 16 items, in each view
+    t0 = slice(0, 16)
+    assert cell[("t0", "", "", "observed")] == ("16", f"{np.mean(a[t0] == b[t0]):.6f}")
+    assert cell[("t0", "", "", "strict.observed")] == ("16", f"{np.mean((a[t0] >= 2) == (b[t0] >= 2)):.6f}")
+
+
 def test_calibrate_nuggets_against_people(db_url, tmp_path):
     rnd = random.Random(11)
     texts = [f"fact {i}" for i in range(6)]
@@ -76,3 +118,8 @@ def test_calibrate_nuggets_against_people(db_url, tmp_path):
     lo, hi = rk["human_vs_machine"]["tau_b_ci"]
     assert lo <= rk["human_vs_machine"]["tau_b"] <= hi
     assert "kappa strict" in cli_ok(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann")
+    # without -m: vital_strict (workbench/defaults.py); `-m map` is no nugget score and is
+    # refused, where it used to be taken silently for vital_strict
+    assert rk["measure"] == "vital_strict"
+    refused = run(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann", "-m", "map")
+    assert refused.exit_code != 0 and "map" in str(refused.exception or refused.output)

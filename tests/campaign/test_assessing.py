@@ -116,3 +116,47 @@ def test_whole_pool_assigned_when_assessor_has_nothing(db):
     A.ensure_assignments(db, "dave")
     again = [i.document for i in A.load_queue(db, "dave", "q1").items]
     assert sorted(again) == sorted(i.document for i in q1.items)
+
+
+def test_a_note_typed_before_grading_goes_on_a_grade_given_any_way(tmp_path, capsys):
+    """A note typed on the judging screen (terminal or browser: assessing.set_note) on a
+    document not graded yet went on the judgment only when the screen gave the grade; a
+    grade from `workbench grade` left it out of `export judgments`."""
+    import io
+    import sqlite3
+    import shutil
+    from pathlib import Path
+
+    from workbench.campaign.catalog.exporting import export_judgments
+    from workbench.campaign.database import Database
+    from workbench.campaign.judging import assessing
+    from workbench.cli import main
+
+    path = tmp_path / "sample.sqlite"
+    shutil.copy(Path(__file__).resolve().parents[2] / "sample_db" / "sample.sqlite", path)
+    db = Database.open(str(path), create=False)
+    try:
+        with sqlite3.connect(path) as conn:  # an item of carol's queue not graded yet
+            query, document = conn.execute(
+                "SELECT q.ext_id, d.ext_id FROM assignment s JOIN assessor a ON a.id = s.assessor_id "
+                "JOIN query q ON q.id = s.query_id JOIN document d ON d.id = s.document_id "
+                "WHERE a.name = 'carol' AND NOT EXISTS (SELECT 1 FROM judgment j WHERE "
+                "j.assessor_id = a.id AND j.query_id = s.query_id AND j.document_id = s.document_id) "
+                "ORDER BY s.id LIMIT 1").fetchone()
+        assessing.set_note(db, "carol", query, document, "see page 2")
+        assessing.set_note(db, "carol", query, document, "see page 3")  # the latest
+        assert main(["grade", "--db", str(path), "-a", "carol", query, document, "1"]) == 0
+        capsys.readouterr()
+        out = io.StringIO()
+        export_judgments(db, out)
+        rows = [line.split(",") for line in out.getvalue().splitlines()[1:]]
+        assert [r[:5] for r in rows if r[1] == document and r[2] == "carol"] == [
+            [query, document, "carol", "1", "see page 3"]]
+        # a grade given with its own note keeps that one; a change keeps the judgment's
+        assert main(["grade", "--db", str(path), "-a", "carol", query, document, "2"]) == 0
+        out = io.StringIO()
+        export_judgments(db, out)
+        rows = [line.split(",") for line in out.getvalue().splitlines()[1:]]
+        assert [r[3:5] for r in rows if r[1] == document and r[2] == "carol"] == [["2", "see page 3"]]
+    finally:
+        db.close()

@@ -39,11 +39,13 @@ def test_import_dataset_writes_queries_docs_scale_and_grades(db, local):
     from workbench.campaign.scale import show_scale
 
     summary = import_dataset(db, "workbench-test/trec", assessor="nist")
+    # negative grades as written: in the pool, unjudged (trec_eval's reading, docs/file-formats.md)
     assert grades_of(db, "nist") == [("101", "d1", 2), ("101", "d2", 1), ("101", "d3", 0),
-                                     ("102", "d5", 1), ("102", "d6", 0)]
-    assert summary.negative_skipped == 2  # 101 d4 -1, 102 d2 -1: not on the scale
+                                     ("101", "d4", -1), ("102", "d2", -1), ("102", "d5", 1),
+                                     ("102", "d6", 0)]
+    assert summary.negative == 2  # 101 d4 -1, 102 d2 -1
     msg = summary.message()
-    assert "2 negative grades left out" in msg and "5 judgments by 'nist'" in msg
+    assert "2 of them negative" in msg and "7 judgments by 'nist'" in msg
     assert [(g, label) for g, label, _ in show_scale(db)] == [
         (0, "not relevant"), (1, "relevant"), (2, "highly relevant")]
     queries = _rows(db, select(Query.ext_id, Query.title, Query.description, Query.narrative)
@@ -52,11 +54,11 @@ def test_import_dataset_writes_queries_docs_scale_and_grades(db, local):
                           "Documents on photovoltaics are relevant.")
     assert queries[1][:2] == ("102", "tidal energy")
     docs = dict(_rows(db, select(Document.ext_id, Document.text)))
-    # pooled: the judged documents (not d4, whose one qrel is -1 and left out; not d7)
-    assert set(docs) == {"d1", "d2", "d3", "d5", "d6"}
+    # pooled: the documents of the qrels (d4's one qrel is -1: in the pool; not d7)
+    assert set(docs) == {"d1", "d2", "d3", "d4", "d5", "d6"}
     assert docs["d1"] == "Photovoltaic cells turn sunlight into current."
     again = import_dataset(db, "workbench-test/trec", assessor="nist", docs="none")
-    assert again.qrels.unchanged == 5 and again.documents is None
+    assert again.qrels.unchanged == 7 and again.documents is None
     assert "grades exist already" in again.message()
 
 

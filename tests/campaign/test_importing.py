@@ -242,11 +242,11 @@ def test_reimporting_qrels_changes_only_different_grades(db, tmp_path):
 
 
 def test_qrels_grade_outside_scale_names_its_line(db, tmp_path):
-    path = write(tmp_path, "qrels.txt", "# header\nq1 0 a 2\n\nq1 0 b -1\n")
+    path = write(tmp_path, "qrels.txt", "# header\nq1 0 a 2\nq1 0 c -1\n\nq1 0 b 4\n")
     before = snapshot(db)
     with pytest.raises(InputError) as info:
         import_qrels(db, path, assessor="ann")
-    assert str(info.value) == f"{path}:4: grade -1 is not on the campaign scale (0, 1, 2, 3)"
+    assert str(info.value) == f"{path}:5: grade 4 is not on the campaign scale (0, 1, 2, 3)"
     assert snapshot(db) == before
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -52,8 +53,10 @@ def test_pair_on_files_gives_evaluates_differences_and_scipys_test(capsys):
                "--pair", "bm25", "qld", "--per-query", "--format", "csv")
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["query", "bm25", "qld", "diff"]
-    assert [(q, float(d)) for q, _, _, d in rows[1:]] == [(r["query"], r["diff"])
-                                                          for r in doc["per_query"]]
+    # a score CSV like every other (formats/score_tables.py): 6 decimals, no float noise
+    assert [(q, d) for q, _, _, d in rows[1:]] == [(r["query"], f"{r['diff']:.6f}")
+                                                   for r in doc["per_query"]]
+    assert all(re.fullmatch(r"-?\d\.\d{6}", c) for row in rows[1:] for c in row[1:])
     out = _cli(capsys, "compare", "--qrels", EX / "bob.qrels", "--run", *RUNS, "-m", "map",
                "--pair", "bm25", "qld", "--per-query")
     assert f"bm25 wins {doc['wins']}, ties 0, loses {doc['losses']}" in out

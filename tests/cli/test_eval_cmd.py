@@ -164,7 +164,9 @@ def test_several_runs_trec_blocks(files, tmp_path, capsys):
     _, one, _ = run_cli(capsys, "eval", q, r, "-m", "map")
     _, two, _ = run_cli(capsys, "eval", q, r, r, "-m", "map")
     _, tag, _ = run_cli(capsys, "eval", q, r, "-m", "runid")
-    assert two == tag + one + tag + one  # each block opens with its run tag
+    # each block opens with its run tag; the tag shared, the file follows
+    runfile = f"runfile               \tall\t{r}\n"
+    assert two == tag + runfile + one + tag + runfile + one
 
 
 @pytest.mark.parametrize("content, where", [
@@ -277,3 +279,133 @@ def test_several_runs_in_trec_format_open_with_their_tags(tmp_path, capsys):
     assert capsys.readouterr().out.count("runid") == 2
     assert main(args[:3] + ["-m", "map"]) == 0  # one run: exactly trec_eval's output
     assert capsys.readouterr().out == "map                   \tall\t1.0000\n"
+
+
+# --- the table fits the terminal; runs that share a tag are named apart ---
+
+def _many_queries(tmp_path, tags=("runA",), n=6):
+    """Qrels and runs of n queries (grades 0-2) where every official measure has a value."""
+    qrels = tmp_path / "many.qrels"
+    qrels.write_text("".join(f"{q} 0 d{d} {(q + d) % 3}\n" for q in range(1, n + 1) for d in range(12)))
+    runs = []
+    for k, tag in enumerate(tags):
+        r = tmp_path / f"run{k}.txt"
+        r.write_text("".join(f"{q} Q0 d{(d * (1, 2, 4, 7)[k] + q) % 15} {d + 1} {20 - d} {tag}\n"
+                             for q in range(1, n + 1) for d in range(10)))
+        runs.append(r)
+    return qrels, runs
+
+
+def _trec_values(capsys, qrels, run, *extra):
+    """{(measure, query): value text} of one run, trec_eval's layout."""
+    _, out, _ = run_cli(capsys, "eval", qrels, run, *extra)
+    return {(line.split("\t")[0].strip(), line.split("\t")[1]): line.split("\t")[2]
+            for line in out.splitlines()}
+
+
+def _table_cells(out):
+    """The body rows of every table printed: [cells] per row (box characters stripped)."""
+    rows = []
+    for line in out.splitlines():
+        if line.startswith("│"):
+            rows.append([c.strip() for c in line.strip("│").split("│")])
+    return rows
+
+
+def test_table_at_80_columns_fits_with_every_value_whole(tmp_path, capsys, monkeypatch):
+    """The official measures of three runs at 80 columns: no line wider than 80, every
+    measure name whole, and each run's values the ones trec_eval's layout prints (before,
+    Rich squeezed 30 columns into 80: every value `0.…`, the headers cut)."""
+    from rich.cells import cell_len
+
+    qrels, runs = _many_queries(tmp_path, ("runA", "runB", "runC"))
+    want = [_trec_values(capsys, qrels, r) for r in runs]
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run_cli(capsys, "eval", qrels, *runs, "--format", "table")
+    assert code == 0
+    assert max(cell_len(line) for line in out.splitlines()) <= 80
+    rows = _table_cells(out)
+    got = {row[0]: row[1:] for row in rows}  # measures as rows: measure, runA, runB, runC
+    measures = [m for (m, q) in want[0] if q == "all" and m != "runid"]  # the run column
+    assert len(measures) >= 25
+    for m in measures:
+        assert got[m] == [w[(m, "all")] for w in want], m
+    assert "ties: trec_eval · relevance >= 1" in out
+
+
+def test_table_keeps_measures_as_columns_when_they_fit(files, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    q, r = files
+    _, out, _ = run_cli(capsys, "eval", q, r, "-m", "map", "-m", "P.5", "--format", "table")
+    header = next(line for line in out.splitlines() if line.startswith("┃"))
+    assert [c.strip() for c in header.strip("┃").split("┃")] == ["run", "map", "P.5"]
+    want = _trec_values(capsys, q, r, "-m", "map", "-m", "P.5")
+    assert _table_cells(out) == [["runA", want[("map", "all")], want[("P_5", "all")]]]
+
+
+def test_table_per_query_at_40_columns_cut_into_tables(files, capsys, monkeypatch):
+    """-q at 40 columns: the per-query values all there, in tables no wider than 40."""
+    monkeypatch.setenv("COLUMNS", "40")
+    q, r = files
+    ms = ["-m", "map", "-m", "P.5", "-m", "recip_rank", "-m", "ndcg_cut.10"]
+    _, out, _ = run_cli(capsys, "eval", q, r, *ms, "-q", "--format", "table")
+    assert max(len(line) for line in out.splitlines()) <= 40
+    want = _trec_values(capsys, q, r, *ms, "-q")
+    per_query = out[out.index("per query"):]
+    seen = {}
+    header = None
+    for line in per_query.splitlines():
+        if line.startswith("┃"):
+            header = [c.strip() for c in line.strip("┃").split("┃")]
+        elif line.startswith("│"):
+            cells = [c.strip() for c in line.strip("│").split("│")]
+            for h, v in zip(header[1:], cells[1:]):
+                seen[(cells[0], h) if header[0] == "measure" else (h, cells[0])] = v
+    names = {"P.5": "P_5", "ndcg_cut.10": "ndcg_cut_10"}
+    assert {(names.get(m, m), qid): v for (m, qid), v in seen.items()} == {
+        k: v for k, v in want.items() if k[1] != "all"}
+
+
+def test_table_into_a_pipe_is_whole(tmp_path, capsys, monkeypatch):
+    """No COLUMNS and no terminal (a pipe, a file): the table is laid out whole, runs as
+    rows and every measure a column, nothing cut."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    qrels, runs = _many_queries(tmp_path, ("runA", "runB"))
+    want = [_trec_values(capsys, qrels, r) for r in runs]
+    _, out, _ = run_cli(capsys, "eval", qrels, *runs, "--format", "table")
+    header = next(line for line in out.splitlines() if line.startswith("┃"))
+    measures = [m for (m, q) in want[0] if q == "all" and m != "runid"]  # the run column
+    assert [c.strip() for c in header.strip("┃").split("┃")] == ["run", *measures]
+    assert _table_cells(out) == [[tag, *[w[(m, "all")] for m in measures]]
+                                 for tag, w in zip(("runA", "runB"), want)]
+    assert "\x1b" not in out  # no terminal control into a pipe
+
+
+def test_runs_sharing_a_tag_are_named_by_file_in_every_format(tmp_path, capsys, monkeypatch):
+    """Two runs tagged alike: `tag (file)` in table, csv and json (which also gives each
+    run's file), a `runfile` line after each `runid` line in trec's layout; a run whose tag
+    is its own keeps its name."""
+    qrels, runs = _many_queries(tmp_path, ("same", "same", "other"))
+    a, b, c = (str(r) for r in runs)
+    args = ["eval", qrels, *runs, "-m", "map"]
+    maps = [_trec_values(capsys, qrels, r, "-m", "map")[("map", "all")] for r in runs]
+    _, out, _ = run_cli(capsys, *args)
+    assert out == "".join(f"runid                 \tall\t{tag}\nrunfile               \tall\t{f}\n"
+                          f"map                   \tall\t{v}\n"
+                          for tag, f, v in zip(("same", "same", "other"), (a, b, c), maps))
+    _, out, _ = run_cli(capsys, *args, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["run"], f"{float(r['value']):6.4f}") for r in rows] == [
+        (f"same ({a})", maps[0]), (f"same ({b})", maps[1]), ("other", maps[2])]
+    _, out, _ = run_cli(capsys, *args, "--format", "json")
+    assert [(r["run"], r["tag"], r["file"]) for r in json.loads(out)["runs"]] == [
+        (f"same ({a})", "same", a), (f"same ({b})", "same", b), ("other", "other", c)]
+    monkeypatch.setenv("COLUMNS", "200")
+    _, out, _ = run_cli(capsys, *args, "--format", "table")
+    assert _table_cells(out) == [[f"same ({a})", maps[0]], [f"same ({b})", maps[1]],
+                                 ["other", maps[2]]]
+    _, out, _ = run_cli(capsys, *args, "-m", "runid", "-q")  # -m runid: after its own line
+    assert out.count("runfile") == 3 and out.count("runid") == 3
+    lines = out.splitlines()
+    assert all(lines[i + 1].startswith("runfile") for i, line in enumerate(lines)
+               if line.startswith("runid"))

@@ -67,8 +67,8 @@ def test_import_dataset_command(capsys, local, tmp_path):
     out, err = capsys.readouterr()
     assert code == 0, err
     assert out.startswith("imported irds:workbench-test/trec: 2 queries (2 new, 0 updated); "
-                          "5 documents (5 new, 0 updated); 5 judgments by 'nist' for 2 queries")
-    assert "2 negative grades left out" in out and "scale set from the dataset: 0=not relevant" in out
+                          "6 documents (6 new, 0 updated); 7 judgments by 'nist' for 2 queries")
+    assert "2 of them negative" in out and "scale set from the dataset: 0=not relevant" in out
     code = main(["import", "dataset", "workbench-test/absent", "--db", str(db)])
     _, err = capsys.readouterr()
     assert code == 1 and len(err.strip().splitlines()) == 1 and "IR_DATASETS_HOME" in err
@@ -86,3 +86,23 @@ def test_the_python_api_reads_datasets(local):
                                  local["run"], ms, per_query=True)
     assert dict(by_name) == dict(want) == dict(by_iter)
     assert dict(by_name.all) == dict(want.all) == dict(by_iter.all)
+
+
+def test_an_imported_dataset_scores_as_eval_on_the_dataset(capsys, local, tmp_path):
+    """The stored grades of `import dataset`, negative ones included, give `score` the
+    values `eval irds:ID` gives (the unjudged measures read the negative grades)."""
+    db = tmp_path / "s.sqlite"
+    assert main(["import", "dataset", "workbench-test/trec", "--db", str(db), "-a", "nist"]) == 0
+    assert main(["import", "run", str(local["run"]), "--db", str(db)]) == 0
+    capsys.readouterr()
+    measures = ["infAP", "bpref", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "map", "P_2"]
+    want = _json(capsys, "eval", "irds:workbench-test/trec", local["run"], "--format", "json",
+                 *sum((["-m", m] for m in measures), []))["summary"]
+    code = main(["score", "--db", str(db), "--source", "assessor:nist", "--format", "json",
+                 *sum((["-m", m] for m in measures), [])])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    (system,) = json.loads(out)["systems"]
+    for m in measures:
+        assert system["mean"][m] == pytest.approx(want[m], abs=1e-12), m
+    assert want["num_rel"] == 3 and system["mean"]["infAP"] != pytest.approx(system["mean"]["map"])

@@ -84,6 +84,45 @@ def test_zscores(files, capsys):
         "ZP_1                   \tall\t-0.5000\n")
 
 
+def test_zscores_of_geometric_means_are_of_logs(tmp_path, capsys):
+    """trec_eval holds log(max(v, 1e-5)) per query for gm_map and gm_bpref: -Z z-scores the
+    log and prints exp of the mean z-score (trec_eval 10 and 9.0.8 print 1.7802 and
+    2.2499 here; z-scores of the values themselves gave 1.2247 and 1.7321)."""
+    import math
+
+    q, r, z = tmp_path / "qrels", tmp_path / "run", tmp_path / "zscores"
+    q.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\nq2 0 d 0\n")
+    r.write_text("q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 d 1 2 r\nq2 Q0 c 2 1 r\n")
+    z.write_text("q1 gm_map -1 1\nq2 gm_map -1 2\nq1 gm_bpref -2 0.5\nq2 gm_bpref -2 4\n")
+    assert main(["eval", str(q), str(r), "-m", "gm_map", "-m", "gm_bpref", "-Z", str(z)]) == 0
+    lines = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    # AP: q1 1, q2 0.5; bpref: q1 1, q2 0 (d, judged non-relevant, above c), floored to 1e-5
+    gm_map = math.exp(((math.log(1) + 1) / 1 + (math.log(0.5) + 1) / 2) / 2)
+    gm_bpref = math.exp(((math.log(1) + 2) / 0.5 + (math.log(1e-5) + 2) / 4) / 2)
+    assert (f"{gm_map:.4f}", f"{gm_bpref:.4f}") == ("1.7802", "2.2499")
+    assert lines == [f"Zgm_map all {gm_map:.4f}", f"Zgm_bpref all {gm_bpref:.4f}"]
+
+
+def test_nan_prints_as_trec_eval_prints_it(files, capsys):
+    """A stddev of 1e-320 makes q1's z-score -inf and q2's +inf: their mean is the NaN of
+    inf - inf, sign bit set, which trec_eval 9.0.8 prints `-nan` (glibc's %6.4f); no
+    numpy warning on stderr."""
+    from workbench.formats.evaluation_output import format_value
+    from workbench.metrics.measures import parse_measure
+
+    q, r, tmp = files
+    z = tmp / "zscores"
+    z.write_text("q1 P_1 1 1e-320\nq2 P_1 0 1e-320\n")
+    code = main(["eval", q, r, "-q", "-m", "P.1", "-Z", str(z)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Warning" not in err
+    assert out.splitlines() == ["ZP_1                   \tq1\t  -inf", "ZP_1                   \tq2\t   inf",
+                                "ZP_1                   \tall\t  -nan"]
+    p5 = parse_measure("P.5")
+    assert format_value(p5, float("nan")) == "   nan"  # no sign bit: C prints nan too
+    assert format_value(p5, -float("nan")) == "  -nan"
+
+
 def test_zscores_in_json_name_their_file(files, capsys):
     q, r, tmp = files
     z = tmp / "zscores"
@@ -145,6 +184,54 @@ def test_a_family_given_parameters_replaces_its_defaults(files, capsys):
     rel = [line for line in lines if line.startswith("relstring")]
     # u not in the qrels '-', a 2, d unjudged '.', b 0, c 1; x 1, z '-'
     assert rel == ["relstring_20 q1 '-2.01'", "relstring_20 q2 '1-'"]
+
+
+def test_an_explicit_cutoff_is_kept_when_its_family_is_named_again(files, capsys):
+    """trec_eval 10 prints P_5 for `-m P.5 -m P`, P_5 and P_10 for `-m P.5,10 -m official`
+    (workbench printed none): q1 has a and c in its 5 (P_5 0.4, P_10 0.2), q2 has x."""
+    q, r, _ = files
+    code, lines, _ = _eval(capsys, q, r, "-m", "P.5", "-m", "P")
+    assert code == 0 and lines == ["P_5 all 0.3000"]
+    code, lines, _ = _eval(capsys, q, r, "-m", "P.5,10", "-m", "official")
+    assert code == 0
+    assert [line for line in lines if line.startswith("P_")] == ["P_5 all 0.3000", "P_10 all 0.1500"]
+
+
+def test_complete_scores_a_missing_query_as_trec_evals_stand_in(files, capsys):
+    """-c: trec_eval evaluates q3 (not in the run) on one document that is not in the
+    qrels and zeroes plain relstring and rbp_resid only: relstring.5 prints '-' and
+    rbp_resid.p=0.5 p + (1 - p) = 1 (trec_eval 10's output); -J drops
+    the stand-in document (the empty ranking's '' and 0)."""
+    q, r, _ = files
+
+    def q3(*options):
+        code, lines, _ = _eval(capsys, q, r, "-q", "-c", *options)
+        assert code == 0
+        return [line for line in lines if " q3 " in line]
+
+    assert q3("-m", "relstring.5", "-m", "rbp_resid.p=0.5") == [
+        "relstring_5 q3 '-'", "rbp_resid_p=0.5 q3 1.0000"]
+    assert q3("-m", "relstring", "-m", "rbp_resid") == ["relstring q3 ''", "rbp_resid q3 0.0000"]
+    assert q3("-J", "-m", "relstring.5", "-m", "rbp_resid.p=0.5") == [
+        "relstring_5 q3 ''", "rbp_resid_p=0.5 q3 0.0000"]
+    # the all line averages the stand-in's 1 in: q1 (5 retrieved, u and d unjudged at
+    # ranks 1 and 3) 0.5⁵ + 0.5 · (1 + 0.5²); q2 (z unjudged at rank 2) 0.5² + 0.5 · 0.5
+    code, lines, _ = _eval(capsys, q, r, "-c", "-m", "rbp_resid.p=0.5")
+    q1 = 0.5 ** 5 + 0.5 * (1 + 0.5 ** 2)
+    assert lines == [f"rbp_resid_p=0.5 all {(q1 + 0.5 + 1.0) / 3:.4f}"]
+
+
+def test_compat_9_complete_prints_no_lines_for_queries_the_run_lacks(files, capsys):
+    """trec_eval 9.0.8 -q -c prints per-query lines for the run's queries only and averages
+    the others in as 0; trec_eval 10 prints every qrels query."""
+    q, r, _ = files
+    # P_5: q1 0.4 (a, c), q2 0.2 (x), q3 0
+    code, lines, _ = _eval(capsys, q, r, "--compat", "9", "-q", "-c", "-m", "P.5", "-m", "num_q")
+    assert code == 0
+    assert lines == ["P_5 q1 0.4000", "P_5 q2 0.2000", "num_q all 3", "P_5 all 0.2000"]
+    code, lines, _ = _eval(capsys, q, r, "-q", "-c", "-m", "P.5", "-m", "num_q")
+    assert lines == ["P_5 q1 0.4000", "P_5 q2 0.2000", "P_5 q3 0.0000", "num_q all 3",
+                     "P_5 all 0.2000"]
 
 
 def test_rbp_parameters_and_ir_measures_spelling(files, capsys):

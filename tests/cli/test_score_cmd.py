@@ -131,6 +131,27 @@ def test_all_trec_scores_every_numeric_family(scored, capsys):
             assert blocks[tag][("num_nonrel_judged_ret", q)] == str(int(oracle[q]["num_nonrel_judged_ret"]))
 
 
+def test_a_family_named_with_parameters_replaces_its_defaults_as_in_eval(scored, capsys, tmp_path):
+    """One rule for every command: `score -m all_trec -m P.3` scores P_3 of P, as `eval` (and
+    trec_eval) does; `-m P.5 -m P` keeps P_5."""
+    db, camp = scored
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in
+                             derive_qrels(db, source=QrelsSource.assessor("alice")).rows()))
+    tag = camp.systems[0]
+    run = tmp_path / "run"
+    run.write_text("".join(f"{q} Q0 {d} 0 {score!r} {tag}\n"
+                           for q, docs in stored_runs(db)[tag].items() for d, score in docs.items()))
+    for measures in (["-m", "all_trec", "-m", "P.3"], ["-m", "P.5", "-m", "P"]):
+        assert main(["score", "--db", db.url, "--assessor", "alice", "-q", "--format", "trec",
+                     *measures]) == 0
+        scored_p = sorted({m for m, _ in _trec(capsys.readouterr().out)[tag] if m.startswith("P_")})
+        assert main(["eval", str(qrels), str(run), "-q", "--format", "trec", *measures]) == 0
+        printed = {line.split()[0] for line in capsys.readouterr().out.splitlines()}
+        assert scored_p == sorted(m for m in printed if m.startswith("P_"))
+        assert scored_p == (["P_3"] if "P.3" in measures else ["P_5"])
+
+
 def test_text_only_measure_is_refused(scored, capsys):
     db, _ = scored
     assert main(["score", "--db", db.url, "--assessor", "alice", "-m", "relstring.5"]) == 2

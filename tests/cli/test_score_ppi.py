@@ -18,21 +18,26 @@ from workbench.cli import main
 from workbench.store.validation import validation_items
 
 
+def _sample(db, budget: int, seed: int):
+    """The machine's stratified validation sample: ((query, document) names, probabilities)."""
+    from workbench.campaign.catalog.known import known_assessor
+    from workbench.store import external_ids
+
+    validate_machine(db, "llm", budget=budget, strategy="stratified", assessors=["carol"], seed=seed)
+    with db.read() as s:
+        sample = validation_items(s, known_assessor(s, "llm"))
+        qn = external_ids.query_ext_ids(s, sample.query_id).tolist()
+        dn = external_ids.document_ext_ids(s, sample.document_id).tolist()
+    return list(zip(qn, dn)), sample.probability.tolist()
+
+
 @pytest.fixture
 def campaign(sqlite_db, tmp_path):
     c = build_machine_campaign(sqlite_db, tmp_path / "f", n_queries=6, n_systems=4, people=())
-    validate_machine(sqlite_db, "llm", budget=60, strategy="stratified", assessors=["carol"], seed=2)
-    from workbench.campaign.catalog.known import known_assessor
-
-    with sqlite_db.read() as s:
-        sample = validation_items(s, known_assessor(s, "llm"))
-        from workbench.store import external_ids
-
-        qn = external_ids.query_ext_ids(s, sample.query_id).tolist()
-        dn = external_ids.document_ext_ids(s, sample.document_id).tolist()
+    items, probabilities = _sample(sqlite_db, 60, 2)
     rng = np.random.default_rng(0)
     truth = {}
-    for (q, d), p in zip(zip(qn, dn), sample.probability.tolist()):
+    for (q, d), p in zip(items, probabilities):
         g = int(max(0, c.machine[(q, d)] - (rng.random() < 0.4)))  # the machine is lenient
         truth[(q, d)] = (g, p)
         record_grade(sqlite_db, "carol", q, d, g)
@@ -141,15 +146,8 @@ def test_ppi_equals_the_plain_score_when_people_agree_with_the_machine(sqlite_db
     """With people giving the machine's own grades on the sample, the rectifier is 0 and the
     estimate is the score under the machine's labels."""
     c = build_machine_campaign(sqlite_db, tmp_path / "f", n_queries=5, n_systems=3, people=())
-    validate_machine(sqlite_db, "llm", budget=40, strategy="stratified", assessors=["carol"], seed=3)
-    from workbench.campaign.catalog.known import known_assessor
-    from workbench.store import external_ids
-
-    with sqlite_db.read() as s:
-        sample = validation_items(s, known_assessor(s, "llm"))
-        qn = external_ids.query_ext_ids(s, sample.query_id).tolist()
-        dn = external_ids.document_ext_ids(s, sample.document_id).tolist()
-    for q, d in zip(qn, dn):
+    items, _ = _sample(sqlite_db, 40, 3)
+    for q, d in items:
         record_grade(sqlite_db, "carol", q, d, int(c.machine[(q, d)]))
     args = ["score", "--db", sqlite_db.url, "-m", "DCG@10", "-m", "RBP(rel=1)", "--format", "json"]
     assert main(args + ["--source", "hybrid:llm", "--ci", "ppi"]) == 0

@@ -87,7 +87,7 @@ def test_the_default_is_never_predicted_slower_than_one_process(cores):
         plan = plan_for_sizes(runs, qrels, None)
         one = predicted_seconds("threads", 1, runs, qrels, strategy.COSTS, n_cores)
         if plan.kind != "threads":
-            assert predicted_seconds(plan.kind, plan.workers, runs, qrels) <= 0.9 * one
+            assert predicted_seconds(plan.kind, plan.workers, runs, qrels) <= 0.7 * one
 
 
 def test_one_usable_core_means_one_process_whatever_the_size(cores):
@@ -138,7 +138,9 @@ MANY = ([2 * MB] * 100, 2 * MB)  # 100 runs x 50 queries x 1 000
     # pinned to 2 cores (taskset -c 0,1) took 0.63 / 0.56 s for the small run, 1.32 / 1.03 s
     # for the 100 runs, 3.18 / 2.17 s for the large run; the 2-core development machine
     # 0.26 / 0.23 s and 0.71 / 0.49 s (docs/performance.md)
-    (2, SMALL, "split", 2, 2), (2, MANY, "processes", 2, 2), (2, LARGE, "split", 2, 2),
+    # the small run was 10 % slower in 2 pieces at a load of 0.8 and 28 %
+    # slower at a load of 12: on 2 cores it stays in one process (predicted saving 15 %)
+    (2, SMALL, "threads", 1, 1), (2, MANY, "processes", 2, 2), (2, LARGE, "split", 2, 2),
     # on 16: the large run 0.80-0.85 s in 16 pieces against 2.25-2.69 s; 100 runs 0.50-0.59 s
     # in 15-16 workers against 1.10-1.13 s; the small run 0.45-0.49 s in 8-16 pieces against
     # 0.59 s (0.63-0.72 against 0.77 in another lease)
@@ -149,3 +151,18 @@ def test_the_shipped_model_on_the_issue_workloads(cores, n_cores, workload, kind
     cores(n_cores)
     plan = plan_for_sizes(*workload, None)
     assert plan.kind == kind and least <= plan.jobs <= most
+
+
+def test_the_issue_run_stays_in_one_process_on_2_cores(cores, monkeypatch):
+    """The 1 M-line run of bench/eval_bench.py (1 000 queries x 1 000: 38.8 MB
+    of run text, 18.2 MB of qrels) with 2 usable cores: predicted 15 % faster in 2 pieces,
+    measured 10-28 % slower on a shared machine. Workers only where the model predicts 30 %
+    or more; the run three times that size (predicted 35 %) is split."""
+    monkeypatch.setattr(strategy, "can_fork", lambda: True)
+    cores(2)
+    run, qrels = 38_790_739, 18_207_463
+    one = predicted_seconds("threads", 1, [run], qrels, strategy.COSTS, 2)
+    assert 1 - predicted_seconds("split", 2, [run], qrels) / one == pytest.approx(0.145, abs=0.01)
+    assert plan_for_sizes([run], qrels, None) == strategy.THREADS
+    assert plan_for_sizes([3 * run], 3 * qrels, None) == strategy.Plan("split", 2)
+    assert strategy.COSTS.margin == 0.3

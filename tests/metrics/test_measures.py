@@ -35,6 +35,20 @@ def test_trec_print_order_and_dedup():
     ]
 
 
+def test_an_explicit_cutoff_survives_its_family_named_again():
+    """A family named with parameters drops only the defaults a bare name or a set brings,
+    whichever comes first (the lists are what trec_eval 10 prints)."""
+    assert labels("P.5", "P") == ["P_5"]
+    assert labels("P", "P.5") == ["P_5"]
+    assert labels("P_10", "P") == ["P_10"]
+    assert [x for x in labels("P.5,10", "official") if x.startswith("P_")] == ["P_5", "P_10"]
+    assert labels("ndcg_cut.15", "ndcg_cut") == ["ndcg_cut_15"]
+    cut = [x for x in labels("ndcg_cut.1,2,3,1000", "all_trec") if x.startswith("ndcg_cut")]
+    assert cut == ["ndcg_cut_1", "ndcg_cut_2", "ndcg_cut_3", "ndcg_cut_1000"]
+    # every explicit list counts (trec_eval reads the first only: docs/measures.md)
+    assert labels("P.5", "P.10") == ["P_5", "P_10"]
+
+
 def test_ir_measures_names_map_to_trec():
     assert parse_measure("nDCG@10") == parse_measure("ndcg_cut.10")
     assert parse_measure("AP") == parse_measure("map")

@@ -75,6 +75,14 @@ IR_MEASURES = [  # (spelling, tolerance, qrels)
     ("Judged@10", 1e-12, QRELS_NEG),  # ir_measures' own: negative grades are judgments
     ("Judged@20", 1e-12, QRELS_NEG),  # runs shorter than 20: / min(k, retrieved)
     ("Judged", 1e-12, QRELS_NEG),
+    ("NumRet", 0, QRELS),  # NumRet(rel=N): retrieved with grade >= N
+    ("NumRet(rel=1)", 0, QRELS),
+    ("NumRet(rel=2)", 0, QRELS),
+    ("NumRelRet", 0, QRELS),
+    ("SetF(beta=0.5)", 1e-12, QRELS),  # set_F.0.5: β² = 0.5
+    ("SetF(beta=2.0)", 1e-12, QRELS),  # ir_measures takes floats only
+    ("SetF(beta=2.0,rel=2)", 1e-12, QRELS),
+    ("SetF", 1e-12, QRELS),
 ]
 
 
@@ -86,6 +94,22 @@ def test_ir_measures_spellings_give_ir_measures_values(name, tol, qrels):
     for q, v in ref.items():
         assert math.isclose(ours[q], v, abs_tol=tol), (name, q, ours[q], v)
     assert any(v > 0 for v in ref.values())
+
+
+def test_numret_with_rel_is_ir_measures_own_case():
+    """ir_measures' test_NumRet (tests/test_pytrec_eval.py): NumRet counts 5 and 4 (9 in
+    all), NumRet(rel=1) the retrieved documents of grade >= 1: 3 and 1 (4 in all)."""
+    qrels = {"0": {"D0": 0, "D1": 1, "D2": 1, "D3": 2, "D4": 0}, "1": {"D0": 1, "D3": 2, "D5": 2}}
+    run = {"0": {"D0": 0.8, "D2": 0.7, "D1": 0.3, "D3": 0.4, "D4": 0.1},
+           "1": {"D1": 0.8, "D3": 0.7, "D4": 0.3, "D2": 0.4}}
+    for name, per_query, total in (("NumRet", [5, 4], 9), ("NumRet(rel=1)", [3, 1], 4),
+                                   ("NumRet(rel=2)", [1, 1], 2)):
+        ev = evaluate(*_flat(qrels, run), [name])
+        (m,) = ev.measures
+        assert ev.per_query[m].tolist() == per_query, name
+        assert ev.summary[m] == total, name
+        ref = ir_measures.calc_aggregate([ir_measures.parse_measure(name)], qrels, run)
+        assert list(ref.values()) == [total], name
 
 
 def test_rbp_with_rel_is_binary_rank_biased_precision():
@@ -126,8 +150,9 @@ def _ranx_interpreted():
     """
     numba = pytest.importorskip("numba")
     before = numba.config.DISABLE_JIT
-    compiled = "ranx" in sys.modules and isinstance(
-        sys.modules["ranx"].metrics.precision._precision, numba.core.dispatcher.Dispatcher)
+    # the module from sys.modules: `ranx.metrics.precision` is also the name of a function
+    module = sys.modules.get("ranx.metrics.precision")
+    compiled = module is not None and isinstance(module._precision, numba.core.dispatcher.Dispatcher)
     numba.config.DISABLE_JIT = not compiled
     try:
         yield pytest.importorskip("ranx")

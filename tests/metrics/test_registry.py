@@ -11,10 +11,11 @@ from workbench.metrics.evaluate import aggregate
 from workbench.metrics.measures import MeasureError, parse_measure, parse_measures
 from workbench.metrics.registry import AGGREGATIONS, ALIASES, FAMILIES, SETS, ir_spellings
 
-# ir_measures has no name for these (trec_eval-only output lines)
+# ir_measures has no name for these (trec_eval-only output lines); set_relative_P and set_map
+# are ir_measures' SetRelP and SetAP
 TREC_ONLY = {"runid", "11pt_avg", "dcg", "ideal_dcg", "relstring", "gm_bpref", "Rprec_mult",
-             "utility", "binG", "G", "ndcg_rel", "Rndcg", "relative_P", "set_relative_P",
-             "set_map", "num_nonrel_judged_ret", "rbp_resid", "unj"}
+             "utility", "binG", "G", "ndcg_rel", "Rndcg", "relative_P",
+             "num_nonrel_judged_ret", "rbp_resid", "unj"}
 CITATION = re.compile(r"[A-Z][\w\-]+(?: et al\.| & [A-Z][\w\-]+|, [A-Z][\w\-]+ & [A-Z][\w\-]+)? \(\d{4}\)")
 
 
@@ -29,6 +30,7 @@ def test_every_record_is_complete(fam):
     doc = fam.kernel.__doc__ or ""
     assert " = " in doc.split("\n\n")[0]  # the formula first
     assert CITATION.search(doc), f"{fam.name}: no citation in {fam.kernel.__name__}'s docstring"
+    assert CITATION.search(fam.citation), f"{fam.name}: its record's citation names no paper"
     if fam.name in TREC_ONLY:
         assert ir_spellings(fam) == ()
     else:

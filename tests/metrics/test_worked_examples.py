@@ -125,13 +125,17 @@ def test_f_beta():
     P, R = 0.5, 0.25
     for beta in (0.5, 1.0, 2.0):
         expected = (beta**2 + 1) * P * R / (beta**2 * P + R)
-        assert math.isclose(value(f"SetF(beta={beta})", ranking, extra), expected)
-        # trec_eval's set_F.x takes x = beta^2
+        assert math.isclose(value(f"F(beta={beta})", ranking, extra), expected)
+        # trec_eval's set_F.x takes x = beta^2, and so does ir_measures' SetF(beta=x),
+        # which passes x on to set_F.x (a second squaring gave 0.3125 for 0.3000)
         assert math.isclose(value(f"set_F.{beta ** 2}", ranking, extra), expected)
+        assert math.isclose(value(f"SetF(beta={beta ** 2})", ranking, extra), expected)
+    # SetF(beta=0.5): (0.5 + 1)·P·R / (0.5·P + R) = 0.1875 / 0.5 = 0.375 (F_0.5 is 0.4167)
+    assert math.isclose(value("SetF(beta=0.5)", ranking, extra), 0.375)
     alpha = 0.2  # beta^2 = (1 - alpha) / alpha = 4
     beta = math.sqrt((1 - alpha) / alpha)
     expected = 1 / (alpha / P + (1 - alpha) / R)  # van Rijsbergen's form
-    assert math.isclose(value(f"SetF(beta={beta})", ranking, extra), expected)
+    assert math.isclose(value(f"F(beta={beta})", ranking, extra), expected)
     assert math.isclose(value("F(beta=2)@2", ranking, extra), 5 * 0.5 * (1 / 8) / (4 * 0.5 + 1 / 8))
 
 

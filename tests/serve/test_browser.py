@@ -229,3 +229,48 @@ def test_a_phone_shows_the_document_at_12_px_or_more_and_a_tap_on_the_scale_grad
     page.touchscreen.tap(*screen.click_point(page, *screen.chip("1")))
     assert list(wait_until(lambda: new_grades(path, before)).values()) == [1]
     phone.close()
+
+
+def _notes(path: Path, assessor: str) -> list[tuple[str, str, int | None]]:
+    """(document, note, grade on the judgment or None) of `assessor`'s note events."""
+    with sqlite3.connect(path) as conn:
+        return list(conn.execute(
+            "SELECT d.ext_id, e.note, j.grade FROM judgment_event e "
+            "JOIN assessor a ON a.id = e.assessor_id JOIN document d ON d.id = e.document_id "
+            "LEFT JOIN judgment j ON j.assessor_id = e.assessor_id AND j.query_id = e.query_id "
+            "AND j.document_id = e.document_id WHERE a.name = ? AND e.kind = 'note'", (assessor,)))
+
+
+def test_a_note_typed_before_grading_in_the_browser_is_exported_with_the_later_grade(
+        browser, server, campaign):
+    """"Note saved" on a document not graded yet, and the note was gone from `export
+    judgments` once the browser session ended (only --history kept it): it is kept on the
+    item, shown in the next session, and goes on the judgment with the grade."""
+    import io
+
+    from workbench.campaign.catalog.exporting import export_judgments
+
+    path, db = campaign
+    token = L.new_link(db, assessor="carol")
+    before = grades(path, "carol")
+    page, screen, _ = open_judging(browser, server, token)
+    screen.wait_for(page, "not judged yet")
+    page.keyboard.press("n")
+    page.wait_for_timeout(300)  # the note dialog open
+    page.keyboard.type("see page 2")
+    page.keyboard.press("Enter")
+    screen.wait_for(page, "exported with this document's grade")
+    ((document, note, grade),) = wait_until(lambda: _notes(path, "carol"))
+    assert (note, grade) == ("see page 2", None)
+    page.close()  # the session ends
+    wait_until(lambda: server.served.sessions == {})
+    page, screen, _ = open_judging(browser, server, token)  # a new session, same link
+    screen.wait_for(page, "Note: see page 2")
+    page.keyboard.press("2")
+    assert wait_until(lambda: new_grades(path, before)) == {document: 2}
+    page.close()
+    out = io.StringIO()
+    export_judgments(db, out)
+    rows = [line.split(",") for line in out.getvalue().splitlines()[1:]]
+    assert [r[1:5] for r in rows if r[2] == "carol" and r[1] == document] == [
+        [document, "carol", "2", "see page 2"]]

@@ -94,6 +94,9 @@ async def test_f10_shows_the_nugget_scores_under_each_source(sqlite_db, tmp_path
         assert isinstance(app.screen, NuggetScoresScreen)
         text = screen_text(app)
         assert "runX" in text and "1.0000" in text and "0.5000" in text and "consensus:majority" in text
+        assert app.screen.export_text("csv").splitlines()[:2] == [
+            "source,system,queries,all,all_strict,vital,vital_strict,weighted,weighted_strict",
+            "consensus:majority,runX,1,1.000000,1.000000,1.000000,1.000000,1.000000,1.000000"]
         await pilot.press("s")
         await settle(app, pilot)
         assert "assessor:ann" in screen_text(app)

@@ -24,6 +24,8 @@ class DataVersion:
     systems: int
     queries: int
     documents: int
+    nugget_event: int = 0  # nugget labels (the scoreboard's nugget view, F10)
+    nuggets: int = 0
 
     def runs_changed(self, other: "DataVersion | None") -> bool:
         """Systems, queries or documents were added or removed (an import): reload runs."""

@@ -2,7 +2,8 @@
 
 A scale is written `0=Not relevant,1=Related,2=Relevant,3=Highly relevant` (grades are
 whole numbers from 0, at most 0-9: one judging key each; labels free text without `,`
-or `=`), or named: `binary` (0 Not relevant, 1 Relevant), `0-3` (the default four levels)
+or `=`), or named: `binary` (0 Not relevant, 1 Relevant), `0-3` (the default four levels:
+DEFAULT_PRESET, which a new database's first migration writes and the screens fall back on)
 or `0-4` (five). The scale cannot change once a grade exists: the grades already given
 would change meaning.
 
@@ -45,6 +46,14 @@ PRESETS = {
     "0-3": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant",
     "0-4": "0=Not relevant,1=Marginally relevant,2=Relevant,3=Highly relevant,4=Perfect",
 }
+# The scale of a new campaign. migrations/versions/0001 writes it (with a description per
+# level) as a literal, history that never changes: tests/test_one_owner.py checks the two agree.
+DEFAULT_PRESET = "0-3"
+
+
+def default_scale() -> list[ScaleEntry]:
+    """The default preset's levels: what a screen shows when the campaign has no scale rows."""
+    return [ScaleEntry(g, label) for g, label, _ in parse_scale(DEFAULT_PRESET)]
 
 
 def scale_grades(session: Session) -> list[int]:
@@ -66,9 +75,25 @@ def on_scale(grade: int, allowed: Iterable[int]) -> bool:
     return not allowed or grade in allowed
 
 
-def off_scale(grades: np.ndarray, allowed: Iterable[int]) -> np.ndarray:
-    """Indices of the grades that are not on the scale (an import checks every row)."""
-    return np.flatnonzero(~np.isin(np.asarray(grades, dtype=np.int64), list(allowed)))
+def off_scale(grades: np.ndarray, allowed: Iterable[int], *, unjudged: bool = False) -> np.ndarray:
+    """Indices of the grades that are not on the scale (an import checks every row).
+
+    unjudged: a negative grade passes (`import qrels`: a qrels file's negative grade is
+    trec_eval's "in the pool, unjudged", stored as written; see `is_unjudged`)."""
+    grades = np.asarray(grades, dtype=np.int64)
+    bad = ~np.isin(grades, list(allowed))
+    if unjudged:
+        bad &= ~is_unjudged(grades)
+    return np.flatnonzero(bad)
+
+
+def is_unjudged(grades: np.ndarray) -> np.ndarray:
+    """Where a stored grade is negative: a qrels file's "in the pool, unjudged" (trec_eval's
+    reading). Only `import qrels` writes one; the qrels sources and the exports keep it as
+    written (the measures read it as trec_eval does), and nothing else counts it as a grade:
+    no consensus vote, no agreement figure, no progress (the store's readers leave it out
+    unless asked, store/judgment_arrays.py `GRADED`)."""
+    return np.asarray(grades) < 0
 
 
 def check_grade(session: Session, grade: int | None) -> None:

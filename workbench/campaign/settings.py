@@ -15,7 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from workbench.campaign.database import Database
-from workbench.store.defaults import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # a new campaign's, one owner
+from workbench.defaults import (  # a new campaign's settings: their one owner
+    DEFAULT_COMPAT,
+    DEFAULT_IDLE_CAP,
+    DEFAULT_MEASURES,
+    DEFAULT_POOL_DEPTH,
+    DEFAULT_THRESHOLD,
+)
 from workbench.store.settings import read_settings, write_settings
 
 
@@ -24,13 +30,13 @@ from workbench.store.settings import read_settings, write_settings
 @dataclass(frozen=True)
 class CampaignSettings:
     name: str = "campaign"
-    relevance_threshold: int = 1
+    relevance_threshold: int = DEFAULT_THRESHOLD
     default_measures: str = DEFAULT_MEASURES
-    pool_depth: int = 10
+    pool_depth: int = DEFAULT_POOL_DEPTH
     blind: bool = True
     guidelines: str = ""
     idle_cap_seconds: int = DEFAULT_IDLE_CAP
-    score_compat: int = 10  # trec_eval 10 orders run scores as doubles, 9 as floats
+    score_compat: int = DEFAULT_COMPAT  # trec_eval 10 orders run scores as doubles, 9 as floats
 
 
 def campaign_settings(db: Database) -> CampaignSettings:
@@ -64,8 +70,8 @@ def _or(value, default):
 
 
 def campaign_measures(db: Database) -> list[str]:
-    """The campaign's default measures, else DEFAULT_MEASURES (nDCG@10 AP bpref P@10)."""
-    return campaign_settings(db).default_measures.split() or CampaignSettings().default_measures.split()
+    """The campaign's default measures, else a new campaign's (workbench/defaults.py)."""
+    return campaign_settings(db).default_measures.split() or DEFAULT_MEASURES.split()
 
 
 def campaign_threshold(db: Database) -> int:
@@ -74,8 +80,8 @@ def campaign_threshold(db: Database) -> int:
 
 
 def campaign_pool_depth(db: Database) -> int:
-    """The pool depth in the campaign settings (10 in a new campaign)."""
-    return campaign_settings(db).pool_depth or 10
+    """The pool depth in the campaign settings (DEFAULT_POOL_DEPTH in a new campaign)."""
+    return campaign_settings(db).pool_depth or DEFAULT_POOL_DEPTH
 
 
 def is_blind(db: Database) -> bool:

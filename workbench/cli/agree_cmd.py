@@ -17,7 +17,8 @@ import sys
 import click
 
 from workbench.cli import db_option, resolve_db
-from workbench.formats.csv_cells import csv_writer
+from workbench.formats.agreement_csv import write_agreement_csv
+from workbench.formats.numbers import number
 
 FORMATS = click.Choice(["table", "csv", "json"])
 
@@ -90,13 +91,13 @@ def agree(ctx, qrels_mode, files, assessors, binary, level, per_query, confusion
     if fmt == "json":
         click.echo(json.dumps(report.to_json(confusion=confusion), indent=2))
     elif fmt == "csv":
-        _write_csv(report, sys.stdout, confusion)
+        write_agreement_csv(sys.stdout, [("", report)], confusion)
     else:
         _print_table(report, confusion)
 
 
 def _fmt(value: float) -> str:
-    return "—" if value is None or math.isnan(value) else f"{value:.4f}"
+    return number(value)
 
 
 def _reading(value: float) -> str:
@@ -109,52 +110,6 @@ def _interval(pair) -> str:
     if pair is None or any(v is None or math.isnan(v) for v in pair):
         return "—"
     return f"[{pair[0]:.3f}, {pair[1]:.3f}]"
-
-
-def _csv_rows(report, confusion: bool = False):
-    from workbench.metrics.agreement import interpret
-
-    for p in report.pairs:
-        s = p.stats
-        for name, value in (
-            ("observed", s.observed),
-            ("expected_cohen", s.expected_cohen),
-            ("expected_pooled", s.expected_pooled),
-            ("cohen_kappa", s.cohen_kappa),
-            ("pooled_kappa", s.pooled_kappa),
-            ("weighted_kappa_linear", s.weighted_kappa_linear),
-            ("weighted_kappa_quadratic", s.weighted_kappa_quadratic),
-        ):
-            reading = "" if name.startswith(("observed", "expected")) else interpret(value)
-            yield ("", p.a, p.b, s.n, name, value, reading)
-    for name, value in (
-        ("fleiss_kappa", report.fleiss_kappa),
-        ("krippendorff_alpha_nominal", report.alpha_nominal),
-        ("krippendorff_alpha_ordinal", report.alpha_ordinal),
-        ("krippendorff_alpha_interval", report.alpha_interval),
-    ):
-        yield ("", "", "", report.n_items, name, value, interpret(value))
-    if confusion:  # count_<a's grade>_<b's grade>
-        for p in report.pairs:
-            for ga, row in zip(p.categories, p.confusion):
-                for gb, count in zip(p.categories, row):
-                    yield ("", p.a, p.b, p.stats.n, f"count_{ga}_{gb}", count, "")
-    for q in report.per_query:
-        yield (str(q.query), "", "", q.n_items, "observed", q.observed, "")
-        yield (str(q.query), "", "", q.n_items, "fleiss_kappa", q.fleiss_kappa, interpret(q.fleiss_kappa))
-        yield (str(q.query), "", "", q.n_items, "krippendorff_alpha_nominal", q.alpha_nominal,
-               interpret(q.alpha_nominal))
-
-
-def _write_csv(report, out, confusion: bool = False) -> None:
-    writer = csv_writer(out)
-    writer.writerow(["query", "a", "b", "n", "coefficient", "value", "interpretation"])
-    for query, a, b, n, name, value, reading in _csv_rows(report, confusion):
-        if isinstance(value, int):
-            text = str(value)
-        else:
-            text = "" if math.isnan(value) else f"{value:.6f}"
-        writer.writerow([query, a, b, n, name, text, reading])
 
 
 def _print_table(report, confusion: bool = False) -> None:

@@ -31,7 +31,8 @@ from workbench.cli import db_option, resolve_db, rich_console
               help="The machine assessor's name (default: the model's name).")
 @click.option("--prompt", "prompt_file", metavar="FILE", type=click.Path(dir_okay=False), default=None,
               help="A prompt template (placeholders {query} {passage} {narrative} {scale} {min} "
-                   "{max}); default: the project's 0-3 prompt in UMBRELA's style.")
+                   "{max}); default: the project's 0-3 prompt in UMBRELA's style. The nugget tasks' "
+                   "placeholders: docs/nuggets.md#machines.")
 @click.option("--concurrency", type=click.IntRange(min=1, max=1024), default=8, show_default=True,
               help="Calls in flight at once.")
 @click.option("--query", metavar="Q", default=None, help="Label only this query.")

@@ -15,20 +15,23 @@ import json
 import click
 
 from workbench.cli import db_option, resolve_db, rich_console
+from workbench.defaults import CALIBRATE_MEASURE, CALIBRATE_NUGGETS_MEASURE
+from workbench.formats.numbers import number
 
 
 @click.command("calibrate")
 @click.option("--machine", required=True, metavar="NAME", help="The machine assessor to calibrate.")
 @click.option("--against", default="majority", show_default=True, metavar="majority|ASSESSOR",
               help="The reference: the people's majority (or mean, adjudicated), or one assessor.")
-@click.option("-m", "--measure", default="map", show_default=True, metavar="MEASURE",
-              help="The measure the system rankings are compared on.")
+@click.option("-m", "--measure", default=None, metavar="MEASURE",
+              help=f"The measure the system rankings are compared on (default: {CALIBRATE_MEASURE}; "
+                   f"{CALIBRATE_NUGGETS_MEASURE} with --nuggets).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot", default=None, metavar="FILE",
               help="Also draw the confusion matrix to FILE (.png, .svg or .pdf).")
 @click.option("--nuggets", is_flag=True,
-              help="Calibrate the machine's nugget assignments (-m: a nugget score, default vital_strict).")
+              help="Calibrate the machine's nugget assignments (-m: a nugget score).")
 @db_option
 @click.pass_context
 def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> None:
@@ -43,7 +46,7 @@ def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> N
         database = Database.open(resolve_db(ctx, db), create=False)
         try:
             report = calibrate_nuggets(database, machine, against,
-                                       "vital_strict" if measure == "map" else measure, seed=seed)
+                                       measure or CALIBRATE_NUGGETS_MEASURE, seed=seed)
         finally:
             database.close()
         click.echo(_json_text(report) if fmt == "json" else _nugget_lines(report))
@@ -77,18 +80,15 @@ def calibrate(ctx, machine, against, measure, seed, fmt, plot, nuggets, db) -> N
 
 def _nugget_lines(report: dict) -> str:
     """The table output of `calibrate --nuggets`: one line per figure."""
-    def f(v):
-        return "—" if v is None else f"{v:.4f}"
-
     ns, st, rk = report["non_strict"], report["strict"], report["rankings"]
     lines = [f"{report['machine']} against {report['against']}: {report['items']} nugget labels in common",
-             f"  kappa non-strict (support or partial vs not): {f(ns['kappa_binary'])}",
-             f"  kappa strict (support vs the rest): {f(st['kappa_binary'])}",
-             f"  weighted kappa (3 labels): {f(ns['kappa_weighted'])}   leniency: {f(ns['leniency'])}",
+             f"  kappa non-strict (support or partial vs not): {number(ns['kappa_binary'])}",
+             f"  kappa strict (support vs the rest): {number(st['kappa_binary'])}",
+             f"  weighted kappa (3 labels): {number(ns['kappa_weighted'])}   leniency: {number(ns['leniency'])}",
              f"  rankings by {rk['measure']} over {rk['topics']} topics, {rk['systems']} runs:"]
     for name in ("human_vs_machine", "human_vs_hybrid"):
         r = rk[name]
-        lines.append(f"    {name}: tau-b {f(r['tau_b'])}, tau_AP {f(r['tau_ap'])}, RBO {f(r['rbo'])}, "
+        lines.append(f"    {name}: tau-b {number(r['tau_b'])}, tau_AP {number(r['tau_ap'])}, RBO {number(r['rbo'])}, "
                      f"top 3 same: {r['top3_same']}, top 10 same: {r['top10_same']}")
     return "\n".join(lines)
 

@@ -21,7 +21,9 @@ import sys
 import click
 
 from workbench.cli import db_option, resolve_db
+from workbench.defaults import FILES_MEASURE
 from workbench.formats.csv_cells import csv_writer
+from workbench.formats.numbers import DECIMALS, number, p_value
 
 FORMATS = click.Choice(["table", "csv", "json"])
 TESTS = click.Choice(["t", "randomization", "bootstrap", "ppi"])
@@ -49,7 +51,7 @@ class _FilesCommand(click.Command):
 @click.argument("files", nargs=-1, type=click.UNPROCESSED)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to rank by (default: the campaign's first default measure; "
-                   "nDCG@10 on files). Repeat to add rankings by other measures under the "
+                   f"{FILES_MEASURE} on files). Repeat to add rankings by other measures under the "
                    "consensus (or the first qrels file); tests use the first.")
 @click.option("-l", "--level", "level", type=int, default=1, show_default=True, metavar="N",
               help="Relevance threshold on files (grade >= N relevant).")
@@ -118,7 +120,7 @@ def compare(ctx, files, measures, level, by_assessor, assessors, consensus, sour
         from workbench.campaign.comparison.systems import compare_files
 
         report = compare_files(  # a bad measure name: MeasureError, one line, exit 2
-            qrels_paths, run_paths, measure or "nDCG@10", other_measures=others,
+            qrels_paths, run_paths, measure or FILES_MEASURE, other_measures=others,
             rel_level=level, test=test,
             seed=seed, n_resamples=resamples, rbo_p=rbo_p,
         )
@@ -247,14 +249,12 @@ def _output(report, fmt: str, plot=None) -> None:
         _print_tables(report)
 
 
-def _fmt(value: float, digits: int = 4) -> str:
-    return "—" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+def _fmt(value: float, digits: int = DECIMALS) -> str:
+    return number(value, digits)
 
 
 def _p(value: float) -> str:
-    if value is None or math.isnan(value):
-        return "—"
-    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+    return p_value(value)
 
 
 def _csv_rows(report):

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 
 import click
 
+from workbench.defaults import FILES_MEASURE
 from workbench.errors import UsageError
+from workbench.formats.numbers import number
 
 
 def compare_pair(ctx, db, files, pair, per_query, measure, level, source, consensus, test,
@@ -26,7 +27,7 @@ def compare_pair(ctx, db, files, pair, per_query, measure, level, source, consen
         qrels_paths, run_paths = _split_files(files)
         if len(qrels_paths) != 1:
             raise UsageError("--pair compares two runs under one --qrels file")
-        report = pairs.pair_from_files(qrels_paths[0], run_paths, a, b, measure or "nDCG@10",
+        report = pairs.pair_from_files(qrels_paths[0], run_paths, a, b, measure or FILES_MEASURE,
                                        rel_level=level, **kw)
     else:
         from workbench.campaign.database import Database
@@ -56,15 +57,16 @@ def compare_pair(ctx, db, files, pair, per_query, measure, level, source, consen
 def _csv(report) -> None:
     """query,a,b,diff rows, sorted by diff (largest first)."""
     from workbench.formats.csv_cells import csv_writer
+    from workbench.formats.score_tables import csv_value
 
     w = csv_writer(sys.stdout)
     w.writerow(["query", report.a, report.b, "diff"])
     for q, va, vb in zip(report.queries, report.values_a.tolist(), report.values_b.tolist()):
-        w.writerow([q, repr(va), repr(vb), repr(va - vb)])
+        w.writerow([q, csv_value(va), csv_value(vb), csv_value(va - vb)])
 
 
 def _f(v: float) -> str:
-    return "—" if math.isnan(v) else f"{v:.4f}"
+    return number(v)
 
 
 def _table(report) -> None:
@@ -85,11 +87,11 @@ def _table(report) -> None:
                            f"{r.only_b} for {r.b} only", style="dim"))
     console.file.flush()
     top = r.most_different()
-    rows = [(r.queries[i], _f(r.values_a[i]), _f(r.values_b[i]), f"{r.diffs[i]:+.4f}")
+    rows = [(r.queries[i], _f(r.values_a[i]), _f(r.values_b[i]), number(r.diffs[i], signed=True))
             for i in top]
     click.echo(_plain_table(f"The {len(top)} queries where they differ most", ("query", r.a, r.b,
                             "diff"), rows, left={"query"}))
-    rows = [(q, _f(va), _f(vb), f"{va - vb:+.4f}")
+    rows = [(q, _f(va), _f(vb), number(va - vb, signed=True))
             for q, va, vb in zip(r.queries, r.values_a.tolist(), r.values_b.tolist())]
     click.echo(_plain_table(f"Per query, by {r.a} − {r.b}", ("query", r.a, r.b, "diff"), rows,
                             left={"query"}))

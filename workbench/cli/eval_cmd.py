@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from workbench.defaults import EVAL_MEASURES
 from workbench.errors import UsageError
 
 FORMATS = ("trec", "table", "csv", "json")
@@ -30,7 +31,7 @@ def _parse(measure_names, compat: int):
     from workbench.metrics.measures import parse_measures
 
     # a bad name raises MeasureError, a UsageError: one line, exit 2
-    return parse_measures(list(measure_names) or ["official"], compat=compat)
+    return parse_measures(list(measure_names) or list(EVAL_MEASURES), compat=compat)
 
 
 def _jobs_here() -> str:
@@ -147,7 +148,9 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
         results = evaluate_files(qrels, runs, ms, **asdict(settings), bounds=bounds, jobs=jobs,
                                  on_result=_warn_unaveraged)
     evs = [r.evaluation for r in results]
-    names = [r.name for r in results]
+    files = [str(p) for p in runs]  # as given (results keep the runs' order)
+    # runs that share a tag are told apart by their file, in every format
+    names = output.distinct_names([r.name for r in results], files)
     if plot is not None:
         from workbench.campaign.plotting import plot_eval
 
@@ -162,7 +165,10 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
         # trec_eval reads one run; with several, each block opens with its run tag, the
         # line `-m runid` prints (unless runid was asked for: then it is there already)
         tagged = len(evs) > 1 and not any(m.aggregation == "runid" for m in ms)
-        output.write_trec(sys.stdout, evs, per_query, uppers, runid_first=tagged)
+        # runs that share a tag: a `runfile` line after each runid line names the file
+        alike = len(evs) > 1 and (output.shares_a_tag(evs) or names != [r.name for r in results])
+        output.write_trec(sys.stdout, evs, per_query, uppers, runid_first=tagged,
+                          runfiles=files if alike else None)
         return
     shown = _shown(measures, int(compat), ms)
     if fmt == "csv":
@@ -170,7 +176,8 @@ def eval_(qrels, runs, measures, per_query, complete, rel_level, max_depth, judg
     elif fmt == "json":  # the values are z-scores with -Z: the settings say against what
         jobs_used = max((r.jobs for r in results), default=1)
         output.write_json(sys.stdout, evs, names, per_query, uppers,
-                          {**settings.as_dict(), "zscores": zscores_file, "jobs": jobs_used}, shown)
+                          {**settings.as_dict(), "zscores": zscores_file, "jobs": jobs_used}, shown,
+                          files)
     else:
         output.write_table(evs, names, per_query, uppers, settings.as_dict(), shown)
 
@@ -180,5 +187,5 @@ def _shown(measure_names, compat: int, ms) -> list[tuple]:
     measures evaluated (metrics.requested.evaluated_measures)."""
     from workbench.metrics.requested import evaluated_measures
 
-    shown = evaluated_measures(list(measure_names) or ["official"], compat=compat)
+    shown = evaluated_measures(list(measure_names) or list(EVAL_MEASURES), compat=compat)
     return list(zip(shown.measures, shown.names))

@@ -17,6 +17,7 @@ import math
 import click
 
 from workbench.cli import db_option, resolve_db, rich_console
+from workbench.formats.numbers import number
 
 
 @click.command("meta")
@@ -57,7 +58,7 @@ def meta(ctx, truth, judges, measure, correlations, per_topic, resamples, seed, 
 
 
 def _f(x) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4f}"
+    return number(x, missing="–")
 
 
 def _ci(v) -> str:

@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from workbench.cli import resolve_db
+from workbench.formats.numbers import number
 
 
 def agree_nuggets(ctx, db, assessors, per_query: bool, fmt: str) -> None:
-    from workbench.campaign.answers.agreement import nugget_agreement
+    from workbench.campaign.answers.agreement import VIEWS, nugget_reports, reports_json
     from workbench.campaign.database import Database
-
-    if fmt == "csv":
-        raise click.UsageError("agree --nuggets writes --format table or json")
 
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
-        report = nugget_agreement(database, assessors, per_query=per_query)
+        reports = nugget_reports(database, assessors, per_query=per_query)
     finally:
         database.close()
+    if fmt == "csv":  # agree --format csv's rows; the binary views' coefficients prefixed
+        from workbench.formats.agreement_csv import write_agreement_csv
+
+        write_agreement_csv(sys.stdout, [(v + "." if v else "", reports[v]) for v in VIEWS],
+                            confusion=True)
+        return
+    report = reports_json(reports)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
         return
@@ -31,11 +37,9 @@ def agree_nuggets(ctx, db, assessors, per_query: bool, fmt: str) -> None:
                         ("strict (support vs the rest)", report["strict"])):
         click.echo(f"{title}: {part['n_items']} items labelled by two or more")
         for p in part["pairs"]:
-            def f(v):
-                return "—" if v is None else f"{v:.4f}"
             ci = p.get("cohen_kappa_ci")
-            click.echo(f"  {table_text(p['a'])} / {table_text(p['b'])}: n={p['n']} observed={f(p['observed'])} "
-                       f"kappa={f(p['cohen_kappa'])}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
-                       + f" weighted={f(p.get('weighted_kappa_linear'))}")
+            click.echo(f"  {table_text(p['a'])} / {table_text(p['b'])}: n={p['n']} observed={number(p['observed'])} "
+                       f"kappa={number(p['cohen_kappa'])}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+                       + f" weighted={number(p.get('weighted_kappa_linear'))}")
         alpha = part.get("krippendorff_alpha_nominal")
-        click.echo(f"  Krippendorff's alpha (nominal): {'—' if alpha is None else f'{alpha:.4f}'}")
+        click.echo(f"  Krippendorff's alpha (nominal): {number(alpha)}")

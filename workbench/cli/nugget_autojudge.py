@@ -18,8 +18,10 @@ def autojudge_nuggets(ctx, db, task: str, *, model, endpoint, api_key_env, asses
 
     template = None
     if prompt_file is not None:
-        with open(prompt_file, encoding="utf-8") as f:
-            template = f.read()
+        from workbench.cli.autojudge_cmd import read_prompt
+
+        template = read_prompt(prompt_file, check=False)
+        mn.check_nugget_template(template, task, prompt_file)
     request = mn.NuggetRequest(model=model, endpoint=endpoint, assessor=assessor, api_key_env=api_key_env,
                                concurrency=concurrency, timeout=timeout, retries=retries,
                                temperature=temperature, max_tokens=max_tokens, seed=seed, template=template)

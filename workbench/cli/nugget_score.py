@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from workbench.cli import resolve_db
+from workbench.formats.numbers import number
 
 
 def score_nuggets(ctx, db, measures, assessor, source, per_query: bool, fmt: str,
@@ -62,7 +63,7 @@ def score_nuggets(ctx, db, measures, assessor, source, per_query: bool, fmt: str
         if per_query:
             for j in np.flatnonzero(table.counted[i]).tolist():
                 grid.add_row(Text(tag), Text(table.queries[j]), "",
-                             *[f"{table.values[m][i, j]:.4f}" for m in table.measures])
+                             *[number(table.values[m][i, j]) for m in table.measures])
         grid.add_row(Text(tag), *([Text("all")] if per_query else []), str(int(table.n_queries[i])),
-                     *[f"{table.means[m][i]:.4f}" for m in table.measures])
+                     *[number(table.means[m][i]) for m in table.measures])
     rich_console().print(grid)

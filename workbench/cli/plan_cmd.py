@@ -16,7 +16,9 @@ import json
 import click
 
 from workbench.cli import db_option, resolve_db
+from workbench.defaults import PLANNING_MEASURE
 from workbench.errors import UsageError
+from workbench.formats.numbers import number
 
 
 @click.group("plan")
@@ -25,7 +27,7 @@ def plan() -> None:
 
 
 @plan.command("topics")
-@click.option("-m", "--measure", default="map", show_default=True,
+@click.option("-m", "--measure", default=PLANNING_MEASURE, show_default=True,
               help="The measure whose difference is to be detected.")
 @click.option("--min-diff", type=float, default=None, metavar="D",
               help="The difference in the measure's mean to detect.")
@@ -74,12 +76,12 @@ def topics(ctx, measure, min_diff, n_topics, sigma, from_source, alpha, power, f
         click.echo(json.dumps(data, indent=2))
         return
     if estimated is not None:
-        click.echo(f"sigma {sigma:.4f}: sqrt(2 V_E) of {estimated.measure} over "
+        click.echo(f"sigma {number(sigma)}: sqrt(2 V_E) of {estimated.measure} over "
                    f"{estimated.systems} systems x {estimated.topics} topics against {estimated.source}")
     if min_diff is not None:
         click.echo(f"{plan_.topics} topics detect a difference of {min_diff:g} in {measure} "
-                   f"(D/sigma {min_diff / sigma:.4f}, n = {exact:.3f} unrounded) with a paired "
+                   f"(D/sigma {number(min_diff / sigma)}, n = {exact:.3f} unrounded) with a paired "
                    f"t-test at alpha {alpha:g} with power {power:g}")
     else:
-        click.echo(f"{n_topics} topics detect a difference of {plan_.min_diff:.4f} in {measure} "
-                   f"(D/sigma {exact:.4f}) with a paired t-test at alpha {alpha:g} with power {power:g}")
+        click.echo(f"{n_topics} topics detect a difference of {number(plan_.min_diff)} in {measure} "
+                   f"(D/sigma {number(exact)}) with a paired t-test at alpha {alpha:g} with power {power:g}")

@@ -16,7 +16,9 @@ import json
 import click
 
 from workbench.cli import db_option, resolve_db
+from workbench.defaults import PLANNING_MEASURE, REUSABILITY_FILES_DEPTH
 from workbench.errors import UsageError
+from workbench.formats.numbers import number
 
 FORMATS = click.Choice(["table", "json"])
 
@@ -95,14 +97,14 @@ def _plain(header: list[str], rows: list[list[str]]) -> str:
 
 
 def _num(x: float) -> str:
-    return "-" if x != x else f"{x:.4f}"
+    return number(x, missing="-")
 
 
 @click.command("simulate")
 @click.argument("runs", nargs=-1)
 @click.option("--qrels", default=None, metavar="FILE", help="The full qrels (the oracle); then RUN files follow.")
 @click.option("--run", "run_flag", is_flag=True, help=RUN_FLAG_HELP)
-@click.option("-m", "--measure", default="map", show_default=True, help="Measure ranking the runs.")
+@click.option("-m", "--measure", default=PLANNING_MEASURE, show_default=True, help="Measure ranking the runs.")
 @click.option("--method", "method", required=True, metavar="depth|mtf|bandit[,...]",
               help="Pooling method; several, comma-separated, share one reading of the data.")
 @click.option("--budget", "budget", required=True, metavar="N[,N...]", help="Total judgments, one or more.")
@@ -160,8 +162,8 @@ def simulate(ctx, runs, qrels, run_flag, measure, method, budget, depth, seed, l
 @click.option("--run", "run_flag", is_flag=True, help=RUN_FLAG_HELP)
 @click.option("--depth", type=click.IntRange(min=1), default=None, metavar="K",
               help="Pool depth: each run contributed its top K (default: the campaign's pool "
-                   "depth; 100 on files).")
-@click.option("-m", "--measure", default="map", show_default=True)
+                   f"depth; {REUSABILITY_FILES_DEPTH} on files).")
+@click.option("-m", "--measure", default=PLANNING_MEASURE, show_default=True)
 @click.option("--groups", default=None, metavar="SEP",
               help="Leave out groups of runs: a run's group is its tag up to SEP.")
 @click.option("-l", "--level", type=int, default=1, show_default=True, help="Grade >= N is relevant.")
@@ -180,7 +182,7 @@ def reusability(ctx, runs, qrels, run_flag, depth, measure, groups, level, fmt, 
     from workbench.planning.reusability import reusability as run_test
 
     if depth is None:
-        depth = _stored_depth(ctx, db, qrels, runs, compat) or 100
+        depth = _stored_depth(ctx, db, qrels, runs, compat) or REUSABILITY_FILES_DEPTH
     c = _collection(ctx, qrels, runs, db, compat)
     result = run_test(c, depth=depth, measure=measure, rel_level=level, groups=groups)
     if fmt == "json":

@@ -7,6 +7,7 @@ import sys
 import click
 
 from workbench.cli import checked_name, db_option, resolve_db
+from workbench.formats.numbers import number
 
 
 @click.command("pool")
@@ -123,7 +124,7 @@ def _validate(ctx, db, machine, budget, strategy, assessors, seed, against, meth
     click.echo(f"validation sample of {machine} ({strategy}, seed {seed}): {sample.n_items} items"
                + ("" if sample.n_items >= budget else f" (budget {budget}: no more candidates)"))
     for s in sample.strata:
-        prob = "" if s.probability != s.probability else f", inclusion probability {s.probability:.4f}"
+        prob = "" if s.probability != s.probability else f", inclusion probability {number(s.probability)}"
         click.echo(f"  machine grade {s.grade}: {s.sampled} of {s.population}{prob}")
     for name, added in sample.queued.items():
         click.echo(f"  {name}: {added} added to the queue")

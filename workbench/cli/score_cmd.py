@@ -21,6 +21,7 @@ import click
 import numpy as np
 
 from workbench.cli import db_option, resolve_db
+from workbench.formats.numbers import interval, number
 
 if TYPE_CHECKING:  # annotations only
     from workbench.campaign.scoring.scores import ScoreTable
@@ -29,7 +30,7 @@ FORMATS = ("trec", "table", "csv", "json", "markdown", "latex")
 
 
 def _value(measure, value: float) -> str:
-    return str(int(round(value))) if measure.is_count else f"{value:.4f}"
+    return number(value, count=measure.is_count)
 
 
 def _print_table(table: ScoreTable, per_query: bool, systems: list[str], intervals=None) -> None:
@@ -53,7 +54,7 @@ def _print_table(table: ScoreTable, per_query: bool, systems: list[str], interva
             out.append(_value(m, table.values[m][i, j] if j is not None else table.means[m][i]))
             if intervals is not None:
                 ci = intervals.of(m, i) if j is None else None
-                out.append("" if j is not None else "–" if ci is None else f"[{ci[0]:.4f}, {ci[1]:.4f}]")
+                out.append("" if j is not None else "–" if ci is None else interval(*ci))
         return out
 
     for tag in systems:

@@ -3,18 +3,19 @@
 Each query's value of each measure becomes (v - mean) / stddev, mean and stddev from the
 zscores file's line for (query, the measure's printed name) (metrics.zscore: -1000000
 where the file has none), before the 'all' values are formed, so the 'all' line
-aggregates the z-scores as trec_eval does (a mean, a sum for counts, a geometric mean
-for gm_map). runid and relstring are not numbers and stay as they are; num_q still
-counts queries; with -c, num_rel's 'all' value stays trec_eval's raw count
-(te_calc_avg_num_rel replaces the accumulated value after the conversion).
+aggregates the z-scores as trec_eval does (a mean, a sum for counts; for gm_map and
+gm_bpref the z-scores are of log(max(v, 1e-5)) and the 'all' value exp of their mean).
+runid and relstring are not numbers and stay as they are; num_q still counts queries;
+with -c, num_rel's 'all' value stays trec_eval's raw count (te_calc_avg_num_rel
+replaces the accumulated value after the conversion).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from workbench.metrics.evaluate import Evaluation, aggregate
-from workbench.metrics.zscore import zscores
+from workbench.metrics.evaluate import Evaluation
+from workbench.metrics.zscore import zscored_summary, zscored_values
 
 __all__ = ["zscored"]
 
@@ -28,9 +29,9 @@ def zscored(ev: Evaluation, table) -> Evaluation:
         if m.is_text or m.aggregation in ("runid", "count"):
             continue
         mean, sd = table.lookup(ev.qids, m.label)
-        per_query[m] = zscores(ev.per_query[m], mean, sd)
+        per_query[m] = zscored_values(m, ev.per_query[m], mean, sd)
         if m.family == "num_rel" and ev.settings.get("complete"):
             continue  # trec_eval's -c count, not converted
-        summary[m] = aggregate(m, per_query[m])
+        summary[m] = zscored_summary(m, per_query[m])
     return replace(ev, per_query=per_query, summary=summary,
                    settings={**ev.settings, "zscores": True})

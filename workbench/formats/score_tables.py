@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from workbench.formats.csv_cells import csv_writer
+from workbench.formats.numbers import interval, number
 
 SCORE_TABLE_FORMATS = ("csv", "json", "markdown", "latex")
 CSV_DECIMALS = 6
@@ -79,9 +80,7 @@ def render_scores(grid: ScoresGrid, fmt: str) -> str:
 
 
 def _fmt(grid: ScoresGrid, measure: str, value: float) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return str(int(round(value))) if measure in grid.counts else f"{value:.4f}"
+    return number(value, missing="–", count=measure in grid.counts)
 
 
 def _best(grid: ScoresGrid) -> list[float | None]:
@@ -148,7 +147,7 @@ def _with_ci(grid: ScoresGrid, r: int, j: int, text: str, dash: str = "–") -> 
         return text
     if ci is None:
         return f"{text} [{dash}]"
-    return f"{text} [{ci[0]:.4f}, {ci[1]:.4f}]"
+    return f"{text} {interval(*ci)}"
 
 
 def _md_cell(text: str) -> str:

@@ -299,6 +299,42 @@ BLOCK_ROWS = 1 << 20  # run rows evaluated together (whole queries); see _per_qu
 
 def _per_query_values(index, run, ms, *, rel_level, ties, max_depth, compat, check_duplicates,
                       judged_only=False, num_docs=0, grades=None):
+    """(values[m] for every qrels query, present) for one run: ``_row_values``, with
+    trec_eval's stand-in values for the queries the run lacks (``_stand_in``)."""
+    values, present = _row_values(index, run, ms, rel_level=rel_level, ties=ties,
+                                  max_depth=max_depth, compat=compat,
+                                  check_duplicates=check_duplicates, judged_only=judged_only,
+                                  num_docs=num_docs, grades=grades)
+    if compat == 10 and not judged_only and max_depth != 0 and not present.all():
+        _stand_in(values, ~present, ms)
+    return values, present
+
+
+def _stand_in(values, absent: np.ndarray, ms) -> None:
+    """trec_eval -c evaluates a query the run lacks on a stand-in ranking of one document
+    that is not in the qrels (trec_eval.c ``bogus_ranking``), then zeroes the measures
+    printed as plain ``num_ret``, ``utility``, ``relstring``, ``unj_*`` and
+    ``rbp_resid``. Named with parameters, relstring and rbp_resid keep the stand-in's
+    value: ``relstring.N`` is '-' (N >= 1), ``rbp_resid.p=x`` is p + (1 - p) = 1, the
+    residual of a ranking that knows nothing. Every other measure scores 0 on the stand-in,
+    as on the empty ranking, and ``utility.p1,p2,p3,p4`` keeps an empty retrieval's value
+    (docs/measures.md: the stand-in's would count a document never retrieved). Under -J
+    or -M 0 the stand-in is dropped before any measure: the empty ranking's values.
+    trec_eval 9 has no stand-in (compat 9: the empty ranking's values)."""
+    from workbench.metrics.kernels.rbp import rbp_persistence
+
+    for m in ms:
+        if not m.params:
+            continue
+        if m.family == "relstring" and int(m.params[0]) >= 1:
+            values[m][absent] = "-"
+        elif m.family == "rbp_resid":
+            p = rbp_persistence(m)
+            values[m][absent] = p + (1.0 - p) * 1.0
+
+
+def _row_values(index, run, ms, *, rel_level, ties, max_depth, compat, check_duplicates,
+                judged_only=False, num_docs=0, grades=None):
     """(values[m] for every qrels query, present) for one run.
 
     A big run is evaluated in blocks of whole queries of about BLOCK_ROWS rows: every

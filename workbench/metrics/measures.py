@@ -153,6 +153,8 @@ def _trec_label(m: Measure) -> str:
         return f"{m.family}_{m.level:3.2f}"
     if param in ("pairs", "coefficients", "length") and m.params:
         return f"{m.family}_{_params_text(m.params)}"
+    if param == "beta_squared" and m.params:  # SetF(beta=0.5) is set_F.0.5
+        return f"{m.family}_{_fmt_num(m.params[0])}"
     return m.family
 
 
@@ -172,7 +174,9 @@ def _ir_label(m: Measure) -> str:
     params = []
     if m.rel is not None:
         params.append(f"rel={m.rel}")
-    if m.beta is not None and fam.beta:
+    if fam.param == "beta_squared" and m.params:  # ir_measures' SetF(beta=x): x is β²
+        params.append(f"beta={_fmt_num(m.params[0])}")
+    elif m.beta is not None and fam.beta:
         params.append(f"beta={_fmt_num(m.beta)}")
     if fam.ir_params and m.params:
         params.extend(f"{key}={_fmt_num(value)}" for key, value in m.params)
@@ -188,6 +192,9 @@ def _ir_label(m: Measure) -> str:
         if m.base != 2.0:
             params.append(f"base={_fmt_num(m.base)}")
     s = fam.label_name
+    if fam.param == "beta_squared" and not m.params and m.beta not in (None, 1.0):
+        # the textbook F_β over the whole ranking: F(beta=2), not SetF(beta=2) (β² there)
+        s = next(f.label_name for f in FAMILIES if f.without_cutoff == fam.name and f.beta)
     if params:
         s += "(" + ",".join(params) + ")"
     if m.cutoff is not None:
@@ -485,10 +492,17 @@ def _parse_ir(name: str) -> list[Measure] | None:
             target = BY_NAME[fam.with_cutoff]
         elif cutoff is None and fam.without_cutoff:
             target = BY_NAME[fam.without_cutoff]
+        if kw.get("rel") is not None and target.with_rel:  # NumRet(rel=1) is num_rel_ret
+            target = BY_NAME[target.with_rel]
     if target.cutoff == "required" and cutoff is None:
         raise MeasureError(f"{name}: needs a cutoff, e.g. {m.group('name')}@10")
     if target.beta and "beta" not in kw:
         kw["beta"] = 1.0
+    if fam.param == "beta_squared" and kw["beta"] != 1.0:
+        # ir_measures passes SetF's beta to trec_eval's set_F.x, whose x is β²
+        # (pytrec_eval provider): SetF(beta=0.5) is set_F.0.5, β = √0.5
+        kw["params"] = (kw["beta"],)
+        kw["beta"] = math.sqrt(kw["beta"])
     if cutoff is not None and target.cutoff == "none":
         raise MeasureError(f"{name}: {m.group('name')} takes no cutoff")
     if kw.get("rel") is not None and target.graded and not target.rel_binarises:
@@ -503,7 +517,7 @@ def _finish(m: Measure) -> Measure:
         fam.trec
         and m.rel is None
         and (m.cutoff is None or fam.param == "cutoffs")
-        and m.beta in (None, 1.0)
+        and (m.beta in (None, 1.0) or (fam.param == "beta_squared" and bool(m.params)))
         and not m.judged_only
     )
     return replace(m, label=_trec_label(m) if trec_like else _ir_label(m))
@@ -564,25 +578,29 @@ def parse_measures(names, compat: int = 10) -> tuple[Measure, ...]:
     Duplicates are dropped (first spelling wins); the order is trec_eval's print order.
     As in trec_eval, a family named with parameters (``relstring.20``, ``P.5``) replaces
     the same family's defaults that a bare name or a set brought (``-m all_trec -m
-    relstring.20`` prints relstring_20 only). compat=9: the sets (``all_trec``) leave out
-    the families trec_eval 9 lacks. Raises MeasureError for an unknown or malformed name
-    (with the closest known spelling when there is one).
+    relstring.20`` prints relstring_20 only), wherever the bare name or the set comes:
+    a measure named explicitly is never dropped (``-m P.5 -m P`` is P_5, ``-m
+    ndcg_cut.1,1000 -m all_trec`` keeps ndcg_cut_1000). Unlike trec_eval, which reads
+    the first parameter list of a family only, every explicit list counts (``-m P.5 -m
+    P.10`` is P_5 and P_10). compat=9: the sets (``all_trec``) leave out the families
+    trec_eval 9 lacks. Raises MeasureError for an unknown or malformed name (with the
+    closest known spelling when there is one).
     """
     if isinstance(names, str):
         names = [names]
     seen: dict[Measure, Measure] = {}
-    defaults: set[Measure] = set()  # from a bare trec_eval name or a set
+    explicit: set[Measure] = set()  # named with parameters, in either spelling
     with_params: set[str] = set()  # families named with trec_eval parameters
     for raw in names:
         for name in (n.strip() for n in str(raw).split() if n.strip()):
             found = _parse_trec(name, compat)
-            explicit = False
+            named = True
             if found is None:
                 found = _parse_ir(name)
-                explicit = True
             elif "." in name:
                 with_params.add(name.partition(".")[0])
-                explicit = True
+            else:
+                named = False  # a bare trec_eval name or a set: the families' defaults
             if found is None:  # a name as printed: P_10, ndcg_cut_10, iprec_at_recall_0.10
                 trec = _printed(name)
                 if trec is not None:
@@ -592,11 +610,9 @@ def parse_measures(names, compat: int = 10) -> tuple[Measure, ...]:
                 raise _unknown(name)
             for m in found:
                 seen.setdefault(m, m)
-                if not explicit:
-                    defaults.add(m)
-                else:
-                    defaults.discard(m)
-    kept = [m for m in seen.values() if not (m in defaults and m.family in with_params)]
+                if named:
+                    explicit.add(m)
+    kept = [m for m in seen.values() if m in explicit or m.family not in with_params]
     return tuple(sorted(kept, key=lambda m: m.sort_key))
 
 

@@ -14,7 +14,7 @@ record here plus its kernel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -23,7 +23,7 @@ from workbench.metrics.kernels import average_precision, counts, gain, precision
 from workbench.metrics.kernels.context import MIN_GEO_MEAN
 from workbench.metrics.kernels.precision import RPREC_MULTIPLES, UNJ_CUTOFFS
 
-__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "AGGREGATIONS", "family", "sequential_sum",
+__all__ = ["Family", "FAMILIES", "BY_NAME", "ALIASES", "SETS", "REFERENCES", "AGGREGATIONS", "family", "sequential_sum",
            "ir_spellings", "TREC_CUTOFFS", "RECALL_LEVELS"]
 
 TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -100,6 +100,8 @@ class Family:
     cutoff: ir_measures ``@k``: "none", "optional" or "required".
     with_cutoff / without_cutoff: the family an alias selects when ``@k`` is given /
         missing (``AP@10`` is map_cut, ``R`` is set_recall).
+    with_rel: the family an alias selects when ``rel=`` is given (ir_measures'
+        ``NumRet(rel=N)`` counts the retrieved documents of grade >= N: num_rel_ret).
     formulation: takes gain=, discount=, base= (the DCG family); with_formulation: the
         family selected when they differ from trec_eval's (``nDCG(gain=exp)``).
     graded: gains are the grades, so ``rel=`` (and trec_eval's -l) does not apply;
@@ -111,6 +113,9 @@ class Family:
     ir_params: ir_measures-style parameters passed on as trec_eval pairs (``RBP(p=0.8)``);
         ir_defaults: their values when the ir_measures spelling names none (ir_measures'
         RBP has p = 0.8, trec_eval's rbp 0.9).
+    ir_measures, ranx: the spelling the ir_measures / ranx library itself uses for the
+        family ("" where it has none; k a cutoff, p a recall level); citation: the paper or
+        book that defines it. Both from REFERENCES.
     since: the first trec_eval version with the family (9 or 10); ``--compat 9`` leaves
         the others out of the sets.
     sets: named sets the family's default measures belong to (``official``, ``all_trec``,
@@ -130,6 +135,7 @@ class Family:
     cutoff: str = "none"
     with_cutoff: str | None = None
     without_cutoff: str | None = None
+    with_rel: str | None = None
     formulation: bool = False
     with_formulation: str | None = None
     graded: bool = False
@@ -142,6 +148,10 @@ class Family:
     ir_defaults: tuple = ()
     since: int = 9
     sets: frozenset[str] = frozenset()
+    # filled from REFERENCES below (`workbench measures NAME`, docs/measures.md)
+    ir_measures: str = ""
+    ranx: str = ""
+    citation: str = ""
 
     @property
     def label_name(self) -> str:
@@ -165,7 +175,7 @@ FAMILIES: tuple[Family, ...] = (
            aggregation="count", aliases=("NumQ",), integer=True, summary_only=True,
            sets=_OFF_SET),
     Family("num_ret", counts.num_ret, "number of documents retrieved", "m_num_ret.c",
-           aggregation="sum", aliases=("NumRet",), integer=True, sets=_OFF_SET),
+           aggregation="sum", aliases=("NumRet",), with_rel="num_rel_ret", integer=True, sets=_OFF_SET),
     Family("num_rel", counts.num_rel, "number of relevant documents (judged, retrieved or not)",
            "m_num_rel.c", aggregation="sum", aliases=("NumRel",), integer=True, sets=_OFF_SET),
     Family("num_rel_ret", counts.num_rel_ret, "number of relevant documents retrieved",
@@ -234,12 +244,12 @@ FAMILIES: tuple[Family, ...] = (
     Family("set_P", precision.set_precision, "precision of the retrieved set", "m_set_P.c",
            aliases=("SetP",), ir_name="SetP", sets=_ALL_SET),
     Family("set_relative_P", precision.set_relative_P, "relevant retrieved / min(retrieved, R)",
-           "m_set_rel_P.c", sets=_ALL_SET),
+           "m_set_rel_P.c", aliases=("SetRelP",), ir_name="SetRelP", sets=_ALL_SET),
     Family("set_recall", precision.set_recall, "recall of the retrieved set", "m_set_recall.c",
            aliases=("SetR",), ir_name="SetR", sets=_ALL_SET),
     Family("set_map", precision.set_map, "set precision times set recall (unranked AP)",
-           "m_set_map.c", sets=_ALL_SET),
-    Family("set_F", precision.f_measure, "F measure of the retrieved set (set_F.x: beta² = x)",
+           "m_set_map.c", aliases=("SetAP",), ir_name="SetAP", sets=_ALL_SET),
+    Family("set_F", precision.f_measure, "F measure of the retrieved set (set_F.x and SetF(beta=x): beta² = x)",
            "m_set_F.c", aliases=("SetF",), ir_name="SetF", param="beta_squared", beta=True,
            sets=_ALL_SET),
     Family("num_nonrel_judged_ret", counts.num_nonrel_judged_ret,
@@ -281,6 +291,80 @@ FAMILIES: tuple[Family, ...] = (
            graded=True),
 )
 
+_TREC_BOOK = ('Buckley & Voorhees (2005), "Retrieval system evaluation", in TREC: Experiment '
+              'and Evaluation in Information Retrieval, MIT Press, ch. 3')
+_BPREF = 'Buckley & Voorhees (2004), "Retrieval evaluation with incomplete information", SIGIR'
+_VAN_RIJSBERGEN = "van Rijsbergen (1979), Information Retrieval, 2nd ed., ch. 7"
+_IIR = "Manning, Raghavan & Schütze (2008), Introduction to Information Retrieval, §8.4"
+_JK = 'Järvelin & Kekäläinen (2002), "Cumulated gain-based evaluation of IR techniques", ACM TOIS 20(4)'
+_BUCKLEY_G = "Buckley (2008), trec_eval's experimental measures (m_G.c, m_binG.c)"
+_RBP = ('Moffat & Zobel (2008), "Rank-biased precision for measurement of retrieval '
+        'effectiveness", ACM TOIS 27(1)')
+_MACAVANEY = 'MacAvaney, Macdonald & Ounis (2022), "Streamlining evaluation with ir-measures", ECIR'
+
+# What the other tools call each family and where it is defined: (ir_measures' spelling,
+# ranx's spelling, citation); "" where the library has no such measure. Spellings are the
+# libraries' own, and -m takes each of them (tests/metrics/test_measure_records.py
+# computes them with ir_measures and ranx and compares).
+REFERENCES: dict[str, tuple[str, str, str]] = {
+    "runid": ("", "", _TREC_BOOK),
+    "num_q": ("NumQ", "", _TREC_BOOK),
+    "num_ret": ("NumRet", "", _TREC_BOOK),
+    "num_rel": ("NumRel", "", _TREC_BOOK),
+    "num_rel_ret": ("NumRelRet", "", _TREC_BOOK),
+    "map": ("AP", "map", _TREC_BOOK),
+    "gm_map": ("", "", 'Robertson (2006), "On GMAP: and other transformations", CIKM'),
+    "Rprec": ("Rprec", "r-precision", _TREC_BOOK),
+    "bpref": ("Bpref", "bpref", _BPREF),
+    "recip_rank": ("RR", "mrr", 'Voorhees (1999), "The TREC-8 Question Answering Track Report", TREC-8'),
+    "iprec_at_recall": ("IPrec@p", "", _IIR),
+    "P": ("P@k", "precision@k", f"{_VAN_RIJSBERGEN}; Manning et al. (2008), §8.3"),
+    "relstring": ("", "", f"{_TREC_BOOK} (trec_eval's m_relstring.c)"),
+    "recall": ("R@k", "recall@k", f"{_VAN_RIJSBERGEN}; Manning et al. (2008), §8.3"),
+    "infAP": ("infAP", "", 'Yilmaz & Aslam (2006), "Estimating average precision with incomplete '
+                           'and imperfect judgments", CIKM'),
+    "gm_bpref": ("", "", f"{_BPREF}; the geometric mean: Robertson (2006), CIKM"),
+    "Rprec_mult": ("", "", f"{_TREC_BOOK} (R-precision; trec_eval's m_Rprec_mult.c)"),
+    "utility": ("", "", 'Hull & Robertson (2000), "The TREC-8 filtering track final report", TREC-8'),
+    "11pt_avg": ("", "", _IIR),
+    "binG": ("", "", _BUCKLEY_G),
+    "G": ("", "", _BUCKLEY_G),
+    "dcg": ("", "", f"{_JK}; the log2(i+1) discount: Burges et al. (2005), ICML"),
+    "ideal_dcg": ("", "", _JK),
+    "ndcg": ("nDCG", "ndcg", _JK),
+    "ndcg_rel": ("", "", f"{_JK}; at the relevant documents: Buckley (2008), trec_eval's m_ndcg_rel.c"),
+    "Rndcg": ("", "", f"{_JK}; at the R levels: Buckley (2008), trec_eval's m_Rndcg.c"),
+    "ndcg_cut": ("nDCG@k", "ndcg@k", _JK),
+    "map_cut": ("AP@k", "", _TREC_BOOK),
+    "relative_P": ("", "", f"{_TREC_BOOK} (trec_eval's m_rel_P.c)"),
+    "success": ("Success@k", "hit_rate@k",
+                'Hawking & Craswell (2001), "Overview of the TREC-2001 Web Track", TREC 2001'),
+    "set_P": ("SetP", "", _VAN_RIJSBERGEN),
+    "set_relative_P": ("SetRelP", "", f"{_TREC_BOOK} (trec_eval's m_set_rel_P.c)"),
+    "set_recall": ("SetR", "", _VAN_RIJSBERGEN),
+    "set_map": ("SetAP", "", f"{_TREC_BOOK} (trec_eval's m_set_map.c)"),
+    "set_F": ("SetF", "", f"{_VAN_RIJSBERGEN} (F = 1 − E)"),
+    "num_nonrel_judged_ret": ("", "", f"{_TREC_BOOK} (trec_eval's m_num_nonrel_judged_ret.c)"),
+    "rbp": ("RBP(p=0.9)", "", _RBP),
+    "rbp_resid": ("", "", _RBP),
+    "unj": ("", "", f"{_MACAVANEY} (Judged); trec_eval's m_unjudged.c"),
+    "Judged": ("Judged@k", "", _MACAVANEY),
+    "JudgedTrec": ("", "", f"{_BPREF} (judged = in the pool); trec_eval's m_unjudged.c"),
+    "ERR": ("ERR@k", "", 'Chapelle, Metzler, Zhang & Grinspan (2009), "Expected reciprocal rank '
+                         'for graded relevance", CIKM'),
+    "hits": ("", "hits@k", 'Bassani (2022), "ranx: a blazing-fast Python library for ranking '
+                           'evaluation and comparison", ECIR'),
+    "F": ("", "f1@k", f"{_VAN_RIJSBERGEN} (F = 1 − E)"),
+    "CG": ("", "", _JK),
+    "DCG": ("", "dcg@k", f"{_JK}; exponential gain: Burges et al. (2005), ICML"),
+    "IDCG": ("", "", _JK),
+    "nDCG": ("nDCG(dcg='exp-log2')@k", "ndcg_burges@k",
+             f'{_JK}; exponential gain: Burges et al. (2005), "Learning to rank using gradient '
+             'descent", ICML'),
+}
+FAMILIES = tuple(replace(f, ir_measures=REFERENCES[f.name][0], ranx=REFERENCES[f.name][1],
+                         citation=REFERENCES[f.name][2]) for f in FAMILIES)
+
 BY_NAME: dict[str, Family] = {f.name: f for f in FAMILIES}
 ORDER: dict[str, int] = {f.name: i for i, f in enumerate(FAMILIES)}
 ALIASES: dict[str, Family] = {a.lower(): f for f in FAMILIES for a in f.aliases}
@@ -318,8 +402,10 @@ def _check() -> None:
         assert f.param is None or f.param in PARAM_KINDS, f.name
         assert f.since in (9, 10), f.name
         assert f.cutoff in ("none", "optional", "required"), f.name
-        for other in (f.with_cutoff, f.without_cutoff, f.with_formulation):
+        assert f.citation, f.name
+        for other in (f.with_cutoff, f.without_cutoff, f.with_formulation, f.with_rel):
             assert other is None or other in BY_NAME, (f.name, other)
+    assert set(REFERENCES) == set(BY_NAME), "a family without its REFERENCES entry, or one too many"
 
 
 _check()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.defaults import PLANNING_MEASURE, REUSABILITY_FILES_DEPTH
 from workbench.formats.output import json_number
 from workbench.planning.collection import Collection
 from workbench.planning.scoring import RunScorer, place_among, places
@@ -70,7 +71,7 @@ def group_of(name: str, separator: str | None) -> str:
     return name.split(separator, 1)[0]
 
 
-def reusability(c: Collection, *, depth: int = 100, measure: str = "map", rel_level: int = 1,
+def reusability(c: Collection, *, depth: int = REUSABILITY_FILES_DEPTH, measure: str = PLANNING_MEASURE, rel_level: int = 1,
                 groups: str | None = None) -> Reusability:
     """Zobel's leave-one-out test on the collection (see the module docstring)."""
     from workbench.metrics.correlation import MEAN_TIE_TOL, kendall_tau

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.defaults import PLANNING_MEASURE
 from workbench.formats.output import json_number
 from workbench.planning.budget import shares
 from workbench.planning.collection import Collection
@@ -83,7 +84,7 @@ def judging_orders(c: Collection, method: str, per_query: np.ndarray, *, rel_lev
     return out
 
 
-def simulate(c: Collection, methods: list[str] | str, budgets: list[int], *, measure: str = "map",
+def simulate(c: Collection, methods: list[str] | str, budgets: list[int], *, measure: str = PLANNING_MEASURE,
              rel_level: int = 1, depth: int | None = None, seed: int = 0) -> list[Simulation]:
     """The simulation of each method at each total budget (see the module docstring); the
     runs and their scores under the full qrels are shared by the methods."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench.errors import OutputError, UsageError
+from workbench.formats.numbers import interval, number
 
 __all__ = ["FORMATS", "STYLES", "check_path", "means_with_intervals", "precision_recall",
            "save", "sorted_differences"]
@@ -116,9 +117,9 @@ def sorted_differences(path, a: str, b: str, measure: str, queries: Sequence[str
     styles = [_style(k) for k in range(3)]
     ax.plot(x, list(diffs), linestyle=styles[0][0], marker=styles[0][1], label="A − B")
     ax.plot([0, max(len(x) - 1, 0)], [mean, mean], linestyle=styles[1][0], marker=styles[1][1],
-            label=f"mean {mean:.4f}")
+            label=f"mean {number(mean)}")
     ax.plot([0, max(len(x) - 1, 0), max(len(x) - 1, 0), 0, 0], [low, low, high, high, low],
-            linestyle=styles[2][0], marker=styles[2][1], label=f"interval [{low:.4f}, {high:.4f}]")
+            linestyle=styles[2][0], marker=styles[2][1], label=f"interval {interval(low, high)}")
     if len(queries) <= 40:
         ax.set_xticks(x, list(queries), rotation=60)
     ax.axhline(0.0, color="grey", linewidth=0.8)

@@ -76,11 +76,13 @@ def item_text(session: Session, query_id: int, document_id: int) -> ItemText:
 
 
 def item_grades(session: Session, query_id: int, document_id: int) -> tuple[tuple[str, int, str], ...]:
-    """Every assessor's current (name, grade, note) of the item, by name."""
+    """Every assessor's current (name, grade, note) of the item, by name (a negative grade,
+    a qrels file's "in the pool, unjudged", is no grade: left out)."""
     rows = session.execute(
         select(Assessor.name, Judgment.grade, Judgment.note)
         .join(Assessor, Assessor.id == Judgment.assessor_id)
-        .where(Judgment.query_id == query_id, Judgment.document_id == document_id)
+        .where(Judgment.query_id == query_id, Judgment.document_id == document_id,
+               Judgment.grade >= 0)
         .order_by(Assessor.name)
     ).all()
     return tuple((a, g, n or "") for a, g, n in rows)

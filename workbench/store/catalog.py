@@ -54,7 +54,9 @@ def _counts(session, keys: list[tuple[str, object]], stmts: dict[str, object]) -
 def _peoples() -> str:
     from workbench.store.machine import HUMAN  # (imported on use: see _statements)
 
-    return f"FROM judgment j JOIN assessor a ON a.id = j.assessor_id WHERE a.kind = '{HUMAN}'"
+    # (a negative grade, a qrels file's "in the pool, unjudged", is no judgment done)
+    return (f"FROM judgment j JOIN assessor a ON a.id = j.assessor_id WHERE a.kind = '{HUMAN}'"
+            " AND j.grade >= 0")
 
 
 def query_counts(session) -> Counts:
@@ -122,8 +124,9 @@ def assessor_counts(session: Session) -> Counts:
     cols = _counts(session, rows, {
         "assigned": select(Assignment.assessor_id, func.count()).where(Assignment.repeat.is_(False))
         .group_by(Assignment.assessor_id),
-        "judged": select(Judgment.assessor_id, func.count()).group_by(Judgment.assessor_id),
-        "outside": select(Judgment.assessor_id, func.count())
+        "judged": select(Judgment.assessor_id, func.count()).where(Judgment.grade >= 0)
+        .group_by(Judgment.assessor_id),
+        "outside": select(Judgment.assessor_id, func.count()).where(Judgment.grade >= 0)
         .where(~select(Assignment.id).where(assigned).exists()).group_by(Judgment.assessor_id),
         "repeats": select(JudgmentEvent.assessor_id, func.count()).where(kept_repeat())
         .group_by(JudgmentEvent.assessor_id),

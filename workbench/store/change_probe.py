@@ -1,7 +1,8 @@
 """Aggregates that move whenever the campaign's data changes, for screens that poll.
 
 Every grade, clear, undo, note, repeat and adjudication appends a `judgment_event` (so its
-max id moves); the row counts catch deletions and imports. All are index-only aggregates:
+max id moves), every nugget label a `nugget_event`; the row counts catch deletions,
+imports and nugget bank edits. All are index-only aggregates:
 a few milliseconds even on a campaign with a million results.
 """
 
@@ -18,6 +19,8 @@ from workbench.store.models import (
     Document,
     Judgment,
     JudgmentEvent,
+    Nugget,
+    NuggetEvent,
     Query,
     System,
 )
@@ -32,6 +35,8 @@ class RowCounts:
     systems: int
     queries: int
     documents: int
+    nugget_event: int = 0  # the highest nugget_event id (nugget labels, their undos, failures)
+    nuggets: int = 0  # the nuggets of every bank (a bank edited on the nugget screen)
 
 
 def row_counts(session: Session) -> RowCounts:
@@ -45,6 +50,8 @@ def row_counts(session: Session) -> RowCounts:
             select(func.count()).select_from(System).scalar_subquery(),
             select(func.count()).select_from(Query).scalar_subquery(),
             select(func.count()).select_from(Document).scalar_subquery(),
+            select(func.coalesce(func.max(NuggetEvent.id), 0)).scalar_subquery(),
+            select(func.count()).select_from(Nugget).scalar_subquery(),
         )
     ).one()
     return RowCounts(*(int(v) for v in row))

@@ -88,17 +88,31 @@ class Reader:
         """The DB-API connection underneath (sqlite3 or psycopg), in this transaction."""
         raise NotImplementedError  # pragma: no cover - abstract
 
-    def insert_rows(self, table: str, columns: Sequence[str], rows: list[tuple]) -> None:
+    def insert_rows(self, table: str, columns: Sequence[str], rows: list[tuple], *,
+                    binary: bool = False) -> None:
         """Insert plain tuples in the given column order, the fastest way each backend has:
         COPY on PostgreSQL, executemany on SQLite (SQLAlchemy's per-row parameter
-        processing cost more than SQLite's own inserts: 3.4 s of 8.5 s for a 1 M-line run)."""
+        processing cost more than SQLite's own inserts: 3.4 s of 8.5 s for a 1 M-line run).
+        `binary`: PostgreSQL's binary COPY, typed by the table's own columns (a quarter of
+        the text COPY's client time: 1.0 s against 4.0 s for 300 000 rows of 8 columns);
+        the caller gives each value in its column's Python type (int, float, str,
+        datetime, None), never a number as text."""
         if not rows:
             return
         names = ", ".join(f'"{c}"' for c in columns)
         cursor = self.driver().cursor()
         try:
             if self.dialect == "postgresql":
-                with cursor.copy(f'COPY "{table}" ({names}) FROM STDIN') as copy:
+                types = None
+                if binary:
+                    cursor.execute("SELECT attname, atttypid FROM pg_attribute WHERE attrelid = "
+                                   "%s::regclass AND attnum > 0 AND NOT attisdropped", (f'"{table}"',))
+                    oid = {name: int(t) for name, t in cursor.fetchall()}
+                    types = [oid[c] for c in columns]
+                form = " (FORMAT BINARY)" if types else ""
+                with cursor.copy(f'COPY "{table}" ({names}) FROM STDIN{form}') as copy:
+                    if types:
+                        copy.set_types(types)
                     for row in rows:
                         copy.write_row(row)
             else:

@@ -47,6 +47,9 @@ class Judgments:
 # The ids of human assessors (machine assessors' labels are kept apart: a consensus, an
 # agreement report or a disagreement list counts people unless a machine is named).
 _PEOPLE = "assessor_id IN (SELECT id FROM assessor WHERE kind = 'human')"
+# A negative grade (only `import qrels` writes one: a qrels file's "in the pool, unjudged",
+# campaign/scale.py `is_unjudged`) is no grade: readers leave it out unless asked.
+GRADED = "grade >= 0"
 
 
 def _grades(conn, columns: str, table: str, conditions: list[tuple[str, dict]]) -> list[np.ndarray]:
@@ -65,12 +68,15 @@ def _in(column: str, name: str, values: Sequence[int]) -> tuple[str, dict]:
 
 def judgment_grades(
     session, *, assessor_id: int | None = None, query_ids: Sequence[int] | None = None,
-    people_only: bool = False,
+    people_only: bool = False, unjudged: bool = False,
 ) -> ItemGrades:
     """Current grades, of one assessor or of all (then an item appears once per assessor;
     `people_only`: every human assessor), of some queries or all; in no particular order.
-    `session`: a Session, Connection or Reader (store.dbapi)."""
+    `unjudged`: negative grades too (the qrels sources). `session`: a Session, Connection
+    or Reader (store.dbapi)."""
     where = [(_PEOPLE, {})] if people_only else []
+    if not unjudged:
+        where.append((GRADED, {}))
     if assessor_id is not None:
         where.append(("assessor_id = :assessor", {"assessor": int(assessor_id)}))
     if query_ids is not None:
@@ -90,10 +96,14 @@ def current_judgments(
     assessor_ids: Sequence[int] | None = None,
     query_ids: Sequence[int] | None = None,
     people_only: bool = False,
+    unjudged: bool = False,
 ) -> Judgments:
     """Current judgments with their assessor, of some assessors or all (`people_only`:
-    humans only), of some queries or all; in no particular order."""
+    humans only), of some queries or all; in no particular order. `unjudged`: negative
+    grades too (never an agreement figure's or a consensus's vote)."""
     where = [(_PEOPLE, {})] if people_only else []
+    if not unjudged:
+        where.append((GRADED, {}))
     if assessor_ids is not None:
         where.append(_in("assessor_id", "a", assessor_ids))
     if query_ids is not None:
@@ -166,8 +176,9 @@ def _lead_only():
 
 def _has_grade():
     sa, m = _statements()
-    return sa.select(m.Judgment.id).where(m.Judgment.assessor_id == m.Assessor.id).exists()
+    return sa.select(m.Judgment.id).where(m.Judgment.assessor_id == m.Assessor.id,
+                                          m.Judgment.grade >= 0).exists()  # GRADED
 
 
-__all__ = ["ItemGrades", "Judgments", "adjudicated_grades", "assessors_not_only_adjudicating",
+__all__ = ["GRADED", "ItemGrades", "Judgments", "adjudicated_grades", "assessors_not_only_adjudicating",
            "current_judgments", "grading_assessors", "judgment_grades", "lead_only_ids"]

@@ -43,9 +43,15 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-# A new campaign's settings: their one owner is store/defaults.py (no SQLAlchemy there, so
-# that campaign/settings.py can fall back on them without importing the models).
-from workbench.store.defaults import DEFAULT_IDLE_CAP, DEFAULT_MEASURES  # noqa: E402
+# A new campaign's settings: their one owner is workbench/defaults.py (importing nothing, so
+# that campaign/settings.py and the commands read them without importing the models).
+from workbench.defaults import (  # noqa: E402
+    DEFAULT_COMPAT,
+    DEFAULT_IDLE_CAP,
+    DEFAULT_MEASURES,
+    DEFAULT_POOL_DEPTH,
+    DEFAULT_THRESHOLD,
+)
 
 
 class Campaign(Base):
@@ -56,10 +62,10 @@ class Campaign(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), default="campaign")
     # Grades >= threshold count as relevant for binary measures (trec_eval's -l).
-    relevance_threshold: Mapped[int] = mapped_column(Integer, default=1)
+    relevance_threshold: Mapped[int] = mapped_column(Integer, default=DEFAULT_THRESHOLD)
     # Space-separated measure names shown by default (live panel, scoreboard).
     default_measures: Mapped[str] = mapped_column(String(500), default=DEFAULT_MEASURES)
-    pool_depth: Mapped[int] = mapped_column(Integer, default=10)
+    pool_depth: Mapped[int] = mapped_column(Integer, default=DEFAULT_POOL_DEPTH)
     # Blind (the default): the judging screen shows no per-system number. A lead turns it
     # off for tuning sessions where the people judging own the systems (`workbench campaign`).
     blind: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
@@ -71,7 +77,8 @@ class Campaign(Base):
                                                   server_default=str(DEFAULT_IDLE_CAP))
     # The trec_eval version whose score order the stored runs follow: 10 compares scores
     # as doubles, 9 as floats (`workbench campaign --compat`; store/run_arrays.resort_runs).
-    score_compat: Mapped[int] = mapped_column(Integer, default=10, server_default="10")
+    score_compat: Mapped[int] = mapped_column(Integer, default=DEFAULT_COMPAT,
+                                              server_default=str(DEFAULT_COMPAT))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

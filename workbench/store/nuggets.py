@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from workbench.store.bulk import bulk_insert
+from workbench.store.bulk import bulk_insert, indexes_rebuilt, parents_locked
 from workbench.store.dbapi import as_reader
 
 ASSIGNMENT_COLUMNS = ("query_id", "system_id", "nugget_id", "assessor_id", "label", "note",
@@ -95,7 +95,28 @@ def current_labels(conn, assessor_id: int) -> dict[tuple[int, int], tuple[int, i
 def insert_assignments(conn, rows: list[tuple]) -> None:
     """Rows in ASSIGNMENT_COLUMNS order without updated_at."""
     now = _stamp(as_reader(conn))
-    bulk_insert(as_reader(conn), "nugget_assignment", ASSIGNMENT_COLUMNS, [(*r, now) for r in rows])
+    bulk_insert(as_reader(conn), "nugget_assignment", ASSIGNMENT_COLUMNS, [(*r, now) for r in rows],
+                binary=True)
+
+
+def label_parents_locked(conn, rows: list[tuple], assessor_id: int):
+    """A block for bulk label and event rows of one assessor (ASSIGNMENT_COLUMNS or
+    EVENT_COLUMNS order: query, system, nugget first) whose parents all exist in this
+    transaction: on PostgreSQL they are locked and the per-row foreign-key triggers skipped
+    where the role may (store/bulk.py `parents_locked`)."""
+    queries, systems, nuggets_ = set(), set(), set()
+    for r in rows:
+        queries.add(r[0])
+        systems.add(r[1])
+        nuggets_.add(r[2])
+    return parents_locked(conn, {"assessor": [assessor_id], "query": queries, "system": systems,
+                                 "nugget": nuggets_})
+
+
+def label_indexes_rebuilt(conn, rows: int):
+    """A block for a first bulk load of `rows` labels and their events (store/bulk.py
+    `indexes_rebuilt` on nugget_assignment and nugget_event)."""
+    return indexes_rebuilt(conn, ("nugget_assignment", "nugget_event"), rows)
 
 
 def update_labels(conn, rows: list[tuple[int, int]]) -> None:
@@ -223,7 +244,7 @@ def relevant_documents(conn, query_id: int, limit: int) -> list[tuple[str, str]]
     query, best first (highest mean grade, then most graders, then id)."""
     return [(t or e, x or "") for e, t, x in as_reader(conn).rows(
         "SELECT d.ext_id, d.title, d.text FROM judgment j JOIN document d ON d.id = j.document_id "
-        "JOIN assessor a ON a.id = j.assessor_id WHERE j.query_id = :q AND a.kind <> 'machine' "
+        "JOIN assessor a ON a.id = j.assessor_id WHERE j.query_id = :q AND a.kind <> 'machine' AND j.grade >= 0 "
         "GROUP BY d.id, d.ext_id, d.title, d.text HAVING avg(j.grade) >= 1 "
         "ORDER BY avg(j.grade) DESC, count(*) DESC, d.id LIMIT :n", {"q": query_id, "n": limit})]
 

@@ -108,7 +108,7 @@ def queue_rows(session: Session, assessor_ids: list[int]) -> list[tuple[int, int
     settled = (
         select(Judgment.id).where(
             Judgment.assessor_id == Assignment.assessor_id, Judgment.query_id == Assignment.query_id,
-            Judgment.document_id == Assignment.document_id,
+            Judgment.document_id == Assignment.document_id, Judgment.grade >= 0,  # GRADED
         ).exists()
         | select(CantJudge.id).where(
             CantJudge.assessor_id == Assignment.assessor_id, CantJudge.query_id == Assignment.query_id,

@@ -41,8 +41,10 @@ _QUEUE = (
     )
     .order_by(Assignment.position)
 )
+# (a negative grade, a qrels file's "in the pool, unjudged", leaves the item to judge)
 _JUDGMENTS = select(Judgment.document_id, Judgment.grade, Judgment.note).where(
-    Judgment.assessor_id == bindparam("assessor_id"), Judgment.query_id == bindparam("query_id")
+    Judgment.assessor_id == bindparam("assessor_id"), Judgment.query_id == bindparam("query_id"),
+    Judgment.grade >= 0,
 )
 def kept_repeat(event=JudgmentEvent):
     """`event` is a repeat's grade or mark that no undo took back (an undo of a repeat is
@@ -86,7 +88,7 @@ def item_done(assessor_id):
         return (model.assessor_id == assessor_id, model.query_id == Assignment.query_id,
                 model.document_id == Assignment.document_id)
 
-    graded = select(Judgment.id).where(*of(Judgment)).exists()
+    graded = select(Judgment.id).where(*of(Judgment), Judgment.grade >= 0).exists()
     marked = select(CantJudge.id).where(*of(CantJudge)).exists()
     regraded = select(JudgmentEvent.id).where(*of(JudgmentEvent), kept_repeat()).exists()
     return case(
@@ -267,6 +269,14 @@ def pending_notes(session: Session, assessor_id: int, query_id: int) -> dict[int
     caller keeps it only for documents that still have none: it goes on the first grade)."""
     rows = session.execute(_PENDING_NOTES, {"assessor_id": assessor_id, "query_id": query_id})
     return {d: note or "" for d, note in rows}  # a later event overwrites an earlier one
+
+
+def pending_note(session: Session, assessor_id: int, query_id: int, document_id: int) -> str | None:
+    """The latest note the assessor typed on the document while it had no grade, or None
+    (the caller asks only while the item has no judgment: the note goes on its first grade)."""
+    rows = session.execute(_PENDING_NOTES.where(JudgmentEvent.document_id == document_id),
+                           {"assessor_id": assessor_id, "query_id": query_id}).all()
+    return (rows[-1][1] or "") if rows else None
 
 
 def progress_counts(session: Session, assessor_id: int) -> ProgressCounts:

@@ -167,12 +167,16 @@ class WorkbenchApp(App):
         return AssessorScreen()
 
     def open_assessor(self, name: str, *, open_first: bool = False) -> None:
-        """Continue as assessor `name`: remember it for this database, show their queries."""
+        """Continue as assessor `name`: remember it for this database, show their queries (or,
+        with answers to label, the nugget assignment screen or the choice between the two, as
+        `judge --assessor` opens)."""
         from workbench.tui.screens.query_list import QueryListScreen
+        from workbench.tui.screens.work_choice import answer_work_screen
 
         remember_assessor(self.db.url, name)
         self.sub_title = name
-        self.push_screen(QueryListScreen(name, open_first=open_first))
+        chosen = answer_work_screen(self.db, name)
+        self.push_screen(chosen if chosen is not None else QueryListScreen(name, open_first=open_first))
 
     def score_tracker(self, assessor: str):
         """One cached ScoreTracker per assessor (the live panel's scores from their grades).

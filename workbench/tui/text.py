@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from workbench.formats.numbers import DECIMALS, number
+
 
 def describe(exc: BaseException) -> str:
     """A one-line message for the user: a WorkbenchError's text, a database error's first
@@ -15,11 +17,10 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {one_line(exc)}"
 
 
-def num(value: float | None, count: bool = False, places: int = 4) -> str:
-    """A score as printed everywhere: 4 decimals like trec_eval, counts as integers."""
-    if value is None or value != value:  # None or NaN
-        return "–"
-    return str(int(round(value))) if count else f"{value:.{places}f}"
+def num(value: float | None, count: bool = False, places: int = DECIMALS, missing: str = "–") -> str:
+    """A score as printed everywhere (formats/numbers.py): 4 decimals like trec_eval, counts
+    as integers, a dash for None or NaN."""
+    return number(value, places, missing=missing, count=count)
 
 
 def safe(content):

@@ -36,6 +36,7 @@ from workbench.campaign.catalog.known import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, QrelsSource
+from workbench.defaults import CALIBRATE_MEASURE
 from workbench.errors import UsageError
 from workbench.metrics import agreement as agr
 from workbench.metrics import agreement_ci as aci
@@ -430,8 +431,8 @@ def calibrate(
     if reference == QrelsSource.assessor(machine):
         raise UsageError("calibrate compares the machine with someone else: --against names it")
     if measure is not None and not measure.strip():
-        raise UsageError("-m needs a measure name (leave -m out for map)")
-    measure = measure or "map"
+        raise UsageError(f"-m needs a measure name (leave -m out for {CALIBRATE_MEASURE})")
+    measure = measure or CALIBRATE_MEASURE
     measure_label(measure)  # one measure, or a usage error before any work
     with db.read() as s:
         reference_machine = (reference.kind == "assessor"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from workbench.formats.numbers import number
+
 __all__ = ["UNDEFINED", "BY_CONSTRUCTION", "constant_raters", "kappa_warning", "constant_ranking"]
 
 UNDEFINED = "undefined"
@@ -49,5 +51,5 @@ def constant_ranking(means, label: str) -> str | None:
     m = np.asarray(means, dtype=np.float64)
     if m.size >= 2 and np.nanmax(m) - np.nanmin(m) <= 1e-12 * max(1.0, float(np.nanmax(np.abs(m)))):
         return (f"the ranking under {label} gives every system the same score "
-                f"({float(m[0]):.4f}): a rank correlation with it is undefined")
+                f"({number(m[0])}): a rank correlation with it is undefined")
     return None

@@ -14,6 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
+from workbench.formats.numbers import number
 from workbench.formats.output import json_number
 from workbench.campaign.catalog.known import unknown_assessor
 from workbench.campaign.database import Database
@@ -257,7 +258,7 @@ def compute_agreement(
         pair = intervals.get(key)
         if pair is not None and not any(math.isnan(v) for v in pair) and pair[1] - pair[0] <= 1e-12:
             intervals[key] = (math.nan, math.nan)
-            degenerate.append(f"{name}: every resample of the items gives {pair[0]:.4f}: an "
+            degenerate.append(f"{name}: every resample of the items gives {number(pair[0])}: an "
                               "interval of zero width carries no information and is left out")
     return AgreementReport(
         assessors=labels.assessors,

@@ -48,17 +48,33 @@ def nugget_labels(db: Database, assessors: Sequence[str] | None = None):
     return labels_from_rows(names, topic, item, raters, rows["label"])
 
 
+VIEWS = ("", "non_strict", "strict")  # the three labels, support-or-partial vs not, support vs the rest
+
+
+def nugget_reports(db: Database, assessors: Sequence[str] | None = None, *,
+                   per_query: bool = False) -> dict:
+    """The agreement reports of the three views: "" (the three labels), "non_strict"
+    (labels >= 1) and "strict" (labels >= 2)."""
+    if assessors is not None and len(set(assessors)) < 2:
+        raise UsageError(f"agreement needs at least two assessors; {len(set(assessors))} named")
+    labels = nugget_labels(db, assessors)
+    return {
+        "": compute_agreement(labels, per_query=per_query),
+        "non_strict": compute_agreement(labels, binary=True, threshold=1, per_query=per_query),
+        "strict": compute_agreement(labels, binary=True, threshold=2, per_query=per_query),
+    }
+
+
 def nugget_agreement(db: Database, assessors: Sequence[str] | None = None, *,
                      per_query: bool = False) -> dict:
     """The JSON of `agree --nuggets --format json`: `agree --format json`'s shape over the
     three labels, with `non_strict` and `strict` holding the same over the binary views."""
-    if assessors is not None and len(set(assessors)) < 2:
-        raise UsageError(f"agreement needs at least two assessors; {len(set(assessors))} named")
-    labels = nugget_labels(db, assessors)
-    full = compute_agreement(labels, per_query=per_query).to_json(confusion=True)
+    return reports_json(nugget_reports(db, assessors, per_query=per_query))
+
+
+def reports_json(reports: dict) -> dict:
+    full = reports[""].to_json(confusion=True)
     full["labels"] = {"2": "support", "1": "partial_support", "0": "not_support"}
-    full["non_strict"] = compute_agreement(labels, binary=True, threshold=1,
-                                           per_query=per_query).to_json(confusion=True)
-    full["strict"] = compute_agreement(labels, binary=True, threshold=2,
-                                       per_query=per_query).to_json(confusion=True)
+    full["non_strict"] = reports["non_strict"].to_json(confusion=True)
+    full["strict"] = reports["strict"].to_json(confusion=True)
     return full

@@ -16,6 +16,7 @@ from workbench.campaign.answers.labels import source_labels
 from workbench.campaign.answers.scores import checked_measures, nugget_table
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.sources import QrelsSource
+from workbench.defaults import CALIBRATE_NUGGETS_MEASURE
 from workbench.errors import UsageError
 from workbench.metrics import agreement_ci as aci
 
@@ -26,7 +27,8 @@ def _reference(against: str) -> QrelsSource:
     return QrelsSource.consensus("majority") if against == "majority" else QrelsSource.assessor(against)
 
 
-def calibrate_nuggets(db: Database, machine: str, against: str = "majority", measure: str = "vital_strict",
+def calibrate_nuggets(db: Database, machine: str, against: str = "majority",
+                      measure: str = CALIBRATE_NUGGETS_MEASURE,
                       *, seed: int = 0, resamples: int = cal.RESAMPLES) -> dict:
     from workbench.store.nuggets import assessor_kinds
 

@@ -161,7 +161,7 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
     from workbench.store.machine import assessor_kind
     from workbench.store.nuggets import (
         add_nugget, current_labels, ensure_bank, frozen_queries, insert_assignments,
-        insert_events, max_assignment_id, nuggets, set_events_after, update_labels,
+        insert_events, label_indexes_rebuilt, label_parents_locked, max_assignment_id, nuggets, set_events_after, update_labels,
     )
 
     progress("reading", 0, None)
@@ -236,10 +236,12 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
                     unchanged += 1
         progress("writing", count, count)
         before = max_assignment_id(session)
-        insert_assignments(session, new_rows)
-        set_events_after(session, aid, before)
+        with label_indexes_rebuilt(session, len(new_rows) + len(event_rows)), \
+                label_parents_locked(session, new_rows + event_rows, aid):
+            insert_assignments(session, new_rows)
+            set_events_after(session, aid, before)
+            insert_events(session, event_rows)
         update_labels(session, changes)
-        insert_events(session, event_rows)
         progress("committing", count, count)
     return AnswersSummary("assignments", path, count, inserted=inserted, updated=updated,
                           unchanged=unchanged, failures=failures, assessor=assessor)

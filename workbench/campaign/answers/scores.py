@@ -112,3 +112,38 @@ def nugget_sources(db: Database) -> list[QrelsSource]:
     named = [kinds[a] for a in sorted(have) if a in kinds]
     return ([QrelsSource.consensus("majority")] + [QrelsSource.assessor(n) for n, _ in named]
             + [QrelsSource.hybrid(n) for n, k in named if k == "machine"])
+
+
+def ranked_runs(table: NuggetTable, measure: str | None = None, *, reverse: bool = False) -> list[str]:
+    """The runs best first by the mean of `measure` (default: the table's first), ties by
+    name; `reverse`: worst first (the scoreboard's order, campaign/scoring/export.py)."""
+    if not table.measures:
+        return list(table.systems)
+    means = table.means[measure or table.measures[0]].tolist()
+    sign = 1.0 if reverse else -1.0
+
+    def key(i: int):
+        value = means[i] if means[i] == means[i] else float("-inf")
+        return (sign * value, table.systems[i])
+
+    return [table.systems[i] for i in sorted(range(len(table.systems)), key=key)]
+
+
+def nugget_grid(table: NuggetTable, systems: list[str] | None = None):
+    """The runs' means as the scoreboard's grid (formats/score_tables.py), rows in `systems`
+    order (default: best first by the first measure)."""
+    from workbench.formats.score_tables import ScoresGrid
+
+    row = {s: i for i, s in enumerate(table.systems)}
+    order = ranked_runs(table) if systems is None else systems
+    return ScoresGrid(table.source, tuple(table.measures), tuple(
+        (s, int(table.n_queries[row[s]]), tuple(float(table.means[m][row[s]]) for m in table.measures))
+        for s in order))
+
+
+def render_nugget_table(table: NuggetTable, fmt: str, systems: list[str] | None = None) -> str:
+    """The nugget scores table as text in `fmt` (csv, json, markdown, latex): the exports of
+    the scoreboard's nugget view and of F10."""
+    from workbench.formats.score_tables import render_scores
+
+    return render_scores(nugget_grid(table, systems), fmt)

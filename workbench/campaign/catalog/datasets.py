@@ -11,8 +11,9 @@ grades, through the importers' own writers (`importing.upsert_rows`, `write_qrel
 - Scale: the dataset's `qrels_defs()` become the campaign's scale when no grade exists yet
   and its levels are 0, 1, 2 ... (the scale's rule, campaign/scale.py); otherwise the
   campaign's scale stays and the summary says why.
-- Qrels: negative grades (ir_datasets' "judged, but not to count", e.g. -1 or -2) are not
-  grades on this store's scale: they are left out, counted in the summary.
+- Qrels: negative grades (ir_datasets' "judged, but not to count", e.g. -1 or -2) are
+  stored as written, as `import qrels` stores them: in the pool but unjudged, as trec_eval
+  reads them (docs/file-formats.md); the summary counts them.
 - Documents (`docs`): ``pooled`` (default) the judged documents and those of the
   campaign's pool, if it has one; ``all`` every document of the dataset; ``none``.
 """
@@ -46,7 +47,7 @@ class DatasetSummary:
     queries: ImportSummary
     documents: ImportSummary | None
     qrels: ImportSummary | None
-    negative_skipped: int
+    negative: int  # of the judgments, how many are negative grades
     scale: str  # what happened to the scale, one clause
 
     def message(self) -> str:
@@ -58,9 +59,9 @@ class DatasetSummary:
         if j is not None:
             parts.append(f"{j.records} judgments by {j.assessor!r} for {j.n_queries} queries "
                          f"({j.inserted} new, {j.updated} changed, {j.unchanged} unchanged)")
-        if self.negative_skipped:
-            parts.append(f"{self.negative_skipped} negative grades left out (not on the "
-                         f"campaign's scale)")
+        if self.negative:
+            parts.append(f"{self.negative} of them negative (in the pool, unjudged, as "
+                         f"trec_eval reads them)")
         parts.append(self.scale)
         return "; ".join(parts)
 
@@ -126,11 +127,9 @@ def import_dataset(db: Database, ds_id: str, *, assessor: str, docs: str = "pool
         raise UsageError(f"{where}: the dataset has neither queries nor qrels")
     negative = 0
     if qrels is not None:
-        keep = qrels.rel >= 0
-        negative = int((~keep).sum())
+        negative = int((qrels.rel < 0).sum())
         # "line": the qrel's place in qrels_iter(), for an error (a grade off the scale)
-        qrels = Qrels(qrels.qid[keep], qrels.docno[keep], qrels.rel[keep], where,
-                      np.flatnonzero(keep) + 1)
+        qrels = Qrels(qrels.qid, qrels.docno, qrels.rel, where, np.arange(1, qrels.qid.size + 1))
     wanted: list[str] | None = None
     if docs == "pooled" and qrels is not None:
         wanted = list(dict.fromkeys(b.decode("utf-8") for b in qrels.docno.tolist()))

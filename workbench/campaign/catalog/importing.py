@@ -405,7 +405,9 @@ def import_qrels(
     judgment, `change` when it replaces a different grade; an equal grade is left alone),
     and a grade removes the assessor's can't-judge mark on the item: the judging rules
     (judging.grades.write_imported_grades).
-    Grades outside the campaign scale are refused with their line.
+    Grades outside the campaign scale are refused with their line; a negative grade is
+    trec_eval's "in the pool, unjudged" and is stored as written (campaign/scale.py
+    `is_unjudged`: the qrels sources and exports keep it, nothing counts it as a grade).
     When the assessor has an assignment (a queue), the rows for items outside it are
     counted in the summary; `strict` refuses them (the first one's line; nothing written).
 
@@ -436,7 +438,7 @@ def write_qrels(session, path: str, qrels, assessor: str, note: str, progress: P
     n = len(qrels.qid)
     rel = np.asarray(qrels.rel, dtype=np.int64)
     allowed = scale_grades(session)
-    bad = off_scale(rel, allowed)
+    bad = off_scale(rel, allowed, unjudged=True)  # a negative grade: trec_eval's unjudged
     if len(bad):
         i = int(bad[0])
         raise InputError(path, _line_of(path, qrels, i), not_on_scale(int(rel[i]), allowed))

@@ -27,6 +27,7 @@ import numpy as np
 
 from workbench.campaign.catalog.known import unknown_assessor
 from workbench.campaign.scoring.sources import QrelsSource
+from workbench.formats.numbers import interval, number
 from workbench.formats.output import json_number
 from workbench.metrics import correlation as corr
 from workbench.metrics import significance as sig
@@ -96,7 +97,7 @@ class TestRow:
         if math.isnan(self.mean_diff) or math.isnan(self.p_holm):
             return f"{self.a} vs {self.b}: no test ({self.n_queries} common topics)"
         ci = ("" if math.isnan(self.low) else
-              f", 95% CI [{self.low:.4f}, {self.high:.4f}]")
+              f", 95% CI {interval(self.low, self.high)}")
         es = ("" if math.isnan(self.effect_size) else
               f", effect size g_z {self.effect_size:.2f}"
               + ("" if math.isnan(self.effect_low) else
@@ -104,9 +105,9 @@ class TestRow:
         if self.p_holm < alpha:
             verdict = (f"{self.a} scores higher than {self.b}" if self.mean_diff > 0 else
                        f"{self.a} scores lower than {self.b}")
-            return (f"{verdict} by {abs(self.mean_diff):.4f}{ci}{es}: distinguishable from 0 "
+            return (f"{verdict} by {number(abs(self.mean_diff))}{ci}{es}: distinguishable from 0 "
                     f"(Holm p {self.p_holm:.3g} < {alpha:g}, {self.n_queries} topics)")
-        return (f"{self.a} vs {self.b}: {self.mean_diff:+.4f}{ci}{es}: not distinguishable "
+        return (f"{self.a} vs {self.b}: {number(self.mean_diff, signed=True)}{ci}{es}: not distinguishable "
                 f"from 0 (Holm p {self.p_holm:.3g} >= {alpha:g}, {self.n_queries} topics)")
 
 

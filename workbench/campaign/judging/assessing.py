@@ -51,9 +51,6 @@ from workbench.store.queues import (
     repeat_grades,
 )
 
-# Used when the campaign has no scale rows yet (a fresh database).
-DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"), (3, "Perfect"))
-
 
 @dataclass(frozen=True)
 class QueryProgress:
@@ -142,11 +139,11 @@ def machine_names(db: Database) -> list[str]:
 
 def scale(db: Database) -> list[ScaleEntry]:
     """The campaign's relevance scale, lowest grade first."""
-    from workbench.campaign.scale import show_scale  # the scale's owner
+    from workbench.campaign.scale import default_scale, show_scale  # the scale's owner
 
     levels = show_scale(db)
-    if not levels:
-        return [ScaleEntry(g, label) for g, label in DEFAULT_SCALE]
+    if not levels:  # no scale rows: the default preset
+        return default_scale()
     return [ScaleEntry(g, label, desc) for g, label, desc in levels]
 
 

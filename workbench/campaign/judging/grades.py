@@ -39,7 +39,8 @@ from workbench.store.event_kinds import UNDOABLE_ACTIONS, EventKind
 from workbench.store.imported_grades import GradeWriter, assessor_marks
 from workbench.store.machine import MACHINE, assessor_id_and_kind
 from workbench.store.models import utcnow
-from workbench.campaign.scale import check_grade
+from workbench.store.queues import pending_note
+from workbench.campaign.scale import check_grade, is_unjudged
 
 if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
@@ -221,7 +222,8 @@ def write_imported_grades(
     marks, reasons = assessor_marks(session, aid)
     if len(marks):
         width = int(max(d.max(initial=0), marks[:, 1].max())) + 1
-        hit = np.isin(marks[:, 0] * width + marks[:, 1], q * width + d)
+        graded = ~is_unjudged(g)  # a negative grade (unjudged) is no grade: the mark stays
+        hit = np.isin(marks[:, 0] * width + marks[:, 1], q[graded] * width + d[graded])
         writer.remove_marks(marks[hit], [r for r, h in zip(reasons, hit.tolist()) if h],
                             EventKind.CANT_JUDGE_CLEAR)
     n = len(q)
@@ -258,6 +260,10 @@ def record_grade(
                 qid, did = item_ids(session, query, document)
                 check_grade(session, grade)
                 aid = assessor_for_write(session, assessor, guard)
+                if note is None and grade is not None and current_judgment(session, qid, did, aid) is None:
+                    # a note typed before the first grade (the judging screen's `n`, in a
+                    # terminal or a browser) goes on the judgment, whichever way it is graded
+                    note = pending_note(session, aid, qid, did)
                 done = apply_grade(session, qid, did, aid, grade, note=note, seconds=seconds)
                 return GradeRecord(
                     query, document, assessor, done.old_grade, grade,

@@ -10,6 +10,7 @@ from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.scoring.scores import load_runs
+from workbench.defaults import PLANNING_MEASURE
 from workbench.evaluation.stored import id_keys
 from workbench.planning.collection import Collection, collection_from_arrays
 
@@ -47,7 +48,7 @@ class PlanningReport:
     n_runs: int
 
 
-def planning_report(db: Database, *, depth: int | None = None, measure: str = "map",
+def planning_report(db: Database, *, depth: int | None = None, measure: str = PLANNING_MEASURE,
                     points: int = 8) -> PlanningReport:
     """Simulations of every method at `points` budgets up to the whole depth-`depth` pool
     (judged against the majority consensus), and the leave-one-out test at that depth

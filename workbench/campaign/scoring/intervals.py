@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from workbench.campaign.scoring.scores import ScoreTable
 from workbench.errors import UsageError
+from workbench.formats.numbers import number
 from workbench.metrics.mean_ci import DEFAULT_RESAMPLES, bootstrap_intervals, t_intervals
 from workbench.metrics.measures import Measure
 
@@ -76,7 +77,7 @@ def score_intervals(table: ScoreTable, method: str = "t", *, resamples: int = DE
             if float(values.max() - values.min()) <= 1e-12 * max(1.0, abs(float(values.max()))):
                 row.append(None)
                 warnings.append(f"{system}: no interval for {label} (every one of its "
-                                f"{int(n[i])} topics gives {float(values[0]):.4f}: zero width "
+                                f"{int(n[i])} topics gives {number(values[0])}: zero width "
                                 f"by construction)")
                 continue
             row.append((lo, hi) if not (math.isnan(lo) or math.isnan(hi)) else None)

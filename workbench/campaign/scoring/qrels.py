@@ -13,6 +13,11 @@ Sources (a `QrelsSource`: the names `workbench score`, `export qrels` and the le
   members' labels when read (campaign/assessors/panels.py).
 
 Only `judgment` rows count: `repeat` events (self-consistency checks) never change qrels.
+A negative grade (`import qrels` of a file with one: trec_eval's "in the pool, unjudged",
+campaign/scale.py `is_unjudged`) is kept as written in every source, but it is no vote: a
+consensus counts the grades of the item that are not negative, and gives a negative grade
+only where every grade of the item is one (then the lowest of the most frequent); under
+`hybrid:` an item only negative for the people takes the machine's label where it has one.
 `qrels_ids` gives database ids (what scoring reads); `qrels_arrays` external ids, sorted by
 (query ext id, document ext id), so output is deterministic.
 """
@@ -26,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.campaign.scale import is_unjudged
 from workbench.campaign.database import Database
 from workbench.errors import UsageError
 from workbench.metrics.consensus import combine_grades  # majority and mean, as arrays
@@ -70,6 +76,16 @@ def mean_grade(grades: Iterable[int]) -> int:
     total, n = sum(grades), len(grades)
     # floor(total / n + 1/2) == floor((2 * total + n) / (2 * n)) in integers.
     return (2 * total + n) // (2 * n)
+
+
+def _contains(qi: np.ndarray, di: np.ndarray, aq: np.ndarray, ad: np.ndarray) -> np.ndarray:
+    """Where the item (aq, ad) is one of the items (qi, di), sorted by (qi, di)."""
+    if qi.size == 0 or aq.size == 0:
+        return np.zeros(aq.size, dtype=bool)
+    width = int(max(di.max(), ad.max())) + 1
+    keys, akeys = qi * width + di, aq * width + ad
+    pos = np.minimum(np.searchsorted(keys, akeys), keys.size - 1)
+    return keys[pos] == akeys
 
 
 def _override(qi, di, g, aq, ad, ag):
@@ -124,12 +140,12 @@ def qrels_ids_with_origin(
         return qi, di, g, np.ones(qi.size, dtype=bool)
     if source.kind == "assessor":
         aid = known_assessor(session, source.name)
-        own = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
+        own = judgment_grades(session, assessor_id=aid, query_ids=query_ids, unjudged=True)
         qi, di, g = _sorted(own.query_id, own.document_id, own.grade)
         machine = assessor_kind(session, aid) == MACHINE
         return qi, di, g, np.full(qi.size, machine)
     # a consensus is the people's: machine labels count only where the lead names one
-    people = judgment_grades(session, query_ids=query_ids, people_only=True)
+    people = judgment_grades(session, query_ids=query_ids, people_only=True, unjudged=True)
     method = "mean" if source.name == "mean" else "majority"
     qi, di, g = combine_grades(people.query_id, people.document_id, people.grade, method)
     if source.kind == "consensus" and source.name == "adjudicated":
@@ -145,8 +161,12 @@ def qrels_ids_with_origin(
         aid = known_assessor(session, source.name)
         if assessor_kind(session, aid) != MACHINE:
             raise UsageError(f"hybrid:{source.name}: {source.name!r} is not a machine assessor")
-        labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids)
+        labels = judgment_grades(session, assessor_id=aid, query_ids=query_ids, unjudged=True)
         mq, md, mg = _sorted(labels.query_id, labels.document_id, labels.grade)
+    # an item the people left unjudged (negative grades only) is the machine's where it
+    # has a label, and stays unjudged (the people's) elsewhere
+    use = ~is_unjudged(g) | ~_contains(mq, md, qi, di)
+    qi, di, g = qi[use], di[use], g[use]
     # the machine's labels, with the people's consensus wherever a person judged
     hq, hd, hg = _override(mq, md, np.zeros(mq.size, dtype=np.int64), qi, di, np.ones(qi.size, dtype=np.int64))
     _, _, grade = _override(mq, md, mg, qi, di, g)

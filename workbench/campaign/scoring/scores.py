@@ -310,11 +310,13 @@ class _Evaluator:
 
     def __init__(self, names: tuple[str, ...], level: int) -> None:
         from workbench.metrics.evaluate import aggregate
-        from workbench.metrics.requested import requested_measures
+        from workbench.metrics.requested import evaluated_measures
 
         self._aggregate = aggregate
         _refuse_text_only(names)
-        asked = requested_measures(list(names))
+        # eval's rule: a family named with parameters replaces its defaults (`-m all_trec
+        # -m P.3` scores P_3 of P), an explicit measure is never dropped
+        asked = evaluated_measures(list(names))
         # stored scores are numbers: the run's tag and relstring's text (which a set such
         # as all_trec brings) are eval's output only
         kept = [(m, n) for m, n in zip(asked.measures, asked.names)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.defaults import PLANNING_MEASURE
 from workbench.errors import UsageError
 from workbench.metrics.topic_set import (TopicPlan, min_detectable, residual_variance,
                                          topics_exact, topics_needed)
@@ -94,7 +95,7 @@ class TopicsSummary:
     reason: str = ""
 
 
-def topics_summary(db, *, measure: str = "map", min_diff: float = 0.05,
+def topics_summary(db, *, measure: str = PLANNING_MEASURE, min_diff: float = 0.05,
                    alpha: float = 0.05, power: float = 0.8) -> TopicsSummary:
     """`plan topics --from-source majority` for the planning screen, both ways."""
     from workbench.campaign.scoring.sources import MAJORITY

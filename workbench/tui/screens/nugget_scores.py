@@ -62,9 +62,6 @@ class NuggetScoresScreen(LeadScreen):
     def export_text(self, fmt: str) -> str:
         if self.table is None:
             return ""
-        MEASURES = self.table.measures
-        lines = ["run,topics," + ",".join(MEASURES)]
-        for i, run in enumerate(self.table.systems):
-            lines.append(f"{run},{int(self.table.n_queries[i])}," +
-                         ",".join(f"{float(self.table.means[m][i]):.6f}" for m in MEASURES))
-        return "\n".join(lines) + "\n"
+        from workbench.campaign.answers.scores import render_nugget_table
+
+        return render_nugget_table(self.table, fmt, list(self.table.systems))  # the rows as shown

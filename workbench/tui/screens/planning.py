@@ -64,10 +64,10 @@ class PlanningScreen(LeadScreen):
             return Text(f"Topics to detect {t.measure} +{t.min_diff:g} ([/]): {t.reason}", style="yellow")
         e = t.estimate
         return Text(
-            f"Topics (paired t, alpha 0.05, power 0.8; sigma {e.sigma:.4f} of {e.measure} from "
+            f"Topics (paired t, alpha 0.05, power 0.8; sigma {num(e.sigma)} of {e.measure} from "
             f"{e.systems} systems x {e.topics} topics): {t.needed.topics} topics detect "
             f"+{t.min_diff:g} ([/]); the {e.topics} judged topics detect "
-            f"{t.detectable.min_diff:.4f}")
+            f"{num(t.detectable.min_diff)}")
 
     def show(self, report: PlanningReport) -> None:
         r = report.reusability
@@ -78,7 +78,7 @@ class PlanningScreen(LeadScreen):
             ("" if report.n_runs else "\nNo runs yet: import them first.", "yellow"))))
         self.query_one("#pl-topics", Static).update(safe(self._topics_text()))
         self.query_one("#pl-plot", FoundPlot).draw(report.simulations)
-        tau = "–" if r.kendall_tau_b != r.kendall_tau_b else f"{r.kendall_tau_b:.4f}"
+        tau = num(r.kendall_tau_b)
         self.query_one("#pl-loo-title", Static).update(safe(Text(
             f"Leave one run out at depth {r.depth} ({r.measure}): tau_b {tau} (full against "
             f"left-out scores), largest drop {r.max_drop} place{'' if r.max_drop == 1 else 's'}")))

@@ -22,7 +22,7 @@ from workbench.campaign.comparison.ranked_lists import (
 )
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
-from workbench.tui.text import safe
+from workbench.tui.text import num, safe
 
 UNJUDGED = "·"
 
@@ -86,7 +86,7 @@ class QueryDetailScreen(LeadScreen):
             cells = [
                 Text(str(d.rank), justify="right"), Text(d.document),
                 Text(d.title, overflow="ellipsis", no_wrap=True),
-                Text(f"{d.score:.4f}", justify="right"),
+                Text(num(d.score), justify="right"),
                 Text(UNJUDGED if d.grade is None else str(d.grade), justify="right",
                      style="bold" if d.grade is not None else "dim"),
             ]

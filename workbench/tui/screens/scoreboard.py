@@ -6,6 +6,11 @@ the measures) says how much of each system's top k is judged under the source, s
 trusts a score built on holes. Sort by any column (`s` next column, `r` reverse, or click a
 header); Enter drills down to the system's per-query scores; Space marks systems and `p`
 draws their interpolated precision–recall curves.
+
+`v` switches to the nugget view (issue 33): every run with answers × the nugget scores
+(`all` ... `weighted_strict`, or those typed with `m`) under a label source chosen with `o`
+(the people's majority, each assessor, hybrid with each machine), the numbers of
+`workbench score --nuggets` (campaign/answers/scores.py); `v` again goes back.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from workbench.campaign.live import DataVersion
 from workbench.campaign.scoring.export import ranked_systems, render_score_table, unjudged
 from workbench.campaign.scoring.scores import ScoreTable, ScoreTracker
 from workbench.campaign.settings import campaign_measures
+from workbench.formats.numbers import interval
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num, safe
@@ -44,6 +50,16 @@ class Board:
     read_runs: bool = False  # the load re-read the runs because they had changed
 
 
+@dataclass(frozen=True)
+class NuggetBoard:
+    """The nugget view: `score --nuggets`'s table under one label source."""
+
+    table: object  # campaign.answers.scores.NuggetTable
+    sources: list[QrelsSource]
+    measures: tuple[str, ...]  # as typed
+    source: QrelsSource = MAJORITY
+
+
 class ScoreboardScreen(LeadScreen):
     BINDINGS = [
         Binding("enter", "drill", "Per query", show=True),
@@ -54,12 +70,9 @@ class ScoreboardScreen(LeadScreen):
         Binding("m", "edit_measures", "Measures"),
         Binding("o", "choose_source", "Source"),
         Binding("i", "toggle_ci", "95% CI"),
+        Binding("v", "toggle_view", "Nugget scores / document scores", show=False),
         *LeadScreen.BINDINGS,
     ]
-    export_formats = {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex",
-                      "qrels of this source": "qrels"}
-    export_stem = "scores"
-    plots = True
     AUTO_FOCUS = "#sb-table"
 
     def __init__(self, source: QrelsSource = MAJORITY, measures: list[str] | None = None) -> None:
@@ -72,6 +85,24 @@ class ScoreboardScreen(LeadScreen):
         self.show_ci = False  # `i`: the sort measure's 95% t interval as a column
         self._trackers: dict[tuple[QrelsSource, tuple[str, ...]], ScoreTracker] = {}
         self._runs_stale = False
+        self.view = "documents"  # `v`: "nuggets", the nugget scores of the runs' answers
+        self.nugget_source: QrelsSource = MAJORITY
+        self.nugget_measures: tuple[str, ...] | None = None
+
+    @property
+    def export_formats(self) -> dict[str, str]:
+        if self.view == "nuggets":
+            return {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex"}
+        return {"csv": "csv", "json": "json", "markdown": "md", "latex": "tex",
+                "qrels of this source": "qrels"}
+
+    @property
+    def export_stem(self) -> str:
+        return "nugget-scores" if self.view == "nuggets" else "scores"
+
+    @property
+    def plots(self) -> bool:  # `score --plot`'s figure, of the document scores
+        return self.view != "nuggets"
 
     def compose(self) -> ComposeResult:
         yield Static(id="sb-head", classes="lead-head")
@@ -88,13 +119,19 @@ class ScoreboardScreen(LeadScreen):
         self.query_one("#sb-head", Static).update(Text("Scores: loading…"))
         self.query_one("#sb-error", Static).display = False
         self.query_one("#sb-hint", Static).update(safe(Text(
-            "Enter: per-query scores · s/r: sort · Space: mark · p: precision–recall curve · "
-            "m: measures · o: qrels source · i: 95% CI · e: export", style="dim")))
+            "Enter: per-query scores · s/r: sort · Space: mark · p: P–R curve · "
+            "m: measures · o: qrels source · i: 95% CI · v: nugget scores · e: export", style="dim")))
 
     # ---- loading ---------------------------------------------------------------------
 
-    def load(self, changes: Changes) -> Board:
+    def load(self, changes: Changes) -> Board | NuggetBoard:
         db = self.app.db
+        if self.view == "nuggets":
+            from workbench.campaign.answers.scores import nugget_sources, nugget_table
+
+            typed = self.nugget_measures
+            table = nugget_table(db, self.nugget_source, typed)  # unknown names: an inline message
+            return NuggetBoard(table, nugget_sources(db), typed or table.measures, self.nugget_source)
         measures = self.measures or tuple(campaign_measures(db))
         judged, k = judged_column(measures)  # also rejects unknown names early
         typed = self.measures
@@ -121,7 +158,9 @@ class ScoreboardScreen(LeadScreen):
             for tracker in list(self._trackers.values()):
                 tracker.mark_dirty(query)
 
-    def keep(self, board: Board) -> None:
+    def keep(self, board: Board | NuggetBoard) -> None:
+        if isinstance(board, NuggetBoard):
+            return
         # A new dict, not an update: a load in a worker may be reading the old one.
         self._trackers = {**self._trackers, board.key: board.tracker}
         if board.read_runs:
@@ -136,7 +175,9 @@ class ScoreboardScreen(LeadScreen):
 
     # ---- drawing ---------------------------------------------------------------------
 
-    def _columns(self, board: Board) -> list[str]:
+    def _columns(self, board: Board | NuggetBoard) -> list[str]:
+        if isinstance(board, NuggetBoard):
+            return list(board.table.measures)
         return list(board.table.labels)
 
     def _sort_index(self, board: Board) -> int:
@@ -144,25 +185,85 @@ class ScoreboardScreen(LeadScreen):
         cols = self._columns(board)
         if self.sort_column is not None and self.sort_column < len(cols):
             return self.sort_column
+        if isinstance(board, NuggetBoard):
+            return 0
         return next((i for i, c in enumerate(cols) if c != board.judged), 0)
 
-    def ordered_systems(self, board: Board) -> list[str]:
+    def ordered_systems(self, board: Board | NuggetBoard) -> list[str]:
         cols = self._columns(board)
+        if isinstance(board, NuggetBoard):
+            from workbench.campaign.answers.scores import ranked_runs
+
+            return ranked_runs(board.table, cols[self._sort_index(board)] if cols else None,
+                               reverse=self.sort_reverse)
         return ranked_systems(board.table, cols[self._sort_index(board)], reverse=self.sort_reverse)
 
-    def show(self, board: Board) -> None:
-        table = board.table
+    def _show_controls(self, board: Board | NuggetBoard, source: QrelsSource) -> None:
+        """The source list of the board's view (the current one selected) and the measures."""
         self.query_one("#sb-error", Static).display = False
         select = self.query_one("#sb-source", Select)
-        options = board.sources if self.source in board.sources else [self.source, *board.sources]
-        if [o.label for o in options] != getattr(self, "_options", None):
-            self._options = [o.label for o in options]
+        options = board.sources if source in board.sources else [source, *board.sources]
+        shown = [self.view, *(o.label for o in options)]
+        if shown != getattr(self, "_options", None):
+            self._options = shown
             with select.prevent(Select.Changed):
                 select.set_options([(safe(Text(o.label)), o) for o in options])  # names are data, not markup
-                select.value = self.source
+                select.value = source
         measures_box = self.query_one("#sb-measures", Input)
         if not measures_box.has_focus:
             measures_box.value = " ".join(board.measures)
+
+    def _show_nuggets(self, board: NuggetBoard) -> None:
+        table = board.table
+        self._show_controls(board, board.source)
+        head = Text.assemble(
+            ("Nugget scores ", "bold"), "under ", (table.source, "bold"),
+            f" · {len(table.systems)} runs with answers · {len(table.queries)} topics with nuggets · "
+            "mean over every topic with nuggets (an unanswered topic scores 0) · v: document scores")
+        if not table.systems:
+            head.append("\nNo answers yet: import them with `workbench import answers FILE`.", style="yellow")
+        self.query_one("#sb-head", Static).update(safe(head))
+        dt = self.query_one("#sb-table", DataTable)
+        cols = self._columns(board)
+        sort_col = self._sort_index(board)
+        labels = ["", "run", "topics"] + [
+            c + (SORT_MARK[self.sort_reverse] if i == sort_col else "") for i, c in enumerate(cols)]
+        place = table_place(dt)
+        row = {s: i for i, s in enumerate(table.systems)}
+        means = {c: table.means[c].tolist() for c in cols}
+        best = {c: max(means[c], default=None) for c in cols}
+        rows = []
+        for system in self.ordered_systems(board):
+            i = row[system]
+            cells = [Text("●" if system in self.marked else " ", style="bold"), Text(system),
+                     Text(str(int(table.n_queries[i])), justify="right")]
+            for c in cols:
+                text = num(means[c][i])
+                bold = best[c] is not None and text == num(best[c])
+                cells.append(Text(text, style="bold" if bold else "", justify="right"))
+            rows.append((system, cells))
+        self._fill(dt, labels, rows, place)
+
+    def _fill(self, dt: DataTable, labels: list[str], rows, place) -> None:
+        # Fixed widths from the labels and cells: DataTable's auto widths settle on a later
+        # refresh, and a live reload in between showed label-wide, cut-off numbers.
+        widths = [max([Text(label).cell_len] + [row[i].cell_len for _, row in rows])
+                  for i, label in enumerate(labels)]
+        if [(str(c.label), c.width) for c in dt.columns.values()] != list(zip(labels, widths)):
+            dt.clear(columns=True)
+            for i, (label, width) in enumerate(zip(labels, widths)):
+                dt.add_column(Text(label, justify="right" if i > 2 else "left"), key=f"c{i}",
+                              width=width)
+        fill_table(dt, rows, place)
+        if not dt.has_focus and not self.query_one("#sb-measures", Input).has_focus:
+            dt.focus()
+
+    def show(self, board: Board | NuggetBoard) -> None:
+        if isinstance(board, NuggetBoard):
+            self._show_nuggets(board)
+            return
+        table = board.table
+        self._show_controls(board, self.source)
         judgments = len(table.queries)
         head = Text.assemble(
             ("Scores ", "bold"), "against ", (table.source, "bold"),
@@ -213,20 +314,9 @@ class ScoreboardScreen(LeadScreen):
             cells.append(Text(str(holes), justify="right", style="yellow" if holes else "dim"))
             if intervals is not None:
                 ci = intervals.of(measure[ci_col], i)
-                cells.append(Text("–" if ci is None else f"[{ci[0]:.4f}, {ci[1]:.4f}]", justify="right"))
+                cells.append(Text("–" if ci is None else interval(*ci), justify="right"))
             rows.append((system, cells))
-        # Fixed widths from the labels and cells: DataTable's auto widths settle on a later
-        # refresh, and a live reload in between showed label-wide, cut-off numbers.
-        widths = [max([Text(label).cell_len] + [row[i].cell_len for _, row in rows])
-                  for i, label in enumerate(labels)]
-        if [(str(c.label), c.width) for c in dt.columns.values()] != list(zip(labels, widths)):
-            dt.clear(columns=True)
-            for i, (label, width) in enumerate(zip(labels, widths)):
-                dt.add_column(Text(label, justify="right" if i > 2 else "left"), key=f"c{i}",
-                              width=width)
-        fill_table(dt, rows, place)
-        if not dt.has_focus and not self.query_one("#sb-measures", Input).has_focus:
-            dt.focus()
+        self._fill(dt, labels, rows, place)
 
     def on_lead_screen_failed(self, message: LeadScreen.Failed) -> None:
         message.prevent_default()  # shown inline instead of the base class's notification
@@ -243,9 +333,17 @@ class ScoreboardScreen(LeadScreen):
 
         return cursor_key(self.query_one("#sb-table", DataTable))
 
+    def _nugget_view_note(self, what: str) -> bool:
+        """True (and a notice) when the nugget view is on: `what` is the document view's."""
+        if self.view != "nuggets":
+            return False
+        self.notify(f"{what}: in the document view (v). Per-topic nugget scores: "
+                    "`workbench score --nuggets -q`.", markup=False)
+        return True
+
     def action_drill(self) -> None:
         system = self._cursor_system()
-        if system is None or self.data is None:
+        if system is None or self.data is None or self._nugget_view_note("Per-query scores"):
             return
         from workbench.tui.screens.system_detail import SystemDetailScreen
 
@@ -276,8 +374,18 @@ class ScoreboardScreen(LeadScreen):
         self._redraw()
 
     def action_toggle_ci(self) -> None:
+        if self._nugget_view_note("95% intervals"):
+            return
         self.show_ci = not self.show_ci
         self._redraw()
+
+    def action_toggle_view(self) -> None:
+        """Document scores <-> nugget scores (each view keeps its own source and measures)."""
+        self.view = "documents" if self.view == "nuggets" else "nuggets"
+        self.sort_column, self.sort_reverse = None, False
+        self.data = None
+        self.query_one("#sb-head", Static).update(Text("Scores: loading…"))
+        self.reload()
 
     def action_reverse(self) -> None:
         self.sort_reverse = not self.sort_reverse
@@ -295,7 +403,7 @@ class ScoreboardScreen(LeadScreen):
             self.show(self.data)
 
     def action_curve(self) -> None:
-        if self.data is None:
+        if self.data is None or self._nugget_view_note("Precision–recall curves"):
             return
         from workbench.tui.screens.pr_curve import PRCurveScreen
 
@@ -314,22 +422,33 @@ class ScoreboardScreen(LeadScreen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         names = tuple(event.value.split())
-        self.measures = names or None
+        if self.view == "nuggets":
+            self.nugget_measures = names or None
+        else:
+            self.measures = names or None
         self.sort_column = None
         self.query_one("#sb-table", DataTable).focus()
         self.reload()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if event.value is Select.BLANK or event.value == self.source:
+        current = self.nugget_source if self.view == "nuggets" else self.source
+        if event.value is Select.BLANK or event.value == current:
             return
-        self.source = event.value
+        if self.view == "nuggets":
+            self.nugget_source = event.value
+        else:
+            self.source = event.value
         self.query_one("#sb-table", DataTable).focus()
         self.reload()
 
     # ---- export ----------------------------------------------------------------------
 
     def export_text(self, fmt: str) -> str:
+        if isinstance(self.data, NuggetBoard):
+            from workbench.campaign.answers.scores import render_nugget_table
+
+            return render_nugget_table(self.data.table, fmt, self.ordered_systems(self.data))
         if fmt.startswith("qrels"):
             import io
 

@@ -137,8 +137,10 @@ class SystemDetailScreen(LeadScreen):
         self.app.pop_screen()
 
     def export_text(self, fmt: str) -> str:
-        from workbench.formats.csv_cells import csv_writer
         import io
+
+        from workbench.formats.csv_cells import csv_writer
+        from workbench.formats.score_tables import csv_value  # every score CSV's cells
 
         table = self.data.table
         out = io.StringIO()
@@ -147,5 +149,5 @@ class SystemDetailScreen(LeadScreen):
         i = table.row(self.system)
         for j in np.flatnonzero(table.present[i]).tolist():
             w.writerow([self.system, table.queries[j],
-                        *(repr(float(table.values[m][i, j])) for m in table.measures)])
+                        *(csv_value(float(table.values[m][i, j]), m.is_count) for m in table.measures)])
         return out.getvalue()

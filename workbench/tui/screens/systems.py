@@ -19,6 +19,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Select, Static
 
 from workbench.campaign.comparison.by_assessor import compare_by_assessor
+from workbench.formats.numbers import p_value
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import fill_table, table_place
 from workbench.tui.text import num, safe
@@ -31,9 +32,7 @@ ALPHA = 0.05
 
 
 def p_text(p: float) -> str:
-    if p is None or p != p:
-        return "–"
-    return f"{p:.1e}" if p < 1e-3 else f"{p:.4f}"
+    return p_value(p, missing="–")
 
 
 def coverage_text(report: ComparisonReport) -> Text:

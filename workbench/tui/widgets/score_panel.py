@@ -6,7 +6,7 @@ never builds it.
 """
 
 from __future__ import annotations
-from workbench.tui.text import safe
+from workbench.tui.text import num, safe
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -31,7 +31,7 @@ def _grid(table: ScoreTable, rows: list[tuple[str, list[float] | None]]) -> Text
     for label, values in rows:
         text.append("\n" + label.ljust(label_w))
         for k, w in enumerate(widths):
-            cell = f"{values[k]:.4f}" if values is not None else "-"
+            cell = num(values[k], missing="-") if values is not None else "-"
             text.append("  " + cell.rjust(w), style=None if values is not None else "dim")
     return text
 
