@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test test-slow install install-test bench sample clean
+.PHONY: demo test test-slow snapshots install install-test bench sample clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,15 @@ test: $(VENV)/.installed-test
 
 test-slow: $(VENV)/.installed-test
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m slow
+
+# The screens' SVG snapshots (tests/tui/__snapshots__/) rewritten from the current screens, after
+# an intended change to a screen: every snapshot test runs (the slow matrix too) with
+# --snapshot-update. The fit checks still fail where a screen no longer fits. Read the
+# changed SVGs (git diff --stat; open them in a browser) before committing them.
+SNAPSHOT_TESTS = tests/tui/test_screen_fit.py tests/tui/test_snapshots.py tests/tui/test_lead_snapshots.py
+
+snapshots: $(VENV)/.installed-test
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal $(SNAPSHOT_TESTS) --snapshot-update
 
 bench: $(VENV)/.installed-test
 	$(PY) -m pip install -q -e '.[postgres,llm,serve,test,bench]'

@@ -17,6 +17,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from tests.serve.conftest import grades
+from tests.waits import eventually
 from workbench.campaign.access import links as L
 from workbench.serve.binding import READY
 from workbench.serve.server import SERVED, make_app
@@ -95,11 +96,8 @@ async def test_the_pool_binds_the_assessor_of_the_checked_token(pooled, campaign
     assert pooled.served.bound == [pid]  # the warm app, not a new one
     assert "alice" not in shown and "bob" not in shown
     await ws.send_str(json.dumps(["stdin", "2"]))
-    for _ in range(600):
-        new = {d: g for d, g in grades(path, "carol").items() if d not in before}
-        if new:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: {d for d in grades(path, "carol") if d not in before}, "carol's new grade")
+    new = {d: g for d, g in grades(path, "carol").items() if d not in before}
     assert list(new.values()) == [2]
     assert "carol" not in " ".join(cmdline(pid))
     assert await pooled.served.pool.wait_full(120)  # the pool started the next one
@@ -134,11 +132,8 @@ async def test_a_revoked_link_ends_a_pooled_session_at_its_next_message(pooled, 
     message = await asyncio.wait_for(ws.receive(), 30)
     while message.type not in (1257, 8, 256, 258):  # CLOSE, CLOSING, CLOSED, ERROR
         message = await asyncio.wait_for(ws.receive(), 30)
-    for _ in range(400):
-        if not alive(pid):
-            break
-        await asyncio.sleep(0.05)
-    assert not alive(pid) and grades(path, "carol") == before
+    await eventually(lambda: not alive(pid), "the revoked session's app ended")
+    assert grades(path, "carol") == before
 
 
 async def test_the_pool_ends_its_unbound_apps_when_the_server_stops(campaign):

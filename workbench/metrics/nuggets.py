@@ -45,7 +45,11 @@ def nugget_scores(n_systems: int, nugget_query: np.ndarray, nugget_vital: np.nda
     row_vital, row_weight = vital[nugget].astype(np.float64), weight[nugget]
 
     def summed(values: np.ndarray) -> np.ndarray:
-        return np.bincount(cell, weights=values, minlength=size).reshape(n_systems, n_queries)
+        # float64 also without a label: bincount of nothing is int64 even with weights, and
+        # the division below then refused to write floats into it (the lead's F10 on a
+        # campaign without labels said "could not load")
+        sums = np.bincount(cell, weights=values, minlength=size).astype(np.float64)
+        return sums.reshape(n_systems, n_queries)
 
     def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return np.divide(num, den, out=np.zeros_like(num), where=den > 0)

@@ -30,16 +30,18 @@ def table_place(table: DataTable) -> TablePlace:
 
 
 def fill_table(table: DataTable, rows: Iterable[tuple[str, Sequence[Any]]],
-               place: TablePlace | None = None) -> None:
+               place: TablePlace | None = None, *, height: int = 1) -> None:
     """Replace the rows (key, cells) keeping the cursor on the same key and the scroll.
-    Pass `place` (table_place) when the columns were cleared first: that resets the cursor."""
+    Pass `place` (table_place) when the columns were cleared first: that resets the cursor.
+    `height`: lines per row (a cell of two lines needs 2)."""
     place = place or table_place(table)
     key, row_index, column = place.key, place.row, place.column
     scroll_x, scroll_y = place.scroll_x, place.scroll_y
     table.clear()
     for row_key, cells in rows:
         # a str cell would be parsed as markup by DataTable: outside text reaches it as Text
-        table.add_row(*(Text(safe(c)) if isinstance(c, str) else safe(c) for c in cells), key=row_key)
+        table.add_row(*(Text(safe(c)) if isinstance(c, str) else safe(c) for c in cells), key=row_key,
+                      height=height)
     if not table.row_count:
         return
     try:

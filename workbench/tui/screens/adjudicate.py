@@ -39,6 +39,10 @@ class AdjudicationFailed(Message):
     error: str
 
 
+# Terminals lower than this get the compact dialog (AdjudicateScreen._fit).
+COMPACT_BELOW = 32
+
+
 class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
     CSS_PATH = "../lead.tcss"
     BINDINGS = [
@@ -69,6 +73,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
             yield Static(id="adj-status")
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.height)
         self.query_one("#adj-text").focus()
         self._load()
 
@@ -81,8 +86,26 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
             self.post_message(AdjudicationFailed(describe(exc)))
 
     def on_item_loaded(self, message: ItemLoaded) -> None:
-        item, self.levels = message.item, message.levels
-        self.item = item
+        self.item, self.levels = message.item, message.levels
+        self._draw()
+        item = self.item
+        if item.final_note and not self.query_one("#adj-note", Input).value:
+            self.query_one("#adj-note", Input).value = item.final_note
+
+    def on_resize(self, event) -> None:
+        self._fit(event.size.height)
+        if self.item is not None:
+            self._draw()
+
+    def _fit(self, height: int) -> None:
+        """Below COMPACT_BELOW rows the dialog takes the whole terminal, the query shows 3
+        lines and the grades run on one line: at 80×24 the document box was left one row,
+        its title, and no text."""
+        self.set_class(height < COMPACT_BELOW, "-compact")
+
+    def _draw(self) -> None:
+        item = self.item
+        compact = self.has_class("-compact")
         query = Text.assemble((f"Query {item.query}: ", "bold"), (item.query_title, "bold"))
         for part in (item.query_description, item.query_narrative):
             if part:
@@ -95,7 +118,7 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
             grades.append(f"{grade} {self._label(grade)}")
             if note:
                 grades.append(f"  “{note}”", style="italic")
-            grades.append("\n")
+            grades.append(" · " if compact else "\n")
         grades.append("final: ", style="bold")
         if item.final is None:
             grades.append("not adjudicated", style="dim")
@@ -112,8 +135,6 @@ class AdjudicateScreen(ModalScreen[AdjudicationRecord | None]):
         doc.append("\n")
         doc.append(item.text)
         self.query_one("#adj-doc", Static).update(safe(doc))
-        if item.final_note and not self.query_one("#adj-note", Input).value:
-            self.query_one("#adj-note", Input).value = item.final_note
 
     def _label(self, grade: int) -> str:
         for e in self.levels:

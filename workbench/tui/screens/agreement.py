@@ -75,9 +75,10 @@ class AgreementScreen(LeadScreen):
     def load(self, changes: Changes):
         return judges_agreement(self.app.db, binary=self.binary)
 
-    # Below this width the kappa matrix and the all-assessors table (76 columns) cannot
-    # stand side by side without squeezing one over the other: they are stacked.
-    NARROW = 120
+    # Below this width the kappa matrix (66 columns for three assessors) and the all-assessors
+    # table (76 columns) cannot stand side by side without cutting the matrix (at 120 it
+    # scrolled sideways): they are stacked.
+    NARROW = 150
 
     def on_resize(self, event) -> None:
         self._fit(event.size.width)

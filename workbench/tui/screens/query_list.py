@@ -20,6 +20,9 @@ from workbench.tui.messages import ProgressLoaded, ProgressSummed, WorkFailed
 from workbench.tui.text import safe
 
 BAR_WIDTH = 20
+# Columns the query list needs besides the title: a query id and a count of up to 7
+# characters, the bar, each column's padding of 2 and a scroll bar.
+TITLE_ROOM = 7 + BAR_WIDTH + 9 + 4 * 2 + 2
 PAGE = 500  # queries per page read from the database
 NEAR_END = 50  # rows from the last loaded one at which the next page loads
 
@@ -70,7 +73,12 @@ class QueryListScreen(Screen):
 
         show_lead_keys(self)  # a lead's footer shows the lead screens' F-keys
         table = self.query_one("#ql-table", DataTable)
-        table.add_columns("query", "title", "progress", "judged")
+        # The title column takes what the others leave (titles are cut with an ellipsis): at
+        # 80 columns a 50-character title pushed the judged counts off the right edge.
+        table.add_column("query")
+        table.add_column("title", width=max(16, self.app.size.width - TITLE_ROOM))
+        table.add_column("progress")
+        table.add_column("judged")
         self.query_one("#ql-head", Static).update(safe(Text(f"{self.assessor}: loading…")))
         if self.open_first:
             # Straight to judging (the judging screen assigns the pool if needed); this

@@ -72,7 +72,17 @@ class QuickScreen(LeadScreen):
         yield Static(id="qk-measures")
         yield Footer()
 
+    # Below this width the per-rank table (about 70 columns) and the formulations panel (74)
+    # cannot stand side by side: the table goes above the panel (at 80 columns it kept 6
+    # columns, its rank numbers only), and the formulation menu narrows so that the grades
+    # box keeps room (it was 3 columns wide at 80).
+    NARROW = 150
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < self.NARROW, "-stacked")
+
     def on_mount(self) -> None:
+        self.set_class(self.size.width < self.NARROW, "-stacked")
         ranks = self.query_one("#qk-ranks", DataTable)
         for col in ("rank", "grade", "gain", "discount", "DCG so far", "ideal grade", "IDCG so far"):
             ranks.add_column(Text(col, justify="right"), key=col)

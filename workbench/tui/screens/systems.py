@@ -97,22 +97,23 @@ class SystemsScreen(LeadScreen):
             coverage_text(report))))
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
-        labels = ["#", *[c for s in sources for c in (s, "mean")]]
+        # One column per source, each cell "system  mean": a name column and a mean column
+        # per source cut the last source off at 80 columns with four sources (issue 37 #21).
+        labels = ["#", *sources]
         place = table_place(rk)
         if [str(c.label) for c in rk.columns.values()] != labels:
             rk.clear(columns=True)
             for i, label in enumerate(labels):
-                rk.add_column(Text(label, justify="right" if label in ("#", "mean") else "left"),
-                              key=f"r{i}")
+                rk.add_column(Text(label, justify="right" if label == "#" else "left"), key=f"r{i}")
         depth = max((len(r) for r in report.rankings.values()), default=0)
+        width = max((len(system) for r in report.rankings.values() for system in r), default=0)
         rows = []
         for i in range(depth):
             cells = [Text(str(i + 1), justify="right")]
             for s in sources:
                 ranking = report.rankings.get(s, [])
                 system = ranking[i] if i < len(ranking) else None
-                cells.append(Text(system or ""))
-                cells.append(Text(num(report.means[s].get(system)) if system else "", justify="right"))
+                cells.append(Text(f"{system:<{width}}  {num(report.means[s].get(system))}" if system else ""))
             rows.append((str(i), cells))
         fill_table(rk, rows, place)
         corr = self.query_one("#sy-corr", DataTable)
@@ -155,10 +156,12 @@ class SystemsScreen(LeadScreen):
                     continue
                 p, diff = pairs.get((a, b), (math.nan, math.nan))
                 significant = p == p and p < ALPHA
-                cells.append(Text(f"{p_text(p)} ({diff:+.3f})" if diff == diff else p_text(p),
+                # the p-value over its mean difference: one line each cut the last system
+                # off at 80 columns
+                cells.append(Text(f"{p_text(p)}\n({diff:+.3f})" if diff == diff else p_text(p),
                                   justify="right", style="bold" if significant else "dim"))
             rows.append((a, cells))
-        fill_table(dt, rows, place)
+        fill_table(dt, rows, place, height=2)
 
     def on_lead_screen_failed(self, message: LeadScreen.Failed) -> None:
         message.prevent_default()
