@@ -75,3 +75,34 @@ async def test_scoreboard_offers_and_scores_a_hybrid_source(sqlite_db, tmp_path)
         got = {s: round(float(table.means[m][i]), 6) for i, s in enumerate(table.systems)}
         assert got == {row["system"]: round(row["mean"]["P@5"], 6) for row in expected["systems"]}
         assert "hybrid:llm" in screen_text(app)
+
+
+async def test_scoreboard_offers_and_scores_a_judge_panel(sqlite_db, tmp_path):
+    """A judge panel and its hybrid are in the scoreboard's source menu, scored as
+    `score --source panel:NAME` scores them."""
+    from textual.widgets import Select
+
+    from tests.cli.helpers import cli_ok
+    from tests.tui.lead_helpers import open_mode, wait_for
+    from workbench.campaign.scoring.sources import QrelsSource
+    from workbench.tui.screens.scoreboard import ScoreboardScreen
+
+    c = build_machine_campaign(sqlite_db, tmp_path / "f", human_queries=5)
+    import_qrels(sqlite_db, write_qrels(tmp_path / "m2.qrels", {k: 3 - v for k, v in c.machine.items()}),
+                 assessor="m2", machine=make_provenance("other"))
+    cli_ok(sqlite_db.url, "panel", "create", "jury", "--member", "llm", "--member", "m2",
+           "--aggregate", "mean")
+    app = make_app(sqlite_db, lead=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_mode(app, pilot, "f2", ScoreboardScreen)
+        for source in (QrelsSource.panel("jury"), QrelsSource.hybrid("panel:jury")):
+            assert source in screen.data.sources
+            expected = cli_json(sqlite_db, "score", "--source", source.label, "-m", "P@5")
+            screen.measures = ("P@5",)
+            screen.query_one("#sb-source", Select).value = source
+            await wait_for(app, pilot, lambda: screen.data.table.source == source.label
+                           and screen.data.measures == ("P@5",))
+            table = screen.data.table
+            m = table.measures[0]
+            got = {s: round(float(table.means[m][i]), 6) for i, s in enumerate(table.systems)}
+            assert got == {row["system"]: round(row["mean"]["P@5"], 6) for row in expected["systems"]}

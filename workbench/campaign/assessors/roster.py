@@ -30,7 +30,7 @@ KINDS = (HUMAN, MACHINE, PANEL)
 
 __all__ = ["HUMAN", "KINDS", "MACHINE", "PANEL", "Member", "check_assessor", "create_assessor",
            "get_or_create_assessor", "grading", "kinds", "known_assessor", "machine_refusal",
-           "machines", "members", "people", "unknown_assessor", "with_work"]
+           "machines", "members", "panels", "people", "unknown_assessor", "with_work"]
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,13 @@ def machines(db: Database) -> list[str]:
     """The machine assessors' names, by name: the hybrid sources a lead can choose, and the
     names nobody may judge under."""
     return sorted(n for n, kind in kinds(db).items() if kind == MACHINE)
+
+
+def panels(db: Database) -> list[str]:
+    """The judge panels' names (without `panel:`), by name: sources a lead can choose."""
+    from workbench.campaign.assessors.panels import PREFIX
+
+    return [m.name[len(PREFIX):] for m in members(db) if m.kind == PANEL]
 
 
 def people(db: Database) -> list[str]:

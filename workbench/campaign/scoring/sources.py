@@ -100,9 +100,14 @@ MAJORITY = QrelsSource.consensus("majority")
 
 def qrels_sources(db: Database) -> list[QrelsSource]:
     """Every qrels source a lead can score against, in menu order: the consensus methods,
-    each judging assessor, then a hybrid for each machine assessor."""
-    from workbench.campaign.assessors.roster import grading, machines
+    each judging assessor, a hybrid for each machine assessor, then each judge panel and its
+    hybrid."""
+    from workbench.campaign.assessors.panels import PREFIX
+    from workbench.campaign.assessors.roster import grading, machines, panels
 
+    juries = panels(db)
     return ([QrelsSource.consensus(m) for m in CONSENSUS_METHODS]
             + [QrelsSource.assessor(name) for name in grading(db, machines=True)]  # a lead's menu
-            + [QrelsSource.hybrid(name) for name in machines(db)])
+            + [QrelsSource.hybrid(name) for name in machines(db)]
+            + [QrelsSource.panel(name) for name in juries]
+            + [QrelsSource.hybrid(PREFIX + name) for name in juries])
