@@ -156,6 +156,6 @@ async def test_the_nugget_view_follows_new_labels(nugget_db, tmp_path):
         import_assignments(db, _write(tmp_path / "ann2.jsonl", [{"qid": "n0", "run_id": "rag-1", "nuggets": [
             {"text": f"fact 0.{i}", "importance": "vital" if i < 2 else "okay", "assignment": "support"}
             for i in range(4)]}]), assessor="ann")
-        await wait_for(app, pilot, lambda: _board(screen) != before, seconds=15)
+        await wait_for(app, pilot, lambda: _board(screen) != before)
         after = _expected(db, "--source", "assessor:ann")
         assert _board(screen) == after and after["rag-1"] != before["rag-1"]
