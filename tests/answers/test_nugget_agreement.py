@@ -123,3 +123,55 @@ def test_calibrate_nuggets_against_people(db_url, tmp_path):
     assert rk["measure"] == "vital_strict"
     refused = run(db_url, "calibrate", "--nuggets", "--machine", "gpt-q", "--against", "ann", "-m", "map")
     assert refused.exit_code != 0 and "map" in str(refused.exception or refused.output)
+
+
+def test_a_judge_panel_over_nugget_labels(db_url, tmp_path):
+    """`panel:NAME` over machines' nugget labels: each (nugget, run) gets its members'
+    majority (ties to the lower label, as grades), computed here; `score --nuggets` under the
+    panel equals the score of those labels imported as one assessor's; `hybrid:panel:NAME`
+    takes the people's label where they gave one."""
+    rnd = random.Random(11)
+    texts = {f"t{t}": [f"fact {t}.{i}" for i in range(4)] for t in range(3)}
+    by_machine = {m: [] for m in ("m1", "m2", "m3")}
+    want = []
+    for t, facts in texts.items():
+        for r in range(3):
+            votes = {m: [rnd.choice(list(LABELS)) for _ in facts] for m in by_machine}
+            agreed = []
+            for i in range(len(facts)):
+                got = [LABELS[votes[m][i]] for m in by_machine]
+                top = max(got.count(v) for v in got)
+                agreed.append(min(v for v in got if got.count(v) == top))
+            names = {v: k for k, v in LABELS.items()}
+            for m, out in by_machine.items():
+                out.append({"qid": t, "run_id": f"r{r}", "nuggets": [
+                    {"text": x, "importance": "vital" if i < 2 else "okay", "assignment": lab}
+                    for i, (x, lab) in enumerate(zip(facts, votes[m]))]})
+            want.append({"qid": t, "run_id": f"r{r}", "nuggets": [
+                {"text": x, "importance": "vital" if i < 2 else "okay", "assignment": names[g]}
+                for i, (x, g) in enumerate(zip(facts, agreed))]})
+    for m, records in by_machine.items():
+        cli_ok(db_url, "import", "assignments", _write(tmp_path / f"{m}.jsonl", records), "-a", m,
+               "--machine", "--model", m)
+    cli_ok(db_url, "panel", "create", "jury", "--member", "m1", "--member", "m2", "--member", "m3",
+           "--aggregate", "majority")
+    back = [{k: v for k, v in json.loads(x).items() if k != "query"}  # the topics have no text
+            for x in cli_ok(db_url, "export", "assignments", "--source", "panel:jury").splitlines()]
+    key = lambda rec: (rec["qid"], rec["run_id"])  # noqa: E731
+    assert sorted(back, key=key) == sorted(want, key=key)
+    # hybrid:panel:jury: the people's label where they gave one (ann, on t0), the panel's elsewhere
+    ann = [{**rec, "nuggets": [{**n, "assignment": "support"} for n in rec["nuggets"]]}
+           for rec in want if rec["qid"] == "t0"]
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "ann.jsonl", ann), "-a", "ann")
+    hybrid = json.loads(cli_ok(db_url, "score", "--nuggets", "--source", "hybrid:panel:jury",
+                               "--format", "json"))
+    panel = json.loads(cli_ok(db_url, "score", "--nuggets", "--source", "panel:jury", "--format", "json"))
+    mixed = ann + [rec for rec in want if rec["qid"] != "t0"]
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "ref.jsonl", want), "-a", "ref")
+    cli_ok(db_url, "import", "assignments", _write(tmp_path / "mix.jsonl", mixed), "-a", "mix")
+    ref = json.loads(cli_ok(db_url, "score", "--nuggets", "--source", "assessor:ref", "--format", "json"))
+    mix = json.loads(cli_ok(db_url, "score", "--nuggets", "--source", "assessor:mix", "--format", "json"))
+    assert panel["systems"] == ref["systems"]
+    assert hybrid["systems"] == mix["systems"] != ref["systems"]
+    unknown = run(db_url, "score", "--nuggets", "--source", "panel:nobody")
+    assert unknown.exit_code == 2 and "unknown panel 'nobody'" in unknown.output

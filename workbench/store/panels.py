@@ -52,3 +52,16 @@ def panel_definitions(s: Session, name: str | None = None) -> list[PanelDefiniti
         entry[1].append(member)
         entry[2].append(int(mid))
     return [PanelDefinition(n, a, tuple(m), tuple(i)) for n, (a, m, i) in out.items()]
+
+
+def panel_members(conn, name: str) -> tuple[str, tuple[int, ...]] | None:
+    """(aggregate, member assessor ids in order) of the panel named, or None; on a plain
+    connection or Reader (store.dbapi), as the nugget labels are read."""
+    from workbench.store.dbapi import as_reader
+
+    rows = as_reader(conn).rows(
+        "SELECT p.aggregate, m.assessor_id FROM panel p JOIN panel_member m ON m.panel_id = p.id "
+        "WHERE p.name = :name ORDER BY m.position", {"name": name})
+    if not rows:
+        return None
+    return str(rows[0][0]), tuple(int(r[1]) for r in rows)

@@ -2,12 +2,15 @@
 `assessor:NAME` (a person's or a machine's own labels), `majority` (the people's majority
 per (nugget, run), a tie going to the lower label, as grades do: campaign/scoring/qrels.py
 `combine_grades`), `hybrid:MACHINE` (the people's majority where a person labelled, the
-machine's label elsewhere). The spellings are `QrelsSource`'s (campaign/scoring/sources.py)."""
+machine's label elsewhere), `panel:NAME` (a judge panel's aggregate of its members' labels,
+campaign/assessors/panels.py) and `hybrid:panel:NAME`. The spellings are `QrelsSource`'s
+(campaign/scoring/sources.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from workbench.campaign.assessors.panels import PREFIX
 from workbench.campaign.assessors.roster import unknown_assessor
 from workbench.campaign.scoring.qrels import combine_grades
 from workbench.campaign.scoring.sources import QrelsSource
@@ -18,6 +21,22 @@ from workbench.store.nuggets import assignment_arrays, assessor_kinds
 def _majority(rows: dict[str, np.ndarray]):
     nugget, system, label = combine_grades(rows["nugget"], rows["system"], rows["label"], "majority")
     return nugget, system, label
+
+
+def _panel(reader, name: str) -> dict[str, np.ndarray]:
+    """The panel's label of every (nugget, system) one of its members labelled."""
+    from workbench.campaign.assessors.panels import aggregate_labels
+    from workbench.store.panels import panel_members
+
+    found = panel_members(reader, name)
+    if found is None:
+        raise UsageError(f"unknown panel {name!r} (workbench panel list)")
+    aggregate, ids = found
+    parts = [assignment_arrays(reader, [a]) for a in ids]
+    member = np.concatenate([np.full(p["nugget"].size, k, dtype=np.int64) for k, p in enumerate(parts)])
+    nugget, system, label = (np.concatenate([p[c] for p in parts]) for c in ("nugget", "system", "label"))
+    n, s, g = aggregate_labels(nugget, system, member, label, aggregate, len(ids))
+    return {"nugget": n, "system": s, "label": g}
 
 
 def source_labels(reader, source: QrelsSource) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -35,11 +54,17 @@ def source_labels(reader, source: QrelsSource) -> tuple[np.ndarray, np.ndarray, 
             raise UsageError(f"nugget labels have no {source.name!r} consensus: use majority, "
                              "assessor:NAME or hybrid:MACHINE")
         return _majority(assignment_arrays(reader, people))
-    machine = by_name.get(source.name)
-    if machine is None or machine[1] != "machine":
-        raise UsageError(f"hybrid:{source.name}: no machine assessor of that name")
+    if source.kind == "panel":
+        rows = _panel(reader, source.name)
+        return rows["nugget"], rows["system"], rows["label"]
+    if source.name.startswith(PREFIX):
+        m = _panel(reader, source.name[len(PREFIX):])
+    else:
+        machine = by_name.get(source.name)
+        if machine is None or machine[1] != "machine":
+            raise UsageError(f"hybrid:{source.name}: no machine assessor of that name")
+        m = assignment_arrays(reader, [machine[0]])
     pn, ps, pl = _majority(assignment_arrays(reader, people))
-    m = assignment_arrays(reader, [machine[0]])
     if m["nugget"].size == 0:
         return pn, ps, pl
     span = int(max(m["system"].max(initial=0), ps.max(initial=0))) + 1

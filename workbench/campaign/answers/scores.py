@@ -103,15 +103,19 @@ def table_json(table: NuggetTable, per_query: bool) -> dict:
 
 def nugget_sources(db: Database) -> list[QrelsSource]:
     """The label sources a lead can pick: the people's majority, each assessor with labels,
-    hybrid with each machine."""
+    hybrid with each machine, then each judge panel with a member that has labels, and its
+    hybrid."""
+    from workbench.campaign.assessors.panels import PREFIX, list_panels
     from workbench.store.nuggets import assessor_kinds, labelling_assessors
 
     with db.reader() as reader:
         kinds = assessor_kinds(reader)
         have = labelling_assessors(reader)
     named = [kinds[a] for a in sorted(have) if a in kinds]
+    juries = [p.name for p in list_panels(db) if set(p.member_ids) & set(have)]
     return ([QrelsSource.consensus("majority")] + [QrelsSource.assessor(n) for n, _ in named]
-            + [QrelsSource.hybrid(n) for n, k in named if k == "machine"])
+            + [QrelsSource.hybrid(n) for n, k in named if k == "machine"]
+            + [QrelsSource.panel(n) for n in juries] + [QrelsSource.hybrid(PREFIX + n) for n in juries])
 
 
 def ranked_runs(table: NuggetTable, measure: str | None = None, *, reverse: bool = False) -> list[str]:
