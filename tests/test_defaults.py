@@ -1,4 +1,4 @@
-"""Issue 36 item 5: each default has one owner (workbench/defaults.py for the settings and
+"""Each default has one owner (workbench/defaults.py for the settings and
 the commands' measures, campaign/scale.py for the scale) and every entry point
 really uses it: a new campaign, the settings' fallbacks, `eval`, `compare` on files and
 `workbench.compare`, and the scale a screen shows."""

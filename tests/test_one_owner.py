@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 OWNERS = {
     "default measures": (r"nDCG@10 AP bpref P@10\"", "defaults.py"),
     "idle-cap default": (r"(?i)\b(default|idle_cap)\w*\s*(:\s*int\s*)?=\s*300\b", "defaults.py"),
-    # issue 36 item 5: pool depth 10, threshold 1 and compat 10 were written in both
+    # Pool depth 10, threshold 1 and compat 10 were written in both
     # store/models.py and campaign/settings.py
     "campaign settings defaults": (r"\bDEFAULT_(POOL_DEPTH|THRESHOLD|COMPAT) = \d|"
                                    r"\b(pool_depth|relevance_threshold|score_compat)(\s*:\s*[\w\[\]]+)?\s*=\s*"
@@ -62,7 +62,7 @@ def test_one_owner(rule):
 
 
 def test_the_assessor_list_has_one_owner():
-    """The four near-identical lists (issue 36 #2) are gone: the roster lists assessors."""
+    """The four near-identical lists are gone: the roster lists assessors."""
     gone = r"def (machine_assessors|machine_names|judging_assessors|list_assessors|kinds|assessor_names)\(db\b"
     assert _writers(gone) <= {"campaign/assessors/roster.py"}
     assert _writers(r"\bassessor_kinds\(s(ession)?\)") <= {
@@ -97,7 +97,7 @@ def test_every_entry_point_asks_the_roster(path):
 
 
 def test_the_store_spells_the_assessor_kinds_once():
-    """The five `"human"` literals of store/ (issue 36 #2) use the constant."""
+    """The five `"human"` literals of store/ use the constant."""
     rx = re.compile(r"[\"']human[\"']")
     writers = {p.name for p in (PACKAGE / "store").glob("*.py") if rx.search(p.read_text(encoding="utf-8"))}
     assert writers == {"kinds.py"}
@@ -144,7 +144,7 @@ def test_visibility_per_audience():
 
 def test_one_lease_policy():
     """The judging lease has one owner (assessors/lease.py) and one policy, take-over, for
-    the terminal, the browser and `grade` (issue 36 #4): the server refuses no second
+    the terminal, the browser and `grade`: the server refuses no second
     browser, and the session and `grade` hold their lease through it."""
     assert _writers(r"\btake_lease\(|\blease_of\(") <= {"campaign/assessors/lease.py", "store/judging_sessions.py"}
     assert _writers(r"f\"(another judging session for|took over) \{") <= {"campaign/assessors/lease.py"}

@@ -1,4 +1,4 @@
-"""One lease policy for the terminal, the browser and `grade` (issue 36 #4): the newest
+"""One lease policy for the terminal, the browser and `grade`: the newest
 session takes over, and the one taken over stops with a notice (campaign/assessors/lease.py).
 Before, `grade` ignored the lease: it graded under an open judging screen, which went on."""
 

@@ -106,7 +106,7 @@ def test_list_assessors_names_what_assigned_counts(campaign):
 
 
 def test_serve_link_refuses_a_name_that_is_not_an_assessor(campaign):
-    """Issue 37 #12: `serve link -a NAME` created the person silently, and the browser's
+    """`serve link -a NAME` created the person silently, and the browser's
     app then gave them the whole pool. The roster's rule, as `judge`: refused with the
     nearest name; `--create` makes the assessor on purpose."""
     result = run(campaign, "serve", "link", "-a", "annn")

@@ -84,7 +84,7 @@ def test_a_mistyped_measure_suggests_the_closest_name(command, sample, tmp_path,
 
 
 def test_measures_name_prints_the_family_page(capsys):
-    """Issue 36 item 6: `workbench measures NAME`, like `trec_eval -h -m NAME`: definition and
+    """`workbench measures NAME`, like `trec_eval -h -m NAME`: definition and
     formula, parameters with their defaults, the three tools' spellings, the source."""
     from workbench.metrics.kernels.rbp import RBP_P
 

@@ -1,5 +1,5 @@
-"""The registry's records name each family's spelling in ir_measures and in ranx (issue 36
-item 6, `workbench measures NAME`): each spelling is the library's own (the library parses
+"""The registry's records name each family's spelling in ir_measures and in ranx
+(`workbench measures NAME`): each spelling is the library's own (the library parses
 it and computes it), -m takes it for the same family, and the values agree, per query, on
 test_peer_spellings' graded collection (no tied scores, a relevant document per query)."""
 

@@ -1,4 +1,4 @@
-"""The browser's judging screen does not tell the hidden repeat (issue 36 #3 / 37 #11): the
+"""The browser's judging screen does not tell the hidden repeat: the
 first document shown is the first showing of a repeat not judged yet, and before the fix
 it said "Judged" in green. A real headless Chromium, a real served app process."""
 

@@ -1,4 +1,4 @@
-"""store.bulk.parents_locked and indexes_rebuilt (issue 33, the PostgreSQL import of
+"""store.bulk.parents_locked and indexes_rebuilt (the PostgreSQL import of
 900 000 nugget labels): the parents are locked FOR KEY SHARE and checked, the per-row
 foreign-key triggers are skipped only where the role may set session_replication_role and
 only inside the block, and a role that may not gets the triggers (the import still right);

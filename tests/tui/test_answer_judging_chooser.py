@@ -1,6 +1,6 @@
 """An assessor who picks their name in the assessor chooser (`workbench judge` without
 --assessor, the lead's F1) gets the same blind nugget assignment screen as `judge -a NAME`:
-the keys write their labels to the database (issue 33, the assessor's screen)."""
+the keys write their labels to the database (the assessor's screen)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 36 #3 / 37 #11: a hidden repeat's first showing, not judged yet, said "Judged" in
+"""A hidden repeat's first showing, not judged yet, said "Judged" in
 green on the judging screen (and so in the browser, which serves the same screen): the
 assessor could tell which document would come back. Every assessor screen is scanned: an
 item says no more about itself than any other item in its state (assessors/visibility.py)."""

@@ -1,4 +1,4 @@
-"""The scoreboard's nugget view (F2, `v`; issue 33): every run with answers × the nugget
+"""The scoreboard's nugget view (F2, `v`): every run with answers × the nugget
 scores, the numbers of `workbench score --nuggets` under each label source, typed measures,
 sorting and the export; `v` again gives the document scores back."""
 

@@ -5,7 +5,7 @@ visible whole on one line — and it looks as its SVG snapshot does
 report, snapshot_report.html); after an intended change `make snapshots` rewrites them.
 
 The whole matrix is `slow` (about a minute of CPU); `make test` runs the representative
-cases in QUICK at both sizes: the four screens that did not fit 80×24 (issue 37 #21) and
+cases in QUICK at both sizes: the four screens that did not fit 80×24 and
 the judging screen."""
 
 from __future__ import annotations

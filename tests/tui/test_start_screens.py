@@ -98,7 +98,7 @@ async def test_remembered_assessor_is_preselected_and_markup_names_are_safe(camp
 
 
 async def test_a_mistyped_name_is_refused_with_the_nearest_name(campaign):
-    """Issue 37 #12: typing `alicee` gave a new person the whole pool. The roster refuses
+    """Typing `alicee` gave a new person the whole pool. The roster refuses
     it with the nearest name (as `judge` does); nothing is created or assigned."""
     from sqlalchemy import func, select
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
 
 __all__ = ["CONSENSUS_METHODS", "QrelsArrays", "QrelsSource", "combine_grades", "derive_qrels",
-           "majority_grade", "mean_grade", "qrels_arrays", "qrels_ids",
+           "majority_grade", "qrels_arrays", "qrels_ids",
            "qrels_ids_with_origin"]
 
 
@@ -68,14 +68,6 @@ def majority_grade(grades: Iterable[int]) -> int:
     counts = Counter(grades)
     best = max(counts.values())
     return min(g for g, c in counts.items() if c == best)
-
-
-def mean_grade(grades: Iterable[int]) -> int:
-    """Mean grade rounded half up (exact for integer grades: no float tie surprises)."""
-    grades = list(grades)
-    total, n = sum(grades), len(grades)
-    # floor(total / n + 1/2) == floor((2 * total + n) / (2 * n)) in integers.
-    return (2 * total + n) // (2 * n)
 
 
 def _contains(qi: np.ndarray, di: np.ndarray, aq: np.ndarray, ad: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ trusts a score built on holes. Sort by any column (`s` next column, `r` reverse,
 header); Enter drills down to the system's per-query scores; Space marks systems and `p`
 draws their interpolated precision–recall curves.
 
-`v` switches to the nugget view (issue 33): every run with answers × the nugget scores
+`v` switches to the nugget view: every run with answers × the nugget scores
 (`all` ... `weighted_strict`, or those typed with `m`) under a label source chosen with `o`
 (the people's majority, each assessor, hybrid with each machine), the numbers of
 `workbench score --nuggets` (campaign/answers/scores.py); Enter: the run's per-topic

@@ -98,7 +98,7 @@ class SystemsScreen(LeadScreen):
         sources = list(report.sources)
         rk = self.query_one("#sy-rankings", DataTable)
         # One column per source, each cell "system  mean": a name column and a mean column
-        # per source cut the last source off at 80 columns with four sources (issue 37 #21).
+        # per source cut the last source off at 80 columns with four sources.
         labels = ["#", *sources]
         place = table_place(rk)
         if [str(c.label) for c in rk.columns.values()] != labels:
