@@ -9,6 +9,7 @@ from sqlalchemy import select
 from tests.tui.factory import build_campaign
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.agreement import adjudication as adj
+from workbench.campaign.assessors import roster
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.scoring.qrels import derive_qrels
 from workbench.campaign.scoring.scores import score_campaign
@@ -136,13 +137,14 @@ def test_bad_input_writes_nothing(graded):
 def test_lead_is_not_a_judging_assessor(graded):
     db, camp, d, e = graded
     adj.adjudicate(db, "lead", camp.queries[0], d[1], 1)
-    assert adj.judging_assessors(db) == ["alice", "bob", "carol"]
+    assert roster.grading(db) == ["alice", "bob", "carol"]
 
 
 def test_a_lead_who_only_adjudicated_is_not_an_assessor_for_agreement(sqlite_db):
-    from workbench.campaign.agreement.adjudication import adjudicate, assessor_names
+    from workbench.campaign.agreement.adjudication import adjudicate
+    from workbench.campaign.assessors.roster import people as assessor_names
     from workbench.campaign.agreement.report import agreement_from_db
-    from workbench.campaign.judging.assessing import list_assessors
+    from workbench.campaign.assessors.roster import with_work as list_assessors
     from workbench.campaign.judging.grades import record_grade
     from workbench.store.models import Document, Query
 

@@ -9,9 +9,11 @@ import pytest
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments
 from workbench.campaign.catalog.listing import remove
+from workbench.campaign.assessors import roster
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.grades import record_grade
-from workbench.campaign.judging.session import JudgingSession, SessionEnded, hide_repeat_pairs
+from workbench.campaign.assessors.visibility import pair_blind as hide_repeat_pairs
+from workbench.campaign.judging.session import JudgingSession, SessionEnded
 
 
 @pytest.fixture
@@ -126,11 +128,12 @@ def test_nothing_in_sight_pairs_a_repeat_with_its_first_showing(repeat_camp):
     grade_current(s, 3)
     first, repeat = s.items[0], s.items[-1]
     assert first.document == repeat.document == order[0]
-    # while the repeat waits: judged items are listed without titles, the first showing
-    # shows no grade; other judged items keep their grade in the document view
+    # while the repeat waits: judged items are listed without titles and show no grade,
+    # the first showing like every other (a grade shown on the others but not on it
+    # told the assessor which document would come back)
     assert first.listed_blind and first.grade_hidden
     grade_current(s, 1)
-    assert s.items[1].listed_blind and not s.items[1].grade_hidden
+    assert s.items[1].listed_blind and s.items[1].grade_hidden
     assert not any(it.listed_blind for it in s.items if not it.judged)
     for g in [1] * (len(order) - 2) + [2]:  # the last one grades the repeat
         grade_current(s, g)
@@ -198,7 +201,7 @@ def test_a_removed_assessor_is_said_and_never_recreated(camp):
         s.save_grade("q1", s.current, 1, seconds=0.0, note=None)
     with pytest.raises(SessionEnded, match="alice was removed"):
         s.save_undo("q1")
-    assert assessing.list_assessors(db) == ["bob"]
+    assert roster.with_work(db) == ["bob"]
     assert judgments(db, "alice") == {}
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,7 +15,7 @@ from tests.tui.factory import build_campaign
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.judging.assessing import record_repeat
 from workbench.campaign.judging.grades import record_grade
-from workbench.campaign.scoring.qrels import derive_qrels, majority_grade, mean_grade
+from workbench.campaign.scoring.qrels import derive_qrels, majority_grade
 from workbench.errors import NotFoundError, UsageError
 from workbench.store.models import Adjudication, Assessor, Document, Query
 
@@ -23,12 +26,20 @@ def test_majority_ties_go_to_the_lower_grade():
     assert majority_grade([2, 0, 2, 0, 1]) == 0
 
 
-def test_mean_rounds_half_up():
-    assert mean_grade([1, 2]) == 2  # 1.5
-    assert mean_grade([2, 3]) == 3  # 2.5
-    assert mean_grade([0, 1, 1]) == 1  # 0.667
-    assert mean_grade([0, 0, 1]) == 0  # 0.333
-    assert mean_grade([0, 3]) == 2  # 1.5
+def mean_half_up(grades) -> int:
+    """The mean consensus by its definition, in exact fractions: floor(mean + 1/2)."""
+    return math.floor(Fraction(sum(grades), len(grades)) + Fraction(1, 2))
+
+
+@pytest.mark.parametrize("grades, want", [
+    ([1, 2], 2), ([2, 3], 3), ([0, 1, 1], 1), ([0, 0, 1], 0), ([0, 3], 2),  # 1.5 2.5 .667 .333 1.5
+])
+def test_mean_rounds_half_up(grades, want):
+    from workbench.metrics.consensus import combine_grades
+
+    n = len(grades)
+    _, _, g = combine_grades(np.zeros(n, np.int64), np.zeros(n, np.int64), np.array(grades, np.int64), "mean")
+    assert g.tolist() == [want] == [mean_half_up(grades)]
 
 
 @pytest.fixture
@@ -96,7 +107,7 @@ def test_combine_grades_follows_the_one_item_rules(rows, method):
     by_item: dict = {}
     for q, d, g in rows:
         by_item.setdefault((q, d), []).append(g)
-    rule = majority_grade if method == "majority" else mean_grade
+    rule = majority_grade if method == "majority" else mean_half_up
     # a negative grade (unjudged) is no vote; an item with negative grades only keeps one
     # (an imported qrels file's -1)
     want = sorted((q, d, rule([g for g in gs if g >= 0]) if max(gs) >= 0 else majority_grade(gs))

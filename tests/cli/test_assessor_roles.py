@@ -103,3 +103,38 @@ def test_list_assessors_names_what_assigned_counts(campaign):
     note = cli_ok(campaign, "list", "assessors").splitlines()[-1]
     assert "assigned counts documents (first showings)" in note
     assert "the judging screen counts items, assigned + hidden repeats" in note
+
+
+def test_serve_link_refuses_a_name_that_is_not_an_assessor(campaign):
+    """Issue 37 #12: `serve link -a NAME` created the person silently, and the browser's
+    app then gave them the whole pool. The roster's rule, as `judge`: refused with the
+    nearest name; `--create` makes the assessor on purpose."""
+    result = run(campaign, "serve", "link", "-a", "annn")
+    assert result.exit_code == 1
+    assert "'annn' is not an assessor of this campaign (did you mean 'ann'?)" in _error(result)
+    assert "--create" in _error(result)
+    assert _names(campaign) == ["ann", "bob"]  # nothing created
+    assert "annn" not in cli_ok(campaign, "serve", "links")  # and no link
+    assert "/s/" in cli_ok(campaign, "serve", "link", "-a", "ann")  # an assessor: fine
+    assert "/s/" in cli_ok(campaign, "serve", "link", "-a", "cho", "--create")
+    from workbench.campaign.assessors.roster import check_assessor
+
+    db = Database.open(campaign)
+    try:
+        check_assessor(db, "cho")  # an assessor from then on (the app gives it the pool)
+    finally:
+        db.close()
+
+
+def test_the_browsers_app_refuses_a_name_that_is_not_an_assessor(campaign, capsys):
+    """The served app checks the bound name through the roster before it opens."""
+    from workbench.cli.served_app import run as run_served
+    from workbench.serve.binding import Binding
+
+    db = Database.open(campaign)
+    try:
+        assert run_served(db, Binding("assessor", "annn", 80, 24)) == 2
+    finally:
+        db.close()
+    assert "did you mean 'ann'?" in capsys.readouterr().err
+    assert _names(campaign) == ["ann", "bob"]

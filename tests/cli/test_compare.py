@@ -237,7 +237,7 @@ def test_sources_are_compared_on_the_queries_all_judged(tmp_path):
 def test_by_assessor_names_an_assessor_who_judged_nothing_and_compares_the_others(campaign_url):
     """One assessor without a grade emptied every ranking ("no stored runs,
     or no judgments yet")."""
-    from workbench.campaign.judging.assessing import ensure_assessor
+    from workbench.campaign.assessors.roster import create_assessor as ensure_assessor
 
     db = Database.open(campaign_url)
     ensure_assessor(db, "cat")

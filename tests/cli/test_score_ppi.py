@@ -20,7 +20,7 @@ from workbench.store.validation import validation_items
 
 def _sample(db, budget: int, seed: int):
     """The machine's stratified validation sample: ((query, document) names, probabilities)."""
-    from workbench.campaign.catalog.known import known_assessor
+    from workbench.campaign.assessors.roster import known_assessor
     from workbench.store import external_ids
 
     validate_machine(db, "llm", budget=budget, strategy="stratified", assessors=["carol"], seed=seed)

@@ -54,9 +54,12 @@ def test_sample_path_finds_the_repository_copy():
 
 
 def test_judge_passes_db_and_assessor_and_leaves_out_lead_screens(tmp_path, monkeypatch):
+    from workbench.campaign.assessors.visibility import lead_screens
+
     opened = []
     monkeypatch.setattr(tui_cmd, "open_tui",
-                        lambda db, assessor=None, lead=True: opened.append((db, assessor, lead)))
+                        lambda db, assessor=None, lead=True, audience=None: opened.append(
+                            (db, assessor, lead if audience is None else lead_screens(audience))))
     db = str(tmp_path / "x.sqlite")
     assert main(["init", "--db", db]) == 0
     assert main(["judge", "--db", db, "--assessor", "ann"]) == 0

@@ -61,7 +61,7 @@ def test_unmatched_row_and_two_models_are_file_line_errors(db_url, tmp_path):
     assert isinstance(r.exception, InputError) and r.exception.line == 2 and "one model per file" in str(r.exception)
     db = Database.open(db_url, create=False)
     try:
-        from workbench.campaign.machine.provenance import kinds
+        from workbench.campaign.assessors.roster import kinds
 
         assert "gpt-4o" not in kinds(db)  # nothing written
     finally:

@@ -19,7 +19,8 @@ from tests.machine.chat_server import ChatServer
 from tests.tui.factory import build_campaign
 from workbench.campaign.database import Database
 from workbench.campaign.machine.prompts import DEFAULT_TEMPLATE
-from workbench.campaign.machine.provenance import kinds, read_provenance
+from workbench.campaign.assessors.roster import kinds
+from workbench.campaign.machine.provenance import read_provenance
 from workbench.cli import main
 from workbench.store.models import Judgment, MachineCall
 

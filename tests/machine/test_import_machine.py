@@ -8,7 +8,8 @@ import hashlib
 from tests.cli.helpers import cli_ok, run
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.campaign.database import Database
-from workbench.campaign.machine.provenance import kinds, read_provenance
+from workbench.campaign.assessors.roster import kinds
+from workbench.campaign.machine.provenance import read_provenance
 from workbench.campaign.scoring.qrels import derive_qrels
 
 RUN = "".join(f"q1 Q0 d{i} {i} {10 - i} sys\n" for i in range(1, 5))

@@ -14,7 +14,8 @@ from tests.machine.chat_server import ChatServer
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import screen_text, settle
 from workbench.campaign.scoring.sources import QrelsSource
-from workbench.campaign.agreement.adjudication import judging_assessors, list_disagreements
+from workbench.campaign.agreement.adjudication import list_disagreements
+from workbench.campaign.assessors.roster import grading as judging_assessors
 from workbench.campaign.agreement.report import agreement_from_db
 from workbench.campaign.judging.grades import record_grade, undo_last
 from workbench.campaign.machine.autojudge import Request, make_plan, run
@@ -193,7 +194,7 @@ def test_judge_refuses_a_machine_name_before_the_screen_opens(db_url, monkeypatc
     assert main(["--db", db_url, "judge", "--assessor", "m1"]) == 2
     assert "'m1' is a machine assessor" in capsys.readouterr().err and opened == []
     assert main(["--db", db_url, "judge", "--assessor", "alice"]) == 0
-    assert opened == [{"assessor": "alice", "lead": False}]
+    assert opened == [{"assessor": "alice", "audience": "assessor screen"}]  # blind: no lead screen
 
 
 def test_grade_as_a_machine_with_anywhere_is_refused_before_any_warning(db_url, capsys):
@@ -211,3 +212,28 @@ def test_grade_as_a_machine_with_anywhere_is_refused_before_any_warning(db_url, 
         assert main(args + ([] if "--cant-judge" in extra else ["1"])) == 2
         out, err = capsys.readouterr()
         assert "is a machine assessor" in err and "anyway" not in err and out == ""
+
+
+def test_the_roster_lists_people_machines_and_panels_with_their_kinds(camp):
+    """assessors/roster.py: one list with kinds; a lead who only adjudicated is not in it;
+    the people of a consensus are the humans only."""
+    from workbench.campaign.agreement.adjudication import adjudicate
+    from workbench.campaign.assessors import roster
+    from workbench.campaign.assessors.panels import create_panel
+
+    db, c = camp
+    d = c.queues["q1"]["alice"][0]
+    record_grade(db, "alice", "q1", d, 1)
+    _label_everything(db, "m1")
+    _label_everything(db, "m2")
+    create_panel(db, "both", ["m1", "m2"], "majority")
+    adjudicate(db, "boss", "q1", d, 2)
+    assert roster.members(db) == [
+        roster.Member("alice", roster.HUMAN), roster.Member("bob", roster.HUMAN),
+        roster.Member("m1", roster.MACHINE), roster.Member("m2", roster.MACHINE),
+        roster.Member("panel:both", roster.PANEL)]
+    assert roster.people(db) == ["alice", "bob"]
+    assert roster.machines(db) == ["m1", "m2"]
+    assert roster.kinds(db)["boss"] == roster.HUMAN  # a row, but not an assessor
+    with pytest.raises(UsageError, match="'m1' is a machine assessor"):
+        roster.check_assessor(db, "m1")

@@ -104,3 +104,19 @@ def test_uneven_group_sizes_take_the_padded_and_the_global_sort():
         assert index.lookup(qidx, docno).tolist() == np.where(rel < 0, -2, rel).tolist()
         other = np.array([b"x" + d for d in docno.tolist()])
         assert (index.lookup(qidx, other) == -1).all()
+
+
+def test_search_sorted_is_numpys_left_search():
+    """The lookup's merge (sorted keys: one stable sort of both) and its fallback
+    (unsorted keys) give np.searchsorted's left insertion points, ties and ends included."""
+    import numpy as np
+
+    from workbench.metrics.qrels_index import _search_sorted
+
+    rng = np.random.default_rng(45)
+    for t in range(500):
+        hs = np.sort(rng.integers(0, 40, size=int(rng.integers(1, 50))).astype(np.uint64))
+        keys = rng.integers(0, 45, size=int(rng.integers(0, 60))).astype(np.uint64)
+        if t % 2:
+            keys = np.sort(keys)
+        assert _search_sorted(hs, keys).tolist() == np.searchsorted(hs, keys).tolist()

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from workbench.campaign import writing
+from workbench.campaign.assessors import roster
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import record_grade
 from workbench.errors import DatabaseError
@@ -116,7 +117,7 @@ def test_every_other_write_waits_too(short_busy_db, tmp_path, action):
     run = tmp_path / "r.run"
     run.write_text("q1 Q0 d0001 1 2.0 r1\nq1 Q0 d0002 2 1.0 r1\n", encoding="utf-8")
     write = {
-        "assessor": lambda: assessing.ensure_assessor(db, "zoe"),
+        "assessor": lambda: roster.create_assessor(db, "zoe"),
         "assign": lambda: pooling.assign(db, ["zoe"]),
         "pool": lambda: pooling.build_pool(db, 5),
         "import": lambda: import_run(db, run),

@@ -63,18 +63,17 @@ async def test_a_lead_link_needs_a_server_started_with_that_lead(client, sqlite_
     assert client.served.bound == []
 
 
-async def test_a_second_session_of_one_assessor_is_refused_with_a_message(client, sqlite_db):
+async def test_a_second_browser_of_one_assessor_takes_over(client, sqlite_db):
+    """One lease policy (campaign/assessors/lease.py): a second browser is no longer refused
+    with 409; its app takes the lease and the first one's app stops, saying so."""
     token = L.new_link(sqlite_db, assessor="alice")
     class Open:  # the first session, open
         async def close(self, **kwargs):
             pass
 
-    client.served.sessions[("assessor", "alice")] = Open()
-    for path in (f"/s/{token}", f"/ws/{token}"):
-        response = await client.get(path)
-        assert response.status == 409
-        assert "already open in another browser window" in await response.text()
-    assert client.served.bound == []
+    client.served.sessions[("assessor", "alice", 0)] = Open()
+    response = await client.get(f"/s/{token}")
+    assert response.status == 200 and "data-session-websocket-url" in await response.text()
 
 
 async def test_static_files_are_the_package_assets_only(client):

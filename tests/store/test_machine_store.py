@@ -10,11 +10,11 @@ import json
 import pytest
 
 from tests.tui.factory import build_campaign
+from workbench.campaign.assessors.roster import kinds
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.machine.provenance import (
     clean_endpoint,
     create_machine,
-    kinds,
     make_provenance,
     read_provenance,
 )

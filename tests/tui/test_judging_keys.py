@@ -275,7 +275,12 @@ async def test_a_repeat_looks_like_any_unjudged_document(sqlite_db):
         text = screen_text(app)
         assert "Your grade" not in text  # the repeat is unjudged: no earlier grade in sight
         assert f"Document {order[0]}" in text  # (its own text is shown, as for any document)
-        await pilot.press("k")  # back on the last ordinary document: its own grade shows
+        await pilot.press("k")  # back on the last ordinary document: judged, like the first
+        await settle(app, pilot)  # showing (a grade on one but not the other told them apart)
+        assert "Judged" in screen_text(app) and "Your grade" not in screen_text(app)
+        await pilot.press("j", "2")  # the repeat judged: every grade shows again
+        await settle(app, pilot)
+        await pilot.press("k")
         await settle(app, pilot)
         assert "Your grade: 1" in screen_text(app)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from tests.tui.factory import build_campaign
 from tests.tui.helpers import events, judgments, screen_text, settle, settle_until
 from workbench.campaign.catalog.listing import remove
+from workbench.campaign.assessors import roster
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.grades import record_grade
 from workbench.campaign.judging.session import JudgingSession
@@ -51,7 +52,7 @@ async def test_removed_assessor_stops_the_screen_and_is_not_recreated(sqlite_db,
         text = screen_text(app)
         assert "Reason, optional" not in text  # no mark dialog
         assert "Can't judge" not in text and "Undo" not in text  # nor such keys in the footer
-    assert assessing.list_assessors(db) == ["bob"]
+    assert roster.with_work(db) == ["bob"]
     assert judgments(db, "alice") == {}
 
 

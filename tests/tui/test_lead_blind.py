@@ -73,7 +73,10 @@ def test_cli_opens_judge_blind_and_bare_as_lead(monkeypatch, tmp_path, args, lea
     (tmp_path / "x.sqlite").touch()  # the TUI asks before it creates a missing database file
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "x.sqlite"), *args])
     assert result.exit_code == 0, result.output
-    assert seen["ran"] and seen["lead"] is lead
+    from workbench.campaign.assessors.visibility import lead_screens
+
+    assert seen["ran"]  # the audience decides, else the lead flag (tui/app.py)
+    assert (lead_screens(seen["audience"]) if seen.get("audience") else seen["lead"]) is lead
 
 
 def test_demo_opens_as_lead(monkeypatch, tmp_path):

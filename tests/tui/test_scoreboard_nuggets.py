@@ -104,6 +104,28 @@ async def test_the_nugget_view_shows_score_nuggets_under_each_source(nugget_db):
             assert source == "assessor:gpt" and n == str(data[run]["n_queries"])
             assert (vs, w) == (f"{data[run]['mean']['vital_strict']:.6f}", f"{data[run]['mean']['weighted']:.6f}")
         assert "'=rag3" in [line.split(",")[1] for line in csv_text[1:]]
+        # Enter: the run's per-topic scores, as `score --nuggets -q`
+        from workbench.tui.screens.nugget_run import NuggetRunScreen
+
+        dt = screen.query_one("#sb-table", DataTable)
+        dt.move_cursor(row=[r[1] for r in rows(dt)].index("rag-2"))
+        await pilot.press("enter")
+        await wait_for(app, pilot, lambda: isinstance(app.screen, NuggetRunScreen) and app.screen.data is not None)
+        await settle(app, pilot)
+        per_query = {s["system"]: s["per_query"] for s in cli_json(
+            db, "score", "--nuggets", "--source", "assessor:gpt", "-q", "-m", "vital_strict", "-m", "weighted")["systems"]}
+        shown = {r[0]: r[1:] for r in rows(app.screen.query_one("#nr-table", DataTable))}
+        assert shown == {t: ["no" if t == "n2" else "yes", f"{v['vital_strict']:.4f}", f"{v['weighted']:.4f}"]
+                         for t, v in per_query["rag-2"].items()}
+        assert shown["n2"][1:] == ["0.0000", "0.0000"]  # not answered: 0, and counted
+        exported = app.screen.export_text("csv").splitlines()
+        assert exported[0] == "source,system,query,answered,vital_strict,weighted"
+        assert "assessor:gpt,rag-2,n2,0,0.000000,0.000000" in exported
+        v = per_query["rag-2"]["n0"]
+        assert f"assessor:gpt,rag-2,n0,1,{v['vital_strict']:.6f},{v['weighted']:.6f}" in exported
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is screen
         # an unknown nugget measure: an inline message
         await pilot.press("m")
         screen.query_one("#sb-measures", Input).value = "nDCG@10"

@@ -27,6 +27,10 @@ async def test_new_assessor_gets_the_whole_pool_and_is_remembered(campaign):
         app.screen.query_one("#assessor-new").focus()
         await pilot.press(*"zoe", "enter")
         await settle(app, pilot)
+        assert isinstance(app.screen, AssessorScreen)  # a new person only on purpose
+        assert "press Enter again to create" in screen_text(app)
+        await pilot.press("enter")
+        await settle_until(app, pilot, lambda: isinstance(app.screen, QueryListScreen))
         assert isinstance(app.screen, QueryListScreen)
         pooled = sum(len(camp.queues[q]["alice"]) for q in camp.queries)
         assert f"zoe: 0/{pooled} items judged" in screen_text(app)
@@ -78,6 +82,8 @@ async def test_remembered_assessor_is_preselected_and_markup_names_are_safe(camp
         app.screen.query_one("#assessor-new").focus()
         await pilot.press(*"[/x] [bold]", "enter")
         await settle(app, pilot)
+        await pilot.press("enter")  # again: create it
+        await settle_until(app, pilot, lambda: isinstance(app.screen, QueryListScreen))
         assert isinstance(app.screen, QueryListScreen)
         assert "[/x] [bold]: 0/" in screen_text(app)
     assert remembered_assessor(db.url) == "[/x] [bold]"
@@ -89,6 +95,35 @@ async def test_remembered_assessor_is_preselected_and_markup_names_are_safe(camp
         await pilot.press("enter")  # the remembered one is highlighted
         await settle(app, pilot)
         assert isinstance(app.screen, QueryListScreen) and app.screen.assessor == "alice"
+
+
+async def test_a_mistyped_name_is_refused_with_the_nearest_name(campaign):
+    """Issue 37 #12: typing `alicee` gave a new person the whole pool. The roster refuses
+    it with the nearest name (as `judge` does); nothing is created or assigned."""
+    from sqlalchemy import func, select
+
+    from workbench.store.models import Assessor
+
+    db, _ = campaign
+    with db.read() as s:
+        before = s.scalar(select(func.count()).select_from(Assessor))
+        assigned = s.scalar(select(func.count()).select_from(Assignment))
+    app = make_app(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.screen.query_one("#assessor-new").focus()
+        await pilot.press(*"alicee", "enter")
+        await settle_until(app, pilot, lambda: "did you mean" in screen_text(app))
+        assert isinstance(app.screen, AssessorScreen)
+        hint = str(app.screen.query_one("#assessor-hint").content)
+        assert "'alicee' is not an assessor of this campaign (did you mean 'alice'?)" in hint
+        assert "press Enter again to create" in hint
+        await pilot.press("backspace", "enter")  # the right name opens at once
+        await settle_until(app, pilot, lambda: isinstance(app.screen, QueryListScreen))
+        assert isinstance(app.screen, QueryListScreen) and app.screen.assessor == "alice"
+    with db.read() as s:
+        assert s.scalar(select(func.count()).select_from(Assessor)) == before
+        assert s.scalar(select(func.count()).select_from(Assignment)) == assigned
 
 
 async def test_a_typed_name_that_could_not_be_stored_is_refused(campaign):

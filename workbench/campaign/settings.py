@@ -3,6 +3,8 @@
 Blindness (docs/architecture.md#rules-that-hold-everywhere): a campaign is blind unless a lead says otherwise. Blind, the judging
 screen shows no per-system number of any kind; not blind (a Quepid-style tuning session,
 where the people judging own the systems), it may show live scores under the real run tags.
+This module stores the setting; what each audience may see because of it is
+campaign/assessors/visibility.py's.
 
 Idle cap: the seconds an assessor spends on one document count up to the campaign's cap
 (5 minutes by default); time above it is idle time (a coffee break with the document open),

@@ -106,13 +106,14 @@ def grade(ctx, assessor, new, batch, note, cant_judge, anywhere, args, db):
             from workbench.campaign.writing import OUTAGE_RETRY_S, through_outages
             from workbench.errors import one_line
 
-            through_outages(
-                lambda: (_check_assignment(database, assessor, query, doc, anywhere),
-                         _record(database, assessor, query, doc, value, note)),
-                on_retry=lambda exc: click.echo(
-                    f"workbench: the database cannot be reached ({one_line(exc)}); retrying for "
-                    f"up to {OUTAGE_RETRY_S:g} s", err=True),
-            )
+            with _lease(database, assessor) as held:  # the one lease policy: take over
+                through_outages(
+                    lambda: (_check_assignment(database, assessor, query, doc, anywhere),
+                             _record(database, assessor, query, doc, value, note, held.guard)),
+                    on_retry=lambda exc: click.echo(
+                        f"workbench: the database cannot be reached ({one_line(exc)}); retrying "
+                        f"for up to {OUTAGE_RETRY_S:g} s", err=True),
+                )
         except InputError as exc:  # "grade: ..." would name no file: give just the reason
             raise WorkbenchError(exc.reason) from None
         finally:
@@ -137,17 +138,11 @@ def grade(ctx, assessor, new, batch, note, cant_judge, anywhere, args, db):
 
 def _check_assessor(ctx, db, assessor: str, new: bool) -> None:
     """A name that is not an assessor of the pool is refused before any grade."""
+    from workbench.campaign.assessors.roster import check_assessor
     from workbench.campaign.database import Database
-    from workbench.campaign.judging.assessing import check_assessor
-
-    from workbench.campaign.judging.assessing import machine_names
-    from workbench.campaign.judging.grades import machine_refusal
-    from workbench.errors import UsageError
 
     database = Database.open(resolve_db(ctx, db), create=False)
-    try:
-        if assessor.strip() in machine_names(database):  # before any warning (--anywhere)
-            raise UsageError(machine_refusal(assessor.strip()))
+    try:  # before any warning (--anywhere): a machine's name, a typo
         check_assessor(database, assessor, new=new)
     finally:
         database.close()
@@ -166,7 +161,9 @@ def _mark(ctx, db, assessor, args, batch, note, anywhere) -> None:
     database = Database.open(resolve_db(ctx, db), create=False)
     try:
         _check_assignment(database, assessor, query, doc, anywhere)
-        record = mark_cant_judge(database, assessor, query, doc, reason=note or "")
+        with _lease(database, assessor) as held:
+            record = mark_cant_judge(database, assessor, query, doc, reason=note or "",
+                                     guard=held.guard)
         _serve_next(database, assessor, query)  # a mark settles the item, as a grade does
     finally:
         database.close()
@@ -189,12 +186,20 @@ def _check_assignment(database, assessor, query, doc, anywhere: bool, where: str
     click.echo(f"workbench: warning: {where}{reason}; graded anyway (--anywhere)", err=True)
 
 
-def _record(database, assessor, query, doc, value, note):
+def _lease(database, assessor):
+    """The judging lease for the command's run (campaign/assessors/lease.py): an open
+    judging screen of the assessor stops, saying so; this command is told on stderr."""
+    from workbench.campaign.assessors.lease import CommandLease
+
+    return CommandLease(database, assessor, notice=lambda text: click.echo(f"workbench: {text}", err=True))
+
+
+def _record(database, assessor, query, doc, value, note, guard=None):
     """Commit the grade, then (adaptive pool) serve the assessor the query's next document
     once their queue on it is all judged."""
     from workbench.campaign.judging.grades import record_grade
 
-    record = record_grade(database, assessor, query, doc, value, note=note)
+    record = record_grade(database, assessor, query, doc, value, note=note, guard=guard)
     _serve_next(database, assessor, query)
     return record
 
@@ -225,8 +230,11 @@ def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False
     from workbench.errors import InputError, WorkbenchError, is_driver_error, one_line
     from workbench.formats.textlines import iter_stream_lines
 
+    from workbench.campaign.assessors.lease import SessionEnded
+
     database = Database.open(resolve_db(ctx, db), create=False)
     failed = 0
+    held = _lease(database, assessor).__enter__()
     try:
         for number, text, problem in iter_stream_lines(stream):
             try:
@@ -239,13 +247,15 @@ def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False
                 where = f"{name}:{number}: "
                 through_outages(
                     lambda: (_check_assignment(database, assessor, query, doc, anywhere, where),
-                             _record(database, assessor, query, doc, value, note)),
+                             _record(database, assessor, query, doc, value, note, held.guard)),
                     on_retry=lambda exc: click.echo(
                         f"{where}the database cannot be reached ({one_line(exc)}); retrying for "
                         f"up to {OUTAGE_RETRY_S:g} s", err=True),
                 )
             except ValueError as exc:
                 reason = str(exc)
+            except SessionEnded:  # another session took over: the batch stops here
+                raise
             except InputError as exc:
                 reason = exc.reason
             except WorkbenchError as exc:
@@ -260,5 +270,6 @@ def _run_batch(ctx, db, assessor: str, stream, name: str, anywhere: bool = False
             failed += 1
             click.echo(visible(f"{name}:{number}: {reason}"), err=True)  # quotes the line
     finally:
+        held.__exit__(None, None, None)
         database.close()
     return failed

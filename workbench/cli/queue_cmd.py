@@ -36,7 +36,9 @@ FORMATS = ("table", "tsv", "jsonl")
 def queue(ctx, assessor, query, limit, fmt, db) -> None:
     """List the documents ASSESSOR has left to grade (of QUERY, or of every query), in
     judging order, blind as the judging screen. Grade them with `workbench grade`."""
-    from workbench.campaign.judging.assessing import check_assessor, open_queue
+    from workbench.campaign.assessors.roster import check_assessor
+    from workbench.campaign.assessors.visibility import ASSESSOR_COMMAND, ITEM, may_show, only_shown
+    from workbench.campaign.judging.assessing import open_queue
     from workbench.campaign.database import Database
 
     database = Database.open(resolve_db(ctx, db), create=False)
@@ -54,14 +56,18 @@ def queue(ctx, assessor, query, limit, fmt, db) -> None:
         views = {v.query: v for v in found.queries}
         for q, place, d, title, text in rows:
             v = views[q]
-            sys.stdout.write(json.dumps({
+            sys.stdout.write(json.dumps(only_shown(ASSESSOR_COMMAND, ITEM, {
                 "query": q, "place": place, "document": d, "title": title, "text": text,
                 "query_title": v.title, "query_description": v.description,
                 "query_narrative": v.narrative,
-            }, ensure_ascii=False) + "\n")
+            }), ensure_ascii=False) + "\n")
     else:
-        cells = [(q, str(place), d, table_text(title)) for q, place, d, title, _ in rows]
-        echo_table(("query", "place", "document", "title"), cells, lambda j, _: j == 1)
+        columns = [c for c in ("query", "place", "document", "title")
+                   if may_show(ASSESSOR_COMMAND, ITEM, c)]
+        cells = [tuple(str(v) if c == "place" else table_text(v) if c == "title" else v
+                       for c, v in zip(("query", "place", "document", "title"), row[:4])
+                       if c in columns) for row in rows]
+        echo_table(tuple(columns), cells, lambda j, _: columns[j] == "place")
     if not rows:
         where = f" on {query}" if query else ""
         click.echo(f"workbench: {assessor} has nothing left to grade{where}", err=True)

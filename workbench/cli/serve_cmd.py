@@ -76,16 +76,21 @@ def serve(ctx, host, port, lead, pool, tls_cert, tls_key, db) -> None:
 @_who
 @click.option("--url", default=DEFAULT_URL, show_default=True,
               help="The server's address as the assessor's browser reaches it.")
+@click.option("--create", is_flag=True,
+              help="--assessor NAME is a new assessor: create it (its app gives it the whole "
+                   "pool). Without it, once a pool exists, a name that is not an assessor is "
+                   "refused with the nearest name.")
 @db_option
 @click.pass_context
-def link(ctx, assessor, lead, url, db) -> None:
+def link(ctx, assessor, lead, url, create, db) -> None:
     """Print a new personal link for an assessor (or the lead). Their older link stops
     working. The link is shown once: only its token's sha256 is stored."""
     from workbench.campaign.access.links import new_link
 
     _one(assessor, lead)
     base = check_link_base(url)  # before the new link revokes the older one
-    token = new_link(_open(ctx, db or ctx.obj.get("serve_db")), assessor=assessor, lead=lead)
+    token = new_link(_open(ctx, db or ctx.obj.get("serve_db")), assessor=assessor, lead=lead,
+                     create=create)
     click.echo(f"{base}/s/{token}")
 
 

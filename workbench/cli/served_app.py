@@ -59,8 +59,10 @@ def run(database, binding) -> int:
         message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)
         print(f"workbench serve: {message}", file=sys.stderr)
         return 2
-    app = make_app(database, assessor=name, lead=False) if binding.role == "assessor" \
-        else make_app(database, lead=True)
+    from workbench.campaign.assessors.visibility import BROWSER, LEAD
+
+    app = make_app(database, assessor=name, audience=BROWSER) if binding.role == "assessor" \
+        else make_app(database, audience=LEAD)
     app.served = True  # in a browser: no host names, pids or server paths (docs/serve.md)
     app.run()
     return 0

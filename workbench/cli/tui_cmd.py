@@ -26,13 +26,13 @@ DEMO_NOTICE = ("Demo: a temporary copy of the sample database. Your grades are t
 
 
 def open_tui(db: str | None, *, assessor: str | None = None, lead: bool = True,
-             notice: str = "") -> None:
+             notice: str = "", audience: str | None = None) -> None:
     """Run the app on `db` (URL or path; default ./workbench.sqlite). `lead=False` (the
     `judge` command) leaves out the team-lead screens: assessors stay blind. `notice`: what
     the screens say about the database while the app runs."""
     from workbench.tui.app import make_app
 
-    make_app(db, assessor=assessor, lead=lead, notice=notice).run()
+    make_app(db, assessor=assessor, lead=lead, notice=notice, audience=audience).run()
 
 
 def confirm_new_database(db: str | None) -> None:
@@ -133,13 +133,15 @@ def judge(ctx: click.Context, assessor: str, new: bool, db: str | None) -> None:
     db = resolve_db(ctx, db)
     confirm_new_database(db)
     _check_assessor(db, assessor, new)
-    open_tui(db, assessor=assessor, lead=False)
+    from workbench.campaign.assessors.visibility import ASSESSOR_SCREEN
+
+    open_tui(db, assessor=assessor, audience=ASSESSOR_SCREEN)  # blind: no lead screen
 
 
 def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
     """Before the screen opens: judging under a machine assessor's name would show its
     labels, refused; and once a pool exists a name that is not an assessor (a typo) is
-    refused with the nearest name (campaign.judging.assessing.check_assessor) unless --new.
+    refused with the nearest name (campaign.assessors.roster.check_assessor) unless --new.
     A database that does not exist yet, or is empty, has neither machine nor pool."""
     from workbench.campaign.database import Database, missing_database_file
 
@@ -157,8 +159,10 @@ def _check_assessor(db: str | None, assessor: str, new: bool) -> None:
 
 def check_assessor_in(database, assessor: str, new: bool) -> None:
     """`_check_assessor` on an open database (`workbench serve`'s pre-started apps)."""
-    from workbench.campaign.judging.assessing import check_assessor, machine_names, machine_refusal
+    from workbench.campaign.assessors.roster import check_assessor
+    from workbench.errors import UsageError
 
-    if assessor in machine_names(database):
-        raise click.UsageError(machine_refusal(assessor))
-    check_assessor(database, assessor, new=new)
+    try:
+        check_assessor(database, assessor, new=new)
+    except UsageError as exc:  # a machine's name: a usage error, as before
+        raise click.UsageError(str(exc)) from None

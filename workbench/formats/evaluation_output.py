@@ -22,6 +22,7 @@ from typing import TextIO
 __all__ = ["distinct_names", "format_value", "grid_tables", "output_width", "shares_a_tag",
            "trec_lines", "write_csv", "write_json", "write_table", "write_trec"]
 
+
 def _f4(v: float) -> str:
     """C's %6.4f: as Python's, but a NaN with its sign bit set prints ``-nan`` (glibc), as
     the NaN of inf - inf or 0/0 has it on x86 and arm64."""

@@ -7,13 +7,15 @@ Every other path is 404; no route reads the file system with a name from the req
 
 Order of the checks on `/s/` and `/ws/`: the token (401 when missing or malformed, 403 when
 unknown or revoked; a refusal waits the address's throttle delay, a valid token never
-waits), the role the server serves (a lead's link only with `--lead NAME`), then one
-session per person (409). Only then is an app bound
+waits), then the role the server serves (a lead's link only with `--lead NAME`). Only
+then is an app bound
 to the person: a warm one from the pool (pool.py), started earlier with the one fixed command
 line, which learns the role and name the token maps to, and nothing else, on its stdin
 (binding.py).
 While a session runs, its link is checked again at every message from the browser: a
-revoked link ends the session there.
+revoked link ends the session there. A second browser for the same assessor takes over
+(campaign/assessors/lease.py, the one policy of the terminal, the browser and `grade`):
+the older window's app says "another judging session ... took over" and saves nothing more.
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ class Served:
     db_url: str | None
     lead: str | None = None
     throttle: Throttle = field(default_factory=Throttle)
-    sessions: dict[tuple[str, str], web.WebSocketResponse] = field(default_factory=dict)
+    # every open session, by (role, name, a number of its own): a person may have two for
+    # a moment (the newer one takes over; the older one's app stops saving: lease.py)
+    sessions: dict[tuple[str, str, int], web.WebSocketResponse] = field(default_factory=dict)
     pool_size: int = DEFAULT_SIZE
     bound: list[int] = field(default_factory=list)  # pids of apps given to a session
     downloads: DownloadManager = field(default_factory=DownloadManager)
@@ -99,14 +103,6 @@ class Served:
                           "Start the server with --lead NAME to open the lead's screens.")
         return grant
 
-    def busy(self, grant: Grant) -> web.HTTPException | None:
-        if (grant.role, grant.name) in self.sessions:
-            return _refuse(web.HTTPConflict, "Already open",
-                           f"The judging of {grant.name} is already open in another browser "
-                           "window. Close it there (or wait for it to end), then reload "
-                           "this page.")
-        return None
-
 
 async def handle_root(request: web.Request) -> web.Response:
     raise _refuse(web.HTTPUnauthorized, "A personal link is needed",
@@ -115,9 +111,7 @@ async def handle_root(request: web.Request) -> web.Response:
 
 async def handle_page(request: web.Request) -> web.Response:
     served: Served = request.app[SERVED]
-    grant = await served.admit(request)
-    if (refusal := served.busy(grant)) is not None:
-        raise refusal
+    grant = await served.admit(request)  # a second window takes over (assessors/lease.py)
     scheme = "wss" if request.secure or request.headers.get("X-Forwarded-Proto") == "https" else "ws"
     ws_url = f"{scheme}://{request.host}/ws/{request.match_info['token']}"
     try:
@@ -137,14 +131,12 @@ def _size(request: web.Request, name: str, default: int) -> int:
 async def handle_websocket(request: web.Request) -> web.StreamResponse:
     served: Served = request.app[SERVED]
     grant = await served.admit(request)
-    key = (grant.role, grant.name)
-    if (refusal := served.busy(grant)) is not None:
-        raise refusal
     websocket = web.WebSocketResponse(heartbeat=15)
     if not websocket.can_prepare(request).ok:  # no Upgrade, no Sec-WebSocket-Key: not one
         raise _refuse(web.HTTPBadRequest, "Not a WebSocket request",
                       "This address takes the judging page's WebSocket only.")
-    served.sessions[key] = websocket  # no await between the check and this line
+    key = (grant.role, grant.name, id(websocket))
+    served.sessions[key] = websocket
     service: WorkbenchAppService | None = None
     try:
         await websocket.prepare(request)

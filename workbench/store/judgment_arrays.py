@@ -18,6 +18,7 @@ import numpy as np
 
 from workbench.store.bulk import int_arrays
 from workbench.store.dbapi import as_reader, in_list
+from workbench.store.kinds import HUMAN
 
 if TYPE_CHECKING:  # the grades are SQL text (store.dbapi); the assessor rules build statements
     from sqlalchemy.orm import Session
@@ -46,7 +47,7 @@ class Judgments:
 
 # The ids of human assessors (machine assessors' labels are kept apart: a consensus, an
 # agreement report or a disagreement list counts people unless a machine is named).
-_PEOPLE = "assessor_id IN (SELECT id FROM assessor WHERE kind = 'human')"
+_PEOPLE = f"assessor_id IN (SELECT id FROM assessor WHERE kind = '{HUMAN}')"
 # A negative grade (only `import qrels` writes one: a qrels file's "in the pool, unjudged",
 # campaign/scale.py `is_unjudged`) is no grade: readers leave it out unless asked.
 GRADED = "grade >= 0"
@@ -125,7 +126,7 @@ def grading_assessors(session: Session, *, people_only: bool = False) -> list[st
     select, Assessor = sa.select, m.Assessor
     stmt = select(Assessor.name).where(_has_grade())
     if people_only:
-        stmt = stmt.where(Assessor.kind == "human")
+        stmt = stmt.where(Assessor.kind == HUMAN)
     return list(session.scalars(stmt.order_by(Assessor.name)))
 
 
@@ -137,7 +138,7 @@ def assessors_not_only_adjudicating(session: Session, *, people_only: bool = Fal
     select, Assessor = sa.select, m.Assessor
     stmt = select(Assessor.id, Assessor.name).where(~_lead_only())
     if people_only:
-        stmt = stmt.where(Assessor.kind == "human")
+        stmt = stmt.where(Assessor.kind == HUMAN)
     rows = session.execute(stmt.order_by(Assessor.name)).all()
     return AssessorNames.of_rows(rows)
 

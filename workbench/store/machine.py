@@ -26,8 +26,7 @@ from workbench.store.models import (
     utcnow,
 )
 
-HUMAN, MACHINE = "human", "machine"
-KINDS = (HUMAN, MACHINE)
+from workbench.store.kinds import HUMAN, KINDS, MACHINE  # noqa: F401 (the constants' home)
 # A call's outcome: a grade; an answer with no grade in it; no answer at all (timeouts,
 # HTTP errors after the retries: a rerun asks again).
 LABEL, FAILURE, ERROR = "label", "failure", "error"

@@ -25,6 +25,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from workbench.store.kinds import HUMAN
+
 # Named constraints so that Alembic batch migrations can alter them later.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -150,7 +152,7 @@ class Assessor(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
-    kind: Mapped[str] = mapped_column(String(10), default="human", server_default="human")
+    kind: Mapped[str] = mapped_column(String(10), default=HUMAN, server_default=HUMAN)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -536,7 +538,7 @@ class Nugget(Base):
     text: Mapped[str] = mapped_column(Text)
     importance: Mapped[str] = mapped_column(String(10), default="okay")
     position: Mapped[int] = mapped_column(Integer)
-    origin: Mapped[str] = mapped_column(String(10), default="human")
+    origin: Mapped[str] = mapped_column(String(10), default=HUMAN)
     machine_id: Mapped[int | None] = mapped_column(
         ForeignKey("assessor.id", ondelete="SET NULL"), nullable=True
     )

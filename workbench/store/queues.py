@@ -14,6 +14,7 @@ from sqlalchemy import and_, bindparam, case, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from workbench.store.event_kinds import EventKind
+from workbench.store.machine import HUMAN
 from workbench.store.models import (
     Assessor,
     Assignment,
@@ -217,7 +218,7 @@ def assessors_with_work(session: Session) -> tuple[str, ...]:
         select(Assignment.id).where(Assignment.assessor_id == Assessor.id).exists(),
     )
     return tuple(session.scalars(
-        select(Assessor.name).where(has_work, Assessor.kind == "human").order_by(Assessor.name)
+        select(Assessor.name).where(has_work, Assessor.kind == HUMAN).order_by(Assessor.name)
     ))
 
 

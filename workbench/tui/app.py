@@ -76,7 +76,10 @@ class WorkbenchApp(App):
         owns_db: bool = False,
         lead: bool = False,
         notice: str = "",
+        audience: str | None = None,
     ) -> None:
+        from workbench.campaign.assessors import visibility
+
         super().__init__()
         self.db = db
         # What the screens say about this database while the app runs (`workbench demo`:
@@ -84,8 +87,10 @@ class WorkbenchApp(App):
         # message when the app starts.
         self.notice = notice
         # Lead modes (scores, agreement, ...) show systems and every assessor's grades:
-        # they exist only for a lead (bare `workbench`, `workbench demo`), never in `judge`.
-        self.lead = lead
+        # they exist only for a lead (bare `workbench`, `workbench demo`), never in `judge`
+        # nor in an assessor's browser: the audience decides (assessors/visibility.py).
+        self.audience = audience or (visibility.LEAD if lead else visibility.ASSESSOR_SCREEN)
+        self.lead = lead = visibility.lead_screens(self.audience)
         if lead:
             from workbench.tui.screens.lead_modes import register_lead_modes
 
@@ -248,12 +253,16 @@ def make_app(
     measures: list[str] | None = None,
     lead: bool = False,
     notice: str = "",
+    audience: str | None = None,
 ) -> WorkbenchApp:
     """The app on `db` (an open Database, or a URL/path opened and closed by the app).
     With `assessor`, it opens straight on that assessor's judging screen (resume).
-    `lead` adds the team-lead modes (not blind); assessors get lead=False."""
+    `lead` adds the team-lead modes (not blind); assessors get lead=False. `audience`
+    (assessors/visibility.py: the assessor screen, the browser, the lead) decides instead
+    of `lead` when given."""
     if isinstance(db, Database):
-        return WorkbenchApp(db, assessor=assessor, measures=measures, lead=lead, notice=notice)
+        return WorkbenchApp(db, assessor=assessor, measures=measures, lead=lead, notice=notice,
+                            audience=audience)
     database = Database.open(None if db is None else str(db))
     return WorkbenchApp(database, assessor=assessor, measures=measures, owns_db=True, lead=lead,
-                        notice=notice)
+                        notice=notice, audience=audience)

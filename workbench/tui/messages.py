@@ -23,6 +23,15 @@ class AssessorsLoaded(Message):
 
 
 @dataclass
+class AssessorChecked(Message):
+    """The roster's answer for a name typed on the start screen: None, or why not."""
+
+    name: str
+    refusal: str | None
+    creatable: bool = False  # a new name (not a machine's): Enter again creates it
+
+
+@dataclass
 class WriteWaiting(Message):
     """A write waits for another writer (e.g. a long import): say so on the status line."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from workbench.campaign.database import Database
-from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.assessors.roster import check_assessor, get_or_create_assessor
 from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.names import check_name
@@ -64,10 +64,15 @@ def _who(assessor: str | None, lead: str | None) -> tuple[str, str]:
     return (ASSESSOR, check_name(assessor)) if assessor is not None else (LEAD, check_name(lead))
 
 
-def new_link(db: Database, *, assessor: str | None = None, lead: str | None = None) -> str:
-    """A new token for the assessor (created when new) or the lead; the person's older
-    live link is revoked in the same transaction. The token is returned once, never stored."""
+def new_link(db: Database, *, assessor: str | None = None, lead: str | None = None,
+             create: bool = False) -> str:
+    """A new token for the assessor or the lead; the person's older live link is revoked in
+    the same transaction. The token is returned once, never stored. The assessor's name
+    goes through the roster's rule (assessors.roster.check_assessor): once a pool exists, a
+    name that is not an assessor is refused with the nearest name unless `create`."""
     role, name = _who(assessor, lead)
+    if role == ASSESSOR:
+        check_assessor(db, name, new=create, create="pass --create")
     token = secrets.token_urlsafe(TOKEN_BYTES)
     at = _now()
     with write_transaction(db) as session:

@@ -40,9 +40,7 @@ from workbench.store.adjudications import (
 from workbench.store.event_kinds import EventKind
 from workbench.store.judgment_arrays import (
     adjudicated_grades,
-    assessors_not_only_adjudicating,
     current_judgments,
-    grading_assessors,
 )
 
 ADJUDICATE = EventKind.ADJUDICATE
@@ -214,9 +212,9 @@ def lead_name(name: str | None) -> str:
 
 def _lead_id(session, lead: str) -> int:
     """The lead's assessor id; a new assessor row, its name checked, on first use."""
-    name = lead_name(lead)
-    found = external_ids.assessor_id(session, name)
-    return found if found is not None else external_ids.add_assessor(session, name)
+    from workbench.campaign.assessors.roster import lead_row
+
+    return lead_row(session, lead_name(lead))
 
 
 def _check_not_a_grader(session, lead: str, query: str, document: str, qid: int, did: int) -> None:
@@ -260,18 +258,3 @@ def adjudicate(
             if attempt == _RETRIES - 1:
                 raise
     raise AssertionError("unreachable")
-
-
-def judging_assessors(db: Database, *, machines: bool = False) -> list[str]:
-    """Assessors with at least one current grade, by name (a lead who only adjudicated
-    is an `assessor` row too, but has nothing to agree or disagree with); people only
-    unless `machines` (machine assessors are compared only where the lead names them)."""
-    with db.read() as s:
-        return grading_assessors(s, people_only=not machines)
-
-
-def assessor_names(db: Database) -> list[str]:
-    """Every human assessor by name except leads who only adjudicated (no grade of their
-    own): the default set for agreement and comparison (machines only when named)."""
-    with db.read() as s:
-        return assessors_not_only_adjudicating(s, people_only=True).names.tolist()

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from workbench.campaign.catalog.known import known_assessor
+from workbench.campaign.assessors.roster import known_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.qrels import qrels_ids
 from workbench.campaign.scoring.sources import CONSENSUS_METHODS, QrelsSource
@@ -425,7 +425,8 @@ def calibrate(
     """The calibration report of `machine` against `against` (see the module docstring)."""
     from workbench.campaign.scale import show_scale
     from workbench.campaign.comparison.systems import measure_label
-    from workbench.campaign.settings import campaign_threshold, is_blind
+    from workbench.campaign.assessors.visibility import ASSESSOR_SCREEN, campaign_scores_shown
+    from workbench.campaign.settings import campaign_threshold
 
     reference = reference_source(against)
     if reference == QrelsSource.assessor(machine):
@@ -481,8 +482,9 @@ def calibrate(
         in_sample = np.isin(q * width + d, sample_keys)
         strategy = ", ".join(sorted(set(sample.strategy.tolist())))
         sample_info = {"strategy": strategy, "items": len(sample), "judged": int(in_sample.sum())}
-        if not is_blind(db):
-            # the settings keep no history: only the present setting can be checked
+        if campaign_scores_shown(db, ASSESSOR_SCREEN):
+            # what the judging screen may show now (assessors/visibility.py); the settings
+            # keep no history: only the present setting can be checked
             warnings.append("the campaign is not blind now: people may have judged the "
                             "validation sample seeing per-system scores, so their grades may "
                             "lean on them (the settings keep no history of blindness: a "

@@ -18,7 +18,8 @@ def machines_labels(db: Database):
     majority (left out when no person graded)."""
     from workbench.campaign.agreement.report import labels_from_rows
     from workbench.campaign.assessors.panels import panel_grades
-    from workbench.campaign.scoring.qrels import machine_assessors, qrels_ids
+    from workbench.campaign.assessors.roster import machines
+    from workbench.campaign.scoring.qrels import qrels_ids
     from workbench.campaign.scoring.sources import MAJORITY, QrelsSource
     from workbench.store import external_ids
     from workbench.store.panels import panel_definitions
@@ -26,7 +27,7 @@ def machines_labels(db: Database):
     names: list[str] = []
     parts = []
     with db.read() as s:
-        for m in machine_assessors(db):
+        for m in machines(db):
             parts.append(qrels_ids(s, QrelsSource.assessor(m)))
             names.append(m)
         for p in panel_definitions(s):

@@ -48,10 +48,10 @@ def reading(value: float) -> str:
 def judges_agreement(db: Database, *, binary: bool = False) -> AgreementReport | None:
     """`workbench agree --per-query` over the assessors who graded something (a lead who
     only adjudicated is left out), or None when fewer than two did."""
-    from workbench.campaign.agreement.adjudication import judging_assessors
+    from workbench.campaign.assessors.roster import grading
     from workbench.campaign.agreement.report import agreement_from_db
 
-    names = judging_assessors(db)
+    names = grading(db)
     if len(names) < 2:
         return None
     return agreement_from_db(db, names, binary=binary, per_query=True)

@@ -16,7 +16,7 @@ import numpy as np
 
 from workbench.formats.numbers import number
 from workbench.formats.output import json_number
-from workbench.campaign.catalog.known import unknown_assessor
+from workbench.campaign.assessors.roster import unknown_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.settings import campaign_threshold
 from workbench.errors import UsageError, WorkbenchError

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.campaign.agreement.report import compute_agreement, labels_from_rows
-from workbench.campaign.catalog.known import unknown_assessor
+from workbench.campaign.assessors.roster import unknown_assessor
 from workbench.campaign.database import Database
 from workbench.errors import UsageError
 from workbench.store.nuggets import assessor_kinds, labelled_rows, query_names, system_tags

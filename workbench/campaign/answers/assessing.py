@@ -6,8 +6,8 @@ Blind (docs/architecture.md#rules-that-hold-everywhere): `answer_view` is the on
 that picks what an assessor sees of an answer: the topic's text, the answer's sentences
 and their citation numbers, the topic's nugget texts in bank order, and this assessor's
 own labels and notes. Never the run, its team or metadata, a nugget's origin or
-importance, another assessor's or a machine's labels, or any score. (It is small so that
-the campaign's one visibility owner can take it over.)"""
+importance, another assessor's or a machine's labels, or any score: the fields are the
+campaign's one visibility owner's (campaign/assessors/visibility.py, ANSWER)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class AnswerView:
 
 
 def _assessor(session, name: str) -> int:
-    from workbench.campaign.catalog.known import unknown_assessor
+    from workbench.campaign.assessors.roster import unknown_assessor
     from workbench.store.external_ids import assessor_id
 
     aid = assessor_id(session, name)
@@ -63,6 +63,7 @@ def _assessor(session, name: str) -> int:
 
 def answer_view(db: Database, assessor: str, answer_id: int) -> AnswerView:
     """The one function that decides what an assessor sees of an answer (see the module)."""
+    from workbench.campaign.assessors.visibility import ANSWER, ASSESSOR_SCREEN, only_shown
     from workbench.store.answer_queue import answer_pair, own_labels, topic_text
     from workbench.store.answers import stored_answer
     from workbench.store.nuggets import nuggets
@@ -76,11 +77,11 @@ def answer_view(db: Database, assessor: str, answer_id: int) -> AnswerView:
         title, narrative = topic_text(reader, qid)
         bank = nuggets(reader, qid)
         mine = own_labels(reader, aid, qid, sid)
-    return AnswerView(
+    return AnswerView(**only_shown(ASSESSOR_SCREEN, ANSWER, dict(
         answer_id=answer_id, topic=title or answer.query, narrative=narrative or "",
         sentences=tuple(Sentence(s["text"], tuple(c + 1 for c in s["citations"])) for s in answer.sentences),
         n_references=len(answer.references),
-        nuggets=tuple(NuggetLine(n.id, n.text, *mine.get(n.id, (None, ""))) for n in bank))
+        nuggets=tuple(NuggetLine(n.id, n.text, *mine.get(n.id, (None, ""))) for n in bank))))
 
 
 def citation_text(db: Database, answer_id: int, number: int) -> tuple[str, str]:

@@ -157,8 +157,6 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
                        progress: Progress = _no_progress) -> AnswersSummary:
     """nuggetizer's assign output as `assessor`'s labels (`machine`: a Provenance, for a
     machine assessor made elsewhere)."""
-    from workbench.store.external_ids import add_assessor, assessor_id
-    from workbench.store.machine import assessor_kind
     from workbench.store.nuggets import (
         add_nugget, current_labels, ensure_bank, frozen_queries, insert_assignments,
         insert_events, label_indexes_rebuilt, label_parents_locked, max_assignment_id, nuggets, set_events_after, update_labels,
@@ -180,13 +178,9 @@ def import_assignments(db: Database, path: str, *, assessor: str, machine=None,
 
             aid = ensure_machine(session, assessor, machine)
         else:
-            aid = assessor_id(session, assessor)
-            if aid is None:
-                aid = add_assessor(session, assessor)
-            elif assessor_kind(session, aid) == "machine":
-                from workbench.errors import UsageError
+            from workbench.campaign.assessors.roster import get_or_create_assessor
 
-                raise UsageError(f"assessor {assessor!r} is a machine: add --machine --model")
+            aid = get_or_create_assessor(session, assessor)  # a machine's name: refused
         qids, _ = query_ids(session, [r.qid for r in records])
         _set_titles(session, {qids[r.qid]: r.query for r in records if r.query})
         sids = system_ids(session, [r.run for r in records])

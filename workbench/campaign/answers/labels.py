@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.campaign.catalog.known import unknown_assessor
+from workbench.campaign.assessors.roster import unknown_assessor
 from workbench.campaign.scoring.qrels import combine_grades
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.errors import UsageError

@@ -30,8 +30,7 @@ def pool_answers(db: Database, assessors: list[str], *, overlap: float | None = 
                  seed: int = 0) -> AnswerPoolSummary:
     from workbench.store.answer_queue import replace_queue
     from workbench.store.answers import answer_ids
-    from workbench.store.external_ids import add_assessor, assessor_id
-    from workbench.store.machine import assessor_kind
+    from workbench.campaign.assessors.roster import get_or_create_assessor
     from workbench.store.nuggets import query_names, system_tags
 
     if not assessors:
@@ -46,10 +45,7 @@ def pool_answers(db: Database, assessors: list[str], *, overlap: float | None = 
             by_topic[qid][tags[sid]] = aid
         ids = {}
         for name in assessors:
-            aid = assessor_id(session, name)
-            if aid is not None and assessor_kind(session, aid) == "machine":
-                raise WorkbenchError(f"{name!r} is a machine assessor: answer pools are for people")
-            ids[name] = aid if aid is not None else add_assessor(session, name)
+            ids[name] = get_or_create_assessor(session, name)  # a machine's name: refused
         queues: dict[str, list[int]] = {a: [] for a in assessors}
         start = 0
         for qid in sorted(by_topic):

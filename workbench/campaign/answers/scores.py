@@ -147,3 +147,29 @@ def render_nugget_table(table: NuggetTable, fmt: str, systems: list[str] | None 
     from workbench.formats.score_tables import render_scores
 
     return render_scores(nugget_grid(table, systems), fmt)
+
+
+def run_topic_rows(table: NuggetTable, run: str) -> list[tuple[str, bool, dict[str, float]]]:
+    """One run's per-topic scores, the cells its mean is over (topics in the table's order):
+    (topic, answered, {measure: value}); an unanswered topic scores 0 (`score --nuggets -q`)."""
+    if run not in table.systems:
+        return []
+    i = table.systems.index(run)
+    return [(table.queries[j], bool(table.answered[i, j]),
+             {m: float(table.values[m][i, j]) for m in table.measures})
+            for j in np.flatnonzero(table.counted[i]).tolist()]
+
+
+def run_topic_csv(table: NuggetTable, run: str) -> str:
+    """`run_topic_rows` as CSV (`source,system,query,answered,MEASURE...`; the drill-down's export)."""
+    import io
+
+    from workbench.formats.csv_cells import csv_writer
+    from workbench.formats.score_tables import csv_value
+
+    out = io.StringIO()
+    writer = csv_writer(out)
+    writer.writerow(["source", "system", "query", "answered", *table.measures])
+    for topic, answered, values in run_topic_rows(table, run):
+        writer.writerow([table.source, run, topic, int(answered), *(csv_value(values[m]) for m in table.measures)])
+    return out.getvalue()

@@ -31,7 +31,7 @@ DAWID_SKENE_SEED = 0
 
 def create_panel(db: Database, name: str, members: Sequence[str], aggregate: str) -> None:
     """Store the panel `name` of machine assessors `members` (at least two, distinct)."""
-    from workbench.campaign.catalog.known import unknown_assessor
+    from workbench.campaign.assessors.roster import unknown_assessor
     from workbench.campaign.writing import write_transaction
     from workbench.names import check_name
     from workbench.store.external_ids import assessor_id

@@ -31,7 +31,7 @@ JUDGMENT_FORMATS = ("csv", "jsonl")
 def _assessor_filter(session, assessor: str | None) -> int | None:
     if assessor is None:
         return None
-    from workbench.campaign.catalog.known import known_assessor
+    from workbench.campaign.assessors.roster import known_assessor
 
     return known_assessor(session, assessor)
 

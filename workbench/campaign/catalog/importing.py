@@ -432,7 +432,8 @@ def write_qrels(session, path: str, qrels, assessor: str, note: str, progress: P
                 machine=None, strict: bool = False) -> ImportSummary:
     """`import_qrels`'s writing, in the caller's transaction (`import dataset` writes
     queries, documents and qrels in one): qrels are (qid, docno, rel) arrays."""
-    from workbench.campaign.judging.grades import get_or_create_assessor, write_imported_grades
+    from workbench.campaign.assessors.roster import get_or_create_assessor
+    from workbench.campaign.judging.grades import write_imported_grades
     from workbench.store.imported_grades import assessor_assignment, assessor_judgments
 
     n = len(qrels.qid)

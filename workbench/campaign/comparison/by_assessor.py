@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # annotations only
 def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
                         source: QrelsSource | None = None) -> ComparisonReport:
     """The comparison on `measure` (default: the campaign's first measure)."""
-    from workbench.campaign.agreement.adjudication import judging_assessors
+    from workbench.campaign.assessors.roster import grading
     from workbench.campaign.comparison.systems import compare_systems
     from workbench.campaign.settings import campaign_measures
     from workbench.errors import UsageError
@@ -24,6 +24,6 @@ def compare_by_assessor(db: Database, measure: str | None, *, test: str = "t",
     measure = measure or campaign_measures(db)[0]
     try:
         return compare_systems(db, measure, source=source,
-                               assessors=judging_assessors(db) or None, test=test)
+                               assessors=grading(db) or None, test=test)
     except (MeasureError, ValueError) as exc:
         raise UsageError(str(exc)) from None

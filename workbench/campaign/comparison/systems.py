@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from workbench.campaign.catalog.known import unknown_assessor
+from workbench.campaign.assessors.roster import unknown_assessor
 from workbench.campaign.scoring.sources import QrelsSource
 from workbench.formats.numbers import interval, number
 from workbench.formats.output import json_number
@@ -380,9 +380,9 @@ def compare_systems(
         if assessors:
             names = list(assessors)
         else:  # not a lead who only adjudicated
-            from workbench.campaign.agreement.adjudication import assessor_names
+            from workbench.campaign.assessors.roster import people
 
-            names = assessor_names(db)
+            names = people(db)
         for name in names:
             if name not in known:
                 raise unknown_assessor(name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from workbench.campaign.catalog.known import known_assessor
+from workbench.campaign.assessors.roster import known_assessor
 from workbench.campaign.scale import ScaleEntry
 from workbench.campaign.database import Database
 from workbench.campaign.judging.grades import (
@@ -23,9 +23,7 @@ from workbench.campaign.judging.grades import (
     Guard,
     assessor_for_write,
     check_grade,
-    get_or_create_assessor,
     item_ids,
-    machine_refusal,
     record_grade,
 )
 from workbench.campaign.writing import write_transaction
@@ -88,7 +86,7 @@ class QueueItem:
     repeat: bool = False
     note: str = ""
     cant_judge: bool = False
-    # What a screen may show (session.hide_repeat_pairs): list it without its title / show
+    # What a screen may show (assessors.visibility.pair_blind): list it without its title / show
     # no grade, so that nothing pairs a hidden repeat with its first showing.
     listed_blind: bool = False
     grade_hidden: bool = False
@@ -120,21 +118,6 @@ def first_unjudged(items, start: int = 0) -> int | None:
 
 
 # ---- reads -----------------------------------------------------------------------------
-
-
-def list_assessors(db: Database) -> list[str]:
-    """People with a queue or grades (a lead who only adjudicated is not one, nor is a
-    machine assessor)."""
-    with db.read() as s:
-        return list(assessors_with_work(s))
-
-
-def machine_names(db: Database) -> list[str]:
-    """The machine assessors' names: the start screen refuses them as a person's name."""
-    from workbench.store.machine import MACHINE, assessor_kinds
-
-    with db.read() as s:
-        return sorted(n for n, kind in assessor_kinds(s).items() if kind == MACHINE)
 
 
 def scale(db: Database) -> list[ScaleEntry]:
@@ -344,41 +327,6 @@ def grade_item(
                              guard=guard)
     return record_grade(db, assessor, query, item.document, grade, note=note, seconds=seconds,
                         guard=guard)
-
-
-def ensure_assessor(
-    db: Database, assessor: str, *, on_wait: Callable[[], None] | None = None
-) -> None:
-    """Create the assessor if new (waiting for other writers; `on_wait` as in
-    writing.write_transaction)."""
-    with write_transaction(db, on_wait=on_wait) as s:
-        get_or_create_assessor(s, assessor)
-
-
-def check_assessor(db: Database, assessor: str, *, new: bool = False) -> None:
-    """Once a pool exists, assessors come from the lead (`pool -a NAME`) or an explicit
-    `--new`: a name that is not an assessor (a typo, a lead who only adjudicated) is
-    refused, naming the nearest assessor, so that it does not get the whole pool and count
-    in the majority. Before any pool, grades are free (a campaign judged from scratch)."""
-    import difflib
-
-    from workbench.store.judgment_arrays import assessors_not_only_adjudicating
-
-    if new:
-        return
-    with db.read() as s:
-        if not pool_size(s):
-            return
-        people = assessors_not_only_adjudicating(s).names.tolist()
-    if assessor in people:
-        return
-    near = difflib.get_close_matches(assessor, people, n=1, cutoff=0.5)
-    hint = (f"did you mean {near[0]!r}?" if near
-            else f"the assessors are {', '.join(people)}" if people else "there are none yet")
-    raise NotFoundError(
-        f"{assessor!r} is not an assessor of this campaign ({hint}); "
-        "the lead adds assessors with `workbench pool -a NAME`, or pass --new"
-    )
 
 
 def ensure_assignments(

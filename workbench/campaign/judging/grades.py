@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.campaign.assessors.roster import get_or_create_assessor
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError, WriteConflict
-from workbench.names import check_name
 from workbench.store.cant_judge import current_mark, delete_mark, insert_mark
 from workbench.store.external_ids import (
-    add_assessor,
     document_ext_id,
     document_id,
     query_ext_id,
@@ -76,29 +75,6 @@ def assessor_for_write(session: Session, name: str, guard: Guard | None) -> int:
     """The assessor's id for a write: the session's guard when there is one (it never
     creates an assessor), else created on first use."""
     return guard(session) if guard is not None else get_or_create_assessor(session, name)
-
-
-def machine_refusal(name: str) -> str:
-    """Why a person may not judge, grade or import under a machine assessor's name."""
-    return (f"{name!r} is a machine assessor: its labels come from `workbench autojudge` "
-            "or `import qrels --machine`; people judge under their own names")
-
-
-def get_or_create_assessor(session: Session, name: str, *, machine: bool = False) -> int:
-    """The assessor's id; a new assessor row when the name is new. Every path that creates
-    an assessor comes here: a new name is checked (workbench.names) before it is written
-    (a name stored before the check existed still finds its row).
-
-    A machine assessor's name is refused unless `machine` (its labels come from autojudge
-    or `import qrels --machine` only): nobody judges, queues or imports as a machine, so
-    its labels and provenance stay one configuration's."""
-    name = name.strip()
-    found = assessor_id_and_kind(session, name) if name else None
-    if found is not None:
-        if found[1] == MACHINE and not machine:
-            raise UsageError(machine_refusal(name))
-        return found[0]
-    return add_assessor(session, check_name(name))
 
 
 def item_ids(session: Session, query: str, document: str) -> tuple[int, int]:

@@ -10,11 +10,11 @@ item; a screen only draws what they return. The session owns:
   it (wrapping around); `]`/`[` the next or previous query with unjudged items;
 - undo, marks, notes, hidden repeats (a repeat is graded as a `repeat` event, and `u`
   undoes the repeat's own grade; the list never pairs a repeat with its first showing);
-- one session per assessor: opening a session takes the assessor's lease (table
-  `judging_session`) and every write checks, in its own transaction, that the session
-  still holds it and that the assessor still exists. A second session takes over; the
-  first one's next write (or `poll`) raises `SessionEnded`, so a stale screen never
-  overwrites or undoes the newer one's work, and a removed assessor is never re-created.
+- one session per assessor, through the lease (campaign/assessors/lease.py, the one
+  policy of the terminal, the browser and `grade`): opening a session takes the lease, a
+  second session takes over, and the first one's next write (or `poll`) raises
+  `SessionEnded` with the notice, so a stale screen never overwrites or undoes the newer
+  one's work, and a removed assessor is never re-created.
 
 Threads: the reads and writes (`read`, `save_*`, `poll`, `claim`, `release`) touch no state
 and may run on worker threads; the commands that change the session's state (`show`,
@@ -24,13 +24,12 @@ screen's event loop), with the results of those writes.
 
 from __future__ import annotations
 
-import os
-import secrets
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from workbench.campaign.assessors import roster, visibility
+from workbench.campaign.assessors.lease import JudgingLease, SessionEnded, removed_message  # noqa: F401
 from workbench.campaign.scale import not_on_scale, on_scale
 from workbench.campaign.database import Database
 from workbench.campaign.judging import assessing
@@ -39,9 +38,7 @@ from workbench.campaign.judging.grades import GradeRecord, undo_last
 from workbench.campaign.judging.marks import MarkRecord
 from workbench.campaign.settings import DEFAULT_IDLE_CAP, campaign_settings, counted_seconds
 from workbench.campaign.writing import write_transaction
-from workbench.errors import WorkbenchError
 from workbench.store.external_ids import assessor_id
-from workbench.store.judging_sessions import drop_lease, lease_of, take_lease
 from workbench.store.queue_counts import (
     first_query,
     has_history,
@@ -50,17 +47,11 @@ from workbench.store.queue_counts import (
     query_place,
 )
 from workbench.store.queues import assignment_count
-from workbench.store.models import utcnow
 
 
 # Up to this many assignments the overall counts are read with the first queue (~10 ms);
 # beyond, the first poll counts them, after the first screen (0.7 s at 10^6).
 COUNT_AT_ONCE = 20_000
-
-
-class SessionEnded(WorkbenchError):
-    """The session cannot go on: its assessor was removed, or another session took over.
-    Nothing of the write that found it out was saved."""
 
 
 @dataclass(frozen=True)
@@ -106,9 +97,8 @@ class JudgingSession:
         self.db = db
         self.show_holder = show_holder  # False in a browser: no server host name or pid
         self.assessor = assessor
-        self.token = secrets.token_hex(16)
-        self.holder = holder or f"{socket.gethostname()} pid {os.getpid()}"
-        self.claimed = False
+        # the lease's policy (take over, with a notice) is assessors/lease.py's
+        self.lease = JudgingLease(db, assessor, holder=holder, show_holder=show_holder)
         self.query: str | None = None
         self.items: list[QueueItem] = []
         self.place = (0, 0)  # the query's place among the assessor's queries, how many
@@ -125,39 +115,33 @@ class JudgingSession:
         # `l`: per query, the queue positions put off to the end, in the order put off
         self._later: dict[str, list[int]] = {}
 
-    # ---- the lease: one session per assessor ----------------------------------------
+    # ---- the lease: one session per assessor (assessors/lease.py) ---------------------
+
+    @property
+    def token(self) -> str:
+        return self.lease.token
+
+    @property
+    def holder(self) -> str:
+        return self.lease.holder
+
+    @property
+    def claimed(self) -> bool:
+        return self.lease.claimed
 
     def claim(self, *, on_wait: Callable[[], None] | None = None) -> str:
         """Take the assessor's lease (a session already open loses it); returns where the
         session taken over ran, or ""."""
-        with write_transaction(self.db, on_wait=on_wait) as s:
-            aid = assessor_id(s, self.assessor)
-            if aid is None:
-                raise SessionEnded(self._removed())
-            before = take_lease(s, aid, self.token, self.holder, utcnow())
-        self.claimed = True
-        return before.holder if before is not None and before.token != self.token else ""
+        return self.lease.claim(on_wait=on_wait)
 
     def guard(self, session) -> int:
-        """(inside a write transaction) The assessor's id, or SessionEnded when the
-        assessor is gone or another session holds the lease: the write is not made."""
-        aid = assessor_id(session, self.assessor)
-        if aid is None:
-            raise SessionEnded(self._removed())
-        lease = lease_of(session, aid)
-        if lease is None or lease.token != self.token:
-            raise SessionEnded(self._taken(lease.holder if lease is not None else ""))
-        return aid
+        """(inside a write transaction) The assessor's id, or SessionEnded: the write is
+        not made."""
+        return self.lease.guard(session)
 
     def release(self) -> None:
         """Give the lease back (the screen closes); a newer session's lease stays."""
-        if not self.claimed:
-            return
-        with write_transaction(self.db) as s:
-            aid = assessor_id(s, self.assessor)
-            if aid is not None:
-                drop_lease(s, aid, self.token)
-        self.claimed = False
+        self.lease.release()
 
     def poll(self) -> Poll:
         """Whether the session still holds the lease, and now and then the overall counts
@@ -165,11 +149,9 @@ class JudgingSession:
         every assignment: it runs again only after ten times as long as it took."""
         with self.db.read() as s:
             aid = assessor_id(s, self.assessor)
-            lease = lease_of(s, aid) if aid is not None else None
-            if aid is None:
-                return Poll(self._removed())
-            if self.claimed and (lease is None or lease.token != self.token):
-                return Poll(self._taken(lease.holder if lease is not None else ""))
+            ended = self.lease.ended(s, aid)
+            if ended:
+                return Poll(ended)
             overall = None
             if time.monotonic() >= self._overall_due:
                 t0 = time.monotonic()
@@ -178,15 +160,6 @@ class JudgingSession:
         version, query = self._version, self.query
         states = assessing.queue_states(self.db, self.assessor, query) if query else None
         return Poll("", overall, states, query, version)
-
-    def _removed(self) -> str:
-        return (f"{self.assessor} was removed from this campaign: judging stops here "
-                "(nothing more is saved)")
-
-    def _taken(self, holder: str) -> str:
-        where = f" ({holder})" if holder and self.show_holder else ""
-        return (f"another judging session for {self.assessor} took over{where}: this one "
-                "stops (nothing more is saved here)")
 
     # ---- reading a queue (any thread) -----------------------------------------------
 
@@ -201,14 +174,14 @@ class JudgingSession:
 
         if prepare:
             # Writes: they wait for another writer (a long import) like grades do.
-            assessing.ensure_assessor(self.db, self.assessor, on_wait=on_wait)
+            roster.create_assessor(self.db, self.assessor, on_wait=on_wait)
             assessing.ensure_assignments(self.db, self.assessor, on_wait=on_wait)
         took_over = self.claim(on_wait=on_wait) if not self.claimed else ""
         # Never every query: a campaign may have 10^6 (store/queue_counts.py).
         with self.db.read() as s:
             aid = assessor_id(s, self.assessor)
             if aid is None:
-                raise SessionEnded(self._removed())
+                raise SessionEnded(removed_message(self.assessor))
             if step:
                 query = open_query_after(s, aid, self.query, step)
             elif query is None:
@@ -249,9 +222,7 @@ class JudgingSession:
         self._set_items(self._put_off(list(opening.queue.items)))
         start = assessing.first_unjudged(self.items)
         self.cursor = (start if start is not None else 0) if self.items else None
-        where = f" ({opening.took_over})" if self.show_holder else ""
-        self.said = (f"took over {self.assessor}'s judging from another session"
-                     f"{where}, which stops") if opening.took_over else ""
+        self.said = self.lease.took_over(opening.took_over)
         return self.current
 
     @property
@@ -307,7 +278,7 @@ class JudgingSession:
 
     def _set_items(self, items: list[QueueItem]) -> None:
         """The queue, with what each item may show (the hidden-repeat rule below)."""
-        self.items = hide_repeat_pairs(items)
+        self.items = visibility.pair_blind(items)
         self._version += 1
 
     # ---- counts ------------------------------------------------------------------------
@@ -479,20 +450,3 @@ class JudgingSession:
         items = list(self.items)
         items[index] = replace(items[index], **changes)
         self._set_items(items)
-
-
-def hide_repeat_pairs(items: list[QueueItem]) -> list[QueueItem]:
-    """Nothing in sight may pair a hidden repeat with its first showing (DESIGN: blind to
-    earlier grades on a repeat). While a query's queue holds a repeat not judged yet, no
-    judged item of that query is listed by title (the titles would match the repeat's),
-    and the first showing of the repeated document shows no grade. Once the repeats are
-    judged, everything shows again."""
-    pending = {it.document for it in items if it.repeat and not it.judged}
-    return [
-        replace(it, listed_blind=bool(pending) and it.judged,
-                grade_hidden=not it.repeat and it.document in pending)
-        if (it.listed_blind, it.grade_hidden) != (bool(pending) and it.judged,
-                                                  not it.repeat and it.document in pending)
-        else it
-        for it in items
-    ]

@@ -13,9 +13,9 @@ import json
 from urllib.parse import urlsplit, urlunsplit
 
 from workbench import __version__
-from workbench.campaign.catalog.known import known_assessor
+from workbench.campaign.assessors.roster import known_assessor
 from workbench.campaign.database import Database
-from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.assessors.roster import get_or_create_assessor
 from workbench.campaign.writing import write_transaction
 from workbench.errors import NotFoundError, UsageError
 from workbench.store.external_ids import assessor_id
@@ -175,9 +175,3 @@ def read_provenance(db: Database, name: str) -> Provenance:
     if found is None:
         raise NotFoundError(f"assessor {name!r} is not a machine assessor")
     return found
-
-
-def kinds(db: Database) -> dict[str, str]:
-    """Every assessor's kind ('human' or 'machine') by name."""
-    with db.read() as session:
-        return assessor_kinds(session)

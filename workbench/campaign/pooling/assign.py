@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from workbench.campaign.database import Database
-from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.assessors.roster import get_or_create_assessor
 from workbench.campaign.writing import write_transaction
 from workbench.errors import UsageError
 from workbench.names import check_name

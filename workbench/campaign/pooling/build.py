@@ -19,7 +19,7 @@ import numpy as np
 
 from workbench.campaign.pooling.adaptive import QueueServer
 from workbench.campaign.database import Database
-from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.assessors.roster import get_or_create_assessor
 from workbench.campaign.pooling.plan import PoolPlan, budget_caps, check_plan
 from workbench.campaign.pooling.assign import SERIALIZED, assign, build_pool
 from workbench.campaign.pooling.query_lists import best_rank, cut, lists_by_query

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.campaign.catalog.known import known_assessor
+from workbench.campaign.assessors.roster import known_assessor
 from workbench.campaign.database import Database
-from workbench.campaign.judging.grades import get_or_create_assessor
+from workbench.campaign.assessors.roster import get_or_create_assessor
 from workbench.campaign.pooling.assign import (
     SERIALIZED,
     QueueRow,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from workbench.campaign.assessors.visibility import ASSESSOR_SCREEN, campaign_scores_shown
 from workbench.campaign.database import Database
 from workbench.campaign.scoring.scores import RunsCache, ScoreTable, ScoreTracker
 from workbench.campaign.scoring.sources import QrelsSource
-from workbench.campaign.settings import is_blind
 from workbench.errors import WorkbenchError
 
 
@@ -35,7 +35,7 @@ def live_scores(db: Database, tracker: ScoreTracker, changed: Iterable[str] = ()
     """The tracker's table after recomputing the `changed` queries (everything the first
     time). Refuses with BlindCampaign on a blind campaign, read now, not when the
     screen opened."""
-    if is_blind(db):
+    if not campaign_scores_shown(db, ASSESSOR_SCREEN):  # the browser's screen is the same
         raise BlindCampaign()
     for query in changed:
         tracker.mark_dirty(query)

@@ -44,7 +44,7 @@ class _Labels:
     validation sample (sorted keys, probabilities, judged by people), the runs' top-k rows."""
 
     def __init__(self, db, source: QrelsSource, threshold: int | None) -> None:
-        from workbench.campaign.catalog.known import known_assessor
+        from workbench.campaign.assessors.roster import known_assessor
         from workbench.campaign.scoring.qrels import qrels_ids
         from workbench.campaign.scoring.scores import load_runs
         from workbench.campaign.settings import campaign_threshold

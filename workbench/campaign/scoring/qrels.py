@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # annotations only: sessions come from the store's factories
     from workbench.store.database import Session
 
 __all__ = ["CONSENSUS_METHODS", "QrelsArrays", "QrelsSource", "combine_grades", "derive_qrels",
-           "machine_assessors", "majority_grade", "mean_grade", "qrels_arrays", "qrels_ids",
+           "majority_grade", "mean_grade", "qrels_arrays", "qrels_ids",
            "qrels_ids_with_origin"]
 
 
@@ -131,7 +131,7 @@ def qrels_ids_with_origin(
     source = source or MAJORITY
     if source.kind != "consensus":  # a named assessor: the ORM's lookups (a consensus reads
         # SQL text only, through whatever `session` is: a Session or a plain Reader)
-        from workbench.campaign.catalog.known import known_assessor
+        from workbench.campaign.assessors.roster import known_assessor
         from workbench.store.machine import MACHINE, assessor_kind
     if source.kind == "panel":
         from workbench.campaign.assessors.panels import panel_grades
@@ -176,14 +176,6 @@ def qrels_ids_with_origin(
 def _sorted(qi: np.ndarray, di: np.ndarray, g: np.ndarray):
     order = np.lexsort((di, qi))
     return qi[order], di[order], g[order]
-
-
-def machine_assessors(db: Database) -> list[str]:
-    """The machine assessors' names, by name (the hybrid sources a lead can choose)."""
-    from workbench.store.machine import MACHINE, assessor_kinds
-
-    with db.read() as session:
-        return sorted(name for name, kind in assessor_kinds(session).items() if kind == MACHINE)
 
 
 def qrels_arrays(

@@ -101,9 +101,8 @@ MAJORITY = QrelsSource.consensus("majority")
 def qrels_sources(db: Database) -> list[QrelsSource]:
     """Every qrels source a lead can score against, in menu order: the consensus methods,
     each judging assessor, then a hybrid for each machine assessor."""
-    from workbench.campaign.agreement.adjudication import judging_assessors
-    from workbench.campaign.scoring.qrels import machine_assessors
+    from workbench.campaign.assessors.roster import grading, machines
 
     return ([QrelsSource.consensus(m) for m in CONSENSUS_METHODS]
-            + [QrelsSource.assessor(name) for name in judging_assessors(db, machines=True)]  # a lead's menu
-            + [QrelsSource.hybrid(name) for name in machine_assessors(db)])
+            + [QrelsSource.assessor(name) for name in grading(db, machines=True)]  # a lead's menu
+            + [QrelsSource.hybrid(name) for name in machines(db)])

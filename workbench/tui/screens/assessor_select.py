@@ -10,9 +10,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from workbench.campaign.judging import assessing
+from workbench.campaign.assessors import roster
+from workbench.errors import NotFoundError, UsageError
 from workbench.names import InvalidName, check_name
-from workbench.tui.messages import AssessorsLoaded
+from workbench.tui.messages import AssessorChecked, AssessorsLoaded
 from workbench.tui.settings import remembered_assessor
 from workbench.tui.text import safe
 
@@ -26,6 +27,7 @@ class AssessorScreen(Screen):
         super().__init__()
         self.names: list[str] = []
         self.machines: list[str] = []
+        self.refused: str | None = None  # the new name refused last: Enter again creates it
 
     def compose(self) -> ComposeResult:
         with Vertical(id="assessor-box"):
@@ -50,7 +52,7 @@ class AssessorScreen(Screen):
     @work(thread=True, group="load")
     def _load(self) -> None:
         db = self.app.db
-        self.post_message(AssessorsLoaded(assessing.list_assessors(db), assessing.machine_names(db)))
+        self.post_message(AssessorsLoaded(roster.with_work(db), roster.machines(db)))
 
     def on_assessors_loaded(self, message: AssessorsLoaded) -> None:
         names = self.names = message.names
@@ -79,8 +81,33 @@ class AssessorScreen(Screen):
         except InvalidName as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
-        if name in self.machines:  # judging as a machine would show its labels
-            self.notify(assessing.machine_refusal(name), severity="error", markup=False)
+        if name in self.names:
+            event.input.value = ""
+            self.app.open_assessor(name)
             return
-        event.input.value = ""
-        self.app.open_assessor(name)
+        # the roster's rule (as `judge`, `grade`, `queue`, `serve link`): a typo is refused
+        # with the nearest name; a new person only when the same name is entered again
+        self._check(name, new=name == self.refused)
+
+    @work(thread=True, group="check", exclusive=True)
+    def _check(self, name: str, new: bool) -> None:
+        try:
+            roster.check_assessor(self.app.db, name, new=new, create=CREATE_HINT)
+        except (NotFoundError, UsageError) as exc:
+            self.post_message(AssessorChecked(name, str(exc), creatable=isinstance(exc, NotFoundError)))
+            return
+        self.post_message(AssessorChecked(name, None))
+
+    def on_assessor_checked(self, message: AssessorChecked) -> None:
+        hint = self.query_one("#assessor-hint", Static)
+        if message.refusal is not None:
+            self.refused = message.name if message.creatable else None
+            hint.update(Text(message.refusal, style="bold red"))
+            self.notify(message.refusal, severity="error", markup=False)
+            return
+        self.refused = None
+        self.query_one("#assessor-new", Input).value = ""
+        self.app.open_assessor(message.name)
+
+
+CREATE_HINT = "press Enter again to create this new assessor"

@@ -47,7 +47,7 @@ class CalibrationScreen(LeadScreen):
 
     def load(self, changes: Changes) -> Calibrated:
         from workbench.campaign.agreement.calibration import calibrate
-        from workbench.campaign.scoring.qrels import machine_assessors
+        from workbench.campaign.assessors.roster import machines as machine_assessors
 
         machines = machine_assessors(self.app.db)
         machine = self.machine if self.machine in machines else (machines[0] if machines else None)

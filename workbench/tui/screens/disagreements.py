@@ -17,6 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, Static
 
 from workbench.campaign.agreement import adjudication
+from workbench.campaign.assessors import roster
 from workbench.names import InvalidName, check_name, id_problem
 from workbench.tui.screens.lead_screen import Changes, LeadScreen
 from workbench.tui.tables import cursor_key, fill_table, table_place
@@ -85,7 +86,7 @@ class DisagreementsScreen(LeadScreen):
         db = self.app.db
         items = adjudication.list_disagreements(
             db, query=self.query_filter, min_spread=self.min_spread, pending_only=self.pending_only)
-        return items, adjudication.judging_assessors(db)
+        return items, roster.grading(db)
 
     def show(self, data) -> None:
         items, assessors = data

@@ -94,7 +94,7 @@ def palette_commands(screen: JudgeScreen) -> list[tuple[str, str, Callable[[], N
         ("Previous query", "Previous query with unjudged documents",
          lambda: screen.action_next_query(-1)),
     ]
-    if not screen.blind:
+    if screen.scores_allowed("toggle_scores"):  # assessors/visibility.py decides
         commands.append(
             ("Toggle live scores", "Show or hide the live score panel", screen.action_toggle_scores)
         )

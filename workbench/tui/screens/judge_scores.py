@@ -11,6 +11,7 @@ import time
 
 from textual import work
 
+from workbench.campaign.assessors import visibility
 from workbench.tui.messages import ScoresUpdated, WorkFailed
 from workbench.tui.text import describe
 from workbench.tui.widgets.score_panel import ScorePanel
@@ -22,7 +23,8 @@ class LiveScores:
 
     def scores_allowed(self, action: str) -> bool:
         """No key, no footer entry: blind judging has no scores at all."""
-        return not (action == "toggle_scores" and self.blind)
+        return not (action == "toggle_scores"
+                    and not visibility.scores_shown(visibility.ASSESSOR_SCREEN, self.blind))
 
     @property
     def panel_on(self) -> bool:
@@ -34,12 +36,12 @@ class LiveScores:
         if blind == self.blind:
             return
         self.blind = blind
-        if blind and self._panel_on:
+        if not visibility.scores_shown(visibility.ASSESSOR_SCREEN, blind) and self._panel_on:
             self.query_one("#scores", ScorePanel).display = self._panel_on = False
         self.refresh_bindings()
 
     def action_toggle_scores(self) -> None:
-        if self.blind:
+        if not visibility.scores_shown(visibility.ASSESSOR_SCREEN, self.blind):
             return
         panel = self.query_one("#scores", ScorePanel)
         panel.display = self._panel_on = not panel.display

@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from workbench.campaign.agreement.adjudication import judging_assessors, lead_name
+from workbench.campaign.agreement.adjudication import lead_name
+from workbench.campaign.assessors.roster import grading
 from workbench.tui.text import describe, safe
 
 _ASK = "Your name, recorded as the adjudicator of every final grade  (Enter, Esc cancels)"
@@ -63,7 +64,7 @@ class LeadNameScreen(ModalScreen[tuple[str, bool] | None]):
     @work(thread=True, group="lead-name", exclusive=True)
     def _check(self, name: str) -> None:
         try:
-            self.post_message(NameChecked(name, name in judging_assessors(self.app.db, machines=True)))
+            self.post_message(NameChecked(name, name in grading(self.app.db, machines=True)))
         except Exception as exc:  # noqa: BLE001
             self.post_message(NameRefused(describe(exc)))
 

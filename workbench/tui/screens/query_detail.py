@@ -51,10 +51,10 @@ class QueryDetailScreen(LeadScreen):
 
     def load(self, changes: Changes) -> tuple[list[RankedDoc], list[str], str, tuple[int, ...]]:
         db = self.app.db
-        from workbench.campaign.agreement.adjudication import judging_assessors
+        from workbench.campaign.assessors.roster import grading
 
         items = ranked_list(db, self.system, self.query_id, self.source)
-        return (items, judging_assessors(db), query_titles(db).get(self.query_id, ""),
+        return (items, grading(db), query_titles(db).get(self.query_id, ""),
                 judged_grades(db, self.query_id, self.source))
 
     def show(self, data) -> None:

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
+from workbench.campaign.assessors import roster
 from workbench.campaign.judging import assessing
 from workbench.campaign.judging.assessing import QueryProgress
 from workbench.tui.messages import ProgressLoaded, ProgressSummed, WorkFailed
@@ -109,7 +110,7 @@ class QueryListScreen(Screen):
         try:
             assigned = 0
             if assign:
-                assessing.ensure_assessor(db, self.assessor)
+                roster.create_assessor(db, self.assessor)
                 assigned = assessing.ensure_assignments(db, self.assessor)
             rows, more = assessing.query_progress_page(db, self.assessor, 0, max(PAGE, keep))
             self.post_message(ProgressLoaded(rows, assigned, more=more))

@@ -10,7 +10,8 @@ draws their interpolated precision–recall curves.
 `v` switches to the nugget view (issue 33): every run with answers × the nugget scores
 (`all` ... `weighted_strict`, or those typed with `m`) under a label source chosen with `o`
 (the people's majority, each assessor, hybrid with each machine), the numbers of
-`workbench score --nuggets` (campaign/answers/scores.py); `v` again goes back.
+`workbench score --nuggets` (campaign/answers/scores.py); Enter: the run's per-topic
+scores (nugget_run.py); `v` again goes back.
 """
 
 from __future__ import annotations
@@ -337,13 +338,17 @@ class ScoreboardScreen(LeadScreen):
         """True (and a notice) when the nugget view is on: `what` is the document view's."""
         if self.view != "nuggets":
             return False
-        self.notify(f"{what}: in the document view (v). Per-topic nugget scores: "
-                    "`workbench score --nuggets -q`.", markup=False)
+        self.notify(f"{what}: in the document view (v).", markup=False)
         return True
 
     def action_drill(self) -> None:
         system = self._cursor_system()
-        if system is None or self.data is None or self._nugget_view_note("Per-query scores"):
+        if system is None or self.data is None:
+            return
+        if isinstance(self.data, NuggetBoard):
+            from workbench.tui.screens.nugget_run import NuggetRunScreen
+
+            self.app.push_screen(NuggetRunScreen(system, self.data.source, self.nugget_measures))
             return
         from workbench.tui.screens.system_detail import SystemDetailScreen
 

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from workbench.campaign.assessors import visibility
 from workbench.campaign.judging.assessing import QueueItem
 from workbench.tui.text import safe
 
@@ -52,11 +53,12 @@ class DocumentView(VerticalScroll):
         head.append(f"{number}/{total}  ", style="dim")
         head.append(item.title or "(untitled)", style="bold")
         head.append(f"  {item.document}", style="dim")
-        if item.cant_judge:
+        status = visibility.item_status(item)  # the one owner of what an item shows
+        if status == visibility.CANT_JUDGE:
             head.append("\nYou marked it: can't judge / broken (c removes the mark)", style="bold yellow")
-        elif item.grade_hidden:  # the first showing of a repeat still to judge
+        elif status == visibility.JUDGED:  # judged, its grade hidden beside a pending repeat
             head.append("\nJudged", style="bold green")
-        elif item.judged:  # this document's own grade (the queue list shows none)
+        elif status == visibility.GRADED:  # this document's own grade (the queue list shows none)
             head.append(f"\nYour grade: {item.grade}", style="bold green")
         if item.note:
             head.append("\nNote: ", style="italic")

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from workbench.campaign.assessors import visibility
 from workbench.campaign.judging.assessing import QueueItem
 from workbench.tui.text import safe
 
@@ -25,16 +26,16 @@ def item_prompt(number: int, item: QueueItem) -> Text:
     if item.cant_judge:
         text.append(f"{CANT_JUDGE} ", style="bold yellow")
         text.append(f"{number:>3} ", style="dim")
-        text.append("judged" if item.listed_blind else (item.title or item.document), style="dim")
+        text.append(visibility.list_label(item), style="dim")
     elif item.judged:
         text.append(f"{JUDGED} ", style="bold green")
         text.append(f"{number:>3} ", style="dim")
-        # (the session hides titles while a hidden repeat would match one of them)
-        text.append("judged" if item.listed_blind else (item.title or item.document))
+        # (no title while a hidden repeat would match one of them: assessors/visibility.py)
+        text.append(visibility.list_label(item))
     else:
         text.append(f"{UNJUDGED} ", style="dim")
         text.append(f"{number:>3} ", style="dim")
-        text.append("not judged yet", style="dim italic")
+        text.append(visibility.list_label(item), style="dim italic")
     return safe(text)
 
 
