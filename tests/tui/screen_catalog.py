@@ -44,6 +44,8 @@ class Case:
     flow: dict[str, str] = field(default_factory=dict)
     # widgets (CSS selectors) allowed to scroll sideways, with the reason
     hscroll_ok: dict[str, str] = field(default_factory=dict)
+    # why the SVG is not compared (the fit check still runs); None: it is compared
+    unstable_svg: str | None = None
 
 
 # ---------------------------------------------------------------- campaigns
@@ -278,7 +280,9 @@ CASES: list[Case] = [
                             "better. Sourdough bread needs a long, slow rise"}),
     Case("systems", keys((["f5"], "SystemsScreen")),
          ("consensus:majority", "assessor:alice", "assessor:bob", "assessor:carol")),
-    Case("quick", keys((["f6"], "QuickScreen")), ("3 2 3 0 1 2", "IDCG so far", "nDCG")),
+    Case("quick", keys((["f6"], "QuickScreen")), ("3 2 3 0 1 2", "IDCG so far", "nDCG"),
+         unstable_svg="the grades TextArea draws its line's trailing cells in one style or two "
+                      "depending on the tests run before it in the process (seen in CI)"),
     Case("planning", keys((["f7"], "PlanningScreen"))),
     # not fitting yet (a follow-up): the grade shares per quarter cut "last quarter" at 80
     Case("pace", keys((["f8"], "PaceScreen")), hscroll_ok={"#pc-table": WIDE}),

@@ -54,7 +54,8 @@ def _shoot(case_name, size, tmp_path, monkeypatch, snap_compare, widen=None):
 def test_screen(case_name, size, tmp_path, monkeypatch, snap_compare):
     problems, matched = _shoot(case_name, size, tmp_path, monkeypatch, snap_compare)
     assert not problems, f"{case_name} at {size[0]}×{size[1]}:\n" + "\n".join(problems)
-    assert matched, f"{case_name} at {size[0]}×{size[1]} differs from its snapshot (make snapshots)"
+    assert matched or BY_NAME[case_name].unstable_svg, \
+        f"{case_name} at {size[0]}×{size[1]} differs from its snapshot (make snapshots)"
 
 
 def test_a_widened_dialog_fails_the_fit_check(tmp_path, monkeypatch):
