@@ -76,9 +76,9 @@ def machines(db: Database) -> list[str]:
 
 def panels(db: Database) -> list[str]:
     """The judge panels' names (without `panel:`), by name: sources a lead can choose."""
-    from workbench.campaign.assessors.panels import PREFIX
+    from workbench.campaign.assessors.panels import list_panels
 
-    return [m.name[len(PREFIX):] for m in members(db) if m.kind == PANEL]
+    return [p.name for p in list_panels(db)]
 
 
 def people(db: Database) -> list[str]:
