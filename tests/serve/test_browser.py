@@ -256,7 +256,7 @@ def test_a_note_typed_before_grading_in_the_browser_is_exported_with_the_later_g
     page, screen, _ = open_judging(browser, server, token)
     screen.wait_for(page, "not judged yet")
     page.keyboard.press("n")
-    page.wait_for_timeout(300)  # the note dialog open
+    screen.wait_for(page, "Enter saves, Esc cancels")  # the note dialog open, its box ready
     page.keyboard.type("see page 2")
     page.keyboard.press("Enter")
     screen.wait_for(page, "exported with this document's grade")
