@@ -70,3 +70,46 @@ def test_two_grade_commands_of_one_assessor_share_the_lease(camp):
         _opened(db)  # a judging screen takes over: the command stops
         with pytest.raises(SessionEnded):
             record_grade(db, "alice", "q1", order[3], 1, guard=first.guard)
+
+
+def test_two_first_sessions_at_once_both_open(camp):
+    """Two first sessions of one assessor at once on PostgreSQL: neither sees a lease row,
+    both insert one, and the second insert waits for the first and then fails on the key.
+    The second session takes the row over on its next try instead of failing (CI saw four
+    `grade` processes of one assessor fail with "duplicate key ... pk_judging_session")."""
+    import threading
+    import time
+
+    from sqlalchemy import text
+
+    from workbench.campaign.assessors.lease import JudgingLease
+    from workbench.store.models import utcnow
+
+    db, _ = camp
+    if not db.url.startswith("postgresql"):
+        pytest.skip("SQLite's write transactions already run one at a time")
+    with db.engine.connect() as conn:
+        aid = conn.execute(text("SELECT id FROM assessor WHERE name = 'alice'")).scalar_one()
+    first = db.engine.connect()
+    first.begin()
+    first.execute(text("INSERT INTO judging_session (assessor_id, token, holder, started_at) "
+                       "VALUES (:a, 'first', 'the first session', :t)"), {"a": aid, "t": utcnow()})
+    second = JudgingLease(db, "alice", holder="the second session")
+    outcome: list[object] = []
+    claimer = threading.Thread(target=lambda: outcome.append(_claimed(second)))
+    claimer.start()
+    time.sleep(0.5)  # the second session's insert now waits on the first one's row
+    first.commit()
+    first.close()
+    claimer.join(20)
+    assert outcome == ["the first session"]  # it took the lease over from the first one
+    with db.engine.connect() as conn:
+        assert conn.execute(text("SELECT token FROM judging_session WHERE assessor_id = :a"),
+                            {"a": aid}).scalar_one() == second.token
+
+
+def _claimed(lease):
+    try:
+        return lease.claim()
+    except Exception as exc:  # the test reads it: a failure shows as the exception
+        return exc
