@@ -52,10 +52,19 @@ def _shoot(case_name, size, tmp_path, monkeypatch, snap_compare, widen=None):
 
 @pytest.mark.parametrize(("case_name", "size"), list(_params()))
 def test_screen(case_name, size, tmp_path, monkeypatch, snap_compare):
-    problems, matched = _shoot(case_name, size, tmp_path, monkeypatch, snap_compare)
+    # a case whose SVG is unstable (its reason in the catalog) is drawn for the fit check
+    # only, not compared: a comparison would put a mismatch in every snapshot report
+    shoot = _draw_only if BY_NAME[case_name].unstable_svg else snap_compare
+    problems, matched = _shoot(case_name, size, tmp_path, monkeypatch, shoot)
     assert not problems, f"{case_name} at {size[0]}×{size[1]}:\n" + "\n".join(problems)
-    assert matched or BY_NAME[case_name].unstable_svg, \
-        f"{case_name} at {size[0]}×{size[1]} differs from its snapshot (make snapshots)"
+    assert matched, f"{case_name} at {size[0]}×{size[1]} differs from its snapshot (make snapshots)"
+
+
+def _draw_only(app, terminal_size, run_before) -> bool:
+    from textual._doc import take_svg_screenshot
+
+    take_svg_screenshot(app=app, terminal_size=terminal_size, run_before=run_before)
+    return True
 
 
 def test_a_widened_dialog_fails_the_fit_check(tmp_path, monkeypatch):
