@@ -136,6 +136,9 @@ def db(db_url):
     if db_url.startswith("postgresql"):
         _fill_from_template(db_url)
     database = Database.open(db_url)
+    # as after a migration: the database has its engine (writes take SQLAlchemy's way, as
+    # on SQLite, where the fixture's open migrates a new file)
+    database.engine
     yield database
     database.close()
 
