@@ -324,3 +324,37 @@ def test_two_dicts_joined_by_lookup_give_the_files_values(kw, tmp_path):
     with_int_ids = {q: {(int(d.split("-")[1]) if q == "q5" else d): s for d, s in docs.items()}
                     for q, docs in run.items()}
     assert _joined(with_int_ids, qrels) is None  # the arrays path matches 5 with "5"
+
+
+@pytest.mark.parametrize("equal_sizes", [True, False])
+@pytest.mark.parametrize("kw", [{}, {"judged_docs_only": True}, {"max_depth": 7, "complete": True}])
+def test_two_dicts_without_ties_give_the_files_values(equal_sizes, kw, tmp_path):
+    """No score tied within a query: the joined path ranks the rows by score with no
+    document id built. Negative
+    grades, judged documents the run did not retrieve, queries on one side only, one query
+    with no judged document, equal and unequal query sizes: the file's values."""
+    from workbench.api import _joined
+
+    rng = np.random.default_rng(23)
+    qrels, run, lines = {}, {}, []
+    for q in range(10):
+        n = 60 if equal_sizes else int(rng.integers(35, 90))
+        docs = [f"d{q}-{i}" for i in range(n)]
+        scores = rng.permutation(n * 5)[:n] / 5.0 - 20.0  # negative scores too
+        run[f"q{q}"] = dict(zip(docs, scores.tolist()))
+        lines += [f"q{q} Q0 {d} 1 {s!r} t\n" for d, s in run[f"q{q}"].items()]
+    for q in range(1, 12):  # q0 only in the run, q10 and q11 only in the qrels
+        pool = [f"d{q}-{i}" for i in rng.choice(120, size=50, replace=False).tolist()]
+        qrels[f"q{q}"] = {d: int(g) for d, g in zip(pool, rng.integers(-1, 4, 50))}
+    qrels["q4"] = {"elsewhere": 2}  # judged, but nothing the run retrieved
+    (tmp_path / "run").write_text("".join(lines))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                            for d, g in docs.items()))
+    joined = _joined(run, qrels)
+    assert joined is not None and joined[1] is None  # ranked by score, no ids built
+    assert (joined[3] >= 3).sum() > 10  # the top grade is found in many rows
+    measures = ["map", "P.5,10", "ndcg_cut.10", "ndcg", "bpref", "num_rel_ret", "relstring.10",
+                "recip_rank", "Rprec", "infAP"]
+    want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures, per_query=True, **kw)
+    got = workbench.evaluate(qrels, run, measures, per_query=True, **kw)
+    assert dict(got) == dict(want) and dict(got.all) == dict(want.all)
