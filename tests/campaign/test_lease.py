@@ -74,8 +74,8 @@ def test_two_grade_commands_of_one_assessor_share_the_lease(camp):
 
 def test_two_first_sessions_at_once_both_open(camp):
     """Two first sessions of one assessor at once on PostgreSQL: neither sees a lease row,
-    both insert one, and the second insert waits for the first and then fails on the key.
-    The second session takes the row over on its next try instead of failing (CI saw four
+    both insert one, and the second insert waits for the first. The second then reads the
+    first one's row back and takes it over instead of failing on the key (CI saw four
     `grade` processes of one assessor fail with "duplicate key ... pk_judging_session")."""
     import threading
     import time

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
-from workbench.store.judgment_writes import conflicts_raised_as_ours
+from workbench.store.locking import insert_ignoring_duplicates
 from workbench.store.models import JudgingLease
 
 _T = JudgingLease.__table__
@@ -34,15 +34,20 @@ def lease_of(session: Session, assessor_id: int) -> Lease | None:
 
 def take_lease(session: Session, assessor_id: int, token: str, holder: str,
                at: datetime) -> Lease | None:
-    """Make `token` the assessor's lease; returns the lease it replaced (None: none)."""
+    """Make `token` the assessor's lease; returns the lease it replaced (None: none).
+
+    Two first sessions at once (PostgreSQL): both find no row, and the second insert waits
+    for the first one's, then does nothing; the second reads that row back and takes it
+    over, as a later session would."""
     before = lease_of(session, assessor_id)
     if before is None:
-        with conflicts_raised_as_ours():  # two first sessions at once (PostgreSQL)
-            session.execute(insert(_T).values(assessor_id=assessor_id, token=token,
-                                              holder=holder, started_at=at))
-    else:
-        session.execute(update(_T).where(_T.c.assessor_id == assessor_id)
-                        .values(token=token, holder=holder, started_at=at))
+        added = session.execute(insert_ignoring_duplicates(session.connection(), _T).values(
+            assessor_id=assessor_id, token=token, holder=holder, started_at=at))
+        if added.rowcount == 1:
+            return None
+        before = lease_of(session, assessor_id)
+    session.execute(update(_T).where(_T.c.assessor_id == assessor_id)
+                    .values(token=token, holder=holder, started_at=at))
     return before
 
 

@@ -31,10 +31,9 @@ from collections.abc import Callable
 
 from workbench.campaign.database import Database
 from workbench.campaign.writing import write_transaction
-from workbench.errors import WorkbenchError, WriteConflict
+from workbench.errors import WorkbenchError
 
 POLICY = "take over"  # the newest session wins; the one taken over is told and stops
-_CLAIM_TRIES = 3
 
 
 class SessionEnded(WorkbenchError):
@@ -86,19 +85,11 @@ class JudgingLease:
         from workbench.store.judging_sessions import take_lease
         from workbench.store.models import utcnow
 
-        for attempt in range(_CLAIM_TRIES):
-            try:
-                with write_transaction(self.db, on_wait=on_wait) as s:
-                    aid = assessor_id(s, self.assessor)
-                    if aid is None:
-                        raise SessionEnded(removed_message(self.assessor))
-                    before = take_lease(s, aid, self.token, self.holder, utcnow())
-                break
-            except WriteConflict:
-                # two first sessions of the assessor at once (PostgreSQL): the other one's
-                # row is there now, and the next try takes it over (or shares it)
-                if attempt == _CLAIM_TRIES - 1:
-                    raise
+        with write_transaction(self.db, on_wait=on_wait) as s:
+            aid = assessor_id(s, self.assessor)
+            if aid is None:
+                raise SessionEnded(removed_message(self.assessor))
+            before = take_lease(s, aid, self.token, self.holder, utcnow())
         self.claimed = True
         return before.holder if before is not None and before.token != self.token else ""
 
