@@ -295,7 +295,7 @@ def test_two_dicts_joined_by_lookup_give_the_files_values(kw, tmp_path):
     """Two dicts take the joined path (a grade per row by dict lookup, document ids only
     where scores tie): negative grades, queries on one side only, scores tied as floats
     (compat 9) but not as doubles, and non-str ids (the arrays path) give the file's values."""
-    from workbench.api import _joined
+    from workbench.formats.python_objects import joined as _joined
 
     rng = np.random.default_rng(5)
     qrels, run, lines = {}, {}, []
@@ -320,7 +320,7 @@ def test_two_dicts_joined_by_lookup_give_the_files_values(kw, tmp_path):
     got = workbench.evaluate(qrels, run, measures, per_query=True, **kw)
     assert dict(got) == dict(want) and dict(got.all) == dict(want.all)
     no_ties = {q: {d: float(i) for i, d in enumerate(docs)} for q, docs in run.items()}
-    assert _joined(no_ties, qrels)[1] is None  # no tie: no document ids built
+    assert _joined(no_ties, qrels).docno is None  # no tie: no document ids built
     with_int_ids = {q: {(int(d.split("-")[1]) if q == "q5" else d): s for d, s in docs.items()}
                     for q, docs in run.items()}
     assert _joined(with_int_ids, qrels) is None  # the arrays path matches 5 with "5"
@@ -333,7 +333,7 @@ def test_two_dicts_without_ties_give_the_files_values(equal_sizes, kw, tmp_path)
     document id built. Negative
     grades, judged documents the run did not retrieve, queries on one side only, one query
     with no judged document, equal and unequal query sizes: the file's values."""
-    from workbench.api import _joined
+    from workbench.formats.python_objects import joined as _joined
 
     rng = np.random.default_rng(23)
     qrels, run, lines = {}, {}, []
@@ -351,10 +351,65 @@ def test_two_dicts_without_ties_give_the_files_values(equal_sizes, kw, tmp_path)
     (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
                                             for d, g in docs.items()))
     joined = _joined(run, qrels)
-    assert joined is not None and joined[1] is None  # ranked by score, no ids built
-    assert (joined[3] >= 3).sum() > 10  # the top grade is found in many rows
+    assert joined is not None and joined.docno is None  # ranked by score, no ids built
+    assert (joined.grades >= 3).sum() > 10  # the top grade is found in many rows
     measures = ["map", "P.5,10", "ndcg_cut.10", "ndcg", "bpref", "num_rel_ret", "relstring.10",
                 "recip_rank", "Rprec", "infAP"]
     want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures, per_query=True, **kw)
     got = workbench.evaluate(qrels, run, measures, per_query=True, **kw)
     assert dict(got) == dict(want) and dict(got.all) == dict(want.all)
+
+
+def test_a_grade_equal_to_its_score_and_empty_queries_give_the_files_values(tmp_path):
+    """The joined path reads a grade where it differs from the score it replaces; a judged
+    document scored exactly its grade (score 2.0, grade 2) is found by key, and an
+    unjudged one scored 1.0 stays unjudged. Empty queries first and last, and unequal
+    sizes: the file's values."""
+    from workbench.formats.python_objects import joined
+
+    rng = np.random.default_rng(31)
+    qrels, run, lines = {}, {"q00": {}}, []
+    for q in range(1, 9):
+        n = int(rng.integers(40, 80))
+        docs = [f"d{q}-{i}" for i in range(n)]
+        scores = rng.permutation(n) - 3.0  # distinct integers, -3 .. n-4: many equal a grade
+        run[f"q{q}"] = dict(zip(docs, scores.tolist()))
+        qrels[f"q{q}"] = {d: int(g) for d, g in zip(docs[::2], rng.integers(-1, 4, n))}
+        for k, (d, s) in enumerate(d_s for d_s in run[f"q{q}"].items() if -1 <= d_s[1] <= 3):
+            if k % 2:  # scored a grade, judged that grade
+                qrels[f"q{q}"][d] = int(s)
+            else:  # scored a grade, not judged
+                qrels[f"q{q}"].pop(d, None)
+        lines += [f"q{q} Q0 {d} 1 {s!r} t\n" for d, s in run[f"q{q}"].items()]
+    run["q99"] = {}
+    equal = sum(qrels[q].get(d) == s for q in qrels for d, s in run[q].items())
+    assert equal >= 16  # the case is there
+    (tmp_path / "run").write_text("".join(lines))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                            for d, g in docs.items()))
+    j = joined(run, qrels)
+    assert j is not None and j.docno is None
+    measures = ["map", "P.5,10", "ndcg", "bpref", "num_rel_ret", "relstring.20", "Rprec"]
+    want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures, per_query=True)
+    got = workbench.evaluate(qrels, run, measures, per_query=True)
+    assert dict(got) == dict(want) and dict(got.all) == dict(want.all)
+
+
+def test_ties_input_keeps_the_order_given(tmp_path):
+    """ties="input" ranks a dict's or a DataFrame's rows as given (the file's order), not by
+    score: the speed-only sort by score applies to trec_eval's tie policy alone."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    docs = [f"d{i}" for i in range(100)]
+    run = {"q1": dict(zip(docs, rng.random(100).tolist()))}
+    qrels = {"q1": {d: int(g) for d, g in zip(docs[:60], rng.integers(0, 2, 60))}}
+    (tmp_path / "run").write_text("".join(f"q1 Q0 {d} {i + 1} {s!r} t\n"
+                                          for i, (d, s) in enumerate(run["q1"].items())))
+    (tmp_path / "qrels").write_text("".join(f"q1 0 {d} {g}\n" for d, g in qrels["q1"].items()))
+    measures = ["map", "P.5", "relstring.10"]
+    want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures, ties="input")
+    assert want != workbench.evaluate(tmp_path / "qrels", tmp_path / "run", measures)
+    frame = pd.DataFrame([("q1", d, s) for d, s in run["q1"].items()],
+                         columns=["query_id", "doc_id", "score"])
+    for r in (run, frame):
+        assert dict(workbench.evaluate(qrels, r, measures, ties="input")) == dict(want)

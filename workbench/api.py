@@ -3,8 +3,9 @@
 `evaluate` takes qrels and runs as file paths, ``{qid: {docid: grade}}`` dicts, pandas
 DataFrames with ir_measures' column names (``query_id``, ``doc_id``, ``relevance`` /
 ``score``) or any iterable of records with those attributes (ir_datasets' ``qrels_iter()``,
-ir_measures' ``Qrel`` / ``ScoredDoc``); it turns them into arrays and hands them to the
-evaluation engine (`workbench.evaluation.evaluate_arrays`), with no text file in between.
+ir_measures' ``Qrel`` / ``ScoredDoc``); `workbench.formats.python_objects` turns them into
+arrays for the evaluation engine (`workbench.evaluation.evaluate_arrays`), with no text
+file in between.
 Measures are named as `workbench eval -m` names them, and the results are keyed by the
 names `eval` prints (`metrics.requested`): this module is the one boundary where measures
 travel as strings. `compare`, `agreement`, `kendall_tau`, `tau_ap` and `rbo` are thin
@@ -16,9 +17,7 @@ imported only when a DataFrame is asked for (``to_frame()``) or given.
 
 from __future__ import annotations
 
-import itertools
 import math
-import os
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -89,199 +88,6 @@ class PerQueryResults(Mapping):
         return frame
 
 
-# ---------------------------------------------------------------- inputs
-
-
-def _is_path(x) -> bool:
-    return isinstance(x, (str, os.PathLike))
-
-
-def _is_frame(x) -> bool:
-    return type(x).__module__.startswith("pandas") and hasattr(x, "columns")
-
-
-def _ids(values) -> np.ndarray:
-    """Ids (a list or an array) as a numpy array the engine takes: bytes where they are
-    ASCII, else str."""
-    try:
-        if isinstance(values, np.ndarray):
-            return values if values.dtype.kind == "S" else values.astype("S")
-        return np.array(values, dtype="S")
-    except UnicodeEncodeError:
-        return np.array([str(v) for v in values.tolist()] if isinstance(values, np.ndarray)
-                        else [str(v) for v in values])
-
-
-def _from_nested(d: Mapping, what: str, ranked: bool = False):
-    """(qid, docno, value) arrays of a {qid: {docid: value}} dict; ranked: each query's
-    rows by value descending (a run: see `_by_score`)."""
-    inner = list(d.values())
-    for q, docs in zip(d, inner):
-        if not isinstance(docs, Mapping):
-            raise TypeError(f"{what}: query {q!r} maps to {type(docs).__name__}, "
-                            f"not a {{doc_id: value}} dict")
-    sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    total = int(sizes.sum())
-    docno = _ids(list(itertools.chain.from_iterable(inner)))
-    value = np.fromiter(itertools.chain.from_iterable(v.values() for v in inner),
-                        dtype=np.float64, count=total)
-    qid = np.repeat(_ids([str(q) for q in d]), sizes)
-    if ranked:
-        order = _by_score(value, sizes)
-        if order is not None:
-            docno, value = docno[order], value[order]
-    return qid, docno, value
-
-
-def _by_score(score: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
-    """The rows of each query (contiguous, `sizes` long) by score descending, or None.
-
-    Speed only: the engine finds rows in rank order without sorting them (it puts only the
-    tied ones in trec_eval's docno order, metrics.ranking), and sorting each query's few
-    rows is several times faster than its sort of all of them. None where the queries are
-    too small for a loop over them to pay, or a score is NaN (the engine sorts those)."""
-    n = score.size
-    if n == 0 or sizes.size == 0 or n < 32 * sizes.size or np.isnan(score).any():
-        return None
-    if np.all(sizes == sizes[0]):  # one 2-D sort, row by row
-        k = int(sizes[0])
-        order = np.argsort(-score.reshape(-1, k), axis=1)
-        order += (np.arange(sizes.size, dtype=np.int64) * k)[:, None]
-        return order.ravel()
-    order = np.empty(n, dtype=np.int64)
-    neg = -score
-    at = 0
-    for k in sizes.tolist():
-        order[at:at + k] = np.argsort(neg[at:at + k]) + at
-        at += k
-    return order
-
-
-def _joined(run: Mapping, qrels: Mapping):
-    """(qid, docno or None, score, grades) of a {qid: {docid: score}} run against
-    {qid: {docid: grade}} qrels, each query's rows by score descending, or None where this
-    path does not apply (then `_from_nested` and the engine's lookup do the work).
-
-    Speed only: a dict lookup per row gives each row's grade without turning a million
-    document ids into an array and looking them up there; the ids are needed only to put
-    tied scores in trec_eval's order, so they are built only when a query has a tie. Ids
-    must be str on both sides (elsewhere the arrays path matches 5 with "5")."""
-    from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
-
-    inner = list(run.values())
-    if not inner or not all(isinstance(d, Mapping) for d in inner):
-        return None
-    sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    total = int(sizes.sum())
-    if total == 0 or not all(isinstance(q, str) for q in run):
-        return None
-    if not all(isinstance(q, str) and isinstance(d, Mapping) for q, d in qrels.items()):
-        return None
-    graded = {}
-    for q, docs in qrels.items():
-        if not all(map(isinstance, docs, itertools.repeat(str))):
-            return None
-        negative = docs and min(docs.values()) < 0  # the qrels arrays checked the grades
-        graded[q] = {d: (g if g >= 0 else UNJUDGED) for d, g in docs.items()} if negative else docs
-    if not all(map(isinstance, itertools.chain.from_iterable(inner), itertools.repeat(str))):
-        return None
-    score = np.fromiter(itertools.chain.from_iterable(v.values() for v in inner),
-                        dtype=np.float64, count=total)
-    order = _by_score(score, sizes)
-    if order is None:
-        return None
-    empty: dict = {}
-    grades = np.fromiter(itertools.chain.from_iterable(
-        map(graded.get(q, empty).get, docs, itertools.repeat(NONPOOL, len(docs)))
-        for q, docs in zip(run, inner)), dtype=np.int64, count=total)
-    score, grades = score[order], grades[order]
-    qid = np.repeat(_ids(list(run)), sizes)
-    # a tie at float precision (compat 9) is one at double precision too, or adjacent to it
-    sc = score.astype(np.float32)
-    same = sc[1:] == sc[:-1]
-    same[np.cumsum(sizes)[:-1] - 1] = False
-    docno = _ids(list(itertools.chain.from_iterable(inner)))[order] if same.any() else None
-    return qid, docno, score, grades
-
-
-def _from_frame(df, column: str, what: str, ranked: bool = False):
-    for c in ("query_id", "doc_id", column):
-        if c not in df.columns:
-            raise ValueError(f"{what}: the DataFrame has no column {c!r} (ir_measures' names: "
-                             f"query_id, doc_id, {column})")
-    qid, docno = _ids(df["query_id"].to_numpy()), _ids(df["doc_id"].to_numpy())
-    value = df[column].to_numpy(dtype=np.float64)
-    if ranked and qid.size:  # each stretch of rows of one query by score (see _by_score)
-        cuts = np.flatnonzero(qid[1:] != qid[:-1]) + 1
-        sizes = np.diff(np.concatenate(([0], cuts, [qid.size])))
-        order = _by_score(value, sizes)
-        if order is not None:
-            qid, docno, value = qid[order], docno[order], value[order]
-    return qid, docno, value
-
-
-def _from_records(records: Iterable, column: str, what: str):
-    qids, docs, values = [], [], []
-    for k, r in enumerate(records):
-        try:
-            qids.append(str(r.query_id))
-            docs.append(str(r.doc_id))
-            values.append(getattr(r, column))
-        except AttributeError:
-            raise TypeError(f"{what}: record {k} ({r!r}) has no query_id, doc_id and "
-                            f"{column}") from None
-    return _ids(qids), _ids(docs), np.asarray(values, dtype=np.float64)
-
-
-def _qrels_arrays(qrels):
-    """(qid, docno, rel) of qrels in any accepted form; rel as int64."""
-    if isinstance(qrels, str) and qrels.startswith("irds:"):  # an ir_datasets dataset's
-        from workbench.formats.irds import qrels as dataset_qrels
-
-        q = dataset_qrels(qrels[len("irds:"):])
-        return q.qid, q.docno, q.rel
-    if _is_path(qrels):
-        from workbench.formats.trec import read_qrels
-
-        q = read_qrels(qrels, check_duplicates=False, line_numbers=False)
-        return q.qid, q.docno, q.rel
-    if _is_frame(qrels):
-        qid, docno, rel = _from_frame(qrels, "relevance", "qrels")
-    elif isinstance(qrels, Mapping):
-        qid, docno, rel = _from_nested(qrels, "qrels")
-    else:
-        qid, docno, rel = _from_records(qrels, "relevance", "qrels")
-    grades = rel.astype(np.int64)
-    if not np.array_equal(grades, rel):
-        raise ValueError("qrels: grades must be integers (as in a TREC qrels file)")
-    return qid, docno, grades
-
-
-def _run_arrays(run, name: str, qrels=None):
-    """The engine's RunArrays of a run in any accepted form (qrels: the qrels as given,
-    for the joined path of two dicts, `_joined`)."""
-    from workbench.metrics.evaluate import RunArrays
-
-    if isinstance(run, Mapping) and isinstance(qrels, Mapping):
-        joined = _joined(run, qrels)
-        if joined is not None:
-            qid, docno, score, grades = joined
-            return RunArrays(qid, docno, score, name, grades=grades)
-
-    if _is_path(run):
-        from workbench.formats.trec import read_run
-
-        r = read_run(run, check_duplicates=False, all_tags=False, line_numbers=False)
-        return RunArrays(r.qid, r.docno, r.score, r.last_tag or str(run))
-    if _is_frame(run):
-        qid, docno, score = _from_frame(run, "score", "run", ranked=True)
-    elif isinstance(run, Mapping):
-        qid, docno, score = _from_nested(run, "run", ranked=True)
-    else:
-        qid, docno, score = _from_records(run, "score", "run")
-    return RunArrays(qid, docno, score, name)
-
-
 def _measure_names(measures) -> list[str]:
     """Names from strings (several in one, split on whitespace) or objects such as
     ir_measures' (str() gives their name)."""
@@ -325,11 +131,19 @@ def evaluate(qrels, run, measures=None, *, per_query: bool = False,
     measure name, InputError for a bad file line).
     """
     from workbench.evaluation import evaluate_arrays
+    from workbench.formats import python_objects as objects
+    from workbench.metrics.evaluate import RunArrays
     from workbench.metrics.requested import evaluated_measures
 
     asked = evaluated_measures(_measure_names(measures), compat=int(compat))
-    q = _qrels_arrays(qrels)
-    arrays = _run_arrays(run, name, qrels)
+    both = (ties == "trec_eval" and isinstance(run, Mapping) and isinstance(qrels, Mapping)
+            and objects.joined(run, qrels))
+    if both:
+        q = both.qrels
+        arrays = RunArrays(both.qid, both.docno, both.score, name, grades=both.grades)
+    else:
+        q = objects.qrels_arrays(qrels)
+        arrays = objects.run_arrays(run, name, ranked=ties == "trec_eval")
     (result,) = evaluate_arrays(q, [arrays], asked.measures, names=[arrays.tag or name],
                                 rel_level=relevance_level, ties=ties, max_depth=max_depth,
                                 complete=complete, compat=int(compat),
@@ -366,6 +180,7 @@ def compare(runs, qrels, measure: str = FILES_MEASURE, *, test: str = "t", relev
     `.tests`, `.to_json()`).
     """
     from workbench.campaign.comparison.systems import SourceScores, compare_tables
+    from workbench.formats import python_objects as objects
     from workbench.metrics.evaluate import evaluate_many
     from workbench.metrics.measures import parse_measures
 
@@ -378,8 +193,8 @@ def compare(runs, qrels, measure: str = FILES_MEASURE, *, test: str = "t", relev
     else:
         given = list(runs)
         names = [f"run{k}" for k in range(len(given))]
-    arrays = [_run_arrays(r, n) for r, n in zip(given, names)]
-    qid, docno, rel = _qrels_arrays(qrels)
+    arrays = [objects.run_arrays(r, n) for r, n in zip(given, names)]
+    qid, docno, rel = objects.qrels_arrays(qrels)
     evaluations = evaluate_many(qid, docno, rel, arrays, [m], rel_level=relevance_level)
     column: dict[str, int] = {}
     for ev in evaluations:

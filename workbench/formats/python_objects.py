@@ -1,0 +1,270 @@
+"""Qrels and runs given as Python objects, read into the arrays the evaluation engine
+takes: ``{qid: {doc_id: value}}`` dicts, pandas DataFrames with ir_measures' column names
+(``query_id``, ``doc_id``, ``relevance`` / ``score``), any iterable of records with those
+attributes (ir_datasets' ``qrels_iter()``, ir_measures' ``Qrel`` / ``ScoredDoc``), or the
+path of a TREC file (``"irds:ID"`` for a dataset's qrels). The public API
+(`workbench.api.evaluate`) is the one caller; pandas is never imported here.
+
+Speed, not rules: the engine owns trec_eval's order (`metrics.ranking`). A run read from
+a dict or a DataFrame is handed over with each query's rows already by score (`_by_score`)
+so that the engine only checks the order and orders the tied rows; and two dicts are
+joined by dict operations (`joined`) so that no million document ids become an array.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["Joined", "is_path", "joined", "qrels_arrays", "run_arrays"]
+
+_chain = itertools.chain.from_iterable
+_EXACT = float(2 ** 53)  # grades beyond it do not round-trip through a double
+
+
+def is_path(x) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def _is_frame(x) -> bool:
+    return type(x).__module__.startswith("pandas") and hasattr(x, "columns")
+
+
+def _ids(values) -> np.ndarray:
+    """Ids (a list or an array) as a numpy array the engine takes: bytes where they are
+    ASCII, else str."""
+    try:
+        if isinstance(values, np.ndarray):
+            return values if values.dtype.kind == "S" else values.astype("S")
+        return np.array(values, dtype="S")
+    except UnicodeEncodeError:
+        return np.array([str(v) for v in values.tolist()] if isinstance(values, np.ndarray)
+                        else [str(v) for v in values])
+
+
+def _integer_grades(rel: np.ndarray) -> np.ndarray:
+    grades = rel.astype(np.int64)
+    if not np.array_equal(grades, rel):
+        raise ValueError("qrels: grades must be integers (as in a TREC qrels file)")
+    return grades
+
+
+def _from_nested(d: Mapping, what: str, ranked: bool = False):
+    """(qid, docno, value) arrays of a {qid: {docid: value}} dict; ranked: each query's
+    rows by value descending (a run: see `_by_score`)."""
+    inner = list(d.values())
+    for q, docs in zip(d, inner):
+        if not isinstance(docs, Mapping):
+            raise TypeError(f"{what}: query {q!r} maps to {type(docs).__name__}, "
+                            f"not a {{doc_id: value}} dict")
+    sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
+    total = int(sizes.sum())
+    docno = _ids(list(_chain(inner)))
+    value = np.fromiter(_chain(v.values() for v in inner), dtype=np.float64, count=total)
+    qid = np.repeat(_ids([str(q) for q in d]), sizes)
+    if ranked:
+        order = _by_score(value, sizes)
+        if order is not None:
+            docno, value = docno[order], value[order]
+    return qid, docno, value
+
+
+def _by_score(score: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
+    """The rows of each query (contiguous, `sizes` long) by score descending, or None.
+
+    Speed only: the engine finds rows in rank order without sorting them (it puts only the
+    tied ones in trec_eval's docno order, metrics.ranking), and sorting each query's few
+    rows is several times faster than its sort of all of them. None where the queries are
+    too small for a loop over them to pay, or a score is NaN (the engine sorts those)."""
+    n = score.size
+    if n == 0 or sizes.size == 0 or n < 32 * sizes.size or np.isnan(score).any():
+        return None
+    if np.all(sizes == sizes[0]):  # one 2-D sort, row by row
+        k = int(sizes[0])
+        order = np.argsort(-score.reshape(-1, k), axis=1)
+        order += (np.arange(sizes.size, dtype=np.int64) * k)[:, None]
+        return order.ravel()
+    order = np.empty(n, dtype=np.int64)
+    neg = -score
+    at = 0
+    for k in sizes.tolist():
+        order[at:at + k] = np.argsort(neg[at:at + k]) + at
+        at += k
+    return order
+
+
+# ---------------------------------------------------------------- two dicts
+
+
+class Joined(NamedTuple):
+    """Two dicts joined: the qrels arrays, and the run's rows by score with their grades.
+
+    qrels: (qid, docno, rel), the docno being distinct codes that stand in for the ids: the
+    grades are joined already, so no document is looked up by id. docno: the run's ids in
+    row order, built only where a query has tied scores (the engine orders those by id),
+    else None. grades: each row's grade as the engine's lookup gives it (NONPOOL where the
+    qrels lack the document, UNJUDGED for a negative grade)."""
+
+    qrels: tuple
+    qid: np.ndarray
+    docno: np.ndarray | None
+    score: np.ndarray
+    grades: np.ndarray
+
+
+def _str_dicts(d: Mapping) -> tuple[list, list] | None:
+    """(keys, values) of d where its keys are str and its values dicts keyed by str,
+    else None."""
+    keys, inner = list(d), list(d.values())
+    if not all(type(q) is str for q in keys) or not all(type(v) is dict for v in inner):
+        return None
+    try:
+        for v in inner:
+            "".join(v)  # a TypeError names the first key that is not a str
+    except TypeError:
+        return None
+    return keys, inner
+
+
+def joined(run: Mapping, qrels: Mapping) -> Joined | None:
+    """A {qid: {docid: score}} run joined with {qid: {docid: grade}} qrels, or None where
+    this path does not apply (then the arrays of each and the engine's lookup do the work).
+
+    Speed only. Each query's grades come from ``run[q].copy().update(qrels[q])``: C does
+    the lookups, and the copy's first values are the scores, with a grade in place of each
+    judged document's. A grade equal to the score it replaces is checked by key. Ids must
+    be str on both sides (elsewhere the arrays path matches 5 with "5"), the scores not NaN."""
+    from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
+
+    q_side, r_side = _str_dicts(qrels), _str_dicts(run)
+    if q_side is None or r_side is None:
+        return None
+    qq, qinner = q_side
+    rq, inner = r_side
+    qsizes = np.fromiter(map(len, qinner), dtype=np.int64, count=len(qinner))
+    rel = np.fromiter(_chain(v.values() for v in qinner), dtype=np.float64,
+                      count=int(qsizes.sum()))
+    grades_given = _integer_grades(rel)
+    sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
+    n = int(sizes.sum())
+    if n == 0 or (rel.size and np.abs(rel).max() >= _EXACT):
+        return None
+    score = np.fromiter(_chain(v.values() for v in inner), dtype=np.float64, count=n)
+    order = _by_score(score, sizes)  # None also where a score is NaN (the engine sorts those)
+    if order is None:
+        return None
+    merged = np.empty(n, dtype=np.float64)
+    at = 0
+    for q, docs, k in zip(rq, inner, sizes.tolist()):
+        judged = qrels.get(q)
+        if judged:
+            c = docs.copy()
+            c.update(judged)
+            merged[at:at + k] = np.fromiter(c.values(), dtype=np.float64, count=k)
+        else:
+            merged[at:at + k] = score[at:at + k]
+        at += k
+    found = merged != score
+    # a judged document whose grade equals its score (1.0 and grade 1): look its key up
+    maybe = np.flatnonzero(~found & np.isin(score, np.unique(rel)))
+    if maybe.size:
+        starts = np.cumsum(sizes) - sizes
+        which = np.searchsorted(starts, maybe, side="right") - 1
+        for k in np.unique(which).tolist():
+            judged = qrels.get(rq[k])
+            if judged:
+                keys = list(inner[k])
+                rows = maybe[which == k]
+                found[rows] = [keys[p] in judged for p in (rows - starts[k]).tolist()]
+    rows = np.flatnonzero(found)
+    g = merged[rows]
+    g = np.where(g < 0, UNJUDGED, g).astype(np.int64)
+    grades = np.full(n, NONPOOL, dtype=np.int64)
+    grades[rows] = g
+    score, grades = score[order], grades[order]
+    # a tie at float precision (compat 9) is one at double precision too, or next to it
+    sc = score.astype(np.float32)
+    same = sc[1:] == sc[:-1]
+    ends = np.cumsum(sizes)[:-1]  # a query's last row and the next one's first never tie
+    same[ends[(ends > 0) & (ends < n)] - 1] = False
+    docno = _ids(list(_chain(inner)))[order] if same.any() else None  # the engine orders ties by id
+    codes = np.arange(rel.size, dtype="<u8").view("S8")  # distinct, as the qrels' keys are
+    qrels_rows = (np.repeat(_ids(qq), qsizes), codes, grades_given)
+    return Joined(qrels_rows, np.repeat(_ids(rq), sizes), docno, score, grades)
+
+
+# ---------------------------------------------------------------- one at a time
+
+
+def _from_frame(df, column: str, what: str, ranked: bool = False):
+    for c in ("query_id", "doc_id", column):
+        if c not in df.columns:
+            raise ValueError(f"{what}: the DataFrame has no column {c!r} (ir_measures' names: "
+                             f"query_id, doc_id, {column})")
+    qid, docno = _ids(df["query_id"].to_numpy()), _ids(df["doc_id"].to_numpy())
+    value = df[column].to_numpy(dtype=np.float64)
+    if ranked and qid.size:  # each stretch of rows of one query by score (see _by_score)
+        cuts = np.flatnonzero(qid[1:] != qid[:-1]) + 1
+        sizes = np.diff(np.concatenate(([0], cuts, [qid.size])))
+        order = _by_score(value, sizes)
+        if order is not None:
+            qid, docno, value = qid[order], docno[order], value[order]
+    return qid, docno, value
+
+
+def _from_records(records: Iterable, column: str, what: str):
+    qids, docs, values = [], [], []
+    for k, r in enumerate(records):
+        try:
+            qids.append(str(r.query_id))
+            docs.append(str(r.doc_id))
+            values.append(getattr(r, column))
+        except AttributeError:
+            raise TypeError(f"{what}: record {k} ({r!r}) has no query_id, doc_id and "
+                            f"{column}") from None
+    return _ids(qids), _ids(docs), np.asarray(values, dtype=np.float64)
+
+
+def qrels_arrays(qrels):
+    """(qid, docno, rel) of qrels in any accepted form; rel as int64."""
+    if isinstance(qrels, str) and qrels.startswith("irds:"):  # an ir_datasets dataset's
+        from workbench.formats.irds import qrels as dataset_qrels
+
+        q = dataset_qrels(qrels[len("irds:"):])
+        return q.qid, q.docno, q.rel
+    if is_path(qrels):
+        from workbench.formats.trec import read_qrels
+
+        q = read_qrels(qrels, check_duplicates=False, line_numbers=False)
+        return q.qid, q.docno, q.rel
+    if _is_frame(qrels):
+        qid, docno, rel = _from_frame(qrels, "relevance", "qrels")
+    elif isinstance(qrels, Mapping):
+        qid, docno, rel = _from_nested(qrels, "qrels")
+    else:
+        qid, docno, rel = _from_records(qrels, "relevance", "qrels")
+    return qid, docno, _integer_grades(rel)
+
+
+def run_arrays(run, name: str, ranked: bool = True):
+    """The engine's RunArrays of a run in any accepted form; ranked: a dict's or a
+    DataFrame's rows by score per query (speed, for ties="trec_eval"; any other tie policy
+    needs the rows as given)."""
+    from workbench.metrics.evaluate import RunArrays
+
+    if is_path(run):
+        from workbench.formats.trec import read_run
+
+        r = read_run(run, check_duplicates=False, all_tags=False, line_numbers=False)
+        return RunArrays(r.qid, r.docno, r.score, r.last_tag or str(run))
+    if _is_frame(run):
+        qid, docno, score = _from_frame(run, "score", "run", ranked=ranked)
+    elif isinstance(run, Mapping):
+        qid, docno, score = _from_nested(run, "run", ranked=ranked)
+    else:
+        qid, docno, score = _from_records(run, "score", "run")
+    return RunArrays(qid, docno, score, name)
