@@ -123,7 +123,7 @@ def main() -> None:
         import ir_measures
 
         ms = [ir_measures.parse_measure(n) for n in OURS]
-        t_irm, ref = best(lambda: ir_measures.calc_aggregate(ms, qrels, run), 1)
+        t_irm, ref = best(lambda: ir_measures.calc_aggregate(ms, qrels, run), args.repeat)
         rows.append(("ir_measures.calc_aggregate", t_irm))
         diffs["ir_measures"] = max(abs(ours[str(m)] - ref[m]) for m in ms)
     except ImportError:

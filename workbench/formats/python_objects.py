@@ -81,7 +81,7 @@ def _by_score(score: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
     rows is several times faster than its sort of all of them. None where the queries are
     too small for a loop over them to pay, or a score is NaN (the engine sorts those)."""
     n = score.size
-    if n == 0 or sizes.size == 0 or n < 32 * sizes.size or np.isnan(score).any():
+    if not _sorts_per_query(n, sizes.size) or np.isnan(score).any():
         return None
     if np.all(sizes == sizes[0]):  # one 2-D sort, row by row
         k = int(sizes[0])
@@ -116,18 +116,23 @@ class Joined(NamedTuple):
     grades: np.ndarray
 
 
-def _str_dicts(d: Mapping) -> tuple[list, list] | None:
-    """(keys, values) of d where its keys are str and its values dicts keyed by str,
-    else None."""
+def _str_dicts(d: Mapping, keys_too: bool = True) -> tuple[list, list] | None:
+    """(keys, values) of d where its keys are str and its values dicts keyed by str
+    (keys_too: the inner keys checked here too), else None."""
     keys, inner = list(d), list(d.values())
     if not all(type(q) is str for q in keys) or not all(type(v) is dict for v in inner):
         return None
     try:
-        for v in inner:
+        for v in inner if keys_too else ():
             "".join(v)  # a TypeError names the first key that is not a str
     except TypeError:
         return None
     return keys, inner
+
+
+def _sorts_per_query(n: int, nq: int) -> bool:
+    """Whether sorting each query's rows apart pays (see `_by_score`)."""
+    return n > 0 and nq > 0 and n >= 32 * nq
 
 
 def joined(run: Mapping, qrels: Mapping) -> Joined | None:
@@ -137,10 +142,11 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     Speed only. Each query's grades come from ``run[q].copy().update(qrels[q])``: C does
     the lookups, and the copy's first values are the scores, with a grade in place of each
     judged document's. A grade equal to the score it replaces is checked by key. Ids must
-    be str on both sides (elsewhere the arrays path matches 5 with "5"), the scores not NaN."""
+    be str on both sides (elsewhere the arrays path matches 5 with "5"), the scores not NaN.
+    Each query's ids, scores and grades are read in one visit, while they are in cache."""
     from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
 
-    q_side, r_side = _str_dicts(qrels), _str_dicts(run)
+    q_side, r_side = _str_dicts(qrels), _str_dicts(run, keys_too=False)
     if q_side is None or r_side is None:
         return None
     qq, qinner = q_side
@@ -151,26 +157,33 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     grades_given = _integer_grades(rel)
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     n = int(sizes.sum())
-    if n == 0 or (rel.size and np.abs(rel).max() >= _EXACT):
+    if not _sorts_per_query(n, sizes.size) or (rel.size and np.abs(rel).max() >= _EXACT):
         return None
-    score = np.fromiter(_chain(v.values() for v in inner), dtype=np.float64, count=n)
+    score = np.empty(n, dtype=np.float64)
+    merged = np.empty(n, dtype=np.float64)
+    at = 0
+    try:
+        for q, docs, k in zip(rq, inner, sizes.tolist()):
+            "".join(docs)  # a TypeError: an id that is not a str
+            score[at:at + k] = np.fromiter(docs.values(), dtype=np.float64, count=k)
+            judged = qrels.get(q)
+            if judged:
+                c = docs.copy()
+                c.update(judged)
+                merged[at:at + k] = np.fromiter(c.values(), dtype=np.float64, count=k)
+            else:
+                merged[at:at + k] = score[at:at + k]
+            at += k
+    except TypeError:  # (or a score that is no number: the arrays path says which)
+        return None
     order = _by_score(score, sizes)  # None also where a score is NaN (the engine sorts those)
     if order is None:
         return None
-    merged = np.empty(n, dtype=np.float64)
-    at = 0
-    for q, docs, k in zip(rq, inner, sizes.tolist()):
-        judged = qrels.get(q)
-        if judged:
-            c = docs.copy()
-            c.update(judged)
-            merged[at:at + k] = np.fromiter(c.values(), dtype=np.float64, count=k)
-        else:
-            merged[at:at + k] = score[at:at + k]
-        at += k
     found = merged != score
     # a judged document whose grade equals its score (1.0 and grade 1): look its key up
-    maybe = np.flatnonzero(~found & np.isin(score, np.unique(rel)))
+    maybe = np.flatnonzero(~found & (score >= grades_given.min(initial=0))
+                           & (score <= grades_given.max(initial=0)))
+    maybe = maybe[np.isin(score[maybe], grades_given)]
     if maybe.size:
         starts = np.cumsum(sizes) - sizes
         which = np.searchsorted(starts, maybe, side="right") - 1
