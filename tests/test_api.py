@@ -413,3 +413,25 @@ def test_ties_input_keeps_the_order_given(tmp_path):
                          columns=["query_id", "doc_id", "score"])
     for r in (run, frame):
         assert dict(workbench.evaluate(qrels, r, measures, ties="input")) == dict(want)
+
+
+@pytest.mark.parametrize("bad", [None, "x", object(), math.nan, math.inf])
+def test_a_value_that_is_no_finite_number_is_named(bad):
+    """None (numpy would read it as NaN), text, objects, NaN and infinity as a score or a
+    grade: a ValueError naming the query and document (the record for records), as a
+    TREC file's line gets, from dicts big enough for the joined path and from small ones."""
+    run = {f"q{i}": {f"d{j}": float(j) for j in range(40)} for i in range(3)}
+    qrels = {f"q{i}": {f"d{j}": 1 for j in range(5)} for i in range(3)}
+    for r in (run, {"q1": dict(list(run["q1"].items())[:3])}):
+        with pytest.raises(ValueError, match=r"run: query 'q1', document 'd1': the score .* is not a finite number"):
+            workbench.evaluate(qrels, {**r, "q1": {**r["q1"], "d1": bad}}, ["map"])
+    with pytest.raises(ValueError, match=r"qrels: query 'q2', document 'd3': the grade .* is not a finite number"):
+        workbench.evaluate({**qrels, "q2": {"d3": bad}}, run, ["map"])
+    ScoredDoc = namedtuple("ScoredDoc", "query_id doc_id score")
+    records = [ScoredDoc("q0", "d0", 1.0), ScoredDoc("q0", "d1", bad)]
+    with pytest.raises(ValueError, match=r"run: record 1 \(query 'q0', document 'd1'\): the score"):
+        workbench.evaluate(qrels, records, ["map"])
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(records, columns=["query_id", "doc_id", "score"])
+    with pytest.raises(ValueError, match=r"run: row 1 \(query 'q0', document 'd1'\): the score"):
+        workbench.evaluate(qrels, frame, ["map"])

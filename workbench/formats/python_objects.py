@@ -14,6 +14,7 @@ joined by dict operations (`joined`) so that no million document ids become an a
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
@@ -62,15 +63,45 @@ def _from_nested(d: Mapping, what: str, ranked: bool = False):
             raise TypeError(f"{what}: query {q!r} maps to {type(docs).__name__}, "
                             f"not a {{doc_id: value}} dict")
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    total = int(sizes.sum())
+    value = _numbers(list(d), inner, int(sizes.sum()), what)
     docno = _ids(list(_chain(inner)))
-    value = np.fromiter(_chain(v.values() for v in inner), dtype=np.float64, count=total)
     qid = np.repeat(_ids([str(q) for q in d]), sizes)
     if ranked:
         order = _by_score(value, sizes)
         if order is not None:
             docno, value = docno[order], value[order]
     return qid, docno, value
+
+
+def _is_finite(v) -> bool:
+    """A value float() takes, finite (as a TREC file's scores must be); never None, which
+    numpy would read as NaN."""
+    try:
+        return v is not None and math.isfinite(float(v))
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _numbers(qids: list, inner: list, total: int, what: str) -> np.ndarray:
+    """Every value of the {doc_id: value} dicts `inner` as float64, in order. A value that
+    is no finite number (None included) is a ValueError naming its query and document."""
+    try:
+        value = np.fromiter(_chain(v.values() for v in inner), dtype=np.float64, count=total)
+    except (TypeError, ValueError, OverflowError):
+        value, suspects = None, range(len(inner))
+    else:
+        bad = np.flatnonzero(~np.isfinite(value))
+        if bad.size == 0:
+            return value
+        ends = np.cumsum(np.fromiter(map(len, inner), dtype=np.int64, count=len(inner)))
+        suspects = np.unique(np.searchsorted(ends, bad, side="right")).tolist()
+    column = "grade" if what == "qrels" else "score"
+    for k in suspects:
+        for doc, v in inner[k].items():
+            if not _is_finite(v):
+                raise ValueError(f"{what}: query {qids[k]!r}, document {doc!r}: the {column} "
+                                 f"{v!r} is not a finite number")
+    raise AssertionError("a value numpy could not read, but float() could")  # pragma: no cover
 
 
 def _by_score(score: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
@@ -152,8 +183,7 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     qq, qinner = q_side
     rq, inner = r_side
     qsizes = np.fromiter(map(len, qinner), dtype=np.int64, count=len(qinner))
-    rel = np.fromiter(_chain(v.values() for v in qinner), dtype=np.float64,
-                      count=int(qsizes.sum()))
+    rel = _numbers(qq, qinner, int(qsizes.sum()), "qrels")
     grades_given = _integer_grades(rel)
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     n = int(sizes.sum())
@@ -174,9 +204,11 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
             else:
                 merged[at:at + k] = score[at:at + k]
             at += k
-    except TypeError:  # (or a score that is no number: the arrays path says which)
+    except (TypeError, ValueError):  # or a score that is no number: the arrays path names it
         return None
-    order = _by_score(score, sizes)  # None also where a score is NaN (the engine sorts those)
+    if not np.isfinite(score).all():  # the arrays path names the score
+        return None
+    order = _by_score(score, sizes)
     if order is None:
         return None
     found = merged != score
@@ -219,7 +251,16 @@ def _from_frame(df, column: str, what: str, ranked: bool = False):
             raise ValueError(f"{what}: the DataFrame has no column {c!r} (ir_measures' names: "
                              f"query_id, doc_id, {column})")
     qid, docno = _ids(df["query_id"].to_numpy()), _ids(df["doc_id"].to_numpy())
-    value = df[column].to_numpy(dtype=np.float64)
+    try:
+        value = df[column].to_numpy(dtype=np.float64)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not np.isfinite(value).all():  # a missing value reads as NaN
+        cells = df[column].tolist()
+        k = next(k for k, v in enumerate(cells) if not _is_finite(v))
+        raise ValueError(f"{what}: row {k} (query {df['query_id'].iloc[k]!r}, document "
+                         f"{df['doc_id'].iloc[k]!r}): the {column} {cells[k]!r} is not a "
+                         f"finite number")
     if ranked and qid.size:  # each stretch of rows of one query by score (see _by_score)
         cuts = np.flatnonzero(qid[1:] != qid[:-1]) + 1
         sizes = np.diff(np.concatenate(([0], cuts, [qid.size])))
@@ -239,7 +280,16 @@ def _from_records(records: Iterable, column: str, what: str):
         except AttributeError:
             raise TypeError(f"{what}: record {k} ({r!r}) has no query_id, doc_id and "
                             f"{column}") from None
-    return _ids(qids), _ids(docs), np.asarray(values, dtype=np.float64)
+    try:
+        value = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        value = None
+    if value is None or not np.isfinite(value).all():  # None reads as NaN: name the first
+        for k, v in enumerate(values):
+            if not _is_finite(v):
+                raise ValueError(f"{what}: record {k} (query {qids[k]!r}, document {docs[k]!r}): "
+                                 f"the {column} {v!r} is not a finite number")
+    return _ids(qids), _ids(docs), value
 
 
 def qrels_arrays(qrels):
