@@ -225,6 +225,39 @@ def test_compare_ranks_runs_and_tests_pairs_as_compare_files():
         workbench.compare(runs, EXAMPLES / "bob.qrels", "P.5,10")
 
 
+def test_compare_from_dicts_joins_them_and_gives_the_files_report(tmp_path):
+    """Dict runs against dict qrels are joined by dict operations, all of them together
+    (the joined qrels stand codes in for the ids); a run with a non-str id sends them all
+    to the arrays path. Either way: the report of the same files."""
+    from workbench.formats.python_objects import joined
+
+    rng = np.random.default_rng(8)
+    qrels = {f"q{q}": {f"d{q}-{i}": int(g) for i, g in enumerate(rng.integers(-1, 3, 60))}
+             for q in range(15)}
+    runs = {}
+    for name in ("a", "b", "c"):
+        runs[name] = {q: {f"d{q[1:]}-{i}": float(s)
+                          for i, s in enumerate(rng.permutation(400)[:80] / 4)}
+                      for q in qrels}
+    paths = []
+    for name, run in runs.items():
+        paths.append(tmp_path / f"{name}.run")
+        paths[-1].write_text("".join(f"{q} Q0 {d} 1 {s!r} {name}\n" for q, docs in run.items()
+                                     for d, s in docs.items()))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items()
+                                            for d, g in docs.items()))
+    assert all(joined(r, qrels) is not None for r in runs.values())
+    want = workbench.compare(dict(zip(runs, paths)), tmp_path / "qrels", "ndcg_cut.10")
+    # an unjudged document ranked last (below the cutoff) under an int id: the same report
+    with_int = {**runs, "c": {**runs["c"], "q3": {7: -1.0, **runs["c"]["q3"]}}}
+    assert joined(with_int["c"], qrels) is None
+    for given in (runs, with_int):
+        got = workbench.compare(given, qrels, "ndcg_cut.10")
+        assert got.rankings == want.rankings and got.means == want.means
+        assert [(t.a, t.b, t.mean_diff, t.p_value) for t in got.tests] == [
+            (t.a, t.b, t.mean_diff, t.p_value) for t in want.tests]
+
+
 def test_agreement_equals_sklearn_and_krippendorff():
     sklearn_metrics = pytest.importorskip("sklearn.metrics")
     krippendorff = pytest.importorskip("krippendorff")

@@ -88,6 +88,28 @@ class PerQueryResults(Mapping):
         return frame
 
 
+def _arrays(qrels, runs: list, names: list[str], ties: str = "trec_eval"):
+    """(qrels arrays, a RunArrays per run) of the inputs in any accepted form: dict runs
+    against dict qrels joined by dict operations (`formats.python_objects.joined`, all of
+    them or none, as the joined qrels stand in codes for the ids), else each read apart."""
+    from workbench.formats import python_objects as objects
+    from workbench.metrics.evaluate import RunArrays
+
+    if ties == "trec_eval" and isinstance(qrels, Mapping) and all(isinstance(r, Mapping) for r in runs):
+        both = []
+        for r in runs:
+            j = objects.joined(r, qrels)
+            if j is None:
+                break
+            both.append(j)
+        else:
+            if both:
+                return both[0].qrels, [RunArrays(j.qid, j.docno, j.score, n, grades=j.grades)
+                                       for j, n in zip(both, names)]
+    return (objects.qrels_arrays(qrels),
+            [objects.run_arrays(r, n, ranked=ties == "trec_eval") for r, n in zip(runs, names)])
+
+
 def _measure_names(measures) -> list[str]:
     """Names from strings (several in one, split on whitespace) or objects such as
     ir_measures' (str() gives their name)."""
@@ -131,19 +153,10 @@ def evaluate(qrels, run, measures=None, *, per_query: bool = False,
     measure name, InputError for a bad file line).
     """
     from workbench.evaluation import evaluate_arrays
-    from workbench.formats import python_objects as objects
-    from workbench.metrics.evaluate import RunArrays
     from workbench.metrics.requested import evaluated_measures
 
     asked = evaluated_measures(_measure_names(measures), compat=int(compat))
-    both = (ties == "trec_eval" and isinstance(run, Mapping) and isinstance(qrels, Mapping)
-            and objects.joined(run, qrels))
-    if both:
-        q = both.qrels
-        arrays = RunArrays(both.qid, both.docno, both.score, name, grades=both.grades)
-    else:
-        q = objects.qrels_arrays(qrels)
-        arrays = objects.run_arrays(run, name, ranked=ties == "trec_eval")
+    q, (arrays,) = _arrays(qrels, [run], [name], ties)
     (result,) = evaluate_arrays(q, [arrays], asked.measures, names=[arrays.tag or name],
                                 rel_level=relevance_level, ties=ties, max_depth=max_depth,
                                 complete=complete, compat=int(compat),
@@ -180,7 +193,6 @@ def compare(runs, qrels, measure: str = FILES_MEASURE, *, test: str = "t", relev
     `.tests`, `.to_json()`).
     """
     from workbench.campaign.comparison.systems import SourceScores, compare_tables
-    from workbench.formats import python_objects as objects
     from workbench.metrics.evaluate import evaluate_many
     from workbench.metrics.measures import parse_measures
 
@@ -193,8 +205,7 @@ def compare(runs, qrels, measure: str = FILES_MEASURE, *, test: str = "t", relev
     else:
         given = list(runs)
         names = [f"run{k}" for k in range(len(given))]
-    arrays = [objects.run_arrays(r, n) for r, n in zip(given, names)]
-    qid, docno, rel = objects.qrels_arrays(qrels)
+    (qid, docno, rel), arrays = _arrays(qrels, given, names)
     evaluations = evaluate_many(qid, docno, rel, arrays, [m], rel_level=relevance_level)
     column: dict[str, int] = {}
     for ev in evaluations:
