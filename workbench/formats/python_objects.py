@@ -2,8 +2,9 @@
 takes: ``{qid: {doc_id: value}}`` dicts, pandas DataFrames with ir_measures' column names
 (``query_id``, ``doc_id``, ``relevance`` / ``score``), any iterable of records with those
 attributes (ir_datasets' ``qrels_iter()``, ir_measures' ``Qrel`` / ``ScoredDoc``), or the
-path of a TREC file (``"irds:ID"`` for a dataset's qrels). The public API
-(`workbench.api.evaluate`) is the one caller; pandas is never imported here.
+path of a TREC file (``"irds:ID"`` for a dataset's qrels). The public API (`workbench.api`)
+is the one caller; pandas is never imported here. A score or grade that is no finite
+number is a ValueError naming its query and document, as a file's line would be.
 
 Speed, not rules: the engine owns trec_eval's order (`metrics.ranking`). A run read from
 a dict or a DataFrame is handed over with each query's rows already by score (`_by_score`)
@@ -173,7 +174,7 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     Speed only. Each query's grades come from ``run[q].copy().update(qrels[q])``: C does
     the lookups, and the copy's first values are the scores, with a grade in place of each
     judged document's. A grade equal to the score it replaces is checked by key. Ids must
-    be str on both sides (elsewhere the arrays path matches 5 with "5"), the scores not NaN.
+    be str on both sides (elsewhere the arrays path matches 5 with "5"), the scores finite.
     Each query's ids, scores and grades are read in one visit, while they are in cache."""
     from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
 
