@@ -167,3 +167,27 @@ def test_tie_moves_refuse_rows_out_of_rank_order():
     assert _tie_moves(score, docno, _run_starts(q), 10) is None
     rows, src = _tie_moves(score, docno, _run_starts(q), 9)
     assert rows.tolist() == [0, 1] and src.tolist() == [1, 0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=1, max_size=7), st.randoms(use_true_random=False),
+       st.sampled_from([9, 10]))
+def test_rows_out_of_rank_order_sorted_in_their_groups_give_trec_order(sizes, rnd, compat):
+    """Each query's rows contiguous but not in rank order (a run file written in any
+    order): the sort within each group (equal sizes: one 2-D sort; unequal: padded) gives
+    every query trec_eval's order, as the one sort of all rows by (query, score) does;
+    queries in any order; scores tied as doubles, as floats only, or not; -inf among them."""
+    groups = list(range(len(sizes)))
+    rnd.shuffle(groups)
+    q = np.repeat(np.array(groups), sizes)
+    pool = [1.0, 0.5, 0.5 + 2.0 ** -40, 0.25, -0.0, 0.0, -np.inf, 3.5]
+    score = np.array([rnd.choice(pool) for _ in q])
+    docno = np.array([rnd.choice([b"a", b"b", b"c"]) + str(i).encode() for i in range(q.size)])
+    starts = _run_starts(q)
+    got = _trec_order(q, score, docno, starts, compat, sort=True)
+    got = np.arange(q.size) if got is None else got  # one row: nothing to order
+    assert sorted(got.tolist()) == list(range(q.size))
+    assert _run_starts(q[got]).size == len(sizes)  # each query's rows still together
+    want = trec_order(q, score, docno, compat=compat)  # queries by id, rows in trec order
+    for g in groups:
+        assert got[q[got] == g].tolist() == want[q[want] == g].tolist()

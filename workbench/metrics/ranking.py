@@ -109,7 +109,13 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
             order[moved[0]] = moved[1]
             return order
     skey = _desc_score_key(score, compat)
-    if skey.dtype == np.uint32:  # query and score in one 64-bit key: one argsort
+    order = None if starts is None else _sort_in_groups(skey, starts)
+    if order is not None:  # each query's rows sorted in their place
+        sk = skey[order]
+        same = sk[1:] == sk[:-1]
+        same[starts[1:] - 1] = False  # a query's last row and the next one's first
+        tie = np.flatnonzero(same)
+    elif skey.dtype == np.uint32:  # query and score in one 64-bit key: one argsort
         key = (qidx.astype(np.uint64) << np.uint64(32)) | skey.astype(np.uint64)
         order = np.argsort(key)
         sk = key[order]
@@ -122,6 +128,28 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
     if tie.size:
         _docno_desc_within_ties(order, tie, docno)
     return order
+
+
+def _sort_in_groups(key: np.ndarray, starts: np.ndarray) -> np.ndarray | None:
+    """The argsort of `key` within each group of contiguous rows (the groups start at
+    `starts`, none empty), each group kept in its place; None where the groups differ so
+    much in size that one 2-D sort of them, padded to the largest, would sort more than
+    twice the rows. Several times faster than one sort of all the rows by (group, key)."""
+    n = key.size
+    sizes = np.diff(np.append(starts, n))
+    g, k = sizes.size, int(sizes.max())
+    if g * k > 2 * n:
+        return None
+    if np.all(sizes == k):
+        order = np.argsort(key.reshape(g, k), axis=1)
+        order += starts[:, None]
+        return order.ravel()
+    padded = np.full((g, k), np.iinfo(key.dtype).max, dtype=key.dtype)
+    padded[np.repeat(np.arange(g), sizes), np.arange(n) - np.repeat(starts, sizes)] = key
+    order = np.argsort(padded, axis=1)
+    real = order < sizes[:, None]  # the padding, wherever it sorts, is dropped by position
+    order += starts[:, None]
+    return order[real]
 
 
 def _tie_moves(score: np.ndarray, docno: np.ndarray, starts: np.ndarray,
