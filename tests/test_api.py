@@ -296,10 +296,11 @@ def test_rank_correlations_equal_scipy_and_worked_examples():
     assert workbench.rbo(["a", "b"], ["c", "d"]) == 0.0
 
 
-@pytest.mark.parametrize("sizes", [(40, 40, 40), (35, 50, 64)])  # the 2-D and the loop path
+@pytest.mark.parametrize("sizes", [(40, 40, 40), (35, 50, 64), (3, 80, 2)])  # 2-D, padded, global
 def test_runs_sorted_per_query_keep_trec_eval_ties(sizes, tmp_path):
-    """Dicts and frames are put in rank order per query before the engine (speed); ties
-    still go by docno descending, as the engine's own sort (records) and the file give."""
+    """Dicts, frames and records out of rank order are sorted within each query (one 2-D
+    sort, padded for unequal sizes, or one sort of all rows where the sizes differ too
+    much); ties still go by docno descending, as the file gives."""
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(11)
     qrels, run, lines = {}, {}, []

@@ -107,7 +107,7 @@ def _arrays(qrels, runs: list, names: list[str], ties: str = "trec_eval"):
                 return both[0].qrels, [RunArrays(j.qid, j.docno, j.score, n, grades=j.grades)
                                        for j, n in zip(both, names)]
     return (objects.qrels_arrays(qrels),
-            [objects.run_arrays(r, n, ranked=ties == "trec_eval") for r, n in zip(runs, names)])
+            [objects.run_arrays(r, n) for r, n in zip(runs, names)])
 
 
 def _measure_names(measures) -> list[str]:

@@ -6,10 +6,10 @@ path of a TREC file (``"irds:ID"`` for a dataset's qrels). The public API (`work
 is the one caller; pandas is never imported here. A score or grade that is no finite
 number is a ValueError naming its query and document, as a file's line would be.
 
-Speed, not rules: the engine owns trec_eval's order (`metrics.ranking`). A run read from
-a dict or a DataFrame is handed over with each query's rows already by score (`_by_score`)
-so that the engine only checks the order and orders the tied rows; and two dicts are
-joined by dict operations (`joined`) so that no million document ids become an array.
+Speed, not rules: the engine owns trec_eval's order (`metrics.ranking`). Two dicts are
+joined by dict operations (`joined`) so that no million document ids become an array, and
+their rows handed over by score, so that the engine only checks the order and orders the
+tied rows by id.
 """
 
 from __future__ import annotations
@@ -55,9 +55,8 @@ def _integer_grades(rel: np.ndarray) -> np.ndarray:
     return grades
 
 
-def _from_nested(d: Mapping, what: str, ranked: bool = False):
-    """(qid, docno, value) arrays of a {qid: {docid: value}} dict; ranked: each query's
-    rows by value descending (a run: see `_by_score`)."""
+def _from_nested(d: Mapping, what: str):
+    """(qid, docno, value) arrays of a {qid: {docid: value}} dict."""
     inner = list(d.values())
     for q, docs in zip(d, inner):
         if not isinstance(docs, Mapping):
@@ -67,10 +66,6 @@ def _from_nested(d: Mapping, what: str, ranked: bool = False):
     value = _numbers(list(d), inner, int(sizes.sum()), what)
     docno = _ids(list(_chain(inner)))
     qid = np.repeat(_ids([str(q) for q in d]), sizes)
-    if ranked:
-        order = _by_score(value, sizes)
-        if order is not None:
-            docno, value = docno[order], value[order]
     return qid, docno, value
 
 
@@ -103,30 +98,6 @@ def _numbers(qids: list, inner: list, total: int, what: str) -> np.ndarray:
                 raise ValueError(f"{what}: query {qids[k]!r}, document {doc!r}: the {column} "
                                  f"{v!r} is not a finite number")
     raise AssertionError("a value numpy could not read, but float() could")  # pragma: no cover
-
-
-def _by_score(score: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
-    """The rows of each query (contiguous, `sizes` long) by score descending, or None.
-
-    Speed only: the engine finds rows in rank order without sorting them (it puts only the
-    tied ones in trec_eval's docno order, metrics.ranking), and sorting each query's few
-    rows is several times faster than its sort of all of them. None where the queries are
-    too small for a loop over them to pay, or a score is NaN (the engine sorts those)."""
-    n = score.size
-    if not _sorts_per_query(n, sizes.size) or np.isnan(score).any():
-        return None
-    if np.all(sizes == sizes[0]):  # one 2-D sort, row by row
-        k = int(sizes[0])
-        order = np.argsort(-score.reshape(-1, k), axis=1)
-        order += (np.arange(sizes.size, dtype=np.int64) * k)[:, None]
-        return order.ravel()
-    order = np.empty(n, dtype=np.int64)
-    neg = -score
-    at = 0
-    for k in sizes.tolist():
-        order[at:at + k] = np.argsort(neg[at:at + k]) + at
-        at += k
-    return order
 
 
 # ---------------------------------------------------------------- two dicts
@@ -162,11 +133,6 @@ def _str_dicts(d: Mapping, keys_too: bool = True) -> tuple[list, list] | None:
     return keys, inner
 
 
-def _sorts_per_query(n: int, nq: int) -> bool:
-    """Whether sorting each query's rows apart pays (see `_by_score`)."""
-    return n > 0 and nq > 0 and n >= 32 * nq
-
-
 def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     """A {qid: {docid: score}} run joined with {qid: {docid: grade}} qrels, or None where
     this path does not apply (then the arrays of each and the engine's lookup do the work).
@@ -177,6 +143,7 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     be str on both sides (elsewhere the arrays path matches 5 with "5"), the scores finite.
     Each query's ids, scores and grades are read in one visit, while they are in cache."""
     from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
+    from workbench.metrics.ranking import sort_in_groups
 
     q_side, r_side = _str_dicts(qrels), _str_dicts(run, keys_too=False)
     if q_side is None or r_side is None:
@@ -188,7 +155,8 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     grades_given = _integer_grades(rel)
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     n = int(sizes.sum())
-    if not _sorts_per_query(n, sizes.size) or (rel.size and np.abs(rel).max() >= _EXACT):
+    # a visit per query pays only where the queries are not tiny
+    if n == 0 or n < 32 * sizes.size or (rel.size and np.abs(rel).max() >= _EXACT):
         return None
     score = np.empty(n, dtype=np.float64)
     merged = np.empty(n, dtype=np.float64)
@@ -209,8 +177,8 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
         return None
     if not np.isfinite(score).all():  # the arrays path names the score
         return None
-    order = _by_score(score, sizes)
-    if order is None:
+    order = sort_in_groups(-score, np.cumsum(sizes) - sizes)  # by score, each query in place
+    if order is None:  # queries too unequal for one 2-D sort: the engine sorts
         return None
     found = merged != score
     # a judged document whose grade equals its score (1.0 and grade 1): look its key up
@@ -246,7 +214,7 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
 # ---------------------------------------------------------------- one at a time
 
 
-def _from_frame(df, column: str, what: str, ranked: bool = False):
+def _from_frame(df, column: str, what: str):
     for c in ("query_id", "doc_id", column):
         if c not in df.columns:
             raise ValueError(f"{what}: the DataFrame has no column {c!r} (ir_measures' names: "
@@ -262,12 +230,6 @@ def _from_frame(df, column: str, what: str, ranked: bool = False):
         raise ValueError(f"{what}: row {k} (query {df['query_id'].iloc[k]!r}, document "
                          f"{df['doc_id'].iloc[k]!r}): the {column} {cells[k]!r} is not a "
                          f"finite number")
-    if ranked and qid.size:  # each stretch of rows of one query by score (see _by_score)
-        cuts = np.flatnonzero(qid[1:] != qid[:-1]) + 1
-        sizes = np.diff(np.concatenate(([0], cuts, [qid.size])))
-        order = _by_score(value, sizes)
-        if order is not None:
-            qid, docno, value = qid[order], docno[order], value[order]
     return qid, docno, value
 
 
@@ -314,10 +276,8 @@ def qrels_arrays(qrels):
     return qid, docno, _integer_grades(rel)
 
 
-def run_arrays(run, name: str, ranked: bool = True):
-    """The engine's RunArrays of a run in any accepted form; ranked: a dict's or a
-    DataFrame's rows by score per query (speed, for ties="trec_eval"; any other tie policy
-    needs the rows as given)."""
+def run_arrays(run, name: str):
+    """The engine's RunArrays of a run in any accepted form, rows as given."""
     from workbench.metrics.evaluate import RunArrays
 
     if is_path(run):
@@ -326,9 +286,9 @@ def run_arrays(run, name: str, ranked: bool = True):
         r = read_run(run, check_duplicates=False, all_tags=False, line_numbers=False)
         return RunArrays(r.qid, r.docno, r.score, r.last_tag or str(run))
     if _is_frame(run):
-        qid, docno, score = _from_frame(run, "score", "run", ranked=ranked)
+        qid, docno, score = _from_frame(run, "score", "run")
     elif isinstance(run, Mapping):
-        qid, docno, score = _from_nested(run, "run", ranked=ranked)
+        qid, docno, score = _from_nested(run, "run")
     else:
         qid, docno, score = _from_records(run, "score", "run")
     return RunArrays(qid, docno, score, name)

@@ -29,7 +29,8 @@ from workbench.metrics.qrels_index import (  # noqa: F401 - re-exported: callers
 )
 
 __all__ = ["NONPOOL", "UNJUDGED", "TIES", "DuplicatePairError", "QrelsIndex", "Ranking", "rank_run",
-           "rank_for_subsets", "on_subset", "trec_order", "COMPAT", "score_precision"]
+           "rank_for_subsets", "on_subset", "sort_in_groups", "trec_order", "COMPAT",
+           "score_precision"]
 
 TIES = ("trec_eval", "input", "rank")
 
@@ -109,7 +110,7 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
             order[moved[0]] = moved[1]
             return order
     skey = _desc_score_key(score, compat)
-    order = None if starts is None else _sort_in_groups(skey, starts)
+    order = None if starts is None else sort_in_groups(skey, starts)
     if order is not None:  # each query's rows sorted in their place
         sk = skey[order]
         same = sk[1:] == sk[:-1]
@@ -130,21 +131,22 @@ def _trec_order(qidx: np.ndarray, score: np.ndarray, docno: np.ndarray,
     return order
 
 
-def _sort_in_groups(key: np.ndarray, starts: np.ndarray) -> np.ndarray | None:
+def sort_in_groups(key: np.ndarray, starts: np.ndarray) -> np.ndarray | None:
     """The argsort of `key` within each group of contiguous rows (the groups start at
-    `starts`, none empty), each group kept in its place; None where the groups differ so
-    much in size that one 2-D sort of them, padded to the largest, would sort more than
-    twice the rows. Several times faster than one sort of all the rows by (group, key)."""
+    `starts`; empty ones allowed), each group kept in its place; None where the groups
+    differ so much in size that one 2-D sort of them, padded to the largest, would sort
+    more than twice the rows. Several times faster than one sort of all the rows by
+    (group, key)."""
     n = key.size
     sizes = np.diff(np.append(starts, n))
-    g, k = sizes.size, int(sizes.max())
-    if g * k > 2 * n:
+    g, k = sizes.size, int(sizes.max(initial=0))
+    if n == 0 or g * k > 2 * n:
         return None
     if np.all(sizes == k):
         order = np.argsort(key.reshape(g, k), axis=1)
         order += starts[:, None]
         return order.ravel()
-    padded = np.full((g, k), np.iinfo(key.dtype).max, dtype=key.dtype)
+    padded = np.zeros((g, k), dtype=key.dtype)
     padded[np.repeat(np.arange(g), sizes), np.arange(n) - np.repeat(starts, sizes)] = key
     order = np.argsort(padded, axis=1)
     real = order < sizes[:, None]  # the padding, wherever it sorts, is dropped by position
