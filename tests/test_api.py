@@ -469,3 +469,22 @@ def test_a_value_that_is_no_finite_number_is_named(bad):
     frame = pd.DataFrame(records, columns=["query_id", "doc_id", "score"])
     with pytest.raises(ValueError, match=r"run: row 1 \(query 'q0', document 'd1'\): the score"):
         workbench.evaluate(qrels, frame, ["map"])
+
+
+def test_frames_with_int_or_categorical_query_ids_give_the_files_values(tmp_path):
+    """A DataFrame's query ids are encoded once per distinct id (pandas' factorize): int
+    ids read as their text, as in a file, and a categorical column as its values."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(4)
+    rows = [(q, f"d{q}-{i}", float(s)) for q in (3, 11, 7) for i, s in
+            enumerate(rng.permutation(50) / 5)]
+    judged = [(q, d, int(g)) for (q, d, _), g in zip(rows[::2], rng.integers(0, 3, len(rows)))]
+    (tmp_path / "run").write_text("".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, d, s in rows))
+    (tmp_path / "qrels").write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in judged))
+    want = workbench.evaluate(tmp_path / "qrels", tmp_path / "run", ["map", "P.5"], per_query=True)
+    run = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+    qrels = pd.DataFrame(judged, columns=["query_id", "doc_id", "relevance"])
+    assert list(want) == ["11", "3", "7"]
+    assert dict(workbench.evaluate(qrels, run, ["map", "P.5"], per_query=True)) == dict(want)
+    run["query_id"] = run["query_id"].astype("category")
+    assert dict(workbench.evaluate(qrels, run, ["map", "P.5"], per_query=True)) == dict(want)

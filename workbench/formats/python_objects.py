@@ -219,7 +219,9 @@ def _from_frame(df, column: str, what: str):
         if c not in df.columns:
             raise ValueError(f"{what}: the DataFrame has no column {c!r} (ir_measures' names: "
                              f"query_id, doc_id, {column})")
-    qid, docno = _ids(df["query_id"].to_numpy()), _ids(df["doc_id"].to_numpy())
+    # few distinct query ids: encode each once (pandas' factorize), not once a row
+    codes, queries = df["query_id"].factorize(use_na_sentinel=False)
+    qid, docno = _ids(queries.to_numpy())[codes], _ids(df["doc_id"].to_numpy())
     try:
         value = df[column].to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
