@@ -22,13 +22,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Joined", "is_path", "joined", "qrels_arrays", "run_arrays"]
+__all__ = ["Joined", "joined", "qrels_arrays", "run_arrays"]
 
 _chain = itertools.chain.from_iterable
 _EXACT = float(2 ** 53)  # grades beyond it do not round-trip through a double
 
 
-def is_path(x) -> bool:
+def _is_path(x) -> bool:
     return isinstance(x, (str, os.PathLike))
 
 
@@ -264,7 +264,7 @@ def qrels_arrays(qrels):
 
         q = dataset_qrels(qrels[len("irds:"):])
         return q.qid, q.docno, q.rel
-    if is_path(qrels):
+    if _is_path(qrels):
         from workbench.formats.trec import read_qrels
 
         q = read_qrels(qrels, check_duplicates=False, line_numbers=False)
@@ -282,7 +282,7 @@ def run_arrays(run, name: str):
     """The engine's RunArrays of a run in any accepted form, rows as given."""
     from workbench.metrics.evaluate import RunArrays
 
-    if is_path(run):
+    if _is_path(run):
         from workbench.formats.trec import read_run
 
         r = read_run(run, check_duplicates=False, all_tags=False, line_numbers=False)
