@@ -257,6 +257,15 @@ def _from_records(records: Iterable, column: str, what: str):
     return _ids(qids), _ids(docs), value
 
 
+def _from_object(x, column: str, what: str):
+    """(qid, docno, value) of a DataFrame, a {qid: {doc_id: value}} dict or records."""
+    if _is_frame(x):
+        return _from_frame(x, column, what)
+    if isinstance(x, Mapping):
+        return _from_nested(x, what)
+    return _from_records(x, column, what)
+
+
 def qrels_arrays(qrels):
     """(qid, docno, rel) of qrels in any accepted form; rel as int64."""
     if isinstance(qrels, str) and qrels.startswith("irds:"):  # an ir_datasets dataset's
@@ -269,12 +278,7 @@ def qrels_arrays(qrels):
 
         q = read_qrels(qrels, check_duplicates=False, line_numbers=False)
         return q.qid, q.docno, q.rel
-    if _is_frame(qrels):
-        qid, docno, rel = _from_frame(qrels, "relevance", "qrels")
-    elif isinstance(qrels, Mapping):
-        qid, docno, rel = _from_nested(qrels, "qrels")
-    else:
-        qid, docno, rel = _from_records(qrels, "relevance", "qrels")
+    qid, docno, rel = _from_object(qrels, "relevance", "qrels")
     return qid, docno, _integer_grades(rel)
 
 
@@ -287,10 +291,5 @@ def run_arrays(run, name: str):
 
         r = read_run(run, check_duplicates=False, all_tags=False, line_numbers=False)
         return RunArrays(r.qid, r.docno, r.score, r.last_tag or str(run))
-    if _is_frame(run):
-        qid, docno, score = _from_frame(run, "score", "run")
-    elif isinstance(run, Mapping):
-        qid, docno, score = _from_nested(run, "run")
-    else:
-        qid, docno, score = _from_records(run, "score", "run")
+    qid, docno, score = _from_object(run, "score", "run")
     return RunArrays(qid, docno, score, name)
