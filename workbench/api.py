@@ -95,17 +95,19 @@ def _arrays(qrels, runs: list, names: list[str], ties: str = "trec_eval"):
     from workbench.formats import python_objects as objects
     from workbench.metrics.evaluate import RunArrays
 
-    if ties == "trec_eval" and isinstance(qrels, Mapping) and all(isinstance(r, Mapping) for r in runs):
+    dicts = ties == "trec_eval" and isinstance(qrels, Mapping) and runs and all(
+        isinstance(r, Mapping) for r in runs)
+    dq = objects.dict_qrels(qrels) if dicts else None  # read once for every run
+    if dq is not None:
         both = []
         for r in runs:
-            j = objects.joined(r, qrels)
+            j = objects.joined(r, dq)
             if j is None:
                 break
             both.append(j)
         else:
-            if both:
-                return both[0].qrels, [RunArrays(j.qid, j.docno, j.score, n, grades=j.grades)
-                                       for j, n in zip(both, names)]
+            return dq.arrays, [RunArrays(j.qid, j.docno, j.score, n, grades=j.grades)
+                               for j, n in zip(both, names)]
     return (objects.qrels_arrays(qrels),
             [objects.run_arrays(r, n) for r, n in zip(runs, names)])
 

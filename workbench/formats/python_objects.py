@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Joined", "joined", "qrels_arrays", "run_arrays"]
+__all__ = ["DictQrels", "Joined", "dict_qrels", "joined", "qrels_arrays", "run_arrays"]
 
 _chain = itertools.chain.from_iterable
 _EXACT = float(2 ** 53)  # grades beyond it do not round-trip through a double
@@ -78,6 +78,10 @@ def _is_finite(v) -> bool:
         return False
 
 
+def _not_finite(what: str, where: str, column: str, v) -> ValueError:
+    return ValueError(f"{what}: {where}: the {column} {v!r} is not a finite number")
+
+
 def _numbers(qids: list, inner: list, total: int, what: str) -> np.ndarray:
     """Every value of the {doc_id: value} dicts `inner` as float64, in order. A value that
     is no finite number (None included) is a ValueError naming its query and document."""
@@ -95,47 +99,70 @@ def _numbers(qids: list, inner: list, total: int, what: str) -> np.ndarray:
     for k in suspects:
         for doc, v in inner[k].items():
             if not _is_finite(v):
-                raise ValueError(f"{what}: query {qids[k]!r}, document {doc!r}: the {column} "
-                                 f"{v!r} is not a finite number")
+                raise _not_finite(what, f"query {qids[k]!r}, document {doc!r}", column, v)
     raise AssertionError("a value numpy could not read, but float() could")  # pragma: no cover
 
 
 # ---------------------------------------------------------------- two dicts
 
 
+class DictQrels(NamedTuple):
+    """{qid: {docid: grade}} qrels read once for `joined`, however many runs join them.
+
+    arrays: (qid, docno, rel) for the engine, the docno being distinct codes that stand in
+    for the ids (the grades are joined already, so no document is looked up by id)."""
+
+    by_query: Mapping
+    arrays: tuple
+    grades: np.ndarray  # every grade, int64 (the arrays' rel)
+
+
 class Joined(NamedTuple):
-    """Two dicts joined: the qrels arrays, and the run's rows by score with their grades.
+    """A run joined with DictQrels: its rows by score with their grades.
 
-    qrels: (qid, docno, rel), the docno being distinct codes that stand in for the ids: the
-    grades are joined already, so no document is looked up by id. docno: the run's ids in
-    row order, built only where a query has tied scores (the engine orders those by id),
-    else None. grades: each row's grade as the engine's lookup gives it (NONPOOL where the
-    qrels lack the document, UNJUDGED for a negative grade)."""
+    docno: the run's ids in row order, built only where a query has tied scores (the engine
+    orders those by id), else None. grades: each row's grade as the engine's lookup gives it
+    (NONPOOL where the qrels lack the document, UNJUDGED for a negative grade)."""
 
-    qrels: tuple
     qid: np.ndarray
     docno: np.ndarray | None
     score: np.ndarray
     grades: np.ndarray
 
 
-def _str_dicts(d: Mapping, keys_too: bool = True) -> tuple[list, list] | None:
-    """(keys, values) of d where its keys are str and its values dicts keyed by str
-    (keys_too: the inner keys checked here too), else None."""
+def _str_dicts(d: Mapping) -> tuple[list, list] | None:
+    """(keys, values) of d where its keys are str and its values dicts, else None."""
     keys, inner = list(d), list(d.values())
     if not all(type(q) is str for q in keys) or not all(type(v) is dict for v in inner):
-        return None
-    try:
-        for v in inner if keys_too else ():
-            "".join(v)  # a TypeError names the first key that is not a str
-    except TypeError:
         return None
     return keys, inner
 
 
-def joined(run: Mapping, qrels: Mapping) -> Joined | None:
-    """A {qid: {docid: score}} run joined with {qid: {docid: grade}} qrels, or None where
-    this path does not apply (then the arrays of each and the engine's lookup do the work).
+def dict_qrels(qrels: Mapping) -> DictQrels | None:
+    """{qid: {docid: grade}} qrels with str ids and integer grades, ready for `joined`, or
+    None where the join does not apply (ids that are not str, grades beyond 2**53)."""
+    side = _str_dicts(qrels)
+    if side is None:
+        return None
+    qq, qinner = side
+    try:
+        for v in qinner:
+            "".join(v)  # a TypeError: an id that is not a str
+    except TypeError:
+        return None
+    qsizes = np.fromiter(map(len, qinner), dtype=np.int64, count=len(qinner))
+    rel = _numbers(qq, qinner, int(qsizes.sum()), "qrels")
+    grades = _integer_grades(rel)
+    if rel.size and np.abs(rel).max() >= _EXACT:
+        return None
+    codes = np.arange(rel.size, dtype="<u8").view("S8")  # distinct, as the qrels' keys are
+    return DictQrels(qrels, (np.repeat(_ids(qq), qsizes), codes, grades), grades)
+
+
+def joined(run: Mapping, qrels: Mapping | DictQrels) -> Joined | None:
+    """A {qid: {docid: score}} run joined with {qid: {docid: grade}} qrels (or their
+    `dict_qrels`), or None where this path does not apply (then the arrays of each and the
+    engine's lookup do the work).
 
     Speed only. Each query's grades come from ``run[q].copy().update(qrels[q])``: C does
     the lookups, and the copy's first values are the scores, with a grade in place of each
@@ -145,18 +172,15 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
     from workbench.metrics.qrels_index import NONPOOL, UNJUDGED
     from workbench.metrics.ranking import sort_in_groups
 
-    q_side, r_side = _str_dicts(qrels), _str_dicts(run, keys_too=False)
-    if q_side is None or r_side is None:
+    dq = qrels if isinstance(qrels, DictQrels) else dict_qrels(qrels)
+    r_side = _str_dicts(run)
+    if dq is None or r_side is None:
         return None
-    qq, qinner = q_side
     rq, inner = r_side
-    qsizes = np.fromiter(map(len, qinner), dtype=np.int64, count=len(qinner))
-    rel = _numbers(qq, qinner, int(qsizes.sum()), "qrels")
-    grades_given = _integer_grades(rel)
+    by_query, given = dq.by_query.get, dq.grades
     sizes = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     n = int(sizes.sum())
-    # a visit per query pays only where the queries are not tiny
-    if n == 0 or n < 32 * sizes.size or (rel.size and np.abs(rel).max() >= _EXACT):
+    if n == 0 or n < 32 * sizes.size:  # a visit per query pays only where queries are not tiny
         return None
     score = np.empty(n, dtype=np.float64)
     merged = np.empty(n, dtype=np.float64)
@@ -165,7 +189,7 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
         for q, docs, k in zip(rq, inner, sizes.tolist()):
             "".join(docs)  # a TypeError: an id that is not a str
             score[at:at + k] = np.fromiter(docs.values(), dtype=np.float64, count=k)
-            judged = qrels.get(q)
+            judged = by_query(q)
             if judged:
                 c = docs.copy()
                 c.update(judged)
@@ -177,38 +201,34 @@ def joined(run: Mapping, qrels: Mapping) -> Joined | None:
         return None
     if not np.isfinite(score).all():  # the arrays path names the score
         return None
-    order = sort_in_groups(-score, np.cumsum(sizes) - sizes)  # by score, each query in place
+    starts = np.cumsum(sizes) - sizes
+    order = sort_in_groups(-score, starts)  # by score, each query in place
     if order is None:  # queries too unequal for one 2-D sort: the engine sorts
         return None
     found = merged != score
     # a judged document whose grade equals its score (1.0 and grade 1): look its key up
-    maybe = np.flatnonzero(~found & (score >= grades_given.min(initial=0))
-                           & (score <= grades_given.max(initial=0)))
-    maybe = maybe[np.isin(score[maybe], grades_given)]
+    maybe = np.flatnonzero(~found & (score >= given.min(initial=0)) & (score <= given.max(initial=0)))
+    maybe = maybe[np.isin(score[maybe], given)]
     if maybe.size:
-        starts = np.cumsum(sizes) - sizes
         which = np.searchsorted(starts, maybe, side="right") - 1
         for k in np.unique(which).tolist():
-            judged = qrels.get(rq[k])
+            judged = by_query(rq[k])
             if judged:
                 keys = list(inner[k])
                 rows = maybe[which == k]
                 found[rows] = [keys[p] in judged for p in (rows - starts[k]).tolist()]
     rows = np.flatnonzero(found)
     g = merged[rows]
-    g = np.where(g < 0, UNJUDGED, g).astype(np.int64)
     grades = np.full(n, NONPOOL, dtype=np.int64)
-    grades[rows] = g
+    grades[rows] = np.where(g < 0, UNJUDGED, g)
     score, grades = score[order], grades[order]
     # a tie at float precision (compat 9) is one at double precision too, or next to it
     sc = score.astype(np.float32)
     same = sc[1:] == sc[:-1]
-    ends = np.cumsum(sizes)[:-1]  # a query's last row and the next one's first never tie
+    ends = starts[1:]  # a query's last row and the next one's first never tie
     same[ends[(ends > 0) & (ends < n)] - 1] = False
     docno = _ids(list(_chain(inner)))[order] if same.any() else None  # the engine orders ties by id
-    codes = np.arange(rel.size, dtype="<u8").view("S8")  # distinct, as the qrels' keys are
-    qrels_rows = (np.repeat(_ids(qq), qsizes), codes, grades_given)
-    return Joined(qrels_rows, np.repeat(_ids(rq), sizes), docno, score, grades)
+    return Joined(np.repeat(_ids(rq), sizes), docno, score, grades)
 
 
 # ---------------------------------------------------------------- one at a time
@@ -229,9 +249,8 @@ def _from_frame(df, column: str, what: str):
     if value is None or not np.isfinite(value).all():  # a missing value reads as NaN
         cells = df[column].tolist()
         k = next(k for k, v in enumerate(cells) if not _is_finite(v))
-        raise ValueError(f"{what}: row {k} (query {df['query_id'].iloc[k]!r}, document "
-                         f"{df['doc_id'].iloc[k]!r}): the {column} {cells[k]!r} is not a "
-                         f"finite number")
+        where = f"row {k} (query {df['query_id'].iloc[k]!r}, document {df['doc_id'].iloc[k]!r})"
+        raise _not_finite(what, where, column, cells[k])
     return qid, docno, value
 
 
@@ -252,8 +271,8 @@ def _from_records(records: Iterable, column: str, what: str):
     if value is None or not np.isfinite(value).all():  # None reads as NaN: name the first
         for k, v in enumerate(values):
             if not _is_finite(v):
-                raise ValueError(f"{what}: record {k} (query {qids[k]!r}, document {docs[k]!r}): "
-                                 f"the {column} {v!r} is not a finite number")
+                raise _not_finite(what, f"record {k} (query {qids[k]!r}, document {docs[k]!r})",
+                                  column, v)
     return _ids(qids), _ids(docs), value
 
 
